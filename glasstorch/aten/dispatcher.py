@@ -1,0 +1,345 @@
+"""The dispatcher: operator overloads, their kernel tables, and the walk over keys.
+
+Every operator overload (`aten::add.Tensor`) is an `OpOverload` holding one kernel
+per dispatch key. A call computes its key set from its tensor arguments (see
+`c10/dispatch_key.py`) and runs the kernel of the highest key present. Kernels
+registered as `FALLTHROUGH` are skipped, exactly as ATen's fallthrough kernels are:
+a key with nothing to do for an operator costs nothing. Every kernel has the
+signature ``kernel(op, keyset, args)`` and hands on with
+``op.redispatch(keyset_below, args)``.
+
+The first non-fallthrough kernel for each key set is cached per operator, so the
+common call is: union the tensors' key bits, one dict lookup, one call.
+
+`torch.ops.aten.<name>.<overload>` gives the `OpOverload`; printing it shows the
+schema and the kernel behind every key. `trace()` records the keys and kernels each
+call visits, for teaching and debugging.
+"""
+from __future__ import annotations
+
+import threading
+
+from ..c10.dispatch_key import (DISPATCH_ORDER, AUTOGRAD, DispatchKey, keys_text,
+                                local_keys)
+from ..c10.tensor_impl import TensorBase
+from .schema import FunctionSchema, SchemaKind
+
+
+class _Fallthrough:
+    """Marks a key an operator passes straight through."""
+
+    __name__ = "fallthrough"
+
+    def __repr__(self) -> str:
+        return "fallthrough"
+
+
+FALLTHROUGH = _Fallthrough()
+
+
+class OpOverload:
+    """One operator overload: its schema, its kernels by key, and its call entry.
+
+    Calling it runs the dispatcher: ``torch.ops.aten.add.Tensor(x, y)``. Arguments are
+    positional, in schema order (the Python bindings in `binding.py` turn torch-style
+    calls into this form).
+    """
+
+    def __init__(self, schema: FunctionSchema, packet: "OpOverloadPacket") -> None:
+        self._schema = schema
+        self.name = schema.qualified_name
+        self.overloadpacket = packet
+        self.kernels: dict = {}
+        self._cache: dict = {}
+        self.tensor_args = tuple(i for i, a in enumerate(schema.arguments)
+                                 if a.type.base == "Tensor")
+        self._keyset = _keyset_function(schema)
+        self.declaration = None          # the record `registry.py` made this overload from
+
+    @property
+    def _schema_text(self) -> str:
+        return str(self._schema)
+
+    @property
+    def kind(self) -> SchemaKind:
+        return self._schema.kind
+
+    def register(self, key: DispatchKey, kernel) -> None:
+        """Install `kernel` for `key` (replacing any earlier one) and reset the cache."""
+        self.kernels[key] = kernel
+        self._cache.clear()
+
+    def __call__(self, *args):
+        keyset = self._keyset(args)
+        if not local_keys.plain:
+            keyset = (keyset | local_keys.included) & ~local_keys.excluded
+            if local_keys.tracing:
+                return _traced_dispatch(self, keyset, args, True)
+        kernel = self._cache.get(keyset)
+        if kernel is None:
+            kernel = self._lookup(keyset)
+        return kernel(self, keyset, args)
+
+    def redispatch(self, keyset: int, args: tuple):
+        """Hand a call on to the keys in `keyset` (the caller removed its own and higher)."""
+        if local_keys.tracing:
+            return _traced_dispatch(self, keyset, args, False)
+        kernel = self._cache.get(keyset)
+        if kernel is None:
+            kernel = self._lookup(keyset)
+        return kernel(self, keyset, args)
+
+    def _lookup(self, keyset: int):
+        key, kernel = self._first_kernel(keyset)
+        below = keyset & ((int(key) << 1) - 1) & ~int(key)     # the keys under `key`
+
+        def call(op, _keyset, args, _kernel=kernel, _below=below):
+            return _kernel(op, _below, args)
+
+        call.__name__ = getattr(kernel, "__name__", "kernel")
+        self._cache[keyset] = call
+        return call
+
+    def _first_kernel(self, keyset: int):
+        for key in DISPATCH_ORDER:
+            if keyset & key:
+                kernel = self.kernels.get(key)
+                if kernel is None:
+                    kernel = _missing_kernel(self, key)
+                if kernel is not FALLTHROUGH:
+                    return key, kernel
+        raise RuntimeError(f"{self.name}: no kernel for key set {keys_text(keyset) or 'empty'}")
+
+    def __repr__(self) -> str:
+        lines = [f"aten::{self._schema}"]
+        for key in DISPATCH_ORDER:
+            kernel = self.kernels.get(key)
+            if kernel is not None:
+                lines.append(f"  {key.name:<16} {_kernel_label(kernel)}")
+        return "\n".join(lines)
+
+
+def _missing_kernel(op: OpOverload, key: DispatchKey):
+    if key in (DispatchKey.Python, DispatchKey.Autograd, DispatchKey.ADInplaceOrView):
+        return FALLTHROUGH
+
+    def not_implemented(op, keyset, args):
+        raise NotImplementedError(
+            f"Could not run 'aten::{op.name}' with arguments from the '{key.name}' backend.")
+    return not_implemented
+
+
+def _kernel_label(kernel) -> str:
+    if kernel is FALLTHROUGH:
+        return "fallthrough"
+    name = getattr(kernel, "__qualname__", None) or getattr(kernel, "__name__", repr(kernel))
+    module = getattr(kernel, "__module__", "") or ""
+    return f"{name}  ({module})" if module else name
+
+
+def _keyset_function(schema: FunctionSchema):
+    """Build `args -> union of tensor key bits` specialised to the schema's tensor arguments."""
+    plain, optional, lists = [], [], []
+    for i, a in enumerate(schema.arguments):
+        if a.type.base != "Tensor":
+            continue
+        if a.type.is_list:
+            lists.append(i)
+        elif a.type.optional:
+            optional.append(i)
+        else:
+            plain.append(i)
+    device_index = next((i for i, a in enumerate(schema.arguments) if a.name == "device"
+                         and a.type.base == "Device"), None)
+    if plain == [0] and not optional and not lists:
+        return _keys_of_first
+    if len(plain) == 2 and plain[0] == 0 and plain[1] == 1 and not optional and not lists:
+        return _keys_of_first_two
+
+    def keyset(args):
+        keys = 0
+        for i in plain:
+            keys |= args[i]._keys
+        for i in optional:
+            t = args[i]
+            if t is not None:
+                keys |= t._keys
+        for i in lists:
+            for t in args[i]:
+                if t is not None:
+                    keys |= t._keys
+        if not keys:
+            keys = _keys_of_device(args[device_index] if device_index is not None else None)
+        return keys
+    return keyset
+
+
+def _keys_of_first(args) -> int:
+    return args[0]._keys
+
+
+def _keys_of_first_two(args) -> int:
+    return args[0]._keys | args[1]._keys
+
+
+def _keys_of_device(device) -> int:
+    from ..c10.device import get_default_device
+    from ..c10.dispatch_key import KEYS_BY_DEVICE_TYPE
+    dev = device if device is not None else get_default_device()
+    try:
+        return KEYS_BY_DEVICE_TYPE[dev.type]
+    except KeyError:
+        raise RuntimeError(f"glasstorch has no backend for device type '{dev.type}': it "
+                           f"runs on 'cpu' and 'meta'") from None
+
+
+class OpOverloadPacket:
+    """All overloads of one operator name: ``torch.ops.aten.add`` holds ``.Tensor``, ``.out``..."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._overloads: dict = {}
+
+    def __getattr__(self, overload: str) -> OpOverload:
+        overloads = self.__dict__.get("_overloads", {})
+        key = "" if overload == "default" else overload
+        if key in overloads:
+            return overloads[key]
+        raise AttributeError(f"The underlying op of 'aten.{self._name}' has no overload name "
+                             f"'{overload}'")
+
+    def overloads(self) -> list:
+        return [name or "default" for name in self._overloads]
+
+    def __call__(self, *args, **kwargs):
+        from .binding import call_packet
+        return call_packet(self, args, kwargs)
+
+    def __repr__(self) -> str:
+        return "\n\n".join(repr(o) for o in self._overloads.values())
+
+
+class _Namespace:
+    """`torch.ops.aten`: operator packets by name."""
+
+    def __init__(self, name: str) -> None:
+        self._ns_name = name
+        self._packets: dict = {}
+
+    def __getattr__(self, name: str) -> OpOverloadPacket:
+        packets = self.__dict__.get("_packets", {})
+        if name in packets:
+            return packets[name]
+        raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{name}'")
+
+    def __dir__(self):
+        return sorted(self._packets)
+
+    def __iter__(self):
+        return iter(self._packets.values())
+
+
+class _Ops:
+    """`torch.ops`: namespaces of operators (only `aten` for now)."""
+
+    def __init__(self) -> None:
+        self.aten = _Namespace("aten")
+
+
+ops = _Ops()
+
+
+def get_overload(schema: FunctionSchema) -> OpOverload:
+    """The overload for `schema`, created (with its packet) on first request."""
+    packets = ops.aten._packets
+    packet = packets.get(schema.name)
+    if packet is None:
+        packet = packets[schema.name] = OpOverloadPacket(schema.name)
+    overload = packet._overloads.get(schema.overload_name)
+    if overload is None:
+        overload = packet._overloads[schema.overload_name] = OpOverload(schema, packet)
+    return overload
+
+
+# ----------------------------------------------------------------------------------
+# Tracing: the teaching view of a call's route.
+# ----------------------------------------------------------------------------------
+class _TracerState(threading.local):
+    log = None
+    depth = 0
+
+
+_tracer = _TracerState()
+
+
+class DispatchTrace:
+    """Records every dispatcher step inside a ``with`` block; `print` it to see the route.
+
+    Example::
+
+        >>> with torch.dispatch_trace() as route:
+        ...     y = torch.ones(2, 3).t()
+        >>> print(route)
+    """
+
+    def __init__(self) -> None:
+        self.steps: list = []
+        self._saved = None
+
+    def __enter__(self) -> "DispatchTrace":
+        self._saved = (_tracer.log, _tracer.depth, local_keys.tracing)
+        _tracer.log = self.steps
+        _tracer.depth = 0
+        local_keys.set_tracing(True)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _tracer.log, _tracer.depth, tracing = self._saved
+        local_keys.set_tracing(tracing)
+
+    def __str__(self) -> str:
+        lines = []
+        for depth, op_name, keyset, key, kernel in self.steps:
+            pad = "  " * depth
+            if key is None:
+                lines.append(f"{pad}aten::{op_name}  [{keys_text(keyset)}]")
+            else:
+                lines.append(f"{pad}  {key:<16} -> {kernel}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def _traced_dispatch(op: OpOverload, keyset: int, args: tuple, entry: bool):
+    """Dispatch like `OpOverload.__call__`, logging each key visited.
+
+    A fresh call (`entry`) opens a new level under the call that made it; a
+    redispatch of the same call logs at the level it is already on.
+    """
+    log = _tracer.log
+    key, kernel = op._first_kernel(keyset)
+    if entry:
+        log.append((_tracer.depth, op.name, keyset, None, None))
+        _tracer.depth += 1
+    depth = _tracer.depth - 1
+    for skipped in DISPATCH_ORDER:
+        if skipped is key:
+            break
+        if keyset & skipped:
+            log.append((depth, op.name, keyset, skipped.name, "fallthrough"))
+    log.append((depth, op.name, keyset, key.name, _kernel_label(kernel)))
+    below = keyset & ((int(key) << 1) - 1) & ~int(key)
+    try:
+        return kernel(op, below, args)
+    finally:
+        if entry:
+            _tracer.depth -= 1
+
+
+def dispatch_trace() -> DispatchTrace:
+    """A context manager recording the keys and kernels each operator call visits."""
+    return DispatchTrace()
+
+
+def is_tensor(value) -> bool:
+    return isinstance(value, TensorBase)

@@ -1,0 +1,116 @@
+"""`torch.device`: where a tensor's storage lives, plus the default-device context."""
+from __future__ import annotations
+
+import threading
+
+_KNOWN_TYPES = ("cpu", "meta", "cuda", "mps", "xpu", "xla", "hpu", "mtia", "privateuseone")
+
+
+class device:
+    """A device type with an optional index, e.g. `device('cpu')`, `device('cuda', 1)`.
+
+    Args:
+        type: a device string such as ``'cpu'``, ``'meta'`` or ``'cpu:0'``, or a device.
+        index: the device ordinal, when `type` carries none.
+
+    Example::
+
+        >>> torch.device('cpu:0')
+        device(type='cpu', index=0)
+
+    Used as a context manager, a device becomes the default for factory functions.
+    """
+
+    __slots__ = ("type", "index", "_previous")
+
+    def __new__(cls, type, index=None):
+        if isinstance(type, device):
+            if index is not None:
+                raise TypeError("device(): argument 'type' must be str, not torch.device")
+            return type
+        if isinstance(type, int) and not isinstance(type, bool) and index is None:
+            raise RuntimeError("Device index must be a string or device; got an integer "
+                               "without an accelerator in this build")
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got "
+                            f"({_type_name(type)}), but expected one of:\n"
+                            " * (torch.device device)\n * (str type, int index = -1)\n")
+        name, _, ordinal = type.partition(":")
+        if ordinal:
+            if index is not None:
+                raise RuntimeError(f"type (string) must not include an index because index "
+                                   f"was passed explicitly: {type}")
+            if not ordinal.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(ordinal)
+        if name not in _KNOWN_TYPES:
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
+                "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device "
+                f"type at start of device string: {type}")
+        if index is not None and index < 0:
+            raise RuntimeError(f"Device index must not be negative")
+        self = object.__new__(cls)
+        self.type = name
+        self.index = index
+        self._previous = None
+        return self
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        if not isinstance(other, device):
+            return NotImplemented
+        return self.type == other.type and self.index == other.index
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type,) if self.index is None else (self.type, self.index))
+
+    def __enter__(self) -> "device":
+        self._previous = _default.device
+        _default.device = self
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _default.device = self._previous
+
+
+def _type_name(value) -> str:
+    return type(value).__name__
+
+
+class _DefaultDevice(threading.local):
+    device = None
+
+
+_default = _DefaultDevice()
+CPU = device("cpu")
+META = device("meta")
+
+
+def get_default_device() -> device:
+    """The device factories use when none is given (`cpu` unless changed)."""
+    return _default.device or CPU
+
+
+def set_default_device(value) -> None:
+    """Make `value` (a device, a string, or None for cpu) the factories' default."""
+    _default.device = None if value is None else as_device(value)
+
+
+def as_device(value) -> device:
+    """Turn a device-like argument (device, str, int) into a `device`."""
+    if type(value) is device:
+        return value
+    return device(value)

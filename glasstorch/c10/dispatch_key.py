@@ -1,0 +1,73 @@
+"""Dispatch keys: the layers an operator call walks through, highest first.
+
+A key set is a plain int with one bit per key. Every tensor carries the key set of
+its device (plus `Autograd` when it requires grad, `Python` when its class overrides
+dispatch); a call's key set is the union over its tensor arguments, with thread-local
+keys included (modes, tracing) or excluded (`no_grad` excludes Autograd). The
+dispatcher runs the kernel of the highest key present, and that kernel hands on to
+the keys below it. See docs/architecture.md, "Dispatch".
+"""
+from __future__ import annotations
+
+import enum
+import threading
+
+
+class DispatchKey(enum.IntFlag):
+    """The keys, as bits; a higher bit is visited first."""
+
+    CPU = 1
+    Meta = 2
+    ADInplaceOrView = 4
+    Autograd = 8
+    Python = 16
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+# Highest priority first: the order a call visits the keys.
+DISPATCH_ORDER = (DispatchKey.Python, DispatchKey.Autograd, DispatchKey.ADInplaceOrView,
+                  DispatchKey.Meta, DispatchKey.CPU)
+BACKEND_KEYS = DispatchKey.CPU | DispatchKey.Meta
+
+# The key sets tensors are born with, by device type.
+CPU_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.CPU)
+META_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.Meta)
+AUTOGRAD = int(DispatchKey.Autograd)
+PYTHON = int(DispatchKey.Python)
+KEYS_BY_DEVICE_TYPE = {"cpu": CPU_KEYS, "meta": META_KEYS}
+
+
+class LocalKeys(threading.local):
+    """Thread-local adjustments to every call's key set.
+
+    `included` is or-ed in (a dispatch mode adds `Python`); `excluded` is masked out
+    (`no_grad` excludes `Autograd`); `tracing` is on inside `dispatch_trace()`.
+    `plain` is True while none of them is in force, so the common call checks one
+    attribute.
+    """
+
+    def __init__(self) -> None:
+        self.included = 0
+        self.excluded = 0
+        self.tracing = False
+        self.plain = True
+
+    def set(self, included: int, excluded: int) -> None:
+        self.included = included
+        self.excluded = excluded
+        self.plain = not (included or excluded or self.tracing)
+
+    def set_tracing(self, on: bool) -> None:
+        self.tracing = on
+        self.set(self.included, self.excluded)
+
+
+local_keys = LocalKeys()
+
+
+def keys_text(keyset: int) -> str:
+    """Name the keys of a key set, highest first: ``'ADInplaceOrView|CPU'``."""
+    return "|".join(k.name for k in DISPATCH_ORDER if keyset & k)

@@ -1,0 +1,382 @@
+"""`TensorBase`: the data model of a tensor, a strided view over a Storage.
+
+A tensor is `(storage, size, stride, storage_offset, dtype, device)` plus the fields
+autograd needs (`requires_grad`, `grad`, `grad_fn`, the version counter, `_base`).
+Strides count elements, never bytes, and are never negative. Operators live in
+`aten/`; the Python face (operators, printing, conversions) lives in `_tensor.py`,
+whose `Tensor` subclasses this class.
+
+Note [Cached ndarray views]
+    CPU kernels consume NumPy arrays. A tensor builds the ndarray that views its
+    storage with its exact geometry the first time a kernel asks (`_np`), and keeps
+    it. View operators therefore only compute metadata; a chain such as
+    ``x.view(-1)[2:].t()`` builds no array at all until data is needed. A kernel's
+    own output array becomes the result tensor's cached view directly. Resizing a
+    storage reallocates its buffer, so `resize_` rebuilds the cache of the tensor
+    that asked; other tensors over the same storage keep their old arrays, as they
+    would keep a stale data pointer in ATen.
+
+Note [Which class results have]
+    Kernels create tensors, but the `Tensor` class with its Python methods is defined
+    later, in `_tensor.py`. As torch's C++ core is told the Python class once at
+    start-up (`THPVariableClass`), `_tensor.py` calls `set_tensor_class(Tensor)` once
+    and every result is made of that class.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dispatch_key
+from .device import device as _device
+from .dtype import dtype as _dtype
+from .layout import strided, contiguous_format, channels_last, channels_last_3d, preserve_format
+from .size import Size
+from .storage import UntypedStorage
+
+_tuple_new = tuple.__new__
+
+
+class VersionCounter:
+    """A counter shared by a tensor and its views, bumped by every in-place write."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class TensorBase:
+    """Storage + geometry + dtype + device, and the autograd fields."""
+
+    __slots__ = ("_storage", "_size", "_stride", "_offset", "_dtype", "_device", "_arr",
+                 "_vc", "_base", "_keys", "_requires_grad", "_grad", "_grad_fn",
+                 "_retains_grad", "__dict__", "__weakref__")
+
+    # ----- geometry ---------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return _tuple_new(Size, self._size)
+
+    def size(self, dim=None):
+        """The sizes as a `torch.Size`, or the size of one dimension."""
+        if dim is None:
+            return _tuple_new(Size, self._size)
+        return self._size[_dim_index(self, dim, "size")]
+
+    def stride(self, dim=None):
+        """The strides, in elements, as a tuple, or the stride of one dimension."""
+        if dim is None:
+            return self._stride
+        return self._stride[_dim_index(self, dim, "stride")]
+
+    def storage_offset(self) -> int:
+        """Where element ``[0, ..., 0]`` sits in the storage, in elements."""
+        return self._offset
+
+    def dim(self) -> int:
+        return len(self._size)
+
+    ndimension = dim
+
+    @property
+    def ndim(self) -> int:
+        return len(self._size)
+
+    def numel(self) -> int:
+        count = 1
+        for s in self._size:
+            count *= s
+        return count
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel() * self._dtype.itemsize
+
+    def is_contiguous(self, memory_format=contiguous_format) -> bool:
+        """Whether the elements are laid out densely in `memory_format` order."""
+        if memory_format is contiguous_format:
+            return is_contiguous_strides(self._size, self._stride)
+        if memory_format is channels_last:
+            return len(self._size) == 4 and is_channels_last_strides(self._size, self._stride)
+        if memory_format is channels_last_3d:
+            return len(self._size) == 5 and is_channels_last_strides(self._size, self._stride)
+        if memory_format is preserve_format:
+            raise RuntimeError("is_contiguous(): preserve memory format is unsupported by "
+                               "the contiguous operator")
+        raise TypeError(f"is_contiguous(): argument 'memory_format' must be "
+                        f"torch.memory_format, not {type(memory_format).__name__}")
+
+    # ----- storage ----------------------------------------------------------------
+    def untyped_storage(self) -> UntypedStorage:
+        return self._storage
+
+    def data_ptr(self) -> int:
+        """The address of the first element (storage address + offset)."""
+        if self._device.type == "meta":
+            return 0
+        return self._storage.data_ptr() + self._offset * self._dtype.itemsize
+
+    @property
+    def _np(self) -> np.ndarray:
+        """The NumPy view of this tensor's elements (CPU only); see Note [Cached ndarray views]."""
+        arr = self._arr
+        if arr is None:
+            arr = self._arr = _build_array(self)
+        return arr
+
+    # ----- dtype / device / layout ------------------------------------------------
+    @property
+    def dtype(self) -> _dtype:
+        return self._dtype
+
+    @property
+    def device(self) -> _device:
+        return self._device
+
+    @property
+    def layout(self):
+        return strided
+
+    @property
+    def is_cpu(self) -> bool:
+        return self._device.type == "cpu"
+
+    @property
+    def is_meta(self) -> bool:
+        return self._device.type == "meta"
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def is_sparse(self) -> bool:
+        return False
+
+    @property
+    def is_quantized(self) -> bool:
+        return False
+
+    @property
+    def is_mkldnn(self) -> bool:
+        return False
+
+    @property
+    def is_nested(self) -> bool:
+        return False
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return self._dtype.is_complex
+
+    def is_signed(self) -> bool:
+        return self._dtype.is_signed
+
+    def get_device(self) -> int:
+        return -1
+
+    # ----- versions and views -----------------------------------------------------
+    @property
+    def _version(self) -> int:
+        return self._vc.value
+
+    def _bump_version(self) -> None:
+        self._vc.value += 1
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    # ----- autograd fields (the engine arrives with the autograd package) ---------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        if type(flag) is not bool:
+            raise TypeError(f"requires_grad must be a bool, not {type(flag).__name__}")
+        if flag and not (self._dtype.is_floating_point or self._dtype.is_complex):
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        if self._grad_fn is not None and not flag:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+        self._requires_grad = flag
+        if flag:
+            self._keys |= dispatch_key.AUTOGRAD
+        else:
+            self._keys &= ~dispatch_key.AUTOGRAD
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, TensorBase):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value._dtype is not self._dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value._size != self._size:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    @property
+    def _cdata(self) -> int:
+        return id(self)
+
+
+def set_tensor_class(cls: type) -> None:
+    """Tell the core which Python class results are made of; see Note [Which class results have]."""
+    global _TensorClass
+    _TensorClass = cls
+
+
+_TensorClass = TensorBase
+
+
+def make_tensor(storage: UntypedStorage, size: tuple, stride: tuple, offset: int,
+                dtype: _dtype, arr=None, cls=None) -> TensorBase:
+    """Create a tensor over `storage` with the given geometry (no copy, no checks).
+
+    Args:
+        storage: the storage to view.
+        size, stride, offset: the geometry, in elements.
+        dtype: the element type.
+        arr: the ndarray that already views exactly this geometry, if the caller has one.
+        cls: the class of the result; the registered Tensor class by default.
+    """
+    t = object.__new__(cls or _TensorClass)
+    t._storage = storage
+    t._size = size
+    t._stride = stride
+    t._offset = offset
+    t._dtype = dtype
+    dev = storage.device
+    t._device = dev
+    t._arr = arr
+    t._vc = VersionCounter()
+    t._base = None
+    t._keys = dispatch_key.KEYS_BY_DEVICE_TYPE[dev.type]
+    t._requires_grad = False
+    t._grad = None
+    t._grad_fn = None
+    t._retains_grad = False
+    return t
+
+
+def wrap_array(arr: np.ndarray, dtype: _dtype) -> TensorBase:
+    """A CPU tensor owning the memory of a C-contiguous kernel output `arr`."""
+    shape = arr.shape
+    return make_tensor(UntypedStorage._wrap(arr), shape, contiguous_strides(shape), 0, dtype, arr)
+
+
+def contiguous_strides(size: tuple) -> tuple:
+    """Row-major strides of `size`, as torch computes them (size-0/1 dims count as 1).
+
+    Example: ``contiguous_strides((2, 3, 4)) == (12, 4, 1)``.
+    """
+    cached = _STRIDES_CACHE.get(size)
+    if cached is not None:
+        return cached
+    strides = []
+    step = 1
+    for s in reversed(size):
+        strides.append(step)
+        step *= s if s > 1 else 1
+    strides.reverse()
+    strides = tuple(strides)
+    if len(_STRIDES_CACHE) < 4096:      # shapes repeat: a model uses a few hundred
+        _STRIDES_CACHE[size] = strides
+    return strides
+
+
+_STRIDES_CACHE: dict = {}
+
+
+def is_contiguous_strides(size: tuple, stride: tuple) -> bool:
+    """torch's rule: dense row-major, ignoring the strides of size-1 dims; empty is contiguous."""
+    expected = 1
+    for s, st in zip(reversed(size), reversed(stride)):
+        if s == 0:
+            return True
+        if s != 1:
+            if st != expected:
+                return False
+            expected *= s
+    return True
+
+
+def is_channels_last_strides(size: tuple, stride: tuple) -> bool:
+    """Dense with channels (dim 1) innermost, then the spatial dims, then batch."""
+    order = [1] + list(range(len(size) - 1, 1, -1)) + [0]
+    expected = 1
+    for d in order:
+        s = size[d]
+        if s == 0:
+            return True
+        if s != 1:
+            if stride[d] != expected:
+                return False
+            expected *= s
+    return True
+
+
+def _build_array(t: TensorBase) -> np.ndarray:
+    if t._device.type != "cpu":
+        raise NotImplementedError(
+            f"Cannot access data of a tensor on the '{t._device.type}' device: it holds no data.")
+    np_dtype = t._dtype._np
+    size = t._size
+    for s in size:
+        if s == 0:
+            return np.empty(size, np_dtype)
+    itemsize = np_dtype.itemsize
+    return np.ndarray(size, np_dtype, t._storage._data, t._offset * itemsize,
+                      tuple(st * itemsize for st in t._stride))
+
+
+def _dim_index(t: TensorBase, dim, name: str) -> int:
+    ndim = len(t._size)
+    if not hasattr(dim, "__index__"):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"({type(dim).__name__}), but expected one of:\n * ()\n * (int dim)\n")
+    dim = dim.__index__()
+    low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
+    if dim < low or dim > high:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
+                         f"but got {dim})")
+    if ndim == 0:
+        raise RuntimeError(f"{name}(): dimension specified as {dim} but tensor has no dimensions")
+    return dim + ndim if dim < 0 else dim
