@@ -53,6 +53,7 @@ class OpOverload:
         self._cache: dict = {}
         self.tensor_args = tuple(i for i, a in enumerate(schema.arguments)
                                  if a.type.base == "Tensor")
+        self.written_args = tuple(i for i, a in enumerate(schema.arguments) if a.is_write)
         self._keyset = _keyset_function(schema)
         self.declaration = None          # the record `registry.py` made this overload from
 

@@ -2,32 +2,48 @@
 
 A `dtype` is a small immutable record. Each one knows the NumPy dtype that holds its
 elements in a Storage (bfloat16 and the float8 types come from ml_dtypes), and the
-properties torch exposes (`is_floating_point`, `is_complex`, `is_signed`, `itemsize`).
-Promotion between dtypes lives in `promotion.py`.
+properties torch exposes (`is_floating_point`, `is_complex`, `is_signed`, `itemsize`,
+`abbr`, `to_real()`, `to_complex()`). Promotion between dtypes lives in `promotion.py`.
+
+Note [complex32 has no storage]
+    torch.complex32 (torch.chalf) is a real torch dtype: `torch.float16.to_complex()`
+    returns it, and `float16_tensor + 1j` promotes to it. NumPy has no complex type
+    built from two float16 halves, so glasstorch defines the dtype (its properties and
+    promotion are exact) but cannot store tensors of it: its `_np` is None and it is
+    left out of `ALL_DTYPES`, the dtypes a tensor can hold here. torch's quantized and
+    bit-packed dtypes (qint8, uint1..7, int1..7, bits8, float4_e2m1fn_x2, ...) are absent.
 """
 from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
 
+_PUBLIC_ATTRIBUTES = frozenset(
+    ("is_floating_point", "is_complex", "is_signed", "itemsize", "abbr"))
+
 
 class dtype:
     """A tensor element type, printed and compared like `torch.dtype`.
 
-    Instances are singletons created in this module; compare with `is` or `==`.
+    Instances are singletons created in this module (`torch.dtype()` cannot make
+    more); compare with `is` or `==`. Their attributes are read-only.
+
+    Example::
+
+        >>> torch.float32, torch.float32.itemsize, torch.float is torch.float32
+        (torch.float32, 4, True)
     """
 
-    __slots__ = ("_name", "itemsize", "is_floating_point", "is_complex", "is_signed",
-                 "_np", "_kind")
+    __slots__ = ("_name", "abbr", "itemsize", "is_floating_point", "is_complex",
+                 "is_signed", "_np", "_kind")
 
-    def __init__(self, name: str, np_dtype, kind: str, is_signed: bool) -> None:
-        self._name = name
-        self._np = np.dtype(np_dtype) if np_dtype is not None else None
-        self.itemsize = self._np.itemsize if self._np is not None else 4
-        self._kind = kind                      # 'b' bool, 'i' integer, 'f' floating, 'c' complex
-        self.is_floating_point = kind == "f"
-        self.is_complex = kind == "c"
-        self.is_signed = is_signed
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("cannot create 'torch.dtype' instances")
+
+    def __setattr__(self, name, value):
+        if name in _PUBLIC_ATTRIBUTES:
+            raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
+        raise AttributeError(f"'torch.dtype' object has no attribute '{name}'")
 
     def __repr__(self) -> str:
         return "torch." + self._name
@@ -36,47 +52,72 @@ class dtype:
         return (_dtype_by_name, (self._name,))
 
     def to_real(self) -> "dtype":
-        """The real counterpart of a complex dtype; other dtypes map to themselves."""
+        """The real counterpart of a complex dtype; other dtypes map to themselves.
+
+        Example::
+
+            >>> torch.complex64.to_real(), torch.int8.to_real()
+            (torch.float32, torch.int8)
+        """
         return _COMPLEX_TO_REAL.get(self, self)
 
     def to_complex(self) -> "dtype":
         """The complex dtype whose parts have this dtype's precision.
 
+        Complex dtypes map to themselves; bfloat16 maps to complex64.
+
         Raises:
-            RuntimeError: for dtypes without a complex counterpart (integers, bool).
+            RuntimeError: for dtypes without a complex counterpart (bool, integers, float8).
+
+        Example::
+
+            >>> torch.float16.to_complex(), torch.float64.to_complex()
+            (torch.complex32, torch.complex128)
         """
         if self.is_complex:
             return self
         try:
             return _REAL_TO_COMPLEX[self]
         except KeyError:
-            raise RuntimeError(f"Unsupported ScalarType {_SCALAR_TYPE_NAMES.get(self, self._name)}") from None
+            raise RuntimeError(
+                f"Unknown Complex ScalarType for {_SCALAR_TYPE_NAMES[self]}") from None
 
 
-def _dtype_by_name(name: str) -> dtype:
-    return globals()[name]
+def _make(name: str, abbr: str, np_dtype, kind: str, is_signed: bool,
+          itemsize: int = 0) -> dtype:
+    """Create one dtype singleton; `kind` is 'b' bool, 'i' integer, 'f' floating, 'c' complex."""
+    new = object.__new__(dtype)
+    np_type = np.dtype(np_dtype) if np_dtype is not None else None
+    fields = {"_name": name, "abbr": abbr, "_np": np_type, "_kind": kind,
+              "itemsize": np_type.itemsize if np_type is not None else itemsize,
+              "is_floating_point": kind == "f", "is_complex": kind == "c",
+              "is_signed": is_signed}
+    for field, value in fields.items():
+        object.__setattr__(new, field, value)
+    return new
 
 
-bool = dtype("bool", np.bool_, "b", False)
-uint8 = dtype("uint8", np.uint8, "i", False)
-int8 = dtype("int8", np.int8, "i", True)
-int16 = dtype("int16", np.int16, "i", True)
-int32 = dtype("int32", np.int32, "i", True)
-int64 = dtype("int64", np.int64, "i", True)
-uint16 = dtype("uint16", np.uint16, "i", False)
-uint32 = dtype("uint32", np.uint32, "i", False)
-uint64 = dtype("uint64", np.uint64, "i", False)
-float16 = dtype("float16", np.float16, "f", True)
-bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, "f", True)
-float32 = dtype("float32", np.float32, "f", True)
-float64 = dtype("float64", np.float64, "f", True)
-complex64 = dtype("complex64", np.complex64, "c", True)
-complex128 = dtype("complex128", np.complex128, "c", True)
-float8_e4m3fn = dtype("float8_e4m3fn", ml_dtypes.float8_e4m3fn, "f", True)
-float8_e5m2 = dtype("float8_e5m2", ml_dtypes.float8_e5m2, "f", True)
-float8_e4m3fnuz = dtype("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz, "f", True)
-float8_e5m2fnuz = dtype("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz, "f", True)
-float8_e8m0fnu = dtype("float8_e8m0fnu", ml_dtypes.float8_e8m0fnu, "f", False)
+bool = _make("bool", "b8", np.bool_, "b", False)
+uint8 = _make("uint8", "u8", np.uint8, "i", False)
+int8 = _make("int8", "i8", np.int8, "i", True)
+int16 = _make("int16", "i16", np.int16, "i", True)
+int32 = _make("int32", "i32", np.int32, "i", True)
+int64 = _make("int64", "i64", np.int64, "i", True)
+uint16 = _make("uint16", "u16", np.uint16, "i", False)
+uint32 = _make("uint32", "u32", np.uint32, "i", False)
+uint64 = _make("uint64", "u64", np.uint64, "i", False)
+float16 = _make("float16", "f16", np.float16, "f", True)
+bfloat16 = _make("bfloat16", "bf16", ml_dtypes.bfloat16, "f", True)
+float32 = _make("float32", "f32", np.float32, "f", True)
+float64 = _make("float64", "f64", np.float64, "f", True)
+complex32 = _make("complex32", "c32", None, "c", True, itemsize=4)   # Note [complex32 has no storage]
+complex64 = _make("complex64", "c64", np.complex64, "c", True)
+complex128 = _make("complex128", "c128", np.complex128, "c", True)
+float8_e4m3fn = _make("float8_e4m3fn", "f8e4m3fn", ml_dtypes.float8_e4m3fn, "f", True)
+float8_e5m2 = _make("float8_e5m2", "f8e5m2", ml_dtypes.float8_e5m2, "f", True)
+float8_e4m3fnuz = _make("float8_e4m3fnuz", "f8e4m3fnuz", ml_dtypes.float8_e4m3fnuz, "f", True)
+float8_e5m2fnuz = _make("float8_e5m2fnuz", "f8e5m2fnuz", ml_dtypes.float8_e5m2fnuz, "f", True)
+float8_e8m0fnu = _make("float8_e8m0fnu", "f8e8m0fnu", ml_dtypes.float8_e8m0fnu, "f", False)
 
 # torch's alternative spellings; each name is the very same object.
 float = float32
@@ -84,32 +125,49 @@ double = float64
 half = float16
 cfloat = complex64
 cdouble = complex128
+chalf = complex32
 long = int64
 int = int32
 short = int16
 
+# The dtypes a glasstorch tensor can hold (all but complex32).
 ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64,
               float16, bfloat16, float32, float64, complex64, complex128,
               float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu)
-FLOAT8_DTYPES = ALL_DTYPES[15:]
+FLOAT8_DTYPES = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu)
+# Every dtype object this module defines, storable or not.
+EVERY_DTYPE = ALL_DTYPES + (complex32,)
 
 # c10's ScalarType names, used in torch's error messages ("expected scalar type Float").
 _SCALAR_TYPE_NAMES = {
     bool: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int", int64: "Long",
     uint16: "UInt16", uint32: "UInt32", uint64: "UInt64", float16: "Half",
-    bfloat16: "BFloat16", float32: "Float", float64: "Double", complex64: "ComplexFloat",
-    complex128: "ComplexDouble", float8_e4m3fn: "Float8_e4m3fn", float8_e5m2: "Float8_e5m2",
+    bfloat16: "BFloat16", float32: "Float", float64: "Double", complex32: "ComplexHalf",
+    complex64: "ComplexFloat", complex128: "ComplexDouble",
+    float8_e4m3fn: "Float8_e4m3fn", float8_e5m2: "Float8_e5m2",
     float8_e4m3fnuz: "Float8_e4m3fnuz", float8_e5m2fnuz: "Float8_e5m2fnuz",
     float8_e8m0fnu: "Float8_e8m0fnu",
 }
-_COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
-_REAL_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
+_COMPLEX_TO_REAL = {complex32: float16, complex64: float32, complex128: float64}
+_REAL_TO_COMPLEX = {float16: complex32, bfloat16: complex64, float32: complex64,
                     float64: complex128}
-_FROM_NUMPY = {d._np: d for d in ALL_DTYPES}
+_BY_NAME = {t._name: t for t in EVERY_DTYPE}
+_FROM_NUMPY = {t._np: t for t in ALL_DTYPES}
+
+
+def _dtype_by_name(name: str) -> dtype:
+    """Unpickling hook: the singleton called `name` (so pickling keeps identity)."""
+    return _BY_NAME[name]
 
 
 def scalar_type_name(d: dtype) -> str:
-    """c10's name for a dtype (`Float`, `Long`, ...), as torch's messages print it."""
+    """c10's name for a dtype (`Float`, `Long`, ...), as torch's messages print it.
+
+    Example::
+
+        >>> scalar_type_name(torch.int8)
+        'Char'
+    """
     return _SCALAR_TYPE_NAMES[d]
 
 

@@ -1,0 +1,47 @@
+"""glasstorch: PyTorch's design in readable Python. ``import glasstorch as torch``.
+
+This module is the torch namespace: it only re-exports. Operator functions
+(`torch.zeros`, `torch.transpose`, ...) are generated from their declarations in
+`aten/native/` and added here as they are declared.
+"""
+from .c10.dtype import (  # noqa: F401
+    dtype, bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64, float16, bfloat16,
+    float32, float64, complex64, complex128, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz,
+    float8_e5m2fnuz, float8_e8m0fnu, float, double, half, cfloat, cdouble, long, int, short)
+from .c10.device import device, get_default_device, set_default_device  # noqa: F401
+from .c10.layout import (  # noqa: F401
+    layout, strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc,
+    memory_format, contiguous_format, channels_last, channels_last_3d, preserve_format)
+from .c10.size import Size  # noqa: F401
+from .c10.storage import UntypedStorage  # noqa: F401
+from .c10.promotion import (  # noqa: F401
+    promote_types, can_cast, get_default_dtype, set_default_dtype)
+from .aten import ops, dispatch_trace  # noqa: F401
+from .aten import binding as _binding
+from ._tensor import Tensor  # noqa: F401
+from ._tensor_new import tensor, as_tensor, from_numpy  # noqa: F401
+
+__version__ = "2.13.0+glasstorch"
+
+
+def _install_function(kind: str, name: str, function) -> None:
+    if kind == "function":
+        globals()[name] = function
+
+
+_binding.add_sink(_install_function)
+
+
+def is_tensor(obj) -> "bool":
+    """Whether `obj` is a glasstorch tensor."""
+    return isinstance(obj, Tensor)
+
+
+def is_storage(obj) -> "bool":
+    """Whether `obj` is a storage."""
+    return isinstance(obj, UntypedStorage)
+
+
+def numel(input: Tensor) -> "int":
+    """The number of elements of `input`."""
+    return input.numel()

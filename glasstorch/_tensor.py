@@ -1,0 +1,181 @@
+"""`Tensor`: the Python face of the strided tensor.
+
+Operators reach this class as generated methods (`aten/binding.py` installs one per
+declared method). What is written here by hand is the Python protocol: indexing,
+conversion to Python numbers and NumPy, `len` / `iter` / `bool`, the properties
+that are spelled as attributes (`T`, `mT`, `data`), dtype-conversion shorthands
+and printing.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _indexing
+from .aten import binding, ops
+from .c10 import dtype as dtypes
+from .c10.dispatch_key import AUTOGRAD
+from .c10.tensor_impl import TensorBase, set_tensor_class
+
+_aten = ops.aten
+
+
+class Tensor(TensorBase):
+    """A multi-dimensional array of one dtype on one device, with autograd fields.
+
+    Create tensors with factories (`torch.tensor`, `torch.zeros`, ...), not with this
+    class; ``torch.Tensor(2, 3)`` is the legacy uninitialised-float constructor.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, *args, **kwargs):
+        from ._tensor_new import legacy_new
+        return legacy_new(cls, args, kwargs)
+
+    # ----- indexing ---------------------------------------------------------------
+    __getitem__ = _indexing.getitem
+    __setitem__ = _indexing.setitem
+
+    # ----- Python protocol --------------------------------------------------------
+    def __len__(self) -> int:
+        if not self._size:
+            raise TypeError("len() of a 0-d tensor")
+        return self._size[0]
+
+    def __iter__(self):
+        if not self._size:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous"
+                               if self.numel() > 1 else
+                               "Boolean value of Tensor with no values is ambiguous")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if self._dtype.is_floating_point or self._dtype.is_complex or self._dtype is dtypes.bool \
+                or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def _scalar(self, kind: str):
+        if self.numel() != 1:
+            raise ValueError(f"only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def item(self):
+        """The single element of this tensor as a Python number.
+
+        Example::
+
+            >>> torch.tensor([2.5]).item()
+            2.5
+        """
+        return _aten._local_scalar_dense.default(self)
+
+    def tolist(self):
+        """The elements as (nested) Python lists of Python numbers; a 0-d tensor gives a number."""
+        if self._device.type == "meta":
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        arr = self._np
+        if arr.dtype.kind not in "biufc":       # bfloat16 / float8 hold ml_dtypes scalars
+            arr = arr.astype(np.float64)
+        return arr.tolist()
+
+    # ----- NumPy interop ----------------------------------------------------------
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The NumPy array sharing this tensor's memory (CPU tensors only).
+
+        Raises:
+            RuntimeError: if the tensor requires grad (use ``detach()`` first) unless
+                ``force=True``, which copies instead.
+        """
+        if self._device.type != "cpu":
+            raise TypeError(f"can't convert {self._device.type} device type tensor to numpy. "
+                            "Use Tensor.cpu() to copy the tensor to host memory first.")
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._np.copy() if force else self._np
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.numpy(force=self._requires_grad)
+        return arr if dtype is None else arr.astype(dtype, copy=False)
+
+    # ----- properties spelled as attributes ----------------------------------------
+    @property
+    def T(self):
+        """All dims reversed (for 2-D: the transpose)."""
+        return self.permute(tuple(range(self.dim() - 1, -1, -1)))
+
+    @property
+    def mT(self):
+        """The last two dims swapped (a batch of matrices transposed)."""
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
+                               f"matrices. Got {self.dim()}-D tensor.")
+        return self.transpose(-2, -1)
+
+    @property
+    def data(self):
+        """A tensor sharing this one's storage, outside autograd and with its own version counter."""
+        result = self.detach()
+        from .c10.tensor_impl import VersionCounter
+        result._vc = VersionCounter()
+        return result
+
+    @data.setter
+    def data(self, other) -> None:
+        if not isinstance(other, TensorBase):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
+        self._storage = other._storage
+        self._size = other._size
+        self._stride = other._stride
+        self._offset = other._offset
+        self._dtype = other._dtype
+        self._device = other._device
+        self._arr = other._arr
+        self._keys = (other._keys & ~AUTOGRAD) | (self._keys & AUTOGRAD)
+
+    def requires_grad_(self, requires_grad: bool = True):
+        """Set `requires_grad` in place and return `self`."""
+        self.requires_grad = requires_grad
+        return self
+
+    # ----- printing ---------------------------------------------------------------
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from ._tensor_str import tensor_repr
+        return tensor_repr(self, tensor_contents=tensor_contents)
+
+    def __format__(self, spec: str) -> str:
+        if self.dim() == 0 and self._device.type != "meta":
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __dir__(self):
+        return sorted(set(object.__dir__(self)) | set(binding.METHODS))
+
+
+def _install_method(kind: str, name: str, function) -> None:
+    if kind == "method" and name not in _HAND_WRITTEN:
+        setattr(Tensor, name, function)
+
+
+_HAND_WRITTEN = {name for name in vars(Tensor)}
+set_tensor_class(Tensor)
+binding.add_sink(_install_method)

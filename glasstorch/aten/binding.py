@@ -1,0 +1,516 @@
+"""Python bindings: torch-style calls -> positional arguments in schema order.
+
+For every Python name (``torch.transpose``, ``Tensor.view``) this module generates,
+once, a function that tries each overload's signature in turn, the way torch's
+PythonArgParser does: bind positional and keyword arguments, convert each value to
+its schema type (ints from NumPy ints or 0-dim tensors, devices from strings, ...),
+and call the first overload that accepts them. The per-signature binders are
+generated as Python source (`print(binding_source('view'))` shows one), so a call
+pays for no parsing.
+
+torch's conventions, kept here:
+  * functions name the `self` argument `input`; methods bind `self` to the tensor;
+  * an int list that is the only positional argument may be given as varargs:
+    ``x.view(2, 3)`` == ``x.view((2, 3))``; a fixed-size list (``int[2]``) accepts a
+    single int;
+  * the out= overload appears as an `out=` keyword of the functional signature;
+  * factories take a Python-only ``requires_grad=`` keyword.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..c10 import dtype as dtypes
+from ..c10.device import device as Device
+from ..c10.layout import layout as Layout, memory_format as MemoryFormat
+from ..c10 import layout as layouts
+from ..c10.tensor_impl import TensorBase
+from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
+
+FUNCTIONS: dict = {}       # python name -> generated torch.<name>
+METHODS: dict = {}         # python name -> generated Tensor.<name>
+_SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature]
+_SOURCES: dict = {}        # ('function' | 'method', name) -> generated source text
+_SINKS: list = []          # callbacks told of every (kind, name, function)
+
+_TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
+
+
+class Mismatch(Exception):
+    """A signature does not accept the call; carries what to say if none does."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# ----------------------------------------------------------------------------------
+# Converters: value -> schema type, or Mismatch
+# ----------------------------------------------------------------------------------
+def _describe(value) -> str:
+    if isinstance(value, TensorBase):
+        return "Tensor"
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_describe(v) for v in value)
+        return f"{type(value).__name__} of [{inner}]" if value else type(value).__name__
+    return type(value).__name__
+
+
+def _fail(param, value):
+    raise Mismatch(f"argument '{param.name}' (position {param.position + 1}) must be "
+                   f"{param.type_text}, not {_describe(value)}")
+
+
+def to_int(value, param):
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        _fail(param, value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, TensorBase) and value.dim() == 0 and not value.is_floating_point() \
+            and not value.is_complex() and value.dtype is not dtypes.bool:
+        return int(value.item())
+    _fail(param, value)
+
+
+def to_int_list(value, param):
+    if isinstance(value, (tuple, list)):
+        try:
+            return tuple(v if type(v) is int else to_int(v, param) for v in value)
+        except Mismatch:
+            _fail(param, value)
+    if param.type.size is not None and not isinstance(value, (bool, np.bool_)) and (
+            isinstance(value, (int, np.integer)) or isinstance(value, TensorBase)):
+        return (to_int(value, param),) * param.type.size
+    _fail(param, value)
+
+
+def to_float(value, param):
+    if isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, np.bool_):
+        return float(value)
+    if isinstance(value, TensorBase) and value.dim() == 0:
+        return float(value.item())
+    _fail(param, value)
+
+
+def to_float_list(value, param):
+    if isinstance(value, (tuple, list)):
+        return tuple(to_float(v, param) for v in value)
+    if param.type.size is not None:
+        return (to_float(value, param),) * param.type.size
+    _fail(param, value)
+
+
+def to_bool(value, param):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, TensorBase) and value.dim() == 0 and value.dtype is dtypes.bool:
+        return bool(value.item())
+    _fail(param, value)
+
+
+def to_scalar(value, param):
+    if isinstance(value, (bool, int, float, complex)):
+        return value
+    if isinstance(value, np.generic) and isinstance(value, (numbers.Number, np.bool_)):
+        return value.item()
+    if isinstance(value, TensorBase) and value.numel() == 1 and value.dim() == 0:
+        return value.item()
+    _fail(param, value)
+
+
+def to_tensor(value, param):
+    if isinstance(value, TensorBase):
+        return value
+    _fail(param, value)
+
+
+def to_tensor_list(value, param):
+    if isinstance(value, (tuple, list)) and all(isinstance(v, TensorBase) or
+                                                 (v is None and param.type.element_optional)
+                                                 for v in value):
+        return list(value)
+    _fail(param, value)
+
+
+_PYTHON_TYPE_DTYPES = {float: dtypes.float64, int: dtypes.int64, bool: dtypes.bool,
+                       complex: dtypes.complex128}
+
+
+def to_dtype(value, param):
+    if type(value) is dtypes.dtype:
+        return value
+    if value in _PYTHON_TYPE_DTYPES:
+        return _PYTHON_TYPE_DTYPES[value]
+    _fail(param, value)
+
+
+def to_device(value, param):
+    if type(value) is Device:
+        return value
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return Device(value) if isinstance(value, str) else Device("cpu") if value >= 0 \
+            else Device(value)
+    _fail(param, value)
+
+
+def to_layout(value, param):
+    if type(value) is Layout:
+        return value
+    _fail(param, value)
+
+
+def to_memory_format(value, param):
+    if type(value) is MemoryFormat:
+        return value
+    _fail(param, value)
+
+
+def to_str(value, param):
+    if isinstance(value, str):
+        return value
+    _fail(param, value)
+
+
+def to_any(value, param):
+    return value
+
+
+def to_generator(value, param):
+    if type(value).__name__ == "Generator":
+        return value
+    _fail(param, value)
+
+
+_CONVERTERS = {
+    "Tensor": to_tensor, "int": to_int, "SymInt": to_int, "float": to_float,
+    "SymFloat": to_float, "bool": to_bool, "SymBool": to_bool, "Scalar": to_scalar,
+    "ScalarType": to_dtype, "Device": to_device, "Layout": to_layout,
+    "MemoryFormat": to_memory_format, "str": to_str, "Dimname": to_str,
+    "Generator": to_generator, "complex": to_scalar,
+}
+_LIST_CONVERTERS = {"int": to_int_list, "SymInt": to_int_list, "Tensor": to_tensor_list,
+                    "float": to_float_list, "Dimname": to_any, "Scalar": to_any,
+                    "bool": to_any}
+_TYPE_TEXT = {"Tensor": "Tensor", "int": "int", "SymInt": "int", "float": "float",
+              "bool": "bool", "Scalar": "Number", "ScalarType": "torch.dtype",
+              "Device": "torch.device", "Layout": "torch.layout",
+              "MemoryFormat": "torch.memory_format", "str": "str", "Generator":
+              "torch.Generator", "Dimname": "name", "SymFloat": "float", "complex": "complex"}
+_SYMBOLIC = {"contiguous_format": layouts.contiguous_format,
+             "preserve_format": layouts.preserve_format,
+             "channels_last": layouts.channels_last, "strided": layouts.strided,
+             "long": dtypes.int64, "int": dtypes.int32, "float": dtypes.float32,
+             "double": dtypes.float64, "Mean": 1, "Sum": 2, "None_": 0}
+
+
+class Param:
+    """One Python-level parameter of a signature."""
+
+    def __init__(self, name, type_, default, kwarg_only, position, convert, python_only=False):
+        self.name = name
+        self.type = type_
+        self.default = default
+        self.kwarg_only = kwarg_only
+        self.position = position
+        self.convert = convert
+        self.python_only = python_only
+        if type_ is None:
+            self.type_text = "bool"
+        elif type_.is_list:
+            base = _TYPE_TEXT.get(type_.base, type_.base)
+            self.type_text = "tuple of ints" if base == "int" else f"tuple of {base}s"
+        else:
+            self.type_text = _TYPE_TEXT.get(type_.base, type_.base)
+
+    def __str__(self) -> str:
+        text = f"{self.type_text} {self.name}"
+        if self.default is not NO_DEFAULT:
+            text += f" = {self.default!r}" if self.default is not None else " = None"
+        return text
+
+
+class Signature:
+    """One overload as seen from Python: its parameters and how to call it."""
+
+    def __init__(self, name: str, schema: FunctionSchema, is_method: bool,
+                 out_overload, functional_overload, with_requires_grad: bool) -> None:
+        self.name = name
+        self.schema = schema
+        self.is_method = is_method
+        self.functional = functional_overload
+        self.out_overload = out_overload
+        self.params = []
+        for i, arg in enumerate(schema.arguments):
+            if is_method and i == 0:
+                continue
+            pname = "input" if (arg.name == "self" and not is_method) else arg.name
+            default = arg.default
+            if isinstance(default, str) and default in _SYMBOLIC and arg.type.base != "str":
+                default = _SYMBOLIC[default]
+            convert = (_LIST_CONVERTERS.get(arg.type.base, to_any) if arg.type.is_list
+                       else _CONVERTERS.get(arg.type.base, to_any))
+            self.params.append(Param(pname, arg.type, default, arg.kwarg_only,
+                                     len(self.params), convert))
+        if out_overload is not None:
+            self.params.append(Param("out", _tensor_type(), None, True, len(self.params),
+                                     to_any, python_only=True))
+        if with_requires_grad:
+            self.params.append(Param("requires_grad", None, False, True, len(self.params),
+                                     to_bool, python_only=True))
+        positional = [p for p in self.params if not p.kwarg_only]
+        self.n_positional = len(positional)
+        self.varargs = (len(positional) == 1 and positional[0].type.is_list
+                        and positional[0].type.base in ("int", "SymInt"))
+
+    def __str__(self) -> str:
+        parts, star = [], False
+        for p in self.params:
+            if p.kwarg_only and not star:
+                parts.append("*")
+                star = True
+            parts.append(str(p))
+        return f"({', '.join(parts)})"
+
+
+def _tensor_type():
+    from .schema import Type
+    return Type("Tensor", optional=True)
+
+
+# ----------------------------------------------------------------------------------
+# Generating the binder of one signature
+# ----------------------------------------------------------------------------------
+def _binder_source(sig: Signature, index: int) -> str:
+    n_all = len(sig.params)
+    lines = [f"def bind_{index}(args, kwargs):", "    n = len(args)"]
+    if sig.varargs:
+        lines += ["    if n > 1 or (n == 1 and _is_int_like(args[0])):",
+                  "        args = (args,)", "        n = 1"]
+    lines += [f"    if n > {sig.n_positional}:",
+              f"        raise Mismatch(f'takes {sig.n_positional} positional arguments but "
+              "{n} were given')",
+              "    if kwargs:",
+              f"        args = _merge(args, kwargs, SIG_{index})",
+              f"    elif n != {n_all}:",
+              f"        fill = FILL_{index}[n]",
+              "        if fill is None:",
+              f"            _missing(args, SIG_{index})",
+              "        args = args + fill"]
+    names = [f"a{i}" for i in range(n_all)]
+    if n_all:
+        lines.append(f"    {', '.join(names)}{',' if n_all == 1 else ''} = args")
+    for i, p in enumerate(sig.params):
+        check = _conversion_line(p, i, index)
+        if check:
+            lines.append(check)
+    lines.append(f"    return ({', '.join(names)}{',' if n_all == 1 else ''})")
+    return "\n".join(lines)
+
+
+def _conversion_line(p: Param, i: int, index: int) -> str:
+    ref = f"P_{index}[{i}]"
+    guard = ""
+    if p.python_only and p.name == "out":
+        return ""
+    if p.type is not None and p.type.optional or p.default is None:
+        guard = f"a{i} is not None and "
+    fast = {"int": "type(a{i}) is not int", "SymInt": "type(a{i}) is not int",
+            "bool": "type(a{i}) is not bool", "float": "type(a{i}) is not float",
+            "ScalarType": "type(a{i}) is not _dtype",
+            "Tensor": "not isinstance(a{i}, _Tensor)"}
+    base = "bool" if p.type is None else p.type.base
+    if p.type is not None and p.type.is_list:
+        test = "True"
+    else:
+        test = fast.get(base, "True").format(i=i)
+    return f"    if {guard}{test}:\n        a{i} = {ref}.convert(a{i}, {ref})"
+
+
+def _is_int_like(value) -> bool:
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))) \
+        or (isinstance(value, TensorBase) and value.dim() == 0)
+
+
+def _merge(args: tuple, kwargs: dict, sig: Signature) -> tuple:
+    """Bind keywords into a full positional tuple (the uncommon path)."""
+    values = list(args) + [NO_DEFAULT] * (len(sig.params) - len(args))
+    by_name = {p.name: p for p in sig.params}
+    for key, value in kwargs.items():
+        p = by_name.get(key)
+        if p is None:
+            raise Mismatch(f"got an unexpected keyword argument '{key}'")
+        if values[p.position] is not NO_DEFAULT:
+            raise Mismatch(f"got multiple values for argument '{key}'")
+        values[p.position] = value
+    for p in sig.params:
+        if values[p.position] is NO_DEFAULT:
+            if p.default is NO_DEFAULT:
+                raise Mismatch(f"missing 1 required positional arguments: \"{p.name}\"")
+            values[p.position] = p.default
+    return tuple(values)
+
+
+def _missing(args: tuple, sig: Signature):
+    names = [p.name for p in sig.params[len(args):] if p.default is NO_DEFAULT]
+    raise Mismatch(f"missing {len(names)} required positional arguments: "
+                   + ", ".join(f'"{n}"' for n in names))
+
+
+def _fill_table(sig: Signature) -> tuple:
+    """FILL[n]: the defaults completing n given positional arguments, or None."""
+    table = []
+    for n in range(len(sig.params) + 1):
+        rest = sig.params[n:]
+        if any(p.default is NO_DEFAULT for p in rest):
+            table.append(None)
+        else:
+            table.append(tuple(p.default for p in rest))
+    return tuple(table)
+
+
+# ----------------------------------------------------------------------------------
+# Calling the overloads of a bound signature
+# ----------------------------------------------------------------------------------
+def _make_caller(sig: Signature):
+    functional = sig.functional
+    out_overload = sig.out_overload
+    has_out = out_overload is not None
+    has_rg = sig.params and sig.params[-1].name == "requires_grad"
+    n_schema = len(sig.schema.arguments)
+
+    if not has_out and not has_rg:
+        return functional
+
+    def call(*bound):
+        values = bound[:n_schema]
+        if has_out:
+            out = bound[n_schema]
+            if out is not None:
+                outs = (out,) if isinstance(out, TensorBase) else tuple(out)
+                result = out_overload(*values, *outs)
+                return result
+        result = functional(*values)
+        if has_rg and bound[-1]:
+            result.requires_grad_(True)
+        return result
+    return call
+
+
+def _generate(kind: str, name: str) -> None:
+    sigs = _SIGNATURES[kind, name]
+    namespace = {"Mismatch": Mismatch, "_merge": _merge, "_missing": _missing,
+                 "_is_int_like": _is_int_like, "_dtype": dtypes.dtype, "_Tensor": TensorBase,
+                 "_no_match": _no_match, "SIGS": sigs}
+    blocks = []
+    for i, sig in enumerate(sigs):
+        namespace[f"SIG_{i}"] = sig
+        namespace[f"P_{i}"] = sig.params
+        namespace[f"FILL_{i}"] = _fill_table(sig)
+        namespace[f"call_{i}"] = _make_caller(sig)
+        blocks.append(_binder_source(sig, i))
+    head = f"def {name}(self, *args, **kwargs):" if kind == "method" else \
+        f"def {name}(*args, **kwargs):"
+    body = [head]
+    for i in range(len(sigs)):
+        body += ["    try:", f"        bound = bind_{i}(args, kwargs)",
+                 "    except Mismatch:", "        pass", "    else:"]
+        if kind == "method":
+            body.append(f"        return call_{i}(self, *bound)")
+        else:
+            body.append(f"        return call_{i}(*bound)")
+    body.append(f"    _no_match({name!r}, SIGS, args, kwargs)")
+    source = "\n\n".join(blocks + ["\n".join(body)])
+    exec(compile(source, f"<binding {kind} {name}>", "exec"), namespace)
+    function = namespace[name]
+    function.__doc__ = sigs[0].functional.declaration.doc if sigs[0].functional.declaration \
+        else None
+    function.__qualname__ = f"Tensor.{name}" if kind == "method" else name
+    _SOURCES[kind, name] = source
+    (METHODS if kind == "method" else FUNCTIONS)[name] = function
+    for sink in _SINKS:
+        sink(kind, name, function)
+
+
+def _no_match(name: str, sigs: list, args: tuple, kwargs: dict):
+    reasons = []
+    for i, sig in enumerate(sigs):
+        try:
+            namespace_bind(sig, i)(args, kwargs)
+        except Mismatch as e:
+            reasons.append(e.message)
+    if len(sigs) == 1:
+        raise TypeError(f"{name}() {reasons[0]}")
+    got = ", ".join([_describe(a) for a in args] +
+                    [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+    expected = "\n".join(f" * {sig}" for sig in sigs)
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
+                    f"but expected one of:\n{expected}\n")
+
+
+def namespace_bind(sig: Signature, index: int):
+    """The generated binder of one signature (recompiled on demand, for error reporting)."""
+    namespace = {"Mismatch": Mismatch, "_merge": _merge, "_missing": _missing,
+                 "_is_int_like": _is_int_like, "_dtype": dtypes.dtype, "_Tensor": TensorBase,
+                 f"SIG_{index}": sig, f"P_{index}": sig.params,
+                 f"FILL_{index}": _fill_table(sig)}
+    exec(_binder_source(sig, index), namespace)
+    return namespace[f"bind_{index}"]
+
+
+# ----------------------------------------------------------------------------------
+# Entry points for the registry
+# ----------------------------------------------------------------------------------
+def bind_declaration(decl) -> None:
+    """Add the Python signatures of a declaration and regenerate the affected names."""
+    functional = decl.overloads.get(SchemaKind.functional)
+    inplace = decl.overloads.get(SchemaKind.inplace)
+    out = decl.overloads.get(SchemaKind.out)
+    name = decl.python_name
+    if functional is not None:
+        schema = functional._schema
+        factory = all(any(a.name == o for a in schema.arguments) for o in _TENSOR_OPTIONS)
+        first_is_self = bool(schema.arguments) and schema.arguments[0].name == "self"
+        if decl.function:
+            _add("function", name, Signature(name, schema, False, out, functional, factory))
+        if decl.method and first_is_self:
+            _add("method", name, Signature(name, schema, True, None, functional, factory))
+    if inplace is not None:
+        inplace_name = name if name.endswith("_") else name + "_"
+        _add("method", inplace_name, Signature(inplace_name, inplace._schema, True, None,
+                                               inplace, False))
+
+
+def _add(kind: str, name: str, sig: Signature) -> None:
+    _SIGNATURES.setdefault((kind, name), []).append(sig)
+    _generate(kind, name)
+
+
+def add_sink(callback) -> None:
+    """Call `callback(kind, name, function)` for every binding, past and future."""
+    _SINKS.append(callback)
+    for (kind, name), function in list(_iter_bindings()):
+        callback(kind, name, function)
+
+
+def _iter_bindings():
+    for name, function in FUNCTIONS.items():
+        yield ("function", name), function
+    for name, function in METHODS.items():
+        yield ("method", name), function
+
+
+def binding_source(name: str, kind: str = "function") -> str:
+    """The generated Python source of a binding, for reading."""
+    return _SOURCES[kind, name]
+
+
+def call_packet(packet, args: tuple, kwargs: dict):
+    """`torch.ops.aten.name(...)`: pick the overload the way the Python binding would."""
+    function = FUNCTIONS.get(packet._name)
+    if function is None:
+        raise RuntimeError(f"aten::{packet._name} has no Python binding; call an overload")
+    return function(*args, **kwargs)

@@ -1,0 +1,1 @@
+"""Meta rules: shape, dtype and stride inference without data (ATen's structured meta)."""

@@ -1,0 +1,130 @@
+"""Small pure functions over shapes, strides and dimensions, shared by every meta rule."""
+from __future__ import annotations
+
+from ...c10.tensor_impl import contiguous_strides  # noqa: F401  (re-exported for rules)
+
+
+def wrap_dim(dim: int, ndim: int, scalar_ok: bool = True) -> int:
+    """Turn a possibly negative `dim` into an index in ``[0, ndim)``.
+
+    A 0-dim tensor accepts dims -1 and 0 (torch treats it as having one dim here).
+
+    Raises:
+        IndexError: torch's "Dimension out of range" message.
+    """
+    if ndim <= 0:
+        if not scalar_ok:
+            raise IndexError(f"dimension specified as {dim} but tensor has no dimensions")
+        ndim = 1
+    if dim < -ndim or dim >= ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-ndim}, {ndim - 1}], but got {dim})")
+    return dim + ndim if dim < 0 else dim
+
+
+def wrap_dims(dims, ndim: int, op: str) -> tuple:
+    """Wrap a list of dims, refusing repeats (torch: "dim N appears multiple times")."""
+    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
+    seen = set()
+    for d in wrapped:
+        if d in seen:
+            raise RuntimeError(f"{op}: dim {d} appears multiple times in the list of dims")
+        seen.add(d)
+    return wrapped
+
+
+def infer_size(shape, numel: int, op: str = "view") -> tuple:
+    """Resolve one ``-1`` in `shape` so that it holds `numel` elements.
+
+    Raises:
+        RuntimeError: torch's "shape '[...]' is invalid for input of size N" and
+            "only one dimension can be inferred".
+    """
+    shape = tuple(shape)
+    infer_at = None
+    known = 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer_at is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer_at = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if infer_at is None:
+        if known != numel:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        return shape
+    if known == 0:
+        if numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} "
+                               "because the unspecified dimension size -1 can be any value and "
+                               "is ambiguous")
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    if numel % known:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape[:infer_at] + (numel // known,) + shape[infer_at + 1:]
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """The shape that all `shapes` broadcast to (right-aligned; 1 stretches).
+
+    Raises:
+        RuntimeError: torch's message naming the first mismatching dimension.
+    """
+    ndim = max((len(s) for s in shapes), default=0)
+    result = [1] * ndim
+    for shape in shapes:
+        offset = ndim - len(shape)
+        for i, s in enumerate(shape):
+            current = result[offset + i]
+            if s == current or s == 1:
+                continue
+            if current == 1:
+                result[offset + i] = s
+            else:
+                raise RuntimeError(
+                    f"The size of tensor a ({current}) must match the size of tensor b ({s}) "
+                    f"at non-singleton dimension {i}")
+    return tuple(result)
+
+
+def compute_view_stride(old_size: tuple, old_stride: tuple, new_size: tuple):
+    """Strides that view (old_size, old_stride) as `new_size` without copying, or None.
+
+    A view is possible when each group of new dims that spans a group of old dims
+    maps onto old dims that are laid out contiguously with respect to one another
+    (torch's `computeStride`).
+    """
+    if not old_size:
+        return (1,) * len(new_size)
+    numel = 1
+    for s in old_size:
+        numel *= s
+    if numel == 0:
+        if old_size == new_size:
+            return old_stride
+        return contiguous_strides(new_size)
+    new_stride = [0] * len(new_size)
+    view_d = len(new_size) - 1
+    chunk_base_stride = old_stride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(old_size) - 1, -1, -1):
+        tensor_numel *= old_size[tensor_d]
+        if tensor_d == 0 or (old_size[tensor_d - 1] != 1 and
+                             old_stride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_size[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_size[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = old_stride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_stride)

@@ -1,0 +1,440 @@
+"""The declaration decorators: one operator, one place.
+
+    @op("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
+        meta=clone_meta, method=True)
+    def clone(self, memory_format, *, out):      # CPU kernel: ndarrays in, writes `out`
+        np.copyto(out, self)
+
+From one declaration the registry makes the `OpOverload` (`torch.ops.aten.clone`)
+with a kernel for every dispatch key, the in-place and out= overloads when asked
+(`inplace=True`, `out=True`), and the Python bindings (`torch.clone`,
+`Tensor.clone`), generated once by `binding.py`.
+
+Four kinds of declaration, as in ATen:
+  * `op`: a structured operator. `meta(*args)` checks the arguments and describes the
+    result (`TensorMeta`: shape, dtype, strides); the kernel writes into results
+    allocated from that description. Functional = allocate, then kernel; in-place =
+    the kernel writes `self`; out= = the kernel writes `out` (resized if needed).
+  * `view`: the result aliases `self`. The rule computes the new geometry (sizes,
+    strides, offset) and that is all a view is: no kernel touches data.
+  * `composite`: written in other operators (ATen's CompositeImplicitAutograd); it
+    runs on every backend and autograd flows through the operators it calls.
+  * `factory` declarations are `op`s without tensor inputs: the `device` argument picks
+    the backend.
+"""
+from __future__ import annotations
+
+import inspect
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..c10.dispatch_key import DispatchKey
+from ..c10.dtype import scalar_type_name
+from ..c10.promotion import can_cast
+from ..c10.storage import UntypedStorage
+from ..c10.tensor_impl import (TensorBase, contiguous_strides, is_contiguous_strides,
+                               make_tensor, wrap_array)
+from .dispatcher import FALLTHROUGH, OpOverload, get_overload
+from .schema import FunctionSchema, SchemaKind, parse_schema
+
+CPU = DispatchKey.CPU
+META = DispatchKey.Meta
+AD_INPLACE_OR_VIEW = DispatchKey.ADInplaceOrView
+
+
+class TensorMeta:
+    """What a meta rule says about one result: its shape, dtype and (optionally) strides."""
+
+    __slots__ = ("shape", "dtype", "stride")
+
+    def __init__(self, shape: tuple, dtype, stride: tuple | None = None) -> None:
+        self.shape = shape
+        self.dtype = dtype
+        self.stride = stride
+
+    def __repr__(self) -> str:
+        return f"TensorMeta(shape={self.shape}, dtype={self.dtype}, stride={self.stride})"
+
+
+@dataclass
+class Declaration:
+    """Everything declared about one operator; printable, and read by the OpInfo tests."""
+
+    name: str
+    kind: str                           # 'op', 'view' or 'composite'
+    overloads: dict = field(default_factory=dict)    # SchemaKind -> OpOverload
+    kernel: object = None
+    meta: object = None
+    grad: dict | None = None
+    method: bool = False
+    function: bool = True
+    python_name: str | None = None
+    doc: str | None = None
+
+
+DECLARATIONS: dict = {}      # qualified name of the functional overload -> Declaration
+
+
+# ----------------------------------------------------------------------------------
+# The decorators
+# ----------------------------------------------------------------------------------
+def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: bool = False,
+       function: bool = True, grad: dict | None = None, python_name: str | None = None,
+       out_overload: str | None = None):
+    """Declare a structured operator (see the module docstring).
+
+    Args:
+        schema: the schema, in ATen's syntax: a functional one, or an in-place one
+            for an operator that only exists in place (``copy_``, ``fill_``).
+        meta: the meta rule, ``meta(*args) -> TensorMeta | tuple[TensorMeta, ...]``.
+        inplace: also declare ``name_`` writing `self`.
+        out: also declare the out= overload (``name.out``).
+        method: bind as a `Tensor` method too.
+        function: bind as a ``torch.`` function.
+        grad: derivative formulas keyed by input name (wired by the autograd engine).
+        python_name: the Python name when it differs from the schema's.
+        out_overload: the out= overload's name when not the usual one.
+    """
+    def declare(kernel):
+        parsed = parse_schema(schema)
+        decl = _new_declaration(parsed, "op", kernel, meta, grad, method, function,
+                                python_name)
+        main = _install(decl, parsed)
+        _register_structured(main, decl, parsed.kind.value)
+        if inplace:
+            overload = _install(decl, _inplace_schema(parsed))
+            _register_structured(overload, decl, "inplace")
+        if out:
+            overload = _install(decl, _out_schema(parsed, out_overload))
+            _register_structured(overload, decl, "out")
+        _bind(decl)
+        return main
+    return declare
+
+
+def view(schema: str, *, method: bool = True, function: bool = True,
+         grad: dict | None = None, python_name: str | None = None, is_view: bool = True):
+    """Declare a view operator: the decorated rule returns the result's geometry.
+
+    The rule is called as ``rule(self, *args)`` with tensors (any device) and returns
+    ``(size, stride, storage_offset)``, optionally with a fourth item, a new dtype;
+    a rule of a multi-result view returns a list of those. With ``is_view=False`` the
+    result shares storage and version counter but is not a view for autograd (it has
+    no `_base`): `detach`.
+    """
+    def declare(rule):
+        parsed = parse_schema(schema)
+        decl = _new_declaration(parsed, "view", None, rule, grad, method, function,
+                                python_name)
+        overload = _install(decl, parsed)
+        overload.register(AD_INPLACE_OR_VIEW, _view_bookkeeping if is_view else _share_version)
+        overload.register(CPU, _make_alias)
+        overload.register(META, _make_alias)
+        _bind(decl)
+        return overload
+    return declare
+
+
+def composite(schema: str, *, method: bool = False, function: bool = True,
+              python_name: str | None = None):
+    """Declare an operator written in other operators; it runs on every backend."""
+    def declare(body):
+        parsed = parse_schema(schema)
+        decl = _new_declaration(parsed, "composite", body, None, None, method, function,
+                                python_name)
+        overload = _install(decl, parsed)
+
+        def run_composite(op, keyset, args):
+            return body(*args)
+        run_composite.__qualname__ = body.__qualname__
+        run_composite.__module__ = body.__module__
+        for key in (CPU, META):
+            overload.register(key, run_composite)
+        _bind(decl)
+        return overload
+    return declare
+
+
+def _new_declaration(parsed, kind, kernel, meta, grad, method, function, python_name):
+    decl = Declaration(parsed.qualified_name, kind, kernel=kernel, meta=meta, grad=grad,
+                       method=method, function=function,
+                       python_name=python_name or parsed.name,
+                       doc=inspect.getdoc(kernel if kind != "view" else meta))
+    if decl.name in DECLARATIONS:
+        raise RuntimeError(f"operator {decl.name} is declared twice")
+    DECLARATIONS[decl.name] = decl
+    return decl
+
+
+def _install(decl: Declaration, parsed: FunctionSchema) -> OpOverload:
+    overload = get_overload(parsed)
+    if overload.declaration is not None:
+        raise RuntimeError(f"aten::{parsed.qualified_name} is declared twice")
+    overload.declaration = decl
+    decl.overloads[parsed.kind] = overload
+    return overload
+
+
+def _bind(decl: Declaration) -> None:
+    from .binding import bind_declaration
+    bind_declaration(decl)
+
+
+# ----------------------------------------------------------------------------------
+# Deriving the in-place and out= schemas from the functional one
+# ----------------------------------------------------------------------------------
+def _inplace_schema(functional: FunctionSchema) -> FunctionSchema:
+    text = str(functional)
+    head, _, tail = text.partition("(")
+    name, dot, overload = head.partition(".")
+    args_text, _, _ = tail.rpartition(") -> ")
+    args_text = args_text.replace("Tensor self", "Tensor(a!) self", 1)
+    return parse_schema(f"{name}_{dot}{overload}({args_text}) -> Tensor(a!)")
+
+
+def _out_schema(functional: FunctionSchema, overload_name: str | None) -> FunctionSchema:
+    if overload_name is None:
+        base = functional.overload_name
+        overload_name = "out" if base in ("", "Tensor", "default") else f"{base}_out"
+    returns = functional.returns
+    letters = "abcdefgh"
+    if len(returns) == 1:
+        out_args = ["Tensor(a!) out"]
+        rets = "Tensor(a!)"
+    else:
+        names = [r.name or f"out{i}" for i, r in enumerate(returns)]
+        out_args = [f"Tensor({letters[i]}!) {n}" for i, n in enumerate(names)]
+        rets = "(" + ", ".join(f"Tensor({letters[i]}!) {n}" for i, n in enumerate(names)) + ")"
+    args = [str(a) for a in functional.arguments if not a.kwarg_only]
+    kwargs = [str(a) for a in functional.arguments if a.kwarg_only]
+    star = ["*"] + kwargs + out_args
+    return parse_schema(f"{functional.name}.{overload_name}({', '.join(args + star)}) -> {rets}")
+
+
+# ----------------------------------------------------------------------------------
+# Structured operators: functional, in-place and out= from one meta rule + kernel
+# ----------------------------------------------------------------------------------
+def _register_structured(overload: OpOverload, decl: Declaration, variant: str) -> None:
+    schema = overload._schema
+    unwrap = _unwrapper(schema)
+    n_out = len(schema.out_arguments)
+    n_in = len(schema.arguments) - n_out
+    meta = decl.meta
+    kernel = decl.kernel
+    single = len(schema.returns) == 1 and not schema.returns[0].type.is_list
+
+    if schema.returns[0].type.base != "Tensor":       # e.g. item(): a Python value
+        def run_value(op, keyset, args):
+            meta(*args)
+            return kernel(*unwrap(args))
+        overload.register(CPU, run_value)
+        overload.register(META, run_value)
+        return
+
+    if variant == "functional":
+        def run_cpu(op, keyset, args):
+            described = meta(*args)
+            if single:
+                result = empty_from_meta(described, "cpu")
+                kernel(*unwrap(args), out=result._np)
+                return result
+            results = tuple(empty_from_meta(m, "cpu") for m in described)
+            kernel(*unwrap(args), out=tuple(r._np for r in results))
+            return results
+
+        def run_meta(op, keyset, args):
+            described = meta(*args)
+            if single:
+                return empty_from_meta(described, "meta")
+            return tuple(empty_from_meta(m, "meta") for m in described)
+        overload.register(CPU, run_cpu)
+        overload.register(META, run_meta)
+        return
+
+    if variant == "inplace":
+        def run_inplace(op, keyset, args):
+            self = args[0]
+            described = meta(*args)
+            _check_inplace(op, self, described)
+            if self._device.type == "cpu":
+                kernel(*unwrap(args), out=self._np)
+            return self
+        overload.register(AD_INPLACE_OR_VIEW, _bump_written)
+        overload.register(CPU, run_inplace)
+        overload.register(META, run_inplace)
+        return
+
+    def run_out(op, keyset, args):
+        outs = args[n_in:]
+        described = meta(*_fill_dtype_from_out(schema, args[:n_in], outs[0]))
+        described = (described,) if single else described
+        for out, wanted in zip(outs, described):
+            _prepare_out(op, out, wanted)
+        if outs[0]._device.type == "cpu":
+            arrays = tuple(o._np for o in outs)
+            kernel(*unwrap(args[:n_in]), out=arrays[0] if single else arrays)
+        return outs[0] if single else tuple(outs)
+    overload.register(AD_INPLACE_OR_VIEW, _bump_written)
+    overload.register(CPU, run_out)
+    overload.register(META, run_out)
+
+
+def _unwrapper(schema: FunctionSchema):
+    """Build `args -> kernel args`: tensors become their ndarrays, the rest stays."""
+    kinds = []
+    for a in schema.arguments:
+        if a.is_write and a.kwarg_only:
+            continue
+        if a.type.base != "Tensor":
+            kinds.append(0)
+        elif a.type.is_list:
+            kinds.append(3)
+        elif a.type.optional:
+            kinds.append(2)
+        else:
+            kinds.append(1)
+    if kinds == [1]:
+        return lambda args: (args[0]._np,)
+
+    def unwrap(args):
+        converted = []
+        for kind, value in zip(kinds, args):
+            if kind == 1:
+                value = value._np
+            elif kind == 2:
+                value = None if value is None else value._np
+            elif kind == 3:
+                value = [None if t is None else t._np for t in value]
+            converted.append(value)
+        return converted
+    return unwrap
+
+
+def _fill_dtype_from_out(schema: FunctionSchema, args: tuple, out: TensorBase) -> tuple:
+    """Factories called with out= take their dtype from `out` when none is given."""
+    for i, a in enumerate(schema.arguments[:len(args)]):
+        if a.name == "dtype" and a.type.base == "ScalarType" and args[i] is None:
+            return args[:i] + (out._dtype,) + args[i + 1:]
+    return args
+
+
+def _check_inplace(op: OpOverload, self: TensorBase, described: TensorMeta) -> None:
+    if tuple(described.shape) != self._size:
+        raise RuntimeError(f"output with shape {list(self._size)} doesn't match the broadcast "
+                           f"shape {list(described.shape)}")
+    if not can_cast(described.dtype, self._dtype):
+        raise RuntimeError(f"result type {scalar_type_name(described.dtype)} can't be cast to "
+                           f"the desired output type {scalar_type_name(self._dtype)}")
+
+
+def _prepare_out(op: OpOverload, out: TensorBase, wanted: TensorMeta) -> None:
+    """torch's out= contract: cast-compatible dtype; resize (with a warning) if misshaped."""
+    if not can_cast(wanted.dtype, out._dtype):
+        raise RuntimeError(f"result type {scalar_type_name(wanted.dtype)} can't be cast to the "
+                           f"desired output type {scalar_type_name(out._dtype)}")
+    shape = tuple(wanted.shape)
+    if out._size != shape:
+        if out.numel() != 0:
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape "
+                f"{list(out._size)}, which does not match the required output shape "
+                f"{list(shape)}. This behavior is deprecated, and in a future PyTorch release "
+                f"outputs will not be resized unless they have zero elements. You can "
+                f"explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+                f"with t.resize_(0).", UserWarning, stacklevel=4)
+        resize_tensor(out, shape)
+
+
+def _bump_written(op: OpOverload, keyset: int, args: tuple):
+    """ADInplaceOrView for writing ops: run below, then bump the written tensors' versions."""
+    result = op.redispatch(keyset, args)
+    for i in op.written_args:
+        args[i]._vc.value += 1
+    return result
+
+
+# ----------------------------------------------------------------------------------
+# Views
+# ----------------------------------------------------------------------------------
+def _make_alias(op: OpOverload, keyset: int, args: tuple):
+    """The backend part of every view: new tensors over `self`'s storage."""
+    self = args[0]
+    geometry = op.declaration.meta(*args)
+    if type(geometry) is list:
+        return [_alias(self, g) for g in geometry]
+    return _alias(self, geometry)
+
+
+def _alias(self: TensorBase, geometry: tuple) -> TensorBase:
+    dtype = geometry[3] if len(geometry) == 4 else self._dtype
+    return make_tensor(self._storage, geometry[0], geometry[1], geometry[2], dtype)
+
+
+def _view_bookkeeping(op: OpOverload, keyset: int, args: tuple):
+    """ADInplaceOrView for views: results share `self`'s version counter and base."""
+    result = op.redispatch(keyset, args)
+    self = args[0]
+    base = self._base if self._base is not None else self
+    if type(result) is list:
+        for r in result:
+            r._base = base
+            r._vc = self._vc
+    else:
+        result._base = base
+        result._vc = self._vc
+    return result
+
+
+def _share_version(op: OpOverload, keyset: int, args: tuple):
+    """ADInplaceOrView for aliases that are not views: only the version counter is shared."""
+    result = op.redispatch(keyset, args)
+    result._vc = args[0]._vc
+    return result
+
+
+# ----------------------------------------------------------------------------------
+# Allocation
+# ----------------------------------------------------------------------------------
+def empty_from_meta(described: TensorMeta, device_type: str) -> TensorBase:
+    """Allocate an uninitialised tensor as a meta rule described it."""
+    return empty_strided_on(described.shape, described.stride, described.dtype, device_type)
+
+
+def empty_strided_on(shape: tuple, stride: tuple | None, dtype, device_type: str) -> TensorBase:
+    """Allocate storage for `shape` with `stride` (row-major when None) on a device."""
+    shape = tuple(shape)
+    if stride is None or (device_type == "cpu" and stride == contiguous_strides(shape)):
+        if device_type == "cpu":
+            return wrap_array(np.empty(shape, dtype._np), dtype)
+        stride = contiguous_strides(shape)
+    else:
+        stride = tuple(stride)
+    count = storage_elements(shape, stride)
+    nbytes = count * dtype.itemsize
+    if device_type == "cpu":
+        storage = UntypedStorage._wrap(np.empty(count, dtype._np))
+    else:
+        storage = UntypedStorage._meta(nbytes)
+    return make_tensor(storage, shape, stride, 0, dtype)
+
+
+def storage_elements(shape: tuple, stride: tuple, offset: int = 0) -> int:
+    """How many elements a storage needs to hold a tensor of this geometry."""
+    if any(s == 0 for s in shape):
+        return 0
+    return offset + 1 + sum((s - 1) * st for s, st in zip(shape, stride))
+
+
+def resize_tensor(t: TensorBase, shape: tuple) -> None:
+    """Make `t` contiguous with `shape`, growing its storage if it is too small (resize_)."""
+    shape = tuple(shape)
+    stride = contiguous_strides(shape)
+    needed = (storage_elements(shape, stride) + t._offset) * t._dtype.itemsize
+    if needed > t._storage.nbytes():
+        t._storage.resize_(needed)
+    t._size = shape
+    t._stride = stride
+    t._arr = None
+
