@@ -222,7 +222,7 @@ _SCALAR_KIND_OF_TYPE = {builtins.bool: "bool", builtins.int: "int", builtins.flo
                         builtins.complex: "complex", np.bool_: "float",
                         np.complex128: "complex", np.complex64: "float"}
 _SCALAR_KIND_OF_TYPE.update({t: "int" for t in np.sctypeDict.values()
-                             if issubclass(t, np.integer)})
+                             if issubclass(t, np.integer) and t is not np.timedelta64})
 _SCALAR_KIND_OF_TYPE.update({t: "float" for t in np.sctypeDict.values()
                              if issubclass(t, np.floating)})
 
@@ -231,6 +231,8 @@ def _scalar_kind(value) -> str:
     kind = _SCALAR_KIND_OF_TYPE.get(type(value))
     if kind is not None:
         return kind
+    if isinstance(value, np.timedelta64):
+        raise TypeError("'numpy.timedelta64' object cannot be interpreted as an integer")
     for base, base_kind in ((builtins.bool, "bool"), ((builtins.int, np.integer), "int"),
                             (builtins.complex, "complex"), ((builtins.float, np.number), "float")):
         if isinstance(value, base):
@@ -250,6 +252,7 @@ def scalar_dtype(value) -> dtype:
 
     Raises:
         TypeError: for anything that is not a number.
+        OverflowError: for an int outside [-2**63, 2**64), as torch's argument parser.
 
     Example::
 
@@ -257,6 +260,9 @@ def scalar_dtype(value) -> dtype:
         (torch.bool, torch.int64, torch.float32, torch.complex64)
     """
     kind = _scalar_kind(value)
+    if kind == "int" and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0
+                            else "can't convert negative int to unsigned")
     if kind == "float":
         return _defaults.float
     if kind == "complex":
@@ -350,8 +356,8 @@ def result_type(*operands) -> dtype:
         torch.int8
         >>> torch.result_type(torch.tensor([1, 2], dtype=torch.int8), 1.5)
         torch.float32
-        >>> torch.result_type(torch.tensor(1.0, dtype=torch.float64), torch.tensor([1]))
-        torch.float32
+        >>> torch.result_type(torch.tensor([1.0], dtype=torch.half), torch.tensor(1.0).double())
+        torch.float16
     """
     if not operands:
         raise TypeError("result_type() expected at least one operand")
@@ -381,8 +387,8 @@ def result_type_of(self_dtype: dtype, self_is_0dim: builtins.bool,
 
     Example::
 
-        >>> result_type_of(torch.int8, False, torch.float64, True)
-        torch.float32
+        >>> result_type_of(torch.float16, False, torch.float64, True)
+        torch.float16
     """
     try:
         if self_is_0dim == other_is_0dim:
