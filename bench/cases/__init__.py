@@ -1,0 +1,1 @@
+"""Benchmark cases by topic; the runner imports every module in this folder."""
