@@ -110,7 +110,8 @@ float16 = _make("float16", "f16", np.float16, "f", True)
 bfloat16 = _make("bfloat16", "bf16", ml_dtypes.bfloat16, "f", True)
 float32 = _make("float32", "f32", np.float32, "f", True)
 float64 = _make("float64", "f64", np.float64, "f", True)
-complex32 = _make("complex32", "c32", None, "c", True, itemsize=4)   # Note [complex32 has no storage]
+# Note [complex32 has no storage]
+complex32 = _make("complex32", "c32", None, "c", True, itemsize=4)
 complex64 = _make("complex64", "c64", np.complex64, "c", True)
 complex128 = _make("complex128", "c128", np.complex128, "c", True)
 float8_e4m3fn = _make("float8_e4m3fn", "f8e4m3fn", ml_dtypes.float8_e4m3fn, "f", True)

@@ -29,6 +29,7 @@ Note [Priority groups]
 from __future__ import annotations
 
 import builtins
+import itertools
 
 import numpy as np
 
@@ -36,9 +37,13 @@ from . import dtype as dtypes
 from .dtype import dtype, scalar_type_name
 
 _CATEGORY = {"b": 0, "i": 1, "f": 2, "c": 3}
-_RUNG = {dtypes.bool: 0, dtypes.uint8: 1, dtypes.int8: 1, dtypes.int16: 2, dtypes.int32: 3, dtypes.int64: 4,
-         dtypes.float16: 5, dtypes.bfloat16: 5, dtypes.float32: 6, dtypes.float64: 7}
-_LADDER = (dtypes.bool, None, dtypes.int16, dtypes.int32, dtypes.int64, None, dtypes.float32, dtypes.float64)
+# Note [The promotion ladder], as data: each dtype's rung, and the one dtype alone on
+# a rung (None where two share it).
+_RUNG = {dtypes.bool: 0, dtypes.uint8: 1, dtypes.int8: 1, dtypes.int16: 2, dtypes.int32: 3,
+         dtypes.int64: 4, dtypes.float16: 5, dtypes.bfloat16: 5, dtypes.float32: 6,
+         dtypes.float64: 7}
+_LADDER = (dtypes.bool, None, dtypes.int16, dtypes.int32, dtypes.int64,
+           None, dtypes.float32, dtypes.float64)
 _BAREBONES_UNSIGNED = (dtypes.uint16, dtypes.uint32, dtypes.uint64)
 _REAL_FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 
@@ -46,6 +51,14 @@ _REAL_FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 def category(t: dtype) -> int:
     """The kind of a dtype as a number: 0 bool, 1 integer, 2 floating, 3 complex."""
     return _CATEGORY[t._kind]
+
+
+def _check_dtypes(function: str, **arguments) -> None:
+    """Raise torch's TypeError when an argument of `function` is not a dtype."""
+    for position, (name, value) in enumerate(arguments.items(), start=1):
+        if not isinstance(value, dtype):
+            raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                            f"torch.dtype, not {type(value).__name__}")
 
 
 def _join_real(a: dtype, b: dtype) -> dtype:
@@ -73,19 +86,23 @@ def _promote(a: dtype, b: dtype) -> dtype:
     return _join_real(a, b)
 
 
-def _build_table() -> dict:
-    """Every successful join, keyed by `(a, b)`; the failing pairs are left out."""
-    table = {}
-    for a in dtypes.EVERY_DTYPE:
-        for b in dtypes.EVERY_DTYPE:
-            try:
-                table[a, b] = _promote(a, b)
-            except RuntimeError:
-                pass
-    return table
+def _table(function) -> dict:
+    """`{a: {b: function(a, b)}}` for every pair of dtypes where `function` succeeds.
+
+    Nested, because two plain lookups are faster than hashing a fresh `(a, b)` tuple.
+    """
+    rows = {a: {} for a in dtypes.EVERY_DTYPE}
+    for a, b in itertools.product(dtypes.EVERY_DTYPE, repeat=2):
+        try:
+            rows[a][b] = function(a, b)
+        except RuntimeError:
+            pass
+    return rows
 
 
-PROMOTION_TABLE = _build_table()
+_PROMOTE_ROWS = _table(_promote)
+# The same joins keyed by `(a, b)`; the pairs torch refuses are absent.
+PROMOTION_TABLE = {(a, b): r for a, row in _PROMOTE_ROWS.items() for b, r in row.items()}
 
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:
@@ -110,8 +127,9 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
         torch.int16
     """
     try:
-        return PROMOTION_TABLE[type1, type2]
-    except KeyError:
+        return _PROMOTE_ROWS[type1][type2]
+    except (KeyError, TypeError):       # TypeError: an unhashable argument
+        _check_dtypes("promote_types", type1=type1, type2=type2)
         return _promote(type1, type2)
 
 
@@ -133,7 +151,11 @@ def can_cast(from_: dtype, to: dtype) -> bool:
         >>> torch.can_cast(torch.double, torch.float), torch.can_cast(torch.float, torch.int)
         (True, False)
     """
-    return _CATEGORY[from_._kind] <= _CATEGORY[to._kind]
+    try:
+        return _CATEGORY[from_._kind] <= _CATEGORY[to._kind]
+    except (AttributeError, KeyError):
+        _check_dtypes("can_cast", from_=from_, to=to)
+        raise
 
 
 # --- the default dtype -------------------------------------------------------------
@@ -144,8 +166,7 @@ class _Defaults:
     def __init__(self) -> None:
         self.float = dtypes.float32
         self.complex = dtypes.complex64
-        self.scalar_kinds = {}          # type(scalar) -> dtype, see scalar_dtype
-        self.scalar_table = {}          # (tensor dtype, type(scalar)) -> result dtype
+        self.scalar_rows = {}           # tensor dtype -> {type(scalar): result dtype}
 
 
 _defaults = _Defaults()
@@ -291,31 +312,18 @@ def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     return higher
 
 
-def _build_combine_table() -> dict:
-    """`_combine(higher, lower)` for every pair of dtypes where it succeeds."""
-    table = {}
-    for higher in dtypes.EVERY_DTYPE:
-        for lower in dtypes.EVERY_DTYPE:
-            try:
-                table[higher, lower] = _combine(higher, lower)
-            except RuntimeError:
-                pass
-    return table
-
-
-_COMBINE_TABLE = _build_combine_table()
+_COMBINE_ROWS = _table(_combine)
 
 
 def _rebuild_scalar_tables() -> None:
     """Refresh the tables that depend on the default dtype (the dtype of a Python float)."""
     kinds = {"bool": dtypes.bool, "int": dtypes.int64,
              "float": _defaults.float, "complex": _defaults.complex}
-    _defaults.scalar_kinds = {t: kinds[kind] for t, kind in _SCALAR_KIND_OF_TYPE.items()}
-    _defaults.scalar_table = {
-        (tensor_dtype, scalar_type): _COMBINE_TABLE[tensor_dtype, scalar_dtype_]
-        for tensor_dtype in dtypes.EVERY_DTYPE
-        for scalar_type, scalar_dtype_ in _defaults.scalar_kinds.items()
-        if (tensor_dtype, scalar_dtype_) in _COMBINE_TABLE}
+    _defaults.scalar_rows = {
+        tensor_dtype: {scalar_type: row[kinds[kind]]
+                       for scalar_type, kind in _SCALAR_KIND_OF_TYPE.items()
+                       if kinds[kind] in row}
+        for tensor_dtype, row in _COMBINE_ROWS.items()}
 
 
 _rebuild_scalar_tables()
@@ -373,8 +381,8 @@ def result_type_of(self_dtype: dtype, self_is_0dim: builtins.bool,
                    other_dtype: dtype, other_is_0dim: builtins.bool) -> dtype:
     """Fast path of `result_type` for two tensors, given their dtypes and 0-dim-ness.
 
-    Made for the hot path of binary pointwise operators: one comparison and one dict
-    lookup on precomputed tables, no attribute walks. Errors come from the slow path.
+    Made for the hot path of binary pointwise operators: one comparison and two dict
+    lookups in precomputed tables (~50 ns plus the call); errors take the slow path.
 
     Args:
         self_dtype (dtype): dtype of the first tensor.
@@ -392,10 +400,10 @@ def result_type_of(self_dtype: dtype, self_is_0dim: builtins.bool,
     """
     try:
         if self_is_0dim == other_is_0dim:
-            return PROMOTION_TABLE[self_dtype, other_dtype]
+            return _PROMOTE_ROWS[self_dtype][other_dtype]
         if other_is_0dim:
-            return _COMBINE_TABLE[self_dtype, other_dtype]
-        return _COMBINE_TABLE[other_dtype, self_dtype]
+            return _COMBINE_ROWS[self_dtype][other_dtype]
+        return _COMBINE_ROWS[other_dtype][self_dtype]
     except KeyError:                    # the same steps again, now raising torch's error
         if self_is_0dim == other_is_0dim:
             return promote_types(self_dtype, other_dtype)
@@ -407,8 +415,9 @@ def result_type_of(self_dtype: dtype, self_is_0dim: builtins.bool,
 def result_type_with_scalar(tensor_dtype: dtype, scalar) -> dtype:
     """Fast path of `result_type` for one tensor (any dim) and one Python/NumPy scalar.
 
-    One dict lookup keyed by `(tensor_dtype, type(scalar))`; the table is rebuilt when
-    the default dtype changes. The order of the operands does not matter.
+    Two dict lookups, by `tensor_dtype` then by `type(scalar)`; the table is rebuilt
+    when the default dtype changes. The order of the operands does not matter. The
+    scalar's value is not looked at: range checks (`scalar_dtype`) are the caller's.
 
     Args:
         tensor_dtype (dtype): dtype of the tensor.
@@ -423,6 +432,6 @@ def result_type_with_scalar(tensor_dtype: dtype, scalar) -> dtype:
         (torch.float32, torch.complex32)
     """
     try:
-        return _defaults.scalar_table[tensor_dtype, type(scalar)]
+        return _defaults.scalar_rows[tensor_dtype][type(scalar)]
     except KeyError:
         return _combine(tensor_dtype, scalar_dtype(scalar))
