@@ -7,7 +7,8 @@ This module is the torch namespace: it only re-exports. Operator functions
 from .c10.dtype import (  # noqa: F401
     dtype, bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64, float16, bfloat16,
     float32, float64, complex64, complex128, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz,
-    float8_e5m2fnuz, float8_e8m0fnu, float, double, half, cfloat, cdouble, long, int, short)
+    float8_e5m2fnuz, float8_e8m0fnu, float, double, half, cfloat, cdouble, long, int, short,
+    complex32, chalf)
 from .c10.device import device, get_default_device, set_default_device  # noqa: F401
 from .c10.layout import (  # noqa: F401
     layout, strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc,
@@ -16,10 +17,13 @@ from .c10.size import Size  # noqa: F401
 from .c10.storage import UntypedStorage  # noqa: F401
 from .c10.promotion import (  # noqa: F401
     promote_types, can_cast, get_default_dtype, set_default_dtype)
+from .c10.type_info import finfo, iinfo  # noqa: F401
+from .c10 import promotion as _promotion
 from .aten import ops, dispatch_trace  # noqa: F401
 from .aten import binding as _binding
 from ._tensor import Tensor  # noqa: F401
 from ._tensor_new import tensor, as_tensor, from_numpy  # noqa: F401
+from ._tensor_str import set_printoptions  # noqa: F401
 
 __version__ = "2.13.0+glasstorch"
 
@@ -30,6 +34,19 @@ def _install_function(kind: str, name: str, function) -> None:
 
 
 _binding.add_sink(_install_function)
+
+
+def result_type(tensor, other) -> dtype:
+    """The dtype an arithmetic operation on `tensor` and `other` produces.
+
+    Either argument may be a tensor or a Python number; see `c10/promotion.py`.
+
+    Example::
+
+        >>> torch.result_type(torch.tensor([1, 2]), 1.0)
+        torch.float32
+    """
+    return _promotion.result_type(tensor, other)
 
 
 def is_tensor(obj) -> "bool":

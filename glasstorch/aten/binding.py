@@ -77,6 +77,12 @@ def to_int(value, param):
 
 
 def to_int_list(value, param):
+    if type(value) is tuple:
+        for v in value:
+            if type(v) is not int:
+                break
+        else:
+            return value
     if isinstance(value, (tuple, list)):
         try:
             return tuple(v if type(v) is int else to_int(v, param) for v in value)
@@ -288,7 +294,7 @@ def _binder_source(sig: Signature, index: int) -> str:
     n_all = len(sig.params)
     lines = [f"def bind_{index}(args, kwargs):", "    n = len(args)"]
     if sig.varargs:
-        lines += ["    if n > 1 or (n == 1 and _is_int_like(args[0])):",
+        lines += ["    if n > 1 or (n == 1 and (type(args[0]) is int or _is_int_like(args[0]))):",
                   "        args = (args,)", "        n = 1"]
     lines += [f"    if n > {sig.n_positional}:",
               f"        raise Mismatch(f'takes {sig.n_positional} positional arguments but "
@@ -311,23 +317,27 @@ def _binder_source(sig: Signature, index: int) -> str:
     return "\n".join(lines)
 
 
+# Cheap type tests that let the common, already-right value skip its converter.
+_FAST_TESTS = {"int": "type({v}) is not int", "SymInt": "type({v}) is not int",
+               "bool": "type({v}) is not bool", "float": "type({v}) is not float",
+               "ScalarType": "type({v}) is not _dtype", "Layout": "type({v}) is not _Layout",
+               "Device": "type({v}) is not _Device",
+               "MemoryFormat": "type({v}) is not _MemoryFormat",
+               "Tensor": "not isinstance({v}, _Tensor)"}
+
+
 def _conversion_line(p: Param, i: int, index: int) -> str:
-    ref = f"P_{index}[{i}]"
-    guard = ""
     if p.python_only and p.name == "out":
         return ""
-    if p.type is not None and p.type.optional or p.default is None:
-        guard = f"a{i} is not None and "
-    fast = {"int": "type(a{i}) is not int", "SymInt": "type(a{i}) is not int",
-            "bool": "type(a{i}) is not bool", "float": "type(a{i}) is not float",
-            "ScalarType": "type(a{i}) is not _dtype",
-            "Tensor": "not isinstance(a{i}, _Tensor)"}
+    value = f"a{i}"
+    guard = f"{value} is not None and " if (p.type is not None and p.type.optional
+                                            or p.default is None) else ""
     base = "bool" if p.type is None else p.type.base
-    if p.type is not None and p.type.is_list:
-        test = "True"
-    else:
-        test = fast.get(base, "True").format(i=i)
-    return f"    if {guard}{test}:\n        a{i} = {ref}.convert(a{i}, {ref})"
+    test = "True" if p.type is not None and p.type.is_list else \
+        _FAST_TESTS.get(base, "True").format(v=value)
+    if guard + test == "True":
+        return f"    {value} = C_{index}_{i}({value}, P_{index}_{i})"
+    return f"    if {guard}{test}:\n        {value} = C_{index}_{i}({value}, P_{index}_{i})"
 
 
 def _is_int_like(value) -> bool:
@@ -400,16 +410,24 @@ def _make_caller(sig: Signature):
     return call
 
 
-def _generate(kind: str, name: str) -> None:
-    sigs = _SIGNATURES[kind, name]
+def _binder_namespace(sig: Signature, index: int) -> dict:
+    """The names a generated binder refers to: its signature, converters, defaults."""
     namespace = {"Mismatch": Mismatch, "_merge": _merge, "_missing": _missing,
                  "_is_int_like": _is_int_like, "_dtype": dtypes.dtype, "_Tensor": TensorBase,
-                 "_no_match": _no_match, "SIGS": sigs}
+                 "_Layout": Layout, "_Device": Device, "_MemoryFormat": MemoryFormat,
+                 f"SIG_{index}": sig, f"FILL_{index}": _fill_table(sig)}
+    for i, p in enumerate(sig.params):
+        namespace[f"P_{index}_{i}"] = p
+        namespace[f"C_{index}_{i}"] = p.convert
+    return namespace
+
+
+def _generate(kind: str, name: str) -> None:
+    sigs = _SIGNATURES[kind, name]
+    namespace = {"_no_match": _no_match, "SIGS": sigs, "Mismatch": Mismatch}
     blocks = []
     for i, sig in enumerate(sigs):
-        namespace[f"SIG_{i}"] = sig
-        namespace[f"P_{i}"] = sig.params
-        namespace[f"FILL_{i}"] = _fill_table(sig)
+        namespace.update(_binder_namespace(sig, i))
         namespace[f"call_{i}"] = _make_caller(sig)
         blocks.append(_binder_source(sig, i))
     head = f"def {name}(self, *args, **kwargs):" if kind == "method" else \
@@ -453,10 +471,7 @@ def _no_match(name: str, sigs: list, args: tuple, kwargs: dict):
 
 def namespace_bind(sig: Signature, index: int):
     """The generated binder of one signature (recompiled on demand, for error reporting)."""
-    namespace = {"Mismatch": Mismatch, "_merge": _merge, "_missing": _missing,
-                 "_is_int_like": _is_int_like, "_dtype": dtypes.dtype, "_Tensor": TensorBase,
-                 f"SIG_{index}": sig, f"P_{index}": sig.params,
-                 f"FILL_{index}": _fill_table(sig)}
+    namespace = _binder_namespace(sig, index)
     exec(_binder_source(sig, index), namespace)
     return namespace[f"bind_{index}"]
 

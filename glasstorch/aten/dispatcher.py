@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import threading
 
-from ..c10.dispatch_key import (DISPATCH_ORDER, AUTOGRAD, DispatchKey, keys_text,
+from ..c10.device import get_default_device
+from ..c10.dispatch_key import (DISPATCH_ORDER, KEYS_BY_DEVICE_TYPE, DispatchKey, keys_text,
                                 local_keys)
 from ..c10.tensor_impl import TensorBase
 from .schema import FunctionSchema, SchemaKind
@@ -35,6 +36,9 @@ class _Fallthrough:
 
 
 FALLTHROUGH = _Fallthrough()
+
+
+_PLAIN_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.CPU | DispatchKey.Meta)
 
 
 class OpOverload:
@@ -56,6 +60,7 @@ class OpOverload:
         self.written_args = tuple(i for i, a in enumerate(schema.arguments) if a.is_write)
         self._keyset = _keyset_function(schema)
         self.declaration = None          # the record `registry.py` made this overload from
+        self.fast_kernel = None          # optional fused ADInplaceOrView + backend kernel
 
     @property
     def _schema_text(self) -> str:
@@ -70,36 +75,47 @@ class OpOverload:
         self.kernels[key] = kernel
         self._cache.clear()
 
+    def register_fast(self, kernel) -> None:
+        """Install a kernel doing the ADInplaceOrView and backend jobs in one call."""
+        self.fast_kernel = kernel
+        self._cache.clear()
+
     def __call__(self, *args):
         keyset = self._keyset(args)
         if not local_keys.plain:
             keyset = (keyset | local_keys.included) & ~local_keys.excluded
             if local_keys.tracing:
                 return _traced_dispatch(self, keyset, args, True)
-        kernel = self._cache.get(keyset)
-        if kernel is None:
-            kernel = self._lookup(keyset)
-        return kernel(self, keyset, args)
+        try:
+            kernel, below = self._cache[keyset]
+        except KeyError:
+            kernel, below = self._lookup(keyset)
+        return kernel(self, below, args)
 
     def redispatch(self, keyset: int, args: tuple):
         """Hand a call on to the keys in `keyset` (the caller removed its own and higher)."""
         if local_keys.tracing:
             return _traced_dispatch(self, keyset, args, False)
-        kernel = self._cache.get(keyset)
-        if kernel is None:
-            kernel = self._lookup(keyset)
-        return kernel(self, keyset, args)
+        try:
+            kernel, below = self._cache[keyset]
+        except KeyError:
+            kernel, below = self._lookup(keyset)
+        return kernel(self, below, args)
 
-    def _lookup(self, keyset: int):
-        key, kernel = self._first_kernel(keyset)
-        below = keyset & ((int(key) << 1) - 1) & ~int(key)     # the keys under `key`
+    def _lookup(self, keyset: int) -> tuple:
+        """Find (kernel, keys below it) for a key set, and cache it.
 
-        def call(op, _keyset, args, _kernel=kernel, _below=below):
-            return _kernel(op, _below, args)
-
-        call.__name__ = getattr(kernel, "__name__", "kernel")
-        self._cache[keyset] = call
-        return call
+        When only ADInplaceOrView and a backend are present and the operator has a
+        `fast_kernel` (one function doing both jobs, e.g. make a view and do its
+        bookkeeping), that function is used: the plain CPU call then costs one call.
+        """
+        if self.fast_kernel is not None and not keyset & ~_PLAIN_KEYS:
+            entry = (self.fast_kernel, keyset)
+        else:
+            key, kernel = self._first_kernel(keyset)
+            entry = (kernel, keyset & ((int(key) << 1) - 1) & ~int(key))   # keys under `key`
+        self._cache[keyset] = entry
+        return entry
 
     def _first_kernel(self, keyset: int):
         for key in DISPATCH_ORDER:
@@ -184,8 +200,6 @@ def _keys_of_first_two(args) -> int:
 
 
 def _keys_of_device(device) -> int:
-    from ..c10.device import get_default_device
-    from ..c10.dispatch_key import KEYS_BY_DEVICE_TYPE
     dev = device if device is not None else get_default_device()
     try:
         return KEYS_BY_DEVICE_TYPE[dev.type]

@@ -34,8 +34,8 @@ from ..c10.dispatch_key import DispatchKey
 from ..c10.dtype import scalar_type_name
 from ..c10.promotion import can_cast
 from ..c10.storage import UntypedStorage
-from ..c10.tensor_impl import (TensorBase, contiguous_strides, is_contiguous_strides,
-                               make_tensor, wrap_array)
+from ..c10.tensor_impl import (TensorBase, contiguous_strides, make_tensor, make_view,
+                               wrap_array)
 from .dispatcher import FALLTHROUGH, OpOverload, get_overload
 from .schema import FunctionSchema, SchemaKind, parse_schema
 
@@ -132,6 +132,7 @@ def view(schema: str, *, method: bool = True, function: bool = True,
         overload.register(AD_INPLACE_OR_VIEW, _view_bookkeeping if is_view else _share_version)
         overload.register(CPU, _make_alias)
         overload.register(META, _make_alias)
+        overload.register_fast(_fast_view(rule, is_view))
         _bind(decl)
         return overload
     return declare
@@ -297,6 +298,8 @@ def _unwrapper(schema: FunctionSchema):
             kinds.append(1)
     if kinds == [1]:
         return lambda args: (args[0]._np,)
+    if not any(kinds):
+        return tuple
 
     def unwrap(args):
         converted = []
@@ -385,6 +388,19 @@ def _view_bookkeeping(op: OpOverload, keyset: int, args: tuple):
         result._base = base
         result._vc = self._vc
     return result
+
+
+def _fast_view(rule, is_view: bool):
+    """ADInplaceOrView + backend of a view in one function (see `OpOverload._lookup`)."""
+    def view_fast_path(op, keyset, args):
+        self = args[0]
+        base = (self._base if self._base is not None else self) if is_view else None
+        geometry = rule(*args)
+        if type(geometry) is list:
+            return [make_view(self, g, base) for g in geometry]
+        return make_view(self, geometry, base)
+    view_fast_path.__qualname__ = f"{rule.__name__} (view fast path)"
+    return view_fast_path
 
 
 def _share_version(op: OpOverload, keyset: int, args: tuple):

@@ -296,6 +296,30 @@ def make_tensor(storage: UntypedStorage, size: tuple, stride: tuple, offset: int
     return t
 
 
+def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
+    """A tensor over `self`'s storage with `geometry` = (size, stride, offset[, dtype]).
+
+    It shares `self`'s version counter; `base` (the tensor it is a view of, or None
+    for an alias that is not a view, like `detach`) becomes its `_base`.
+    """
+    t = object.__new__(_TensorClass)
+    t._storage = self._storage
+    t._size = geometry[0]
+    t._stride = geometry[1]
+    t._offset = geometry[2]
+    t._dtype = geometry[3] if len(geometry) == 4 else self._dtype
+    t._device = self._device
+    t._arr = None
+    t._vc = self._vc
+    t._base = base
+    t._keys = self._keys & ~dispatch_key.AUTOGRAD
+    t._requires_grad = False
+    t._grad = None
+    t._grad_fn = None
+    t._retains_grad = False
+    return t
+
+
 def wrap_array(arr: np.ndarray, dtype: _dtype) -> TensorBase:
     """A CPU tensor owning the memory of a C-contiguous kernel output `arr`."""
     shape = arr.shape

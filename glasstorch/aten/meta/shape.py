@@ -41,6 +41,15 @@ def infer_size(shape, numel: int, op: str = "view") -> tuple:
             "only one dimension can be inferred".
     """
     shape = tuple(shape)
+    if -1 not in shape:
+        known = 1
+        for s in shape:
+            if s < 0:
+                raise RuntimeError(f"invalid shape dimension {s}")
+            known *= s
+        if known != numel:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        return shape
     infer_at = None
     known = 1
     for i, s in enumerate(shape):
@@ -99,6 +108,8 @@ def compute_view_stride(old_size: tuple, old_stride: tuple, new_size: tuple):
     """
     if not old_size:
         return (1,) * len(new_size)
+    if old_stride == contiguous_strides(old_size):
+        return contiguous_strides(new_size)
     numel = 1
     for s in old_size:
         numel *= s

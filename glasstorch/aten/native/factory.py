@@ -6,7 +6,7 @@ allocated result.
 """
 from __future__ import annotations
 
-from ...c10.layout import strided
+from ...c10.layout import channels_last, channels_last_3d, preserve_format, strided
 from ...c10.promotion import get_default_dtype
 from ...c10.tensor_impl import contiguous_strides
 from ..registry import TensorMeta, op
@@ -40,7 +40,6 @@ def factory_meta(size, dtype=None, layout=None, device=None, pin_memory=None,
 
 def memory_format_strides(size: tuple, memory_format) -> tuple | None:
     """Strides laying out `size` in `memory_format` (None: row-major)."""
-    from ...c10.layout import channels_last, channels_last_3d, preserve_format
     if memory_format is None or memory_format is preserve_format:
         return None
     if memory_format is channels_last or memory_format is channels_last_3d:

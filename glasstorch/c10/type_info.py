@@ -1,0 +1,97 @@
+"""`torch.finfo` and `torch.iinfo`: the numeric limits of floating and integer dtypes."""
+from __future__ import annotations
+
+import math
+
+import ml_dtypes
+import numpy as np
+
+from . import dtype as dtypes
+from .promotion import get_default_dtype
+
+
+class finfo:
+    """Limits of a floating point dtype (a complex dtype reports its real part's).
+
+    Args:
+        type: a floating point or complex dtype; the default dtype when omitted.
+
+    Attributes: `bits`, `eps`, `max`, `min`, `tiny` (= `smallest_normal`),
+    `resolution` (the decimal resolution, ``10 ** -floor(-log10(eps))``), `dtype`
+    (the dtype's name).
+
+    Example::
+
+        >>> torch.finfo(torch.float16).max
+        65504.0
+    """
+
+    def __init__(self, type: dtypes.dtype | None = None) -> None:
+        if type is None:
+            type = get_default_dtype()
+        if not isinstance(type, dtypes.dtype):
+            raise TypeError(f"finfo(): argument 'type' (position 1) must be torch.dtype, not "
+                            f"{builtin_type_name(type)}")
+        if type.is_complex:
+            type = type.to_real()
+        if not type.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
+        info = ml_dtypes.finfo(type._np)
+        self.bits = type.itemsize * 8
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = float(info.smallest_normal)
+        self.smallest_normal = self.tiny
+        self.resolution = 10.0 ** -math.floor(-math.log10(self.eps))
+        self.dtype = repr(type)[len("torch."):]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, finfo) and self.dtype == other.dtype
+
+    def __hash__(self) -> int:
+        return hash(("finfo", self.dtype))
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """Limits of an integer dtype: `bits`, `min`, `max`, `dtype` (the dtype's name).
+
+    Example::
+
+        >>> torch.iinfo(torch.int8).min
+        -128
+    """
+
+    def __init__(self, type: dtypes.dtype) -> None:
+        if not isinstance(type, dtypes.dtype):
+            raise TypeError(f"iinfo(): argument 'type' (position 1) must be torch.dtype, not "
+                            f"{builtin_type_name(type)}")
+        if type is dtypes.bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type.is_floating_point or type.is_complex:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
+                            "handle 'torch.iinfo'")
+        info = np.iinfo(type._np)
+        self.bits = type.itemsize * 8
+        self.min = int(info.min)
+        self.max = int(info.max)
+        self.dtype = repr(type)[len("torch."):]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, iinfo) and self.dtype == other.dtype
+
+    def __hash__(self) -> int:
+        return hash(("iinfo", self.dtype))
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+def builtin_type_name(value) -> str:
+    return type(value).__name__
