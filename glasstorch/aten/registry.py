@@ -130,8 +130,9 @@ def view(schema: str, *, method: bool = True, function: bool = True,
                                 python_name)
         overload = _install(decl, parsed)
         overload.register(AD_INPLACE_OR_VIEW, _view_bookkeeping if is_view else _share_version)
-        overload.register(CPU, _make_alias)
-        overload.register(META, _make_alias)
+        alias = _make_alias(rule)
+        overload.register(CPU, alias)
+        overload.register(META, alias)
         overload.register_fast(_fast_view(rule, is_view))
         _bind(decl)
         return overload
@@ -230,6 +231,7 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
         def run_value(op, keyset, args):
             meta(*args)
             return kernel(*unwrap(args))
+        _label(run_value, f"{kernel.__name__} (checked by {meta.__name__})", kernel)
         overload.register(CPU, run_value)
         overload.register(META, run_value)
         return
@@ -250,6 +252,9 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
             if single:
                 return empty_from_meta(described, "meta")
             return tuple(empty_from_meta(m, "meta") for m in described)
+        _label(run_cpu, f"{kernel.__name__} (structured: {meta.__name__} -> allocate -> "
+                        f"kernel)", kernel)
+        _label(run_meta, f"{meta.__name__} (meta rule: shapes only, no data)", kernel)
         overload.register(CPU, run_cpu)
         overload.register(META, run_meta)
         return
@@ -262,6 +267,8 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
             if self._device.type == "cpu":
                 kernel(*unwrap(args), out=self._np)
             return self
+        _label(run_inplace, f"{kernel.__name__} (in place: {meta.__name__} checks, kernel "
+                            f"writes self)", kernel)
         overload.register(AD_INPLACE_OR_VIEW, _bump_written)
         overload.register(CPU, run_inplace)
         overload.register(META, run_inplace)
@@ -277,9 +284,17 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
             arrays = tuple(o._np for o in outs)
             kernel(*unwrap(args[:n_in]), out=arrays[0] if single else arrays)
         return outs[0] if single else tuple(outs)
+    _label(run_out, f"{kernel.__name__} (out=: {meta.__name__} checks, out resized, kernel "
+                    f"writes out)", kernel)
     overload.register(AD_INPLACE_OR_VIEW, _bump_written)
     overload.register(CPU, run_out)
     overload.register(META, run_out)
+
+
+def _label(runner, text: str, source) -> None:
+    """Name a generated kernel after what it runs, for traces and `repr(op)`."""
+    runner.__qualname__ = text
+    runner.__module__ = source.__module__
 
 
 def _unwrapper(schema: FunctionSchema):
@@ -361,13 +376,16 @@ def _bump_written(op: OpOverload, keyset: int, args: tuple):
 # ----------------------------------------------------------------------------------
 # Views
 # ----------------------------------------------------------------------------------
-def _make_alias(op: OpOverload, keyset: int, args: tuple):
-    """The backend part of every view: new tensors over `self`'s storage."""
-    self = args[0]
-    geometry = op.declaration.meta(*args)
-    if type(geometry) is list:
-        return [_alias(self, g) for g in geometry]
-    return _alias(self, geometry)
+def _make_alias(rule):
+    """The backend part of a view: new tensors over `self`'s storage, geometry from `rule`."""
+    def make_alias(op, keyset, args):
+        self = args[0]
+        geometry = rule(*args)
+        if type(geometry) is list:
+            return [_alias(self, g) for g in geometry]
+        return _alias(self, geometry)
+    _label(make_alias, f"{rule.__name__} (view: new sizes/strides over the same storage)", rule)
+    return make_alias
 
 
 def _alias(self: TensorBase, geometry: tuple) -> TensorBase:
