@@ -144,7 +144,8 @@ class UntypedStorage:
         if self.device.type == "meta":
             body = "..."
         else:
-            body = "\n".join(f" {b}" for b in self._data.tolist())
+            # One byte per line, each after a space; an empty storage keeps the lone space.
+            body = " " + "\n ".join(str(b) for b in self._data.tolist())
         return f"{body}\n[torch.storage.UntypedStorage(device={self.device.type}) of size {self._nbytes}]"
 
 
