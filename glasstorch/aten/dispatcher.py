@@ -137,7 +137,10 @@ class OpOverload:
 
 
 def _missing_kernel(op: OpOverload, key: DispatchKey):
-    if key in (DispatchKey.Python, DispatchKey.Autograd, DispatchKey.ADInplaceOrView):
+    if key is DispatchKey.Python:
+        from .python_dispatch import python_fallback
+        return python_fallback
+    if key in (DispatchKey.Autograd, DispatchKey.ADInplaceOrView):
         return FALLTHROUGH
 
     def not_implemented(op, keyset, args):

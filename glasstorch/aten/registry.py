@@ -150,9 +150,11 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
 
         def run_composite(op, keyset, args):
             return body(*args)
-        run_composite.__qualname__ = body.__qualname__
-        run_composite.__module__ = body.__module__
-        for key in (CPU, META):
+        _label(run_composite, f"{body.__name__} (composite: runs the operators it is "
+                              f"written in)", body)
+        # CompositeImplicitAutograd: the same body under every key, so autograd, modes
+        # and backends all see the operators it decomposes into, never the composite.
+        for key in DispatchKey:
             overload.register(key, run_composite)
         _bind(decl)
         return overload

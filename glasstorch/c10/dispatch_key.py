@@ -14,21 +14,23 @@ import threading
 
 
 class DispatchKey(enum.IntFlag):
-    """The keys, as bits; a higher bit is visited first."""
+    """The keys, as bits; a higher bit is visited first.
+
+    The order is torch's: autograd records first, then view/version bookkeeping,
+    then Python dispatch modes (which so see every call after autograd and as the
+    backend would), then the backend. `__torch_function__` is not a dispatch key:
+    it acts earlier, in the Python bindings.
+    """
 
     CPU = 1
     Meta = 2
-    ADInplaceOrView = 4
-    Autograd = 8
-    Python = 16
-
-    @property
-    def label(self) -> str:
-        return self.name
+    Python = 4
+    ADInplaceOrView = 8
+    Autograd = 16
 
 
 # Highest priority first: the order a call visits the keys.
-DISPATCH_ORDER = (DispatchKey.Python, DispatchKey.Autograd, DispatchKey.ADInplaceOrView,
+DISPATCH_ORDER = (DispatchKey.Autograd, DispatchKey.ADInplaceOrView, DispatchKey.Python,
                   DispatchKey.Meta, DispatchKey.CPU)
 BACKEND_KEYS = DispatchKey.CPU | DispatchKey.Meta
 

@@ -1,0 +1,46 @@
+"""The Python dispatch key: hands operator calls to user code (dispatch modes).
+
+While a `TorchDispatchMode` is active, the Python key is in every call's key set
+(thread-locally), so the dispatcher's first stop is `python_fallback`: it pops the
+innermost mode and calls its ``__torch_dispatch__(func, types, args, kwargs)`` with
+`func` the `OpOverload`. Calling `func` again inside that method dispatches below
+the mode, as in torch: a mode sees each operator once, after the Python binding
+has turned the call into schema-ordered arguments and before autograd.
+"""
+from __future__ import annotations
+
+import threading
+
+from ..c10.dispatch_key import PYTHON, local_keys
+
+
+class _ModeStack(threading.local):
+    def __init__(self) -> None:
+        self.modes = []
+
+
+_stack = _ModeStack()
+
+
+def push_mode(mode) -> None:
+    """Make `mode` the innermost active dispatch mode."""
+    _stack.modes.append(mode)
+    local_keys.set(local_keys.included | PYTHON, local_keys.excluded)
+
+
+def pop_mode():
+    """Deactivate and return the innermost mode."""
+    mode = _stack.modes.pop()
+    if not _stack.modes:
+        local_keys.set(local_keys.included & ~PYTHON, local_keys.excluded)
+    return mode
+
+
+def python_fallback(op, keyset: int, args: tuple):
+    """Python-key kernel of every operator: run the innermost mode's ``__torch_dispatch__``."""
+    mode = pop_mode()
+    try:
+        types = tuple({type(a) for a in args if hasattr(a, "_keys")})
+        return mode.__torch_dispatch__(op, types, args, {})
+    finally:
+        push_mode(mode)

@@ -1,0 +1,1 @@
+"""torch.utils: helpers around the core (dispatch modes for now)."""
