@@ -1,0 +1,60 @@
+"""Generated Python bindings: torch's argument conventions and errors."""
+import numpy as np
+import pytest
+
+import glasstorch as torch
+from glasstorch.aten.binding import binding_source
+
+
+def test_varargs_and_sequence_forms_agree():
+    x = torch.zeros(2, 3)
+    assert x.view(3, 2).shape == x.view((3, 2)).shape == x.view([3, 2]).shape == (3, 2)
+    assert x.view(-1).shape == (6,)
+    assert torch.zeros(2, 3).shape == torch.zeros((2, 3)).shape == torch.zeros([2, 3]).shape
+    assert torch.zeros(torch.Size([2, 3])).shape == (2, 3)
+    assert torch.zeros(np.int64(2), 3).shape == (2, 3)
+    assert torch.zeros(()).shape == ()
+
+
+def test_keywords_and_defaults():
+    x = torch.zeros(2, 3)
+    assert torch.transpose(input=x, dim0=0, dim1=1).shape == (3, 2)
+    assert x.transpose(dim0=1, dim1=0).shape == (3, 2)
+    assert torch.zeros(2, dtype=torch.int64).dtype is torch.int64
+    assert torch.zeros(2, dtype=int).dtype is torch.int64            # Python types are dtypes
+    assert torch.zeros(2, dtype=float).dtype is torch.float64
+    assert torch.zeros(2, device="meta").device.type == "meta"
+    assert torch.zeros(2, requires_grad=True).requires_grad
+
+
+def test_overloads_are_tried_in_order():
+    x = torch.zeros(2, 4)
+    assert x.view(torch.int16).shape == (2, 8)          # view.dtype
+    assert x.view(8).shape == (8,)                      # view(SymInt[])
+    assert x.squeeze().shape == (2, 4) and x.squeeze(0).shape == (2, 4)
+
+
+def test_out_keyword_selects_out_overload():
+    out = torch.empty(2, 3)
+    result = torch.zeros(2, 3, out=out)
+    assert result is out and out._version == 1
+
+
+def test_type_errors_name_the_argument():
+    x = torch.zeros(2, 3)
+    with pytest.raises(TypeError, match=r"transpose\(\) .*'dim0'.*must be int, not str"):
+        x.transpose("a", 1)
+    with pytest.raises(TypeError, match="must be int, not bool"):
+        x.transpose(True, 1)
+    with pytest.raises(TypeError, match="invalid combination of arguments"):
+        x.view("a")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        x.transpose(0, 1, bogus=2)
+    with pytest.raises(TypeError, match="missing"):
+        x.transpose(0)
+
+
+def test_generated_source_is_readable():
+    source = binding_source("transpose", "method")
+    assert "def transpose(self, *args, **kwargs):" in source
+    assert "type(a0) is not int" in source

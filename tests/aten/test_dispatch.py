@@ -1,0 +1,100 @@
+"""The dispatcher: key sets, the walk over keys, caches, tracing and dispatch modes."""
+import pytest
+
+import glasstorch as torch
+from glasstorch.aten.dispatcher import FALLTHROUGH
+from glasstorch.c10.dispatch_key import DispatchKey, keys_text
+from glasstorch.utils._python_dispatch import TorchDispatchMode
+
+
+def test_tensors_carry_their_device_keys():
+    assert keys_text(torch.ones(2)._keys) == "ADInplaceOrView|CPU"
+    assert keys_text(torch.ones(2, device="meta")._keys) == "ADInplaceOrView|Meta"
+    x = torch.ones(2).requires_grad_()
+    assert keys_text(x._keys) == "Autograd|ADInplaceOrView|CPU"
+    x.requires_grad_(False)
+    assert keys_text(x._keys) == "ADInplaceOrView|CPU"
+
+
+def test_overload_repr_shows_schema_and_kernels():
+    text = repr(torch.ops.aten.transpose.int)
+    assert text.startswith("aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)")
+    assert "ADInplaceOrView" in text and "CPU" in text and "Meta" in text
+    assert torch.ops.aten.clone.default is torch.ops.aten.clone.__getattr__("default")
+    assert "out" in torch.ops.aten.clone.overloads()
+    with pytest.raises(AttributeError):
+        torch.ops.aten.clone.nonexistent
+
+
+def test_trace_records_keys_and_nested_calls():
+    x = torch.ones(2, 3)
+    with torch.dispatch_trace() as route:
+        x.t().contiguous()
+    text = str(route)
+    lines = text.splitlines()
+    assert lines[0] == "aten::t  [ADInplaceOrView|CPU]"
+    assert "_view_bookkeeping" in lines[1]
+    assert any(line.startswith("  aten::clone") for line in lines)   # nested under contiguous
+    with torch.dispatch_trace() as empty:
+        pass
+    assert empty.steps == []
+    x.t()                      # after the block, nothing is recorded
+    assert route.steps and len(str(route).splitlines()) == len(lines)
+
+
+def test_trace_meta_goes_to_meta_kernel():
+    with torch.dispatch_trace() as route:
+        torch.empty(2, 3, device="meta").clone()
+    assert "Meta" in str(route) and "CPU  " not in str(route)
+
+
+def test_view_fast_path_and_slow_path_agree():
+    x = torch.ones(3, 4)
+    fast = x.t()
+    with torch.dispatch_trace():
+        slow = x.t()
+    for a, b in [(fast, slow)]:
+        assert (a.shape, a.stride(), a.storage_offset()) == (b.shape, b.stride(), b.storage_offset())
+        assert a._base is b._base is x and a._vc is b._vc is x._vc
+
+
+class Recorder(TorchDispatchMode):
+    def __init__(self):
+        self.seen = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.seen.append(func.name)
+        return func(*args, **(kwargs or {}))
+
+
+def test_dispatch_mode_sees_decomposed_ops_once():
+    x = torch.ones(2, 3)
+    with Recorder() as mode:
+        y = x.t().contiguous()
+    assert mode.seen == ["t", "clone"]          # contiguous is a composite: never seen itself
+    assert y.is_contiguous() and y.shape == (3, 2)
+    x.t()
+    assert mode.seen == ["t", "clone"]          # inactive after the block
+
+
+def test_nested_modes_innermost_first():
+    order = []
+
+    class Named(TorchDispatchMode):
+        def __init__(self, name):
+            self.name = name
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            order.append(self.name)
+            return func(*args)
+
+    with Named("outer"), Named("inner"):
+        torch.ones(2)
+    assert order == ["inner", "outer"]
+
+
+def test_missing_backend_kernel_is_a_clear_error():
+    op = torch.ops.aten.transpose.int
+    assert op.kernels[DispatchKey.CPU] is not FALLTHROUGH
+    with pytest.raises(RuntimeError, match="no backend for device type"):
+        torch.zeros(2, device="cuda")

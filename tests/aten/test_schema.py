@@ -1,0 +1,65 @@
+"""The schema parser: ATen's grammar in, the same text out, the right SchemaKind."""
+import pytest
+
+from glasstorch.aten.schema import SchemaKind, parse_schema
+
+ROUND_TRIP = [
+    "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+    "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+    "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
+    "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
+    "zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None) -> Tensor",
+    "conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, "
+    "SymInt[2] padding=0) -> Tensor",
+    "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor",
+    "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+    "layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, "
+    "Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
+    "contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
+    "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, "
+    "Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
+]
+
+
+@pytest.mark.parametrize("text", ROUND_TRIP)
+def test_round_trip(text):
+    assert str(parse_schema(text)) == text
+
+
+@pytest.mark.parametrize("text, kind", [
+    (ROUND_TRIP[0], SchemaKind.functional),
+    (ROUND_TRIP[1], SchemaKind.inplace),
+    (ROUND_TRIP[2], SchemaKind.out),
+    (ROUND_TRIP[-1], SchemaKind.out),
+    ("_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()", SchemaKind.inplace),
+    ("_amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker) -> Tensor",
+     SchemaKind.inplace),
+    ("_fused_thing(Tensor self, Tensor(a!) buffer) -> Tensor", SchemaKind.mutable),
+])
+def test_kind_comes_from_annotations(text, kind):
+    assert parse_schema(text).kind is kind
+
+
+def test_parts():
+    schema = parse_schema(ROUND_TRIP[6])
+    size, dtype = schema.arguments[0], schema.arguments[1]
+    assert schema.name == "zeros" and schema.overload_name == ""
+    assert size.type.base == "SymInt" and size.type.is_list and not size.kwarg_only
+    assert dtype.type.optional and dtype.kwarg_only and dtype.default is None
+    conv = parse_schema(ROUND_TRIP[7])
+    assert conv.arguments[3].default == (1, 1)          # int[2] stride=1 means [1, 1]
+    assert parse_schema(ROUND_TRIP[10]).arguments[4].default == 1e-05
+    split = parse_schema(ROUND_TRIP[4])
+    assert split.is_view and split.returns[0].type.is_list
+    assert split.arguments[0].alias.after == ("*",)
+    assert not parse_schema(ROUND_TRIP[0]).is_view
+
+
+@pytest.mark.parametrize("bad", ["add(Tensor self", "add(Frob x) -> Tensor",
+                                 "add(Tensor) -> Tensor"])
+def test_bad_schema_is_named(bad):
+    with pytest.raises(ValueError, match="schema"):
+        parse_schema(bad)
