@@ -72,6 +72,10 @@ def _apply(self: TensorBase, index: tuple):
     return result
 
 
+_slice_op = slice_.call
+_select_op = select.call
+
+
 def _select(self: TensorBase, dim: int, index: int):
     size = self._size
     if not size:
@@ -80,14 +84,19 @@ def _select(self: TensorBase, dim: int, index: int):
     length = size[dim]
     if index < -length or index >= length:
         raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {length}")
-    return select(self, dim, index)
+    return _select_op(self, dim, index)
 
 
 def _slice(self: TensorBase, dim: int, item: slice):
     if not self._size:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     start, stop, step = item.start, item.stop, item.step
-    return slice_(self, dim, _as_int(start), _as_int(stop), 1 if step is None else _as_int(step))
+    if type(start) is not int and start is not None:
+        start = _as_int(start)
+    if type(stop) is not int and stop is not None:
+        stop = _as_int(stop)
+    step = 1 if step is None else _as_int(step)
+    return _slice_op(self, dim, start, stop, step)
 
 
 def _as_int(value):

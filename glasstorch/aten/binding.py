@@ -393,7 +393,7 @@ def _make_caller(sig: Signature):
     n_schema = len(sig.schema.arguments)
 
     if not has_out and not has_rg:
-        return functional
+        return functional.call
 
     def call(*bound):
         values = bound[:n_schema]
@@ -403,7 +403,7 @@ def _make_caller(sig: Signature):
                 outs = (out,) if isinstance(out, TensorBase) else tuple(out)
                 result = out_overload(*values, *outs)
                 return result
-        result = functional(*values)
+        result = functional.call(*values)
         if has_rg and bound[-1]:
             result.requires_grad_(True)
         return result

@@ -61,6 +61,7 @@ class OpOverload:
         self._keyset = _keyset_function(schema)
         self.declaration = None          # the record `registry.py` made this overload from
         self.fast_kernel = None          # optional fused ADInplaceOrView + backend kernel
+        self.call = self._make_entry()
 
     @property
     def _schema_text(self) -> str:
@@ -81,16 +82,30 @@ class OpOverload:
         self._cache.clear()
 
     def __call__(self, *args):
-        keyset = self._keyset(args)
-        if not local_keys.plain:
-            keyset = (keyset | local_keys.included) & ~local_keys.excluded
-            if local_keys.tracing:
-                return _traced_dispatch(self, keyset, args, True)
-        try:
-            kernel, below = self._cache[keyset]
-        except KeyError:
-            kernel, below = self._lookup(keyset)
-        return kernel(self, below, args)
+        return self.call(*args)
+
+    def _make_entry(self):
+        """The dispatcher entry of this overload, as a closure over its tables.
+
+        `op.call(*args)` is what `op(*args)` does; bindings and hot internal paths use
+        it directly to skip the method call. Steps: the key set of the tensor
+        arguments, adjusted by thread-local keys when any are in force; then the
+        cached (kernel, keys below) for that key set.
+        """
+        op, cache, keyset_of, lookup = self, self._cache, self._keyset, self._lookup
+
+        def call(*args):
+            keyset = keyset_of(args)
+            if not local_keys.plain:
+                keyset = (keyset | local_keys.included) & ~local_keys.excluded
+                if local_keys.tracing:
+                    return _traced_dispatch(op, keyset, args, True)
+            try:
+                kernel, below = cache[keyset]
+            except KeyError:
+                kernel, below = lookup(keyset)
+            return kernel(op, below, args)
+        return call
 
     def redispatch(self, keyset: int, args: tuple):
         """Hand a call on to the keys in `keyset` (the caller removed its own and higher)."""
