@@ -21,7 +21,7 @@ class device:
     Used as a context manager, a device becomes the default for factory functions.
     """
 
-    __slots__ = ("type", "index", "_previous")
+    __slots__ = ("type", "index")
 
     def __new__(cls, type, index=None):
         if isinstance(type, device):
@@ -29,8 +29,8 @@ class device:
                 raise TypeError("device(): argument 'type' must be str, not torch.device")
             return type
         if isinstance(type, int) and not isinstance(type, bool) and index is None:
-            raise RuntimeError("Device index must be a string or device; got an integer "
-                               "without an accelerator in this build")
+            # A bare ordinal means "the accelerator with this index"; there is none here.
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         if not isinstance(type, str):
             raise TypeError(f"device() received an invalid combination of arguments - got "
                             f"({_type_name(type)}), but expected one of:\n"
@@ -43,6 +43,8 @@ class device:
             if not ordinal.isdigit():
                 raise RuntimeError(f"Invalid device string: '{type}'")
             index = int(ordinal)
+        if name != name.strip():
+            raise RuntimeError(f"Invalid device string: '{type}'")
         if name not in _KNOWN_TYPES:
             raise RuntimeError(
                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
@@ -53,7 +55,6 @@ class device:
         self = object.__new__(cls)
         self.type = name
         self.index = index
-        self._previous = None
         return self
 
     def __repr__(self) -> str:
@@ -65,9 +66,7 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            other = device(other)
-        if not isinstance(other, device):
+        if not isinstance(other, device):      # torch compares devices only with devices
             return NotImplemented
         return self.type == other.type and self.index == other.index
 
@@ -78,12 +77,12 @@ class device:
         return (device, (self.type,) if self.index is None else (self.type, self.index))
 
     def __enter__(self) -> "device":
-        self._previous = _default.device
+        _default.stack.append(_default.device)
         _default.device = self
         return self
 
     def __exit__(self, *exc) -> None:
-        _default.device = self._previous
+        _default.device = _default.stack.pop()
 
 
 def _type_name(value) -> str:
@@ -91,7 +90,11 @@ def _type_name(value) -> str:
 
 
 class _DefaultDevice(threading.local):
-    device = None
+    """The default device of this thread, and the ones `with device(...)` blocks replaced."""
+
+    def __init__(self) -> None:
+        self.device = None
+        self.stack = []
 
 
 _default = _DefaultDevice()

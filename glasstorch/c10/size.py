@@ -16,12 +16,13 @@ class Size(tuple):
     __slots__ = ()
 
     def __new__(cls, sizes=()):
-        try:
-            items = tuple(operator.index(s) for s in sizes)
-        except TypeError:
-            bad = next(s for s in sizes if not hasattr(s, "__index__"))
-            raise TypeError(f"torch.Size() takes an iterable of 'int' (item 0 is "
-                            f"'{type(bad).__name__}')") from None
+        items = []
+        for i, s in enumerate(sizes):
+            try:
+                items.append(operator.index(s))
+            except TypeError:
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
+                                f"'{type(s).__name__}')") from None
         return tuple.__new__(cls, items)
 
     def __repr__(self) -> str:
