@@ -392,6 +392,11 @@ def _make_caller(sig: Signature):
     has_rg = sig.params and sig.params[-1].name == "requires_grad"
     n_schema = len(sig.schema.arguments)
 
+    if sig.schema.returns and sig.schema.returns[0].type.is_list:
+        # `Tensor[]` results: the operator gives a list, torch's Python API a tuple.
+        def call_returning_tuple(*bound):
+            return tuple(functional.call(*bound))
+        return call_returning_tuple
     if not has_out and not has_rg:
         return functional.call
 

@@ -22,15 +22,19 @@ def wrap_dim(dim: int, ndim: int, scalar_ok: bool = True) -> int:
     return dim + ndim if dim < 0 else dim
 
 
-def wrap_dims(dims, ndim: int, op: str) -> tuple:
-    """Wrap a list of dims, refusing repeats (torch: "dim N appears multiple times")."""
-    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
-    seen = set()
-    for d in wrapped:
-        if d in seen:
-            raise RuntimeError(f"{op}: dim {d} appears multiple times in the list of dims")
-        seen.add(d)
-    return wrapped
+def wrap_dims(dims, ndim: int) -> tuple:
+    """Wrap a list of dims, refusing repeats (torch's ``dim_list_to_bitset``).
+
+    Dims are wrapped and checked one at a time, so the first bad entry decides the
+    error, as in torch: an out-of-range dim raises IndexError, a repeat RuntimeError.
+    """
+    wrapped = []
+    for d in dims:
+        d = wrap_dim(d, ndim)
+        if d in wrapped:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        wrapped.append(d)
+    return tuple(wrapped)
 
 
 def infer_size(shape, numel: int, op: str = "view") -> tuple:
@@ -43,9 +47,10 @@ def infer_size(shape, numel: int, op: str = "view") -> tuple:
     shape = tuple(shape)
     if -1 not in shape:
         known = 1
-        for s in shape:
+        for i, s in enumerate(shape):
             if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s}")
+                raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                                   f"{list(shape)}")
             known *= s
         if known != numel:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
@@ -58,7 +63,8 @@ def infer_size(shape, numel: int, op: str = "view") -> tuple:
                 raise RuntimeError("only one dimension can be inferred")
             infer_at = i
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                               f"{list(shape)}")
         else:
             known *= s
     if infer_at is None:

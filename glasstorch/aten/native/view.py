@@ -1,9 +1,11 @@
 """View operators: each returns new geometry over the same storage, never a copy.
 
 A view rule gets the input tensor (on any device) and returns
-``(sizes, strides, storage_offset)``; the registry makes the aliasing tensor and
-shares the version counter (see `registry.view`). So every rule here is plain
-stride arithmetic, the heart of the strided tensor model.
+``(sizes, strides, storage_offset)`` (plus a dtype when it reinterprets the bytes),
+or a list of those for operators returning several views; the registry makes the
+aliasing tensors and shares `_base` and the version counter (see `registry.view`).
+So every rule here is plain stride arithmetic, the heart of the strided tensor
+model. Shape operators written in terms of these rules live in `shape.py`.
 """
 from __future__ import annotations
 
@@ -13,20 +15,24 @@ from ..meta.shape import compute_view_stride, infer_size, wrap_dim, wrap_dims
 from ..registry import view
 
 
-@view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", function=False)
-def view_(self, size):
-    """Return a tensor with the same data and a new shape (one size may be -1).
+def legacy_type_name(t) -> str:
+    """The tensor type as torch's messages print it: ``torch.FloatTensor``."""
+    device = "" if t._device.type == "cpu" else t._device.type + "."
+    return f"torch.{device}{scalar_type_name(t._dtype)}Tensor"
 
-    The result shares storage with `self`; when no strides can express the new shape
-    over the existing layout, this raises and `reshape` should be used instead.
 
-    Example::
+def size_at(t, dim: int) -> int:
+    """``t.size(dim)`` for a wrapped `dim`, with torch's error for 0-dim tensors."""
+    if not t._size:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return t._size[dim]
 
-        >>> torch.arange(6).view(2, 3).stride()
-        (3, 1)
-    """
-    numel = self.numel()
-    size = infer_size(size, numel)
+
+# ----------------------------------------------------------------------------------
+# Reshaping views
+# ----------------------------------------------------------------------------------
+def _view_geometry(self, size) -> tuple:
+    size = infer_size(size, self.numel())
     stride = compute_view_stride(self._size, self._stride, size)
     if stride is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
@@ -35,48 +41,99 @@ def view_(self, size):
     return size, stride, self._offset
 
 
-@view("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", function=False)
+@view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", function=False)
+def view_(self, size):
+    """Return a tensor with the same data and a new shape (one size may be -1).
+
+    The result shares storage with `self`. When no strides can express the new
+    shape over the existing layout, this raises; `reshape` copies instead.
+
+    Args:
+        size (torch.Size or int...): the new shape.
+
+    Example::
+
+        >>> x = torch.zeros(2, 6)
+        >>> x.view(3, -1).shape
+        torch.Size([3, 4])
+    """
+    return _view_geometry(self, size)
+
+
+@view("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", function=False,
+      is_view=False)
 def view_dtype(self, dtype):
-    """Reinterpret the bytes of `self` as `dtype`; the last dim rescales when sizes differ."""
+    """Reinterpret the bytes of `self` as `dtype` (the last dim rescales if sizes differ).
+
+    As in torch, the result shares storage and version counter but is not recorded
+    as a view (`_base` is None): autograd cannot follow a change of dtype.
+
+    Example::
+
+        >>> torch.zeros(2, 4).view(torch.complex64).shape
+        torch.Size([2, 2])
+    """
+    if dtype._np is None:
+        raise NotImplementedError(f"glasstorch cannot store {dtype} tensors, so it cannot "
+                                  f"view a tensor as {dtype}")
     old, new = self._dtype.itemsize, dtype.itemsize
     if old == new:
         return self._size, self._stride, self._offset, dtype
-    if self.dim() == 0:
-        raise RuntimeError("self.dim() cannot be 0 to view " + scalar_type_name(self._dtype) +
-                           " as " + scalar_type_name(dtype) + " (different element sizes)")
+    what = f"to view {scalar_type_name(self._dtype)} as {scalar_type_name(dtype)} " \
+           "(different element sizes)"
+    if not self._size:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    if old > new:
+        if self._stride[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {self._stride[-1]}")
+        ratio = old // new
+        return (self._size[:-1] + (self._size[-1] * ratio,),
+                tuple(st * ratio for st in self._stride[:-1]) + (1,), self._offset * ratio,
+                dtype)
+    ratio = new // old
+    if self._size[-1] % ratio:
+        raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got "
+                           f"{self._size[-1]}")
+    if self._offset % ratio:
+        raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but "
+                           f"got {self._offset}")
     if self._stride[-1] != 1:
-        raise RuntimeError("self.stride(-1) must be 1 to view " + scalar_type_name(self._dtype) +
-                           " as " + scalar_type_name(dtype) + " (different element sizes), but "
-                           f"got {self._stride[-1]}")
-    if new > old:
-        ratio = new // old
-        if self._size[-1] % ratio:
-            raise RuntimeError(f"self.size(-1) must be divisible by {ratio} to view "
-                               f"{scalar_type_name(self._dtype)} as {scalar_type_name(dtype)} "
-                               f"(different element sizes), but got {self._size[-1]}")
-        if self._offset % ratio:
-            raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} to view "
-                               f"{scalar_type_name(self._dtype)} as {scalar_type_name(dtype)} "
-                               f"(different element sizes), but got {self._offset}")
-        for i, st in enumerate(self._stride[:-1]):
-            if st % ratio:
-                raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} to view "
-                                   f"{scalar_type_name(self._dtype)} as "
-                                   f"{scalar_type_name(dtype)} (different element sizes), "
-                                   f"but got {st}")
-        size = self._size[:-1] + (self._size[-1] // ratio,)
-        stride = tuple(st // ratio for st in self._stride[:-1]) + (1,)
-        return size, stride, self._offset // ratio, dtype
-    ratio = old // new
-    size = self._size[:-1] + (self._size[-1] * ratio,)
-    stride = tuple(st * ratio for st in self._stride[:-1]) + (1,)
-    return size, stride, self._offset * ratio, dtype
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {self._stride[-1]}")
+    for i, st in enumerate(self._stride[:-1]):
+        if st % ratio:
+            raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but "
+                               f"got {st}")
+    return (self._size[:-1] + (self._size[-1] // ratio,),
+            tuple(st // ratio for st in self._stride[:-1]) + (1,), self._offset // ratio, dtype)
 
 
+@view("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
+      method=False, function=False)
+def reshape_alias(self, size, stride):
+    """The view `reshape` makes once it has found strides for the new shape."""
+    return tuple(size), tuple(stride), self._offset
+
+
+@view("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", method=False, function=False,
+      is_view=False)
+def unsafe_view(self, size):
+    """`view` of a fresh tensor that is not recorded as a view (reshape's copying path)."""
+    return _view_geometry(self, size)
+
+
+# ----------------------------------------------------------------------------------
+# Reordering dimensions
+# ----------------------------------------------------------------------------------
 @view("t(Tensor(a) self) -> Tensor(a)")
 def t(self):
-    """Transpose a tensor of at most 2 dims (0-D and 1-D tensors come back as they are)."""
-    ndim = self.dim()
+    """Transpose a tensor of at most 2 dims (0-D and 1-D tensors come back as they are).
+
+    Example::
+
+        >>> torch.zeros(2, 3).t().stride()
+        (1, 3)
+    """
+    ndim = len(self._size)
     if ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
     if ndim < 2:
@@ -86,8 +143,14 @@ def t(self):
 
 @view("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)")
 def transpose(self, dim0, dim1):
-    """Swap dimensions `dim0` and `dim1`: a view with two sizes and strides exchanged."""
-    ndim = self.dim()
+    """Swap dimensions `dim0` and `dim1`: a view with two sizes and strides exchanged.
+
+    Example::
+
+        >>> torch.zeros(2, 3, 4).transpose(0, 2).shape
+        torch.Size([4, 3, 2])
+    """
+    ndim = len(self._size)
     d0, d1 = wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)
     if ndim == 0:
         return self._size, self._stride, self._offset
@@ -99,63 +162,106 @@ def transpose(self, dim0, dim1):
 
 @view("permute(Tensor(a) self, int[] dims) -> Tensor(a)")
 def permute(self, dims):
-    """Reorder the dimensions: result dim i is input dim ``dims[i]``."""
-    ndim = self.dim()
+    """Reorder the dimensions: result dim i is input dim ``dims[i]``.
+
+    Example::
+
+        >>> torch.zeros(2, 3, 4).permute(2, 0, 1).shape
+        torch.Size([4, 2, 3])
+    """
+    ndim = len(self._size)
     if len(dims) != ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
                            f"not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {ndim} is not equal to len(dims) = {len(dims)}")
-    order = wrap_dims(dims, ndim, "permute(): duplicate dims are not allowed.")
+    order = []
+    for d in dims:          # wrap and check one at a time: the first bad entry decides
+        d = wrap_dim(d, ndim)
+        if d in order:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        order.append(d)
     return (tuple(self._size[d] for d in order), tuple(self._stride[d] for d in order),
             self._offset)
 
 
+# ----------------------------------------------------------------------------------
+# Broadcasting
+# ----------------------------------------------------------------------------------
 @view("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
       function=False)
 def expand(self, size, implicit=False):
-    """Broadcast size-1 dims to larger sizes with stride 0 (no memory is used); -1 keeps a size."""
-    ndim = self.dim()
+    """Broadcast size-1 dims to larger sizes with stride 0 (no memory is used).
+
+    New dims may be added in front; -1 keeps a dim's size.
+
+    Example::
+
+        >>> torch.zeros(3, 1).expand(2, 3, 4).stride()
+        (0, 1, 0)
+    """
+    ndim = len(self._size)
     if len(size) < ndim:
-        raise RuntimeError(f"expand({self.type()}{{{list(self._size)}}}, size={list(size)}): the "
-                           f"number of sizes provided ({len(size)}) must be greater or equal to "
-                           f"the number of dimensions in the tensor ({ndim})")
-    lead = len(size) - ndim
-    new_size, new_stride = [], []
-    for i, target in enumerate(size):
-        if i < lead:
-            if target < 0:
-                raise RuntimeError(f"The expanded size of the tensor ({target}) isn't allowed "
-                                   f"in a leading, non-existing dimension {i}")
-            new_size.append(target)
-            new_stride.append(0)
-            continue
-        have, step = self._size[i - lead], self._stride[i - lead]
-        if target == -1:
-            target = have
-        if have == target:
-            new_size.append(have)
-            new_stride.append(step)
-        elif have == 1:
-            new_size.append(target)
-            new_stride.append(0)
-        else:
-            raise RuntimeError(f"The expanded size of the tensor ({target}) must match the "
-                               f"existing size ({have}) at non-singleton dimension {i}.  "
-                               f"Target sizes: {list(size)}.  Tensor sizes: {list(self._size)}")
-    return tuple(new_size), tuple(new_stride), self._offset
+        raise RuntimeError(f"expand({legacy_type_name(self)}{{{list(self._size)}}}, size="
+                           f"{list(size)}): the number of sizes provided ({len(size)}) must be "
+                           f"greater or equal to the number of dimensions in the tensor ({ndim})")
+    if ndim == 0:
+        new_size, new_stride = tuple(size), (0,) * len(size)
+    else:
+        new_size, new_stride = _expand_geometry(self._size, self._stride, tuple(size))
+    for s in new_size:
+        if s < 0:           # torch only notices when it counts the elements
+            raise RuntimeError("numel: integer multiplication overflow")
+    return new_size, new_stride, self._offset
 
 
+def _expand_geometry(size: tuple, stride: tuple, target: tuple) -> tuple:
+    """Sizes and strides of `expand`, right-aligned as broadcasting is (torch's order of checks).
+
+    A new leading dim of size 1 gets the stride it would have in a dense layout; any
+    stretched dim gets stride 0.
+    """
+    ndim, lead = len(target), len(target) - len(size)
+    new_size, new_stride = [0] * ndim, [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        existing = i >= lead
+        have = size[i - lead] if existing else 1
+        step = stride[i - lead] if existing else new_size[i + 1] * new_stride[i + 1]
+        wanted = target[i]
+        if wanted == -1:
+            if not existing:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            wanted = have
+        if have != wanted:
+            if have != 1:
+                raise RuntimeError(f"The expanded size of the tensor ({wanted}) must match the "
+                                   f"existing size ({have}) at non-singleton dimension {i}.  "
+                                   f"Target sizes: {list(target)}.  Tensor sizes: {list(size)}")
+            have, step = wanted, 0
+        new_size[i], new_stride[i] = have, step
+    return tuple(new_size), tuple(new_stride)
+
+
+# ----------------------------------------------------------------------------------
+# Taking part of a tensor
+# ----------------------------------------------------------------------------------
 @view("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)")
 def select(self, dim, index):
-    """Take one index along `dim`, removing that dimension."""
-    ndim = self.dim()
+    """Take one index along `dim`, removing that dimension.
+
+    Example::
+
+        >>> torch.zeros(2, 3).select(1, -1).storage_offset()
+        2
+    """
+    ndim = len(self._size)
     if ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(dim, ndim)
     size = self._size[d]
     if index < -size or index >= size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{list(self._size)} at dimension {dim}")
+                         f"{list(self._size)} at dimension {d}")
     if index < 0:
         index += size
     return (self._size[:d] + self._size[d + 1:], self._stride[:d] + self._stride[d + 1:],
@@ -166,90 +272,35 @@ def select(self, dim, index):
       "SymInt step=1) -> Tensor(a)", method=False, function=False)
 def slice_(self, dim=0, start=None, end=None, step=1):
     """Python's ``start:end:step`` along `dim` (clamped to the size; step must be positive)."""
-    ndim = self.dim()
+    ndim = len(self._size)
     if ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(dim, ndim)
     if step <= 0:
-        raise ValueError("step must be greater than zero")
+        raise RuntimeError("slice step must be positive")
     length = self._size[d]
     start = 0 if start is None else (start + length if start < 0 else start)
     end = length if end is None else (end + length if end < 0 else end)
     start = min(max(start, 0), length)
     end = min(max(end, start), length)
-    count = (end - start + step - 1) // step
-    size = self._size[:d] + (count,) + self._size[d + 1:]
+    size = self._size[:d] + ((end - start + step - 1) // step,) + self._size[d + 1:]
     stride = self._stride[:d] + (self._stride[d] * step,) + self._stride[d + 1:]
     return size, stride, self._offset + start * self._stride[d]
 
 
-@view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)")
-def unsqueeze(self, dim):
-    """Insert a size-1 dimension at `dim` (its stride keeps the layout contiguous-compatible)."""
-    ndim = self.dim()
-    d = wrap_dim(dim, ndim + 1)
-    new_stride = 1 if d >= ndim else self._size[d] * self._stride[d]
-    return (self._size[:d] + (1,) + self._size[d:], self._stride[:d] + (new_stride,) +
-            self._stride[d:], self._offset)
-
-
-def _squeeze(self, dims):
-    keep = [i for i in range(self.dim()) if not (i in dims and self._size[i] == 1)]
-    return (tuple(self._size[i] for i in keep), tuple(self._stride[i] for i in keep),
-            self._offset)
-
-
-@view("squeeze(Tensor(a) self) -> Tensor(a)")
-def squeeze(self):
-    """Remove every size-1 dimension."""
-    return _squeeze(self, range(self.dim()))
-
-
-@view("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)")
-def squeeze_dim(self, dim):
-    """Remove dimension `dim` if its size is 1 (otherwise return the same geometry)."""
-    return _squeeze(self, (wrap_dim(dim, self.dim()),))
-
-
-@view("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)")
-def squeeze_dims(self, dim):
-    """Remove the listed dimensions that have size 1."""
-    return _squeeze(self, wrap_dims(dim, self.dim(), "squeeze"))
-
-
-@view("as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
-      "-> Tensor(a)")
-def as_strided(self, size, stride, storage_offset=None):
-    """View the storage with explicit sizes, strides and offset (checked against its bounds)."""
-    offset = self._offset if storage_offset is None else storage_offset
-    if len(size) != len(stride):
-        raise RuntimeError(f"mismatch in length of strides and shape")
-    for s in size:
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
-    for st in stride:
-        if st < 0:
-            raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
-                               f"got strides: {list(stride)}")
-    if offset < 0:
-        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    if all(s > 0 for s in size):
-        needed = (offset + 1 + sum((s - 1) * st for s, st in zip(size, stride))) * \
-            self._dtype.itemsize
-        available = self._storage.nbytes()
-        if needed > available:
-            raise RuntimeError(
-                f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
-                f"{offset}, and itemsize {self._dtype.itemsize} requiring a storage size of "
-                f"{needed} are out of bounds for storage of size {available}")
-    return tuple(size), tuple(stride), offset
-
-
 @view("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)")
 def diagonal(self, offset=0, dim1=0, dim2=1):
-    """The diagonal of the (dim1, dim2) planes, as a new last dimension."""
-    ndim = self.dim()
-    d1, d2 = wrap_dim(dim1, ndim, False), wrap_dim(dim2, ndim, False)
+    """The diagonal of the (dim1, dim2) planes, as a new last dimension.
+
+    A positive `offset` moves above the main diagonal, a negative one below.
+
+    Example::
+
+        >>> torch.zeros(3, 3).diagonal(1).shape
+        torch.Size([2])
+    """
+    ndim = len(self._size)
+    d1, d2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     start = self._offset
@@ -265,7 +316,247 @@ def diagonal(self, offset=0, dim1=0, dim2=1):
     return size, stride, start
 
 
+@view("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", function=False)
+def unfold(self, dimension, size, step):
+    """All windows of `size` elements along `dimension`, `step` apart, as a new last dim.
+
+    Windows may overlap (``step < size``): they share memory, nothing is copied.
+
+    Example::
+
+        >>> torch.zeros(5).unfold(0, 2, 1).shape
+        torch.Size([4, 2])
+    """
+    ndim = len(self._size)
+    d = wrap_dim(dimension, ndim)
+    max_size = self._size[d] if ndim else 1
+    if size > max_size:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {max_size} but size "
+                           f"is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if ndim == 0:
+        return (size,), (1,), self._offset
+    count = (self._size[d] - size) // step + 1
+    return (self._size[:d] + (count,) + self._size[d + 1:] + (size,),
+            self._stride[:d] + (self._stride[d] * step,) + self._stride[d + 1:] +
+            (self._stride[d],), self._offset)
+
+
+@view("as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
+      "-> Tensor(a)")
+def as_strided(self, size, stride, storage_offset=None):
+    """View the storage with explicit sizes, strides and offset (checked against its bounds).
+
+    Example::
+
+        >>> torch.zeros(6).as_strided((2, 2), (1, 2), 1).stride()
+        (1, 2)
+    """
+    offset = self._offset if storage_offset is None else storage_offset
+    if any(st < 0 for st in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
+                           f"got strides: {list(stride)}")
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in size):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    if all(s > 0 for s in size):
+        itemsize = self._dtype.itemsize
+        needed = (offset + 1 + sum((s - 1) * st for s, st in zip(size, stride))) * itemsize
+        available = self._storage.nbytes()
+        if needed > available:
+            raise RuntimeError(
+                f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
+                f"{offset}, and itemsize {itemsize} requiring a storage size of {needed} are "
+                f"out of bounds for storage of size {available}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    return tuple(size), tuple(stride), offset
+
+
+# ----------------------------------------------------------------------------------
+# Adding and removing size-1 dimensions
+# ----------------------------------------------------------------------------------
+@view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)")
+def unsqueeze(self, dim):
+    """Insert a size-1 dimension at `dim` (-1 appends one at the end).
+
+    Its stride is the one a dense layout would give it, so contiguity is kept.
+
+    Example::
+
+        >>> torch.zeros(2, 3).unsqueeze(1).shape
+        torch.Size([2, 1, 3])
+    """
+    ndim = len(self._size)
+    d = wrap_dim(dim, ndim + 1)
+    new_stride = 1 if d >= ndim else self._size[d] * self._stride[d]
+    return (self._size[:d] + (1,) + self._size[d:],
+            self._stride[:d] + (new_stride,) + self._stride[d:], self._offset)
+
+
+def _squeeze(self, dims) -> tuple:
+    keep = [i for i in range(len(self._size)) if not (i in dims and self._size[i] == 1)]
+    return (tuple(self._size[i] for i in keep), tuple(self._stride[i] for i in keep),
+            self._offset)
+
+
+@view("squeeze(Tensor(a) self) -> Tensor(a)")
+def squeeze(self):
+    """Remove every size-1 dimension.
+
+    Example::
+
+        >>> torch.zeros(2, 1, 3, 1).squeeze().shape
+        torch.Size([2, 3])
+    """
+    return _squeeze(self, range(len(self._size)))
+
+
+@view("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)")
+def squeeze_dim(self, dim):
+    """Remove dimension `dim` if its size is 1 (otherwise the geometry stays)."""
+    return _squeeze(self, (wrap_dim(dim, len(self._size)),))
+
+
+@view("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)")
+def squeeze_dims(self, dim):
+    """Remove those of the listed dimensions that have size 1."""
+    return _squeeze(self, wrap_dims(dim, len(self._size)))
+
+
 @view("alias(Tensor(a) self) -> Tensor(a)", method=False, function=False)
 def alias(self):
     """A new tensor object viewing exactly the same elements."""
     return self._size, self._stride, self._offset
+
+
+# ----------------------------------------------------------------------------------
+# Complex numbers as pairs of reals
+# ----------------------------------------------------------------------------------
+@view("view_as_real(Tensor(a) self) -> Tensor(a)", method=False)
+def view_as_real(self):
+    """View a complex tensor as real numbers, with a new last dim of size 2 (real, imag).
+
+    Example::
+
+        >>> torch.view_as_real(torch.zeros(3, dtype=torch.complex64)).shape
+        torch.Size([3, 2])
+    """
+    if not self._dtype.is_complex:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return (self._size + (2,), tuple(st * 2 for st in self._stride) + (1,), self._offset * 2,
+            self._dtype.to_real())
+
+
+@view("view_as_complex(Tensor(a) self) -> Tensor(a)", method=False)
+def view_as_complex(self):
+    """View pairs of reals (a last dim of size 2, stride 1) as complex numbers.
+
+    Example::
+
+        >>> torch.view_as_complex(torch.zeros(3, 2)).dtype
+        torch.complex64
+    """
+    if self._dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+        raise RuntimeError(f"view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: "
+                           f"{scalar_type_name(self._dtype)}")
+    if not self._size:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if self._size[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if self._stride[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(st % 2 for st in self._stride[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if self._offset % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    complex_dtype = self._dtype.to_complex()
+    if complex_dtype._np is None:
+        raise NotImplementedError("view_as_complex: glasstorch cannot store complex32 "
+                                  "(ComplexHalf) tensors")
+    return (self._size[:-1], tuple(st // 2 for st in self._stride[:-1]), self._offset // 2,
+            complex_dtype)
+
+
+# ----------------------------------------------------------------------------------
+# Several views at once
+# ----------------------------------------------------------------------------------
+def _pieces(self, dim: int, lengths) -> list:
+    """Consecutive narrow views along `dim` with the given lengths, from index 0."""
+    before, after = self._size[:dim], self._size[dim + 1:]
+    step = self._stride[dim]
+    pieces, start = [], 0
+    for n in lengths:
+        pieces.append((before + (n,) + after, self._stride, self._offset + start * step))
+        start += n
+    return pieces
+
+
+@view("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]")
+def unbind(self, dim=0):
+    """Every index along `dim` as a separate view, that dimension removed.
+
+    Example::
+
+        >>> [t.shape for t in torch.zeros(2, 3).unbind(1)]
+        [torch.Size([2]), torch.Size([2]), torch.Size([2])]
+    """
+    d = wrap_dim(dim, len(self._size))
+    count = size_at(self, d)
+    size, stride = self._size[:d] + self._size[d + 1:], self._stride[:d] + self._stride[d + 1:]
+    step = self._stride[d]
+    return [(size, stride, self._offset + i * step) for i in range(count)]
+
+
+@view("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
+      function=False)
+def split(self, split_size, dim=0):
+    """Views of `split_size` elements along `dim` each (the last may be shorter).
+
+    Example::
+
+        >>> [t.shape[0] for t in torch.zeros(5).split(2)]
+        [2, 2, 1]
+    """
+    if not self._size:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got "
+                           f"split_size={split_size}")
+    d = wrap_dim(dim, len(self._size))
+    length = self._size[d]
+    if split_size == 0 and length != 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                           f"dimension size of {length}")
+    # Always at least one piece, even when split_size exceeds the dim (torch keeps it).
+    count = max(-(-length // split_size), 1) if split_size else 1
+    lengths = [split_size] * (count - 1) + [length - split_size * (count - 1)]
+    return _pieces(self, d, lengths)
+
+
+@view("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]")
+def split_with_sizes(self, split_sizes, dim=0):
+    """Views along `dim` with the given lengths, which must add up to the dim's size.
+
+    Example::
+
+        >>> [t.shape[0] for t in torch.zeros(5).split_with_sizes([1, 4])]
+        [1, 4]
+    """
+    if not self._size:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    d = wrap_dim(dim, len(self._size))
+    if any(n < 0 for n in split_sizes):
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
+                           f"entries, but got split_sizes={list(split_sizes)}")
+    if sum(split_sizes) != self._size[d]:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
+                           f"{self._size[d]} (input tensor's size at dimension {dim}), but got "
+                           f"split_sizes={list(split_sizes)}")
+    return _pieces(self, d, split_sizes)
