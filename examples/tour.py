@@ -72,8 +72,11 @@ big = torch.empty(1000, 1000, 64, device="meta")
 print(repr(big))
 moved = big.transpose(0, 2)
 print("transpose(0, 2):", tuple(moved.shape), "strides", moved.stride())
-print("clone of that:", tuple(moved.clone().shape), "strides", moved.clone().stride(),
+with torch.dispatch_trace() as route:
+    copied = moved.clone()
+print("clone of that:", tuple(copied.shape), "strides", copied.stride(),
       "(clone keeps the dense permuted layout, as torch does)")
+print(route)
 print("its storage claims", big.untyped_storage().nbytes(), "bytes, at data_ptr()",
       big.data_ptr(), "- a meta storage allocates nothing")
 try:
@@ -87,6 +90,14 @@ for a, b in ((torch.int32, torch.float16), (torch.uint8, torch.int8),
              (torch.bfloat16, torch.float16), (torch.bool, torch.int64)):
     print(f"promote_types({a}, {b}) = {torch.promote_types(a, b)}")
 print("can_cast(float32 -> int32):", torch.can_cast(torch.float32, torch.int32))
+small = torch.tensor([1, 2], dtype=torch.int8)
+half = torch.tensor([1.0, 2.0], dtype=torch.float16)
+print("Python numbers and 0-dim tensors can raise the category, not the width:")
+print("  result_type(int8 tensor, 1000)             =", torch.result_type(small, 1000))
+print("  result_type(int8 tensor, 1.5)              =", torch.result_type(small, 1.5))
+print("  result_type(int8 tensor, int64 0-dim)      =", torch.result_type(small, torch.tensor(5)))
+print("  result_type(float16 tensor, float32 0-dim) =", torch.result_type(half, torch.tensor(1.5)))
+print("  result_type(int8 tensor, float32 0-dim)    =", torch.result_type(small, torch.tensor(1.5)))
 
 # ------------------------------------------------------------------------------------
 section("8. Printing options", "glasstorch/_tensor_str.py")
