@@ -23,6 +23,7 @@ from .aten import ops, dispatch_trace  # noqa: F401
 from .aten import binding as _binding
 from ._tensor import Tensor  # noqa: F401
 from ._tensor_new import tensor, as_tensor, from_numpy  # noqa: F401
+from .aten.native.shape import split_function as split  # noqa: F401
 from . import utils  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401
 
