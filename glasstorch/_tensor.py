@@ -108,28 +108,56 @@ class Tensor(TensorBase):
         if self._device.type != "cpu":
             raise TypeError(f"can't convert {self._device.type} device type tensor to numpy. "
                             "Use Tensor.cpu() to copy the tensor to host memory first.")
-        if self._requires_grad and not force:
+        if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         return self._np.copy() if force else self._np
 
     def __array__(self, dtype=None, copy=None):
-        arr = self.numpy(force=self._requires_grad)
+        arr = self.numpy(force=self.requires_grad)
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
     # ----- properties spelled as attributes ----------------------------------------
     @property
     def T(self):
-        """All dims reversed (for 2-D: the transpose)."""
-        return self.permute(tuple(range(self.dim() - 1, -1, -1)))
+        """All dims reversed (``x.permute(n-1, ..., 0)``); deprecated by torch unless 2-D."""
+        return _aten.numpy_T.default(self)
 
     @property
     def mT(self):
-        """The last two dims swapped (a batch of matrices transposed)."""
-        if self.dim() < 2:
-            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
-                               f"matrices. Got {self.dim()}-D tensor.")
-        return self.transpose(-2, -1)
+        """The last two dims swapped: a batch of matrices transposed."""
+        return _aten.mT.default(self)
+
+    @property
+    def H(self):
+        """The conjugate transpose of a matrix (2-D tensor)."""
+        return _aten.matrix_H.default(self)
+
+    @property
+    def mH(self):
+        """The last two dims swapped and conjugated: a batch of matrices' adjoints."""
+        return _aten.mH.default(self)
+
+    @property
+    def real(self):
+        """The real parts as a view for complex tensors; `self` for real ones.
+
+        Assigning to it writes those elements: ``z.real = torch.zeros(3)``.
+        """
+        return _aten.real.default(self)
+
+    @real.setter
+    def real(self, value) -> None:
+        _assign(_aten.real.default(self), value)
+
+    @property
+    def imag(self):
+        """The imaginary parts of a complex tensor, as a view (real tensors raise)."""
+        return _aten.imag.default(self)
+
+    @imag.setter
+    def imag(self, value) -> None:
+        _assign(_aten.imag.default(self), value)
 
     @property
     def data(self):
@@ -169,6 +197,14 @@ class Tensor(TensorBase):
 
     def __dir__(self):
         return sorted(set(object.__dir__(self)) | set(binding.METHODS))
+
+
+def _assign(target: Tensor, value) -> None:
+    """``target[...] = value``: copy a tensor (broadcast) or fill a number."""
+    if isinstance(value, TensorBase):
+        target.copy_(value)
+    else:
+        target.fill_(value)
 
 
 def _install_method(kind: str, name: str, function) -> None:
