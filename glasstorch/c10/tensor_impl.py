@@ -45,12 +45,28 @@ class VersionCounter:
         self.value = 0
 
 
+class AutogradMeta:
+    """The autograd fields of a tensor, present only once autograd concerns it.
+
+    As in torch's TensorImpl, a tensor that neither requires grad nor came out of a
+    recorded operation has none (`_autograd is None`), so the common tensor pays
+    nothing for autograd.
+    """
+
+    __slots__ = ("requires_grad", "grad", "grad_fn", "retains_grad")
+
+    def __init__(self) -> None:
+        self.requires_grad = False
+        self.grad = None
+        self.grad_fn = None
+        self.retains_grad = False
+
+
 class TensorBase:
     """Storage + geometry + dtype + device, and the autograd fields."""
 
     __slots__ = ("_storage", "_size", "_stride", "_offset", "_dtype", "_device", "_arr",
-                 "_vc", "_base", "_keys", "_requires_grad", "_grad", "_grad_fn",
-                 "_retains_grad", "__dict__", "__weakref__")
+                 "_vc", "_base", "_keys", "_autograd", "__dict__", "__weakref__")
 
     # ----- geometry ---------------------------------------------------------------
     @property
@@ -200,7 +216,8 @@ class TensorBase:
     # ----- autograd fields (the engine arrives with the autograd package) ---------
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad
+        meta = self._autograd
+        return meta is not None and meta.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
@@ -209,28 +226,38 @@ class TensorBase:
         if flag and not (self._dtype.is_floating_point or self._dtype.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
-        if self._grad_fn is not None and not flag:
+        if self.grad_fn is not None and not flag:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
-        self._requires_grad = flag
+        self._autograd_meta().requires_grad = flag
         if flag:
             self._keys |= dispatch_key.AUTOGRAD
         else:
             self._keys &= ~dispatch_key.AUTOGRAD
 
+    def _autograd_meta(self) -> AutogradMeta:
+        """This tensor's autograd fields, created on first need."""
+        meta = self._autograd
+        if meta is None:
+            meta = self._autograd = AutogradMeta()
+        return meta
+
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        meta = self._autograd
+        return meta is None or meta.grad_fn is None
 
     @property
     def grad_fn(self):
-        return self._grad_fn
+        meta = self._autograd
+        return None if meta is None else meta.grad_fn
 
     @property
     def grad(self):
-        return self._grad
+        meta = self._autograd
+        return None if meta is None else meta.grad
 
     @grad.setter
     def grad(self, value) -> None:
@@ -242,15 +269,17 @@ class TensorBase:
                 raise RuntimeError("assigned grad has data of a different type")
             if value._size != self._size:
                 raise RuntimeError("assigned grad has data of a different size")
-        self._grad = value
+        self._autograd_meta().grad = value
 
     @grad.deleter
     def grad(self) -> None:
-        self._grad = None
+        if self._autograd is not None:
+            self._autograd.grad = None
 
     @property
     def retains_grad(self) -> bool:
-        return self._retains_grad
+        meta = self._autograd
+        return meta is not None and meta.retains_grad
 
     @property
     def _cdata(self) -> int:
@@ -289,10 +318,7 @@ def make_tensor(storage: UntypedStorage, size: tuple, stride: tuple, offset: int
     t._vc = VersionCounter()
     t._base = None
     t._keys = dispatch_key.KEYS_BY_DEVICE_TYPE[dev.type]
-    t._requires_grad = False
-    t._grad = None
-    t._grad_fn = None
-    t._retains_grad = False
+    t._autograd = None
     return t
 
 
@@ -313,10 +339,7 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
     t._vc = self._vc
     t._base = base
     t._keys = self._keys & ~dispatch_key.AUTOGRAD
-    t._requires_grad = False
-    t._grad = None
-    t._grad_fn = None
-    t._retains_grad = False
+    t._autograd = None
     return t
 
 
