@@ -1,89 +1,117 @@
 """Basic indexing: ``x[1, 2:5, None, ...]`` lowered to select / slice / unsqueeze views.
 
-Integers select (removing a dim), slices narrow, None and True insert a size-1 dim,
-an Ellipsis stands for the dims no other index names. Every step is a view operator,
-so the result shares storage with the indexed tensor. Indexing with tensors or lists
+Integers select (removing a dim), slices narrow, None inserts a size-1 dim, an
+Ellipsis stands for the dims no other index names. Every step is a view operator,
+so the result shares storage with the indexed tensor (``x[...]`` is a fresh view).
+
+A Python bool (or a 0-dim bool / uint8 tensor) is a mask: True inserts a size-1
+dim, False a size-0 one. torch routes masks through advanced indexing, so reading
+gives a copy; writing goes through the same view. Indexing with tensors or lists
 (advanced indexing) gathers data instead; it arrives with the indexing operators.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from .aten.native.view import alias, select, slice_, unsqueeze
+from .aten.native.copy import clone
+from .aten.native.view import alias, legacy_type_name, select, slice_, unsqueeze
 from .c10 import dtype as dtypes
 from .c10.tensor_impl import TensorBase
+
+_slice_op = slice_.call
+_select_op = select.call
+_MASK_DTYPES = (dtypes.bool, dtypes.uint8)
 
 
 def getitem(self: TensorBase, index):
     """`self[index]` for basic indices (ints, slices, None, Ellipsis, bools)."""
     kind = type(index)
     if kind is int:
-        return _select(self, 0, index)
+        return _select(self, 0, index, 0)
     if kind is slice:
         return _slice(self, 0, index)
     if kind is not tuple:
-        index = (index,)
-    return _apply(self, index)
+        index = _as_tuple(index)
+    result, masked = _apply(self, index)
+    return clone(result, None) if masked else result
 
 
 def setitem(self: TensorBase, index, value) -> None:
-    """`self[index] = value`: copy (or fill) into the view the index selects."""
-    target = getitem(self, index)
-    if isinstance(value, TensorBase):
-        target.copy_(value)
+    """`self[index] = value`: copy (broadcasting) or fill into the elements `index` names."""
+    if not isinstance(value, TensorBase) and not _is_number(value):
+        raise TypeError(f"can't assign a {_type_name(value)} to a {legacy_type_name(self)}")
+    if type(index) is int:
+        target = _select(self, 0, index, 0)
     else:
+        target, masked = _apply(self, index if type(index) is tuple else _as_tuple(index))
+        if masked and 0 in target._size and _has_false(index):
+            return          # a False mask selects nothing: torch writes (and bumps) nothing
+    if not isinstance(value, TensorBase):
         target.fill_(value)
+    elif value._size == target._size:
+        target.copy_(value)
+    elif value.dim() == 0 and value._device.type == "cpu":
+        target.fill_(value)
+    else:
+        target.copy_(value.view(_drop_leading_ones(value._size)).expand(target._size))
 
 
-def _apply(self: TensorBase, index: tuple):
-    consuming = 0
-    ellipses = 0
-    for item in index:
-        if item is Ellipsis:
-            ellipses += 1
-        elif item is not None and not isinstance(item, (bool, np.bool_)):
-            consuming += 1
-    if ellipses > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    if consuming > self.dim():
-        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
-    result = self
-    dim = 0
-    for item in index:
+def _apply(self: TensorBase, index: tuple) -> tuple:
+    """Apply a tuple index as a chain of views; also say whether a mask was used."""
+    ndim = self.dim()
+    consumed = _count_consuming(index)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    result, dim, masked = self, 0, False
+    for position, item in enumerate(index):
         if item is None:
             result = unsqueeze(result, dim)
             dim += 1
-        elif item is Ellipsis:
-            dim += self.dim() - consuming
-        elif isinstance(item, (bool, np.bool_)):
-            result = unsqueeze(result, dim)
-            if not item:
-                result = slice_(result, dim, 0, 0, 1)
-            dim += 1
-        elif isinstance(item, slice):
+        elif item is Ellipsis:      # as torch: each Ellipsis skips the unnamed dims
+            dim += ndim - consumed
+        elif type(item) is slice:
             result = _slice(result, dim, item)
             dim += 1
+        elif _is_mask(item):
+            result = unsqueeze(result, dim)
+            if not bool(item):
+                result = _slice_op(result, dim, 0, 0, 1)
+            dim += 1
+            masked = True
         elif _is_integer(item):
-            result = _select(result, dim, int(item))
+            result = _select(result, dim, int(item), position)
         else:
             _refuse(item)
     if result is self:
         result = alias(self)
-    return result
+    return result, masked
 
 
-_slice_op = slice_.call
-_select_op = select.call
+def _count_consuming(index: tuple) -> int:
+    """How many of the tensor's dims an index names (None, ..., masks name none)."""
+    count = 0
+    for item in index:
+        if item is None or item is Ellipsis or _is_mask(item):
+            continue
+        if isinstance(item, TensorBase) and item._dtype in _MASK_DTYPES:
+            count += item.dim()         # a k-dim mask covers k dims
+        else:
+            count += 1
+    return count
 
 
-def _select(self: TensorBase, dim: int, index: int):
+def _select(self: TensorBase, dim: int, index: int, position: int):
     size = self._size
     if not size:
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     length = size[dim]
     if index < -length or index >= length:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {length}")
+        # torch names the index's position in the index tuple, not the tensor's dim.
+        raise IndexError(f"index {index} is out of bounds for dimension {position} with size "
+                         f"{length}")
     return _select_op(self, dim, index)
 
 
@@ -95,15 +123,21 @@ def _slice(self: TensorBase, dim: int, item: slice):
         start = _as_int(start)
     if type(stop) is not int and stop is not None:
         stop = _as_int(stop)
-    step = 1 if step is None else _as_int(step)
+    if step is None:
+        step = 1
+    elif type(step) is not int:
+        step = _as_int(step)
+    if step <= 0:
+        raise ValueError("slice step cannot be zero" if step == 0 else
+                         "step must be greater than zero")
     return _slice_op(self, dim, start, stop, step)
 
 
-def _as_int(value):
-    if value is None or type(value) is int:
-        return value
-    if _is_integer(value):
-        return int(value)
+def _as_int(value) -> int:
+    if isinstance(value, TensorBase):
+        return value.__index__()
+    if hasattr(value, "__index__"):
+        return value.__index__()
     raise TypeError("slice indices must be integers or None or have an __index__ method")
 
 
@@ -111,13 +145,60 @@ def _is_integer(value) -> bool:
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return True
     return (isinstance(value, TensorBase) and value.dim() == 0 and
-            not (value.is_floating_point() or value.is_complex()) and
-            value.dtype is not dtypes.bool)
+            not (value._dtype.is_floating_point or value._dtype.is_complex))
+
+
+def _is_mask(item) -> bool:
+    """A Python / NumPy bool, or a 0-dim bool or uint8 tensor (torch's byte masks)."""
+    if isinstance(item, (bool, np.bool_)):
+        return True
+    return isinstance(item, TensorBase) and item.dim() == 0 and item._dtype in _MASK_DTYPES
+
+
+def _has_false(index) -> bool:
+    items = index if type(index) is tuple else (index,)
+    return any(_is_mask(item) and not bool(item) for item in items)
+
+
+def _as_tuple(index) -> tuple:
+    """torch's rule (from NumPy) for a non-tuple index: a short sequence holding slices,
+    None, Ellipsis, sequences or tensors is read as a tuple (deprecated); anything
+    else is a single index."""
+    if isinstance(index, (list, np.ndarray)) and len(index) < 32 and any(
+            item is None or item is Ellipsis or isinstance(item, (slice, list, tuple, TensorBase))
+            for item in index):
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
+                      "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. "
+                      "In pytorch 2.9 this will be interpreted as tensor index, "
+                      "x[torch.tensor(seq)], which will result either in an error or a "
+                      "different result", UserWarning, stacklevel=3)
+        return tuple(index)
+    return (index,)
 
 
 def _refuse(item) -> None:
-    if isinstance(item, (TensorBase, list, np.ndarray)):
+    if isinstance(item, (TensorBase, list, tuple, np.ndarray)):
+        if isinstance(item, TensorBase) and (item._dtype.is_floating_point or
+                                             item._dtype.is_complex):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         raise NotImplementedError("glasstorch: indexing with tensors or lists (advanced "
                                   "indexing) is not available yet")
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                      "Variables are valid indices (got " + type(item).__name__ + ")")
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, complex, np.number, np.bool_))
+
+
+def _type_name(value) -> str:
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
+def _drop_leading_ones(size: tuple) -> tuple:
+    """torch strips a value's leading size-1 dims before broadcasting it into `x[i] = v`."""
+    start = 0
+    while start < len(size) and size[start] == 1:
+        start += 1
+    return size[start:]
