@@ -427,6 +427,37 @@ def _binder_namespace(sig: Signature, index: int) -> dict:
     return namespace
 
 
+def _direct_source(sig: Signature, name: str, kind: str) -> str | None:
+    """A binding with the signature's own Python parameters (one overload, no varargs).
+
+    Python binds the arguments itself, which is the cheapest binding there is; the
+    body only converts values whose type is not already the expected one. Returns
+    None when the signature cannot be spelled as a Python ``def``.
+    """
+    import keyword
+    if sig.varargs or any(keyword.iskeyword(p.name) for p in sig.params):
+        return None
+    params, star = (["self"] if kind == "method" else []), False
+    for i, p in enumerate(sig.params):
+        if p.kwarg_only and not star:
+            params.append("*")
+            star = True
+        params.append(p.name if p.default is NO_DEFAULT else f"{p.name}=D_0_{i}")
+    names = [p.name for p in sig.params]
+    checks = []
+    for i, p in enumerate(sig.params):
+        line = _conversion_line(p, i, 0).replace(f"a{i}", p.name)
+        checks += ["    " + piece for piece in line.split("\n")] if line else []
+    lines = [f"def {name}({', '.join(params)}):"]
+    if checks:
+        given = ", ".join(names) + ("," if len(names) == 1 else "")
+        lines += ["    try:"] + checks + [
+            "    except Mismatch:", f"        _no_match({name!r}, SIGS, ({given}), {{}})"]
+    call_args = (["self"] if kind == "method" else []) + names
+    lines.append(f"    return call_0({', '.join(call_args)})")
+    return "\n".join(lines)
+
+
 def _generate(kind: str, name: str) -> None:
     sigs = _SIGNATURES[kind, name]
     namespace = {"_no_match": _no_match, "SIGS": sigs, "Mismatch": Mismatch}
@@ -434,7 +465,12 @@ def _generate(kind: str, name: str) -> None:
     for i, sig in enumerate(sigs):
         namespace.update(_binder_namespace(sig, i))
         namespace[f"call_{i}"] = _make_caller(sig)
+        namespace.update({f"D_{i}_{j}": p.default for j, p in enumerate(sig.params)})
         blocks.append(_binder_source(sig, i))
+    direct = _direct_source(sigs[0], name, kind) if len(sigs) == 1 else None
+    if direct is not None:
+        _install_binding(kind, name, "\n\n".join(blocks + [direct]), namespace, sigs)
+        return
     head = f"def {name}(self, *args, **kwargs):" if kind == "method" else \
         f"def {name}(*args, **kwargs):"
     body = [head]
@@ -446,7 +482,10 @@ def _generate(kind: str, name: str) -> None:
         else:
             body.append(f"        return call_{i}(*bound)")
     body.append(f"    _no_match({name!r}, SIGS, args, kwargs)")
-    source = "\n\n".join(blocks + ["\n".join(body)])
+    _install_binding(kind, name, "\n\n".join(blocks + ["\n".join(body)]), namespace, sigs)
+
+
+def _install_binding(kind: str, name: str, source: str, namespace: dict, sigs: list) -> None:
     exec(compile(source, f"<binding {kind} {name}>", "exec"), namespace)
     function = namespace[name]
     function.__doc__ = sigs[0].functional.declaration.doc if sigs[0].functional.declaration \
