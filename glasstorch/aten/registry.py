@@ -435,6 +435,8 @@ def _share_version(op: OpOverload, keyset: int, args: tuple):
 # ----------------------------------------------------------------------------------
 def empty_from_meta(described: TensorMeta, device_type: str) -> TensorBase:
     """Allocate an uninitialised tensor as a meta rule described it."""
+    if described.stride is None and device_type == "cpu":      # the common case, directly
+        return wrap_array(np.empty(described.shape, described.dtype._np), described.dtype)
     return empty_strided_on(described.shape, described.stride, described.dtype, device_type)
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dispatch_key
-from .device import device as _device
+from .device import CPU as _CPU, device as _device
 from .dtype import dtype as _dtype
 from .layout import strided, contiguous_format, channels_last, channels_last_3d, preserve_format
 from .size import Size
@@ -344,9 +344,30 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
 
 
 def wrap_array(arr: np.ndarray, dtype: _dtype) -> TensorBase:
-    """A CPU tensor owning the memory of a C-contiguous kernel output `arr`."""
+    """A CPU tensor owning the memory of a C-contiguous kernel output `arr`.
+
+    This is how every CPU result is born, so it is written out flat: one storage
+    over `arr`'s memory, one tensor whose cached ndarray is `arr` itself.
+    """
+    storage = object.__new__(UntypedStorage)
+    storage.device = _CPU
+    storage._nbytes = arr.nbytes
+    storage._owner = arr
+    storage._bytes = None
     shape = arr.shape
-    return make_tensor(UntypedStorage._wrap(arr), shape, contiguous_strides(shape), 0, dtype, arr)
+    t = object.__new__(_TensorClass)
+    t._storage = storage
+    t._size = shape
+    t._stride = contiguous_strides(shape)
+    t._offset = 0
+    t._dtype = dtype
+    t._device = _CPU
+    t._arr = arr
+    t._vc = VersionCounter()
+    t._base = None
+    t._keys = dispatch_key.CPU_KEYS
+    t._autograd = None
+    return t
 
 
 def contiguous_strides(size: tuple) -> tuple:
