@@ -12,8 +12,10 @@ import numpy as np
 
 from . import _indexing
 from .aten import binding, ops
+from .aten.native import conversion as _conversion
 from .c10 import dtype as dtypes
-from .c10.dispatch_key import AUTOGRAD
+from .c10.dispatch_key import AUTOGRAD, local_keys
+from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
 _aten = ops.aten
@@ -58,38 +60,52 @@ class Tensor(TensorBase):
         return bool(self.item())
 
     def __float__(self) -> float:
-        return float(self._scalar("float"))
+        value = self._scalar()
+        if isinstance(value, complex):
+            value = _conversion.real_part(value, "double")
+        return float(value)
 
     def __int__(self) -> int:
-        return int(self._scalar("int"))
+        value = self._scalar()
+        if isinstance(value, complex):
+            value = _conversion.real_part(value, "int64_t")
+        return int(value)
 
     def __complex__(self) -> complex:
-        return complex(self._scalar("complex"))
+        return complex(self._scalar())
 
     def __index__(self) -> int:
-        if self._dtype.is_floating_point or self._dtype.is_complex or self._dtype is dtypes.bool \
-                or self.numel() != 1:
+        if self._dtype.is_floating_point or self._dtype.is_complex or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
         return int(self.item())
 
-    def _scalar(self, kind: str):
+    def _scalar(self):
         if self.numel() != 1:
-            raise ValueError(f"only one element tensors can be converted to Python scalars")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return self.item()
 
     def item(self):
         """The single element of this tensor as a Python number.
+
+        bool tensors give a bool, integer tensors an int, floating tensors (float16
+        and bfloat16 included) a float, complex tensors a complex.
 
         Example::
 
             >>> torch.tensor([2.5]).item()
             2.5
         """
-        return _aten._local_scalar_dense.default(self)
+        return _aten._local_scalar_dense.default.call(self)
 
     def tolist(self):
-        """The elements as (nested) Python lists of Python numbers; a 0-d tensor gives a number."""
+        """The elements as nested Python lists of Python numbers; a 0-d tensor gives a number.
+
+        Example::
+
+            >>> torch.tensor([[1, 2], [3, 4]]).tolist()
+            [[1, 2], [3, 4]]
+        """
         if self._device.type == "meta":
             raise NotImplementedError("Cannot copy out of meta tensor; no data!")
         arr = self._np
@@ -97,25 +113,48 @@ class Tensor(TensorBase):
             arr = arr.astype(np.float64)
         return arr.tolist()
 
+    # ----- conversions (aten/native/conversion.py) ----------------------------------
+    to = _conversion.tensor_to
+    type = _conversion.tensor_type
+    cpu = _conversion.tensor_cpu
+
     # ----- NumPy interop ----------------------------------------------------------
+    __array_priority__ = 1000       # NumPy defers `ndarray + tensor` to the tensor
+
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The NumPy array sharing this tensor's memory (CPU tensors only).
+        """The NumPy array sharing this tensor's memory.
+
+        Args:
+            force: also convert tensors that require grad or live on another device
+                (through ``detach().cpu()``, which shares memory on the CPU).
 
         Raises:
-            RuntimeError: if the tensor requires grad (use ``detach()`` first) unless
-                ``force=True``, which copies instead.
-        """
-        if self._device.type != "cpu":
-            raise TypeError(f"can't convert {self._device.type} device type tensor to numpy. "
-                            "Use Tensor.cpu() to copy the tensor to host memory first.")
-        if self.requires_grad and not force:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                               "tensor.detach().numpy() instead.")
-        return self._np.copy() if force else self._np
+            TypeError: for tensors not on the CPU, or dtypes NumPy lacks (bfloat16,
+                float8).
+            RuntimeError: if the tensor requires grad (and grad mode is on).
 
-    def __array__(self, dtype=None, copy=None):
-        arr = self.numpy(force=self.requires_grad)
-        return arr if dtype is None else arr.astype(dtype, copy=False)
+        Example::
+
+            >>> t = torch.zeros(2); a = t.numpy(); a[0] = 5; t
+            tensor([5., 0.])
+        """
+        if not force:
+            if self._device.type != "cpu":
+                raise TypeError(f"can't convert {self._device.type} device type tensor to "
+                                "numpy. Use Tensor.cpu() to copy the tensor to host memory "
+                                "first.")
+            if self.requires_grad and not local_keys.excluded & AUTOGRAD:
+                raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                                   "tensor.detach().numpy() instead.")
+        prepared = self.detach().cpu() if force else self
+        if prepared._dtype._np is None or prepared._dtype._np.kind not in "biufc":
+            raise TypeError(f"Got unsupported ScalarType {scalar_type_name(self._dtype)}")
+        return prepared._np
+
+    def __array__(self, dtype=None):
+        # torch's __array__ takes no `copy` argument; NumPy 2 warns about that, as with torch
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
 
     # ----- properties spelled as attributes ----------------------------------------
     @property
@@ -161,7 +200,7 @@ class Tensor(TensorBase):
 
     @property
     def data(self):
-        """A tensor sharing this one's storage, outside autograd and with its own version counter."""
+        """A tensor sharing this one's storage, outside autograd, with its own version counter."""
         result = self.detach()
         from .c10.tensor_impl import VersionCounter
         result._vc = VersionCounter()
@@ -212,6 +251,8 @@ def _install_method(kind: str, name: str, function) -> None:
         setattr(Tensor, name, function)
 
 
+for _name, _method in _conversion.SHORTHANDS.items():     # x.float(), x.long(), ...
+    setattr(Tensor, _name, _method)
 _HAND_WRITTEN = {name for name in vars(Tensor)}
 set_tensor_class(Tensor)
 binding.add_sink(_install_method)

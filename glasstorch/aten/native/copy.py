@@ -1,7 +1,19 @@
-"""Copying and filling: copy_, clone, contiguous, fill_, zero_, _to_copy, item.
+"""Copying and filling: copy_, clone, contiguous, fill_, zero_, detach, item.
 
-`copy_` is the one primitive that moves data between tensors of any dtype, layout
-or device; `clone`, `contiguous` and `to` are built on it, as in ATen.
+`copy_` is the one primitive that moves data between tensors of any dtype or
+device; `clone`, `contiguous` and `to` (`conversion.py`) are built on it, as in ATen. This file also
+holds the two conversions every kernel that writes a result of another dtype
+needs: `cast_array` (tensor elements, torch's unchecked CPU casts) and
+`checked_scalar` (one Python number, refused when it does not fit).
+
+Note [torch's CPU casts]
+    Casting out-of-range values is undefined in C++, so torch's results are whatever
+    x86 instructions give, and NumPy's differ for some pairs. torch converts a
+    floating value to int8 / int16 / uint8 / uint16 through int32, to uint32 through
+    int64, and to float16 / bfloat16 / float8 through float32 (so float64 -> float16
+    rounds twice). `cast_array` takes the same routes, so `-1.0 -> uint8` is 255,
+    `1000.0 -> int8` is -24 and NaN -> int32 is INT32_MIN, as in torch. A complex
+    source loses its imaginary part, except when cast to bool.
 """
 from __future__ import annotations
 
@@ -9,20 +21,277 @@ import warnings
 
 import numpy as np
 
-from ...c10.layout import contiguous_format, preserve_format
-from ...c10.tensor_impl import contiguous_strides, is_contiguous_strides
+from ...c10 import dtype as dtypes
+from ...c10.dtype import from_numpy_dtype
+from ...c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
+from ...c10.tensor_impl import contiguous_strides
 from ..meta.shape import broadcast_shapes
 from ..registry import TensorMeta, composite, op, view
-from .factory import memory_format_strides
+
+_NARROW_FLOATS = (dtypes.float16, dtypes.bfloat16) + dtypes.FLOAT8_DTYPES
+_VIA_INT32 = (dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16)
+_COMPLEX_WARNING = "Casting complex values to real discards the imaginary part"
 
 
+# ----------------------------------------------------------------------------------
+# Casting arrays and scalars
+# ----------------------------------------------------------------------------------
+def cast_array(src: np.ndarray, dtype) -> np.ndarray:
+    """`src` converted to the torch dtype `dtype` as torch's CPU copy converts.
+
+    See Note [torch's CPU casts]. Returns `src` itself when no conversion is needed.
+    """
+    source = from_numpy_dtype(src.dtype)
+    if source is dtype:
+        return src
+    with np.errstate(invalid="ignore", over="ignore"):
+        if source.is_complex and not dtype.is_complex and dtype is not dtypes.bool:
+            src = src.real
+            source = source.to_real()
+        if dtype in _NARROW_FLOATS or source in _NARROW_FLOATS:
+            if source is not dtypes.float32 and dtype is not dtypes.float32:
+                src = src.astype(np.float32)
+                source = dtypes.float32
+        if source.is_floating_point and dtype in _VIA_INT32:
+            src = src.astype(np.int32)
+        elif source.is_floating_point and dtype is dtypes.uint32:
+            src = src.astype(np.int64)
+        return src.astype(dtype._np)
+
+
+def copy_array(out: np.ndarray, src: np.ndarray) -> None:
+    """Write `src` into `out` (broadcasting), converting as `cast_array` does."""
+    if src.dtype != out.dtype:
+        src = cast_array(src, from_numpy_dtype(out.dtype))
+    np.copyto(out, src)
+
+
+# The C++ type names torch prints in "value cannot be converted to type ... without overflow".
+_CPP_NAMES = {
+    dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
+    dtypes.int32: "int", dtypes.int64: "int64_t", dtypes.uint16: "uint16_t",
+    dtypes.uint32: "uint32_t", dtypes.uint64: "uint64_t", dtypes.float16: "c10::Half",
+    dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float", dtypes.float64: "double",
+    dtypes.complex64: "c10::complex<float>", dtypes.complex128: "c10::complex<double>",
+    dtypes.bool: "bool",
+}
+
+
+def cpp_type_name(dtype) -> str:
+    """The C++ name of a dtype's element type (``int64_t``, ``c10::Half``, ...)."""
+    return _CPP_NAMES.get(dtype) or "c10::" + dtype._name.capitalize()
+
+
+def _limits(dtype) -> tuple:
+    """The lowest and highest finite values of a dtype (of its real part if complex)."""
+    real = dtype.to_real()
+    if real.is_floating_point:
+        info = np.finfo(real._np) if real._np.kind == "f" else _narrow_finfo(real)
+        return float(info.min) if real.is_signed else float(info.tiny), float(info.max)
+    info = np.iinfo(real._np)
+    return int(info.min), int(info.max)
+
+
+def _narrow_finfo(dtype):
+    import ml_dtypes
+    return ml_dtypes.finfo(dtype._np)
+
+
+def _overflows(value, dtype) -> bool:
+    """c10's `overflows<To>(value)` for one real value (bool never reaches here)."""
+    low, high = _limits(dtype)
+    if isinstance(value, float):
+        if value != value:
+            return not dtype.to_real().is_floating_point
+        if value in (float("inf"), float("-inf")) and dtype.to_real().is_floating_point:
+            return False
+        return value < low or value > high
+    if not dtype.is_signed and not dtype.is_floating_point and value < 0:
+        return -value > high                # two's complement wrap-around is allowed
+    return value < low or value > high
+
+
+def checked_scalar(value, dtype) -> np.ndarray:
+    """A Python number converted to `dtype` as a 0-dim array, as `Scalar.to<T>()` checks it.
+
+    Raises:
+        RuntimeError: ``value cannot be converted to type ... without overflow`` when
+            the value does not fit (a complex value with an imaginary part never fits
+            a real dtype; bool accepts everything).
+        OverflowError: for integers outside the int64 / uint64 range.
+    """
+    if isinstance(value, int) and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert")
+    if dtype is dtypes.bool:
+        return np.asarray(bool(value))
+    parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
+    bad = isinstance(value, complex) and not dtype.is_complex and value.imag != 0
+    if bad or any(_overflows(p, dtype) for p in parts if not isinstance(p, bool)):
+        raise RuntimeError(f"value cannot be converted to type {cpp_type_name(dtype)} "
+                           f"without overflow")
+    if isinstance(value, complex) and not dtype.is_complex:
+        value = value.real
+    if isinstance(value, int) and not isinstance(value, bool):
+        source = np.asarray(value, np.uint64 if value >= 2**63 else np.int64)
+    else:
+        source = np.asarray(value)
+    return cast_array(source, dtype)
+
+
+# ----------------------------------------------------------------------------------
+# Memory layouts of new tensors: factories, clone, the *_like factories and _to_copy
+# ----------------------------------------------------------------------------------
+def memory_format_strides(size: tuple, memory_format) -> tuple | None:
+    """Strides laying out `size` in `memory_format` (None: row-major).
+
+    Channels-last puts dim 1 innermost, then the spatial dims from last to first,
+    then the batch dim; like torch, it does not skip size-0/1 dims when multiplying.
+
+    Raises:
+        RuntimeError: for channels_last on a tensor that is not 4-D (5-D for 3d), or
+            ``torch.preserve_format``, which has no layout of its own.
+    """
+    if memory_format is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    if memory_format is not channels_last and memory_format is not channels_last_3d:
+        return None
+    rank = 4 if memory_format is channels_last else 5
+    if len(size) != rank:
+        name = "channels_last" if rank == 4 else "channels_last_3d"
+        raise RuntimeError(f"required rank {rank} tensor to use {name} format")
+    order = (1,) + tuple(range(rank - 1, 1, -1)) + (0,)       # innermost first
+    stride = [0] * rank
+    step = 1
+    for d in order:
+        stride[d] = step
+        step *= size[d]
+    return tuple(stride)
+
+
+def is_non_overlapping_and_dense(size: tuple, stride: tuple) -> bool:
+    """The elements fill their span of memory exactly once, in some order of dims."""
+    if len(size) == 1:
+        return size[0] < 2 or stride[0] == 1
+    order = sorted((d for d in range(len(size)) if size[d] >= 2), key=lambda d: stride[d])
+    expected = 1
+    for d in order:
+        if stride[d] != expected:
+            return False
+        expected *= size[d]
+    return True
+
+
+def infer_dense_strides(size: tuple, stride: tuple) -> tuple:
+    """Dense strides whose order of dims follows `stride` (torch's preserve_format rule).
+
+    Dims are stably sorted from innermost to outermost by stride (equal strides: the
+    smaller size goes inside); zero strides are ambiguous and keep their place.
+    """
+    ndim = len(size)
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        moving = i
+        for earlier in range(i - 1, -1, -1):
+            order = _stride_order(size, stride, perm[earlier], perm[moving])
+            if order > 0:
+                perm[earlier], perm[moving] = perm[moving], perm[earlier]
+                moving = earlier
+            elif order < 0:
+                break
+    result = [0] * ndim
+    step = 1
+    for d in perm:
+        result[d] = step
+        step *= size[d] if size[d] > 1 else 1
+    return tuple(result)
+
+
+def _stride_order(size: tuple, stride: tuple, a: int, b: int) -> int:
+    """-1 if dim `a` belongs inside dim `b`, 1 if outside, 0 if it cannot be told."""
+    if stride[a] == 0 or stride[b] == 0:
+        return 0
+    if stride[a] != stride[b]:
+        return -1 if stride[a] < stride[b] else 1
+    return 1 if size[a] > size[b] else 0
+
+
+def strides_like(self, memory_format) -> tuple:
+    """Strides for a new tensor shaped like `self` in `memory_format` (None: preserve)."""
+    if memory_format is None or memory_format is preserve_format:
+        if is_non_overlapping_and_dense(self._size, self._stride):
+            return self._stride
+        return infer_dense_strides(self._size, self._stride)
+    return memory_format_strides(self._size, memory_format) or contiguous_strides(self._size)
+
+
+def suggest_memory_format(t):
+    """The memory format `t`'s strides look like: channels_last(_3d) or contiguous_format.
+
+    Ambiguous layouts (a size-0 dim, a stride-0 channel dim, size-1 dims that could
+    sit anywhere) count as contiguous, as in torch.
+    """
+    rank = len(t._size)
+    if rank not in (4, 5):
+        return contiguous_format
+    order = (1,) + tuple(range(rank - 1, 1, -1)) + (0,)       # channels-last, innermost first
+    size, stride = t._size, t._stride
+    if stride[1] == 0:
+        return contiguous_format
+    low = 0
+    for d in order:
+        if size[d] == 0 or stride[d] < low or (d == 0 and low == stride[1]):
+            return contiguous_format
+        low = stride[d] * size[d] if size[d] > 1 else stride[d]
+    return channels_last if rank == 4 else channels_last_3d
+
+
+def _has_internal_overlap(t) -> bool:
+    """Some element of `t` is reached by more than one index (a stride-0 dim of size > 1)."""
+    if is_non_overlapping_and_dense(t._size, t._stride):
+        return False
+    return any(size > 1 and stride == 0 for size, stride in zip(t._size, t._stride))
+
+
+def _partially_overlap(a, b) -> bool:
+    """`a` and `b` share some but not all of their memory (torch refuses to copy those)."""
+    if a._storage is not b._storage or a.numel() == 0 or b.numel() == 0:
+        return False
+    if not (is_non_overlapping_and_dense(a._size, a._stride)
+            and is_non_overlapping_and_dense(b._size, b._stride)):
+        return False
+    a_span = _byte_span(a)
+    b_span = _byte_span(b)
+    if a_span == b_span:
+        return a._stride != b._stride
+    return a_span[0] < b_span[1] and b_span[0] < a_span[1]
+
+
+def _byte_span(t) -> tuple:
+    start = t._offset * t._dtype.itemsize
+    return start, start + t.numel() * t._dtype.itemsize
+
+
+# ----------------------------------------------------------------------------------
+# copy_
+# ----------------------------------------------------------------------------------
 def _copy_meta(self, src, non_blocking=False):
+    if _has_internal_overlap(self):
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
     if src._device.type == "meta" and self._device.type != "meta":
         raise NotImplementedError("Cannot copy out of meta tensor; no data!")
-    shape = broadcast_shapes(self._size, src._size) if src._size != self._size else self._size
-    if shape != self._size:
-        raise RuntimeError(f"output with shape {list(self._size)} doesn't match the broadcast "
-                           f"shape {list(shape)}")
+    if src._size != self._size:
+        shape = broadcast_shapes(self._size, src._size)
+        if shape != self._size:
+            raise RuntimeError(f"output with shape {list(self._size)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
+    if _partially_overlap(self, src):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
+                           "written-to tensor refer to a single memory location. Please "
+                           "clone() the tensor before performing the operation.")
+    if src._dtype.is_complex and not self._dtype.is_complex:
+        warnings.warn(_COMPLEX_WARNING, UserWarning, stacklevel=4)
     return TensorMeta(self._size, self._dtype)
 
 
@@ -31,6 +300,13 @@ def _copy_meta(self, src, non_blocking=False):
 def copy_(self, src, non_blocking, *, out):
     """Copy the elements of `src` into `self`, broadcasting and converting dtype.
 
+    A complex `src` copied into a real tensor loses its imaginary part (with a
+    warning). Copying from a meta tensor into a real one is an error: it has no data.
+
+    Args:
+        src: the tensor to copy from; it must broadcast to `self`'s shape.
+        non_blocking: accepted for compatibility; copies here are synchronous.
+
     Example::
 
         >>> x = torch.zeros(2, 3)
@@ -38,58 +314,24 @@ def copy_(self, src, non_blocking, *, out):
         tensor([[1., 2., 3.],
                 [1., 2., 3.]])
     """
-    if src.dtype.kind == "c" and out.dtype.kind != "c":
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      UserWarning, stacklevel=5)
-        src = src.real
-    with np.errstate(invalid="ignore", over="ignore"):
-        np.copyto(out, src, casting="unsafe")
+    copy_array(out, src)
 
 
+# ----------------------------------------------------------------------------------
+# clone / contiguous
+# ----------------------------------------------------------------------------------
 def _clone_meta(self, memory_format=None):
-    return TensorMeta(self._size, self._dtype, _layout_like(self, memory_format))
-
-
-def _layout_like(self, memory_format) -> tuple | None:
-    """Strides for a copy of `self`: kept when dense (preserve_format), else as asked."""
-    if memory_format is None or memory_format is preserve_format:
-        if _is_dense_non_overlapping(self):
-            return self._stride
-        return _strides_following(self)
-    return memory_format_strides(self._size, memory_format)
-
-
-def _is_dense_non_overlapping(t) -> bool:
-    """The elements fill their span of memory exactly once, in some order of dims."""
-    pairs = sorted((st, s) for s, st in zip(t._size, t._stride) if s != 1)
-    expected = 1
-    for st, s in pairs:
-        if s == 0:
-            return True
-        if st != expected:
-            return False
-        expected *= s
-    return True
-
-
-def _strides_following(t) -> tuple:
-    """Contiguous strides whose order of dims follows `t`'s strides (torch's preserve rule)."""
-    ndim = len(t._size)
-    order = sorted(range(ndim), key=lambda d: (t._stride[d], d), reverse=True)
-    if all(order[i] < order[i + 1] for i in range(ndim - 1)):
-        return contiguous_strides(t._size)
-    stride = [0] * ndim
-    step = 1
-    for d in reversed(order):
-        stride[d] = step
-        step *= max(t._size[d], 1)
-    return tuple(stride)
+    return TensorMeta(self._size, self._dtype, strides_like(self, memory_format))
 
 
 @op("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", meta=_clone_meta,
     method=True, out=True)
 def clone(self, memory_format, *, out):
-    """A copy of `self` with its own storage (strides follow `memory_format`).
+    """A copy of `self` with its own storage.
+
+    Args:
+        memory_format: the result's layout; by default (``torch.preserve_format``)
+            the strides of `self` are kept when it is dense, else its order of dims.
 
     Example::
 
@@ -113,13 +355,19 @@ def contiguous(self, memory_format=contiguous_format):
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     if self.is_contiguous(memory_format=memory_format):
         return self
-    return clone(self, memory_format)
+    return clone.call(self, memory_format)
 
 
+# ----------------------------------------------------------------------------------
+# fill_ / zero_
+# ----------------------------------------------------------------------------------
 def _fill_meta(self, value):
-    if hasattr(value, "_size") and len(value._size) != 0:
-        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
-                           f"{len(value._size)} dimensions.")
+    if hasattr(value, "_size"):
+        if len(value._size) != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {len(value._size)} dimensions.")
+    else:
+        checked_scalar(value, self._dtype)
     return TensorMeta(self._size, self._dtype)
 
 
@@ -128,32 +376,23 @@ def _fill_meta(self, value):
 def fill_(self, value, *, out):
     """Fill `self` with `value`, converted to `self`'s dtype.
 
+    Raises:
+        RuntimeError: if `value` does not fit the dtype (``300`` into uint8, a
+            complex number with an imaginary part into a real dtype).
+
     Example::
 
         >>> torch.empty(2).fill_(3)
         tensor([3., 3.])
     """
-    _fill_array(out, value)
+    out[...] = checked_scalar(value, from_numpy_dtype(out.dtype))
 
 
 @op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", meta=_fill_meta,
     method=True)
 def fill_tensor_(self, value, *, out):
-    """Fill `self` with the single value of a 0-dim tensor."""
-    _fill_array(out, value[()])
-
-
-def _fill_array(out: np.ndarray, value) -> None:
-    if out.dtype.kind not in "cV" and isinstance(value, complex):
-        raise RuntimeError(f"value cannot be converted to type {out.dtype} without overflow")
-    if out.dtype.kind in "iu" and isinstance(value, (int, np.integer)) and not isinstance(
-            value, (bool, np.bool_)):
-        info = np.iinfo(out.dtype)
-        if not info.min <= value <= info.max:
-            raise RuntimeError(f"value cannot be converted to type {out.dtype}_t without "
-                               f"overflow")
-    with np.errstate(invalid="ignore", over="ignore"):
-        out[...] = value
+    """Fill `self` with the single value of a 0-dim tensor (converted like `copy_`)."""
+    copy_array(out, value)
 
 
 def _zero_meta(self):
@@ -162,16 +401,31 @@ def _zero_meta(self):
 
 @op("zero_(Tensor(a!) self) -> Tensor(a!)", meta=_zero_meta, method=True)
 def zero_(self, *, out):
-    """Fill `self` with zeros, in place."""
+    """Fill `self` with zeros, in place.
+
+    Example::
+
+        >>> torch.ones(2).zero_()
+        tensor([0., 0.])
+    """
     out[...] = 0
 
 
 @view("detach(Tensor(a) self) -> Tensor(a)", is_view=False)
 def detach(self):
-    """A tensor sharing storage with `self`, cut off from autograd (never requires grad)."""
+    """A tensor sharing storage with `self`, cut off from autograd (never requires grad).
+
+    Example::
+
+        >>> torch.ones(2, requires_grad=True).detach().requires_grad
+        False
+    """
     return self._size, self._stride, self._offset
 
 
+# ----------------------------------------------------------------------------------
+# item
+# ----------------------------------------------------------------------------------
 def _scalar_meta(self):
     if self.numel() != 1:
         raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
@@ -182,24 +436,8 @@ def _scalar_meta(self):
 
 @op("_local_scalar_dense(Tensor self) -> Scalar", meta=_scalar_meta, function=False)
 def local_scalar_dense(self):
-    """The single element of `self` as a Python number."""
+    """The single element of `self` as a Python bool, int, float or complex."""
     value = self.reshape(-1)[0]
-    return value.item() if self.dtype.kind in "biufc" else float(value)
-
-
-@composite("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, "
-           "Device? device=None, bool? pin_memory=None, bool non_blocking=False, "
-           "MemoryFormat? memory_format=None) -> Tensor", function=False)
-def to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
-            memory_format=None):
-    """A copy of `self` converted to the given dtype / device / memory format."""
-    from .factory import check_options
-    from ..registry import empty_strided_on
-    check_options(layout, pin_memory)
-    dtype = dtype or self._dtype
-    target = (device or self._device).type
-    stride = _layout_like(self, memory_format)
-    result = empty_strided_on(self._size, stride, dtype, target)
-    if target == "cpu":
-        copy_(result, self, non_blocking)
-    return result
+    if self.dtype.kind in "biufc":
+        return value.item()
+    return float(value)          # bfloat16 / float8 scalars of ml_dtypes
