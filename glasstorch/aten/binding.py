@@ -18,15 +18,14 @@ torch's conventions, kept here:
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from ..c10 import dtype as dtypes
 from ..c10.device import device as Device
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
-from ..c10 import layout as layouts
 from ..c10.tensor_impl import TensorBase
+from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, Mismatch,
+                         _describe, to_any, to_bool)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
 
 FUNCTIONS: dict = {}       # python name -> generated torch.<name>
@@ -36,181 +35,6 @@ _SOURCES: dict = {}        # ('function' | 'method', name) -> generated source t
 _SINKS: list = []          # callbacks told of every (kind, name, function)
 
 _TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
-
-
-class Mismatch(Exception):
-    """A signature does not accept the call; carries what to say if none does."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-# ----------------------------------------------------------------------------------
-# Converters: value -> schema type, or Mismatch
-# ----------------------------------------------------------------------------------
-def _describe(value) -> str:
-    if isinstance(value, TensorBase):
-        return "Tensor"
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value)
-        return f"{type(value).__name__} of [{inner}]" if value else type(value).__name__
-    return type(value).__name__
-
-
-def _fail(param, value):
-    raise Mismatch(f"argument '{param.name}' (position {param.position + 1}) must be "
-                   f"{param.type_text}, not {_describe(value)}")
-
-
-def to_int(value, param):
-    if isinstance(value, bool) or isinstance(value, np.bool_):
-        _fail(param, value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, TensorBase) and value.dim() == 0 and not value.is_floating_point() \
-            and not value.is_complex() and value.dtype is not dtypes.bool:
-        return int(value.item())
-    _fail(param, value)
-
-
-def to_int_list(value, param):
-    if type(value) is tuple:
-        for v in value:
-            if type(v) is not int:
-                break
-        else:
-            return value
-    if isinstance(value, (tuple, list)):
-        try:
-            return tuple(v if type(v) is int else to_int(v, param) for v in value)
-        except Mismatch:
-            _fail(param, value)
-    if param.type.size is not None and not isinstance(value, (bool, np.bool_)) and (
-            isinstance(value, (int, np.integer)) or isinstance(value, TensorBase)):
-        return (to_int(value, param),) * param.type.size
-    _fail(param, value)
-
-
-def to_float(value, param):
-    if isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, np.bool_):
-        return float(value)
-    if isinstance(value, TensorBase) and value.dim() == 0:
-        return float(value.item())
-    _fail(param, value)
-
-
-def to_float_list(value, param):
-    if isinstance(value, (tuple, list)):
-        return tuple(to_float(v, param) for v in value)
-    if param.type.size is not None:
-        return (to_float(value, param),) * param.type.size
-    _fail(param, value)
-
-
-def to_bool(value, param):
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, TensorBase) and value.dim() == 0 and value.dtype is dtypes.bool:
-        return bool(value.item())
-    _fail(param, value)
-
-
-def to_scalar(value, param):
-    if isinstance(value, (bool, int, float, complex)):
-        return value
-    if isinstance(value, np.generic) and isinstance(value, (numbers.Number, np.bool_)):
-        return value.item()
-    if isinstance(value, TensorBase) and value.numel() == 1 and value.dim() == 0:
-        return value.item()
-    _fail(param, value)
-
-
-def to_tensor(value, param):
-    if isinstance(value, TensorBase):
-        return value
-    _fail(param, value)
-
-
-def to_tensor_list(value, param):
-    if isinstance(value, (tuple, list)) and all(isinstance(v, TensorBase) or
-                                                 (v is None and param.type.element_optional)
-                                                 for v in value):
-        return list(value)
-    _fail(param, value)
-
-
-_PYTHON_TYPE_DTYPES = {float: dtypes.float64, int: dtypes.int64, bool: dtypes.bool,
-                       complex: dtypes.complex128}
-
-
-def to_dtype(value, param):
-    if type(value) is dtypes.dtype:
-        return value
-    if value in _PYTHON_TYPE_DTYPES:
-        return _PYTHON_TYPE_DTYPES[value]
-    _fail(param, value)
-
-
-def to_device(value, param):
-    if type(value) is Device:
-        return value
-    if isinstance(value, (str, int)) and not isinstance(value, bool):
-        return Device(value) if isinstance(value, str) else Device("cpu") if value >= 0 \
-            else Device(value)
-    _fail(param, value)
-
-
-def to_layout(value, param):
-    if type(value) is Layout:
-        return value
-    _fail(param, value)
-
-
-def to_memory_format(value, param):
-    if type(value) is MemoryFormat:
-        return value
-    _fail(param, value)
-
-
-def to_str(value, param):
-    if isinstance(value, str):
-        return value
-    _fail(param, value)
-
-
-def to_any(value, param):
-    return value
-
-
-def to_generator(value, param):
-    if type(value).__name__ == "Generator":
-        return value
-    _fail(param, value)
-
-
-_CONVERTERS = {
-    "Tensor": to_tensor, "int": to_int, "SymInt": to_int, "float": to_float,
-    "SymFloat": to_float, "bool": to_bool, "SymBool": to_bool, "Scalar": to_scalar,
-    "ScalarType": to_dtype, "Device": to_device, "Layout": to_layout,
-    "MemoryFormat": to_memory_format, "str": to_str, "Dimname": to_str,
-    "Generator": to_generator, "complex": to_scalar,
-}
-_LIST_CONVERTERS = {"int": to_int_list, "SymInt": to_int_list, "Tensor": to_tensor_list,
-                    "float": to_float_list, "Dimname": to_any, "Scalar": to_any,
-                    "bool": to_any}
-_TYPE_TEXT = {"Tensor": "Tensor", "int": "int", "SymInt": "int", "float": "float",
-              "bool": "bool", "Scalar": "Number", "ScalarType": "torch.dtype",
-              "Device": "torch.device", "Layout": "torch.layout",
-              "MemoryFormat": "torch.memory_format", "str": "str", "Generator":
-              "torch.Generator", "Dimname": "name", "SymFloat": "float", "complex": "complex"}
-_SYMBOLIC = {"contiguous_format": layouts.contiguous_format,
-             "preserve_format": layouts.preserve_format,
-             "channels_last": layouts.channels_last, "strided": layouts.strided,
-             "long": dtypes.int64, "int": dtypes.int32, "float": dtypes.float32,
-             "double": dtypes.float64, "Mean": 1, "Sum": 2, "None_": 0}
 
 
 class Param:
@@ -243,7 +67,8 @@ class Signature:
     """One overload as seen from Python: its parameters and how to call it."""
 
     def __init__(self, name: str, schema: FunctionSchema, is_method: bool,
-                 out_overload, functional_overload, with_requires_grad: bool) -> None:
+                 out_overload, functional_overload, with_requires_grad: bool,
+                 schema_names: bool = False) -> None:
         self.name = name
         self.schema = schema
         self.is_method = is_method
@@ -253,7 +78,8 @@ class Signature:
         for i, arg in enumerate(schema.arguments):
             if is_method and i == 0:
                 continue
-            pname = "input" if (arg.name == "self" and not is_method) else arg.name
+            renamed = arg.name == "self" and not is_method and not schema_names
+            pname = "input" if renamed else arg.name
             default = arg.default
             if isinstance(default, str) and default in _SYMBOLIC and arg.type.base != "str":
                 default = _SYMBOLIC[default]
@@ -406,7 +232,7 @@ def _make_caller(sig: Signature):
             out = bound[n_schema]
             if out is not None:
                 outs = (out,) if isinstance(out, TensorBase) else tuple(out)
-                result = out_overload(*values, *outs)
+                result = out_overload.call(*values, *outs)
                 return result
         result = functional.call(*values)
         if has_rg and bound[-1]:
@@ -568,8 +394,41 @@ def binding_source(name: str, kind: str = "function") -> str:
 
 
 def call_packet(packet, args: tuple, kwargs: dict):
-    """`torch.ops.aten.name(...)`: pick the overload the way the Python binding would."""
-    function = FUNCTIONS.get(packet._name)
-    if function is None:
-        raise RuntimeError(f"aten::{packet._name} has no Python binding; call an overload")
-    return function(*args, **kwargs)
+    """`torch.ops.aten.name(...)`: the first overload whose schema accepts the arguments."""
+    overloads = list(packet._overloads.values())
+    for overload in overloads:
+        try:
+            bound = schema_binder(overload)(args, kwargs)
+        except Mismatch:
+            continue
+        return overload.call(*bound)
+    _no_match(packet._name, [_schema_signature(o) for o in overloads], args, kwargs)
+
+
+def call_overload(overload, args: tuple, kwargs: dict):
+    """`torch.ops.aten.name.overload(...)` with keywords or defaults left out."""
+    try:
+        bound = schema_binder(overload)(args, kwargs)
+    except Mismatch:
+        _no_match(overload.name, [_schema_signature(overload)], args, kwargs)
+    return overload.call(*bound)
+
+
+def schema_binder(overload):
+    """A binder for an overload's own schema (argument names as in the schema), cached."""
+    binder = overload.__dict__.get("_schema_binder")
+    if binder is None:
+        binder = overload._schema_binder = namespace_bind(_schema_signature(overload), 0)
+    return binder
+
+
+def _schema_signature(overload) -> Signature:
+    """The schema as a Python signature; keyword-only arguments may also come positionally,
+    so operators can pass every argument in schema order."""
+    sig = Signature(overload.name, overload._schema, False, None, overload, False,
+                    schema_names=True)
+    for p in sig.params:
+        p.kwarg_only = False
+    sig.n_positional = len(sig.params)
+    sig.varargs = False
+    return sig

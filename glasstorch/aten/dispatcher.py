@@ -81,8 +81,14 @@ class OpOverload:
         self.fast_kernel = kernel
         self._cache.clear()
 
-    def __call__(self, *args):
-        return self.call(*args)
+    def __call__(self, *args, **kwargs):
+        """The public entry: arguments are bound and type-checked against the schema.
+
+        Operators written in other operators use `op.call(*all_args)` instead: the
+        same dispatch without binding, for arguments already known to be right.
+        """
+        from .binding import call_overload
+        return call_overload(self, args, kwargs)
 
     def _make_entry(self):
         """The dispatcher entry of this overload, as a closure over its tables.
