@@ -119,7 +119,7 @@ def _byte_view(base: np.ndarray) -> np.ndarray:
 
 def _from_array(array: np.ndarray, dtype, device):
     device = as_device(device) if device is not None else get_default_device()
-    array = np.ascontiguousarray(array, dtype=dtype._np) if array.dtype != dtype._np or \
+    array = np.asarray(array, dtype=dtype._np, order="C") if array.dtype != dtype._np or \
         not array.flags.c_contiguous else array
     if device.type == "meta":
         storage = UntypedStorage._meta(array.nbytes)

@@ -60,3 +60,9 @@ def test_generated_source_is_readable():
     assert "type(dim0) is not int" in source
     source = binding_source("view", "method")                  # overloads: tried in turn
     assert "def view(self, *args, **kwargs):" in source and "bind_1" in source
+
+
+def test_scalar_data_with_dtype_stays_zero_dim():
+    # Regression: converting the data to a dtype once made 0-dim data 1-dim.
+    assert torch.tensor(1.5, dtype=torch.float64).shape == ()
+    assert torch.tensor(7, dtype=torch.int8).shape == ()
