@@ -30,12 +30,25 @@ from ._tensor_str import set_printoptions  # noqa: F401
 __version__ = "2.13.0+glasstorch"
 
 
-def _install_function(kind: str, name: str, function) -> None:
-    if kind == "function":
-        globals()[name] = function
+def _forget_function(kind: str, name: str) -> None:
+    """A name gained an overload: drop its compiled binding; `__getattr__` recompiles it."""
+    if kind == "function" and name not in _HAND_WRITTEN:
+        globals().pop(name, None)
 
 
-_binding.add_sink(_install_function)
+def __getattr__(name: str):
+    try:
+        function = _binding.get_binding("function", name)
+    except KeyError:
+        raise AttributeError(f"module 'glasstorch' has no attribute '{name}'") from None
+    globals()[name] = function          # compiled once; see binding.py on lazy bindings
+    return function
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_binding.names("function")))
+
+
 
 
 def result_type(tensor, other) -> dtype:
@@ -64,3 +77,7 @@ def is_storage(obj) -> "bool":
 def numel(input: Tensor) -> "int":
     """The number of elements of `input`."""
     return input.numel()
+
+
+_HAND_WRITTEN = set(globals())          # written here by hand: generated bindings never replace them
+_binding.add_sink(_forget_function)

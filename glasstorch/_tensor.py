@@ -235,7 +235,7 @@ class Tensor(TensorBase):
         return object.__format__(self, spec)
 
     def __dir__(self):
-        return sorted(set(object.__dir__(self)) | set(binding.METHODS))
+        return sorted(set(object.__dir__(self)) | set(binding.names("method")))
 
 
 def _assign(target: Tensor, value) -> None:
@@ -246,9 +246,9 @@ def _assign(target: Tensor, value) -> None:
         target.fill_(value)
 
 
-def _install_method(kind: str, name: str, function) -> None:
+def _install_method(kind: str, name: str) -> None:
     if kind == "method" and name not in _HAND_WRITTEN:
-        setattr(Tensor, name, function)
+        setattr(Tensor, name, binding.LazyMethod(Tensor, name))
 
 
 for _name, _method in _conversion.SHORTHANDS.items():     # x.float(), x.long(), ...

@@ -28,11 +28,10 @@ from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, M
                          _describe, to_any, to_bool)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
 
-FUNCTIONS: dict = {}       # python name -> generated torch.<name>
-METHODS: dict = {}         # python name -> generated Tensor.<name>
 _SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature]
+_GENERATED: dict = {}      # ('function' | 'method', name) -> generated function
 _SOURCES: dict = {}        # ('function' | 'method', name) -> generated source text
-_SINKS: list = []          # callbacks told of every (kind, name, function)
+_SINKS: list = []          # callbacks told of every (kind, name) that gains a signature
 
 _TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 
@@ -318,9 +317,7 @@ def _install_binding(kind: str, name: str, source: str, namespace: dict, sigs: l
         else None
     function.__qualname__ = f"Tensor.{name}" if kind == "method" else name
     _SOURCES[kind, name] = source
-    (METHODS if kind == "method" else FUNCTIONS)[name] = function
-    for sink in _SINKS:
-        sink(kind, name, function)
+    _GENERATED[kind, name] = function
 
 
 def _no_match(name: str, sigs: list, args: tuple, kwargs: dict):
@@ -371,25 +368,59 @@ def bind_declaration(decl) -> None:
 
 def _add(kind: str, name: str, sig: Signature) -> None:
     _SIGNATURES.setdefault((kind, name), []).append(sig)
-    _generate(kind, name)
+    _GENERATED.pop((kind, name), None)          # regenerated, with the new overload, on use
+    for sink in _SINKS:
+        sink(kind, name)
+
+
+def get_binding(kind: str, name: str):
+    """The generated ``torch.<name>`` (kind 'function') or ``Tensor.<name>`` ('method').
+
+    Note [Bindings are generated on first use]
+        Compiling a binding costs a fraction of a millisecond; hundreds of them would
+        make `import glasstorch` slow. So declarations only record signatures, and a
+        binding is compiled the first time someone looks the name up (the torch
+        module's `__getattr__`, or a `LazyMethod` on Tensor that replaces itself).
+    """
+    function = _GENERATED.get((kind, name))
+    if function is None:
+        if (kind, name) not in _SIGNATURES:
+            raise KeyError(name)
+        _generate(kind, name)
+        function = _GENERATED[kind, name]
+    return function
+
+
+def names(kind: str) -> list:
+    """Every Python name with a binding of this kind ('function' or 'method')."""
+    return [name for k, name in _SIGNATURES if k == kind]
 
 
 def add_sink(callback) -> None:
-    """Call `callback(kind, name, function)` for every binding, past and future."""
+    """Call `callback(kind, name)` for every name with bindings, past and future."""
     _SINKS.append(callback)
-    for (kind, name), function in list(_iter_bindings()):
-        callback(kind, name, function)
+    for kind, name in list(_SIGNATURES):
+        callback(kind, name)
 
 
-def _iter_bindings():
-    for name, function in FUNCTIONS.items():
-        yield ("function", name), function
-    for name, function in METHODS.items():
-        yield ("method", name), function
+class LazyMethod:
+    """A Tensor method compiled on first access, then put in its own place on the class."""
+
+    __slots__ = ("owner", "name")
+
+    def __init__(self, owner: type, name: str) -> None:
+        self.owner = owner
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        function = get_binding("method", self.name)
+        setattr(self.owner, self.name, function)
+        return function if obj is None else function.__get__(obj, cls)
 
 
 def binding_source(name: str, kind: str = "function") -> str:
     """The generated Python source of a binding, for reading."""
+    get_binding(kind, name)
     return _SOURCES[kind, name]
 
 
