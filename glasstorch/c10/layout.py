@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 
-class layout:
-    """How a tensor's elements are arranged: `torch.strided` or a sparse layout."""
+class _Named:
+    """A singleton known by its torch name: printed ``torch.<name>``, pickled by name."""
 
     __slots__ = ("_name",)
 
@@ -14,7 +14,13 @@ class layout:
         return "torch." + self._name
 
     def __reduce__(self):
-        return self._name
+        return self._name              # pickle finds the module-level object of that name
+
+
+class layout(_Named):
+    """How a tensor's elements are arranged: `torch.strided` or a sparse layout."""
+
+    __slots__ = ()
 
 
 strided = layout("strided")
@@ -27,19 +33,10 @@ _mkldnn = layout("_mkldnn")
 jagged = layout("jagged")
 
 
-class memory_format:
+class memory_format(_Named):
     """The order in which a dense tensor's dimensions are laid out in memory."""
 
-    __slots__ = ("_name",)
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return "torch." + self._name
-
-    def __reduce__(self):
-        return self._name
+    __slots__ = ()
 
 
 contiguous_format = memory_format("contiguous_format")

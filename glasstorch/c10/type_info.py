@@ -10,7 +10,19 @@ from . import dtype as dtypes
 from .promotion import get_default_dtype
 
 
-class finfo:
+class _TypeInfo:
+    """What finfo and iinfo share: equality and hashing by the dtype they describe."""
+
+    dtype: str
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and self.dtype == other.dtype
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.dtype))
+
+
+class finfo(_TypeInfo):
     """Limits of a floating point dtype (a complex dtype reports its real part's).
 
     Args:
@@ -47,19 +59,13 @@ class finfo:
         self.resolution = 10.0 ** -math.floor(-math.log10(self.eps))
         self.dtype = repr(type)[len("torch."):]
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, finfo) and self.dtype == other.dtype
-
-    def __hash__(self) -> int:
-        return hash(("finfo", self.dtype))
-
     def __repr__(self) -> str:
         return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
                 f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
                 f"tiny={self.tiny:g}, dtype={self.dtype})")
 
 
-class iinfo:
+class iinfo(_TypeInfo):
     """Limits of an integer dtype: `bits`, `min`, `max`, `dtype` (the dtype's name).
 
     Example::
@@ -82,12 +88,6 @@ class iinfo:
         self.min = int(info.min)
         self.max = int(info.max)
         self.dtype = repr(type)[len("torch."):]
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, iinfo) and self.dtype == other.dtype
-
-    def __hash__(self) -> int:
-        return hash(("iinfo", self.dtype))
 
     def __repr__(self) -> str:
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
