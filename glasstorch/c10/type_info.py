@@ -10,6 +10,11 @@ from . import dtype as dtypes
 from .promotion import get_default_dtype
 
 
+# c10's numeric limits give float8_e5m2fnuz half the epsilon ml_dtypes computes (the gap
+# after 1.0, 0.25); torch reports c10's value.
+_EPS_AS_TORCH = {dtypes.float8_e5m2fnuz: 0.125}
+
+
 class _TypeInfo:
     """What finfo and iinfo share: equality and hashing by the dtype they describe."""
 
@@ -51,7 +56,7 @@ class finfo(_TypeInfo):
                             "torch.iinfo to handle 'torch.finfo'")
         info = ml_dtypes.finfo(type._np)
         self.bits = type.itemsize * 8
-        self.eps = float(info.eps)
+        self.eps = _EPS_AS_TORCH.get(type, float(info.eps))
         self.max = float(info.max)
         self.min = float(info.min)
         self.tiny = float(info.smallest_normal)
