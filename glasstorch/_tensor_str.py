@@ -20,12 +20,15 @@ Note [Printing reduced-precision floats]
     floating data is widened to float64 first; the widening is exact, and the
     strings come from Python's own float formatting, as torch's do.
 
-Note [float8_e8m0fnu NaN]
-    torch 2.13's `isfinite` answers True for the NaN of float8_e8m0fnu (a format
-    with no zero and no infinities), so its printer counts NaN among the finite
-    nonzero values of such a tensor. A NaN there turns integer mode off and, as
-    every comparison with NaN is false, scientific mode too: ``[nan, 8.]`` prints
-    as ``[    nan,  8.0000]``. glasstorch reproduces that choice so reprs agree.
+Note [float8_e8m0fnu in the printer]
+    float8_e8m0fnu holds only powers of two and NaN: no zero, no infinities.
+    torch 2.13's printer still asks "finite and nonzero?" of it, and gets two
+    surprising answers: `isfinite` is True for its NaN, and `ne(0)` compares with
+    0 rounded into the format, which is the smallest value 2**-127. So NaN decides
+    the style (it turns integer mode off and, every comparison with it being
+    false, scientific mode too: ``[    nan,  8.0000]``), while 2**-127 does not (it
+    prints as ``0.`` in integer mode). glasstorch makes the same choices so that
+    reprs agree.
 """
 from __future__ import annotations
 
@@ -51,6 +54,8 @@ class _PrintOptions:
 
 
 PRINT_OPTS = _PrintOptions()
+
+_E8M0FNU_SMALLEST = 2.0 ** -127     # what 0 rounds to in float8_e8m0fnu
 
 _PROFILES = {
     "default": {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80},
@@ -129,11 +134,11 @@ class _Formatter:
     Args:
         values: the values that will be printed (for a summarized tensor, only the
             shown ones): an integer or bool array, or real floating values.
-        nan_is_finite: count NaN among the finite values when choosing the style;
-            see Note [float8_e8m0fnu NaN].
+        e8m0fnu: the values are float8_e8m0fnu, whose style torch decides
+            differently; see Note [float8_e8m0fnu in the printer].
     """
 
-    def __init__(self, values: np.ndarray, nan_is_finite: bool = False) -> None:
+    def __init__(self, values: np.ndarray, e8m0fnu: bool = False) -> None:
         self.floating = values.dtype.kind not in "biu"
         self.int_mode = True
         self.sci_mode = False
@@ -142,15 +147,15 @@ class _Formatter:
             texts = [str(v) for v in values.ravel().tolist()]
         else:
             floats = np.asarray(values, np.float64).ravel()
-            texts = self._choose_float_style(floats, nan_is_finite)
+            texts = self._choose_float_style(floats, e8m0fnu)
         self.width = max([self.width] + [len(text) for text in texts])
 
-    def _choose_float_style(self, values: np.ndarray, nan_is_finite: bool) -> list:
+    def _choose_float_style(self, values: np.ndarray, e8m0fnu: bool) -> list:
         """Pick the float style from the finite nonzero values; return their texts."""
-        finite = np.isfinite(values)
-        if nan_is_finite:
-            finite |= np.isnan(values)
-        shown = values[finite & (values != 0)]
+        if e8m0fnu:
+            shown = values[values != _E8M0FNU_SMALLEST]     # NaN included
+        else:
+            shown = values[np.isfinite(values) & (values != 0)]
         if shown.size == 0:
             return []           # only zeros, nan and inf: integer mode, width 1
         magnitude = np.abs(shown)
@@ -189,7 +194,7 @@ class _Style:
             self.real = _Formatter(values.real)
             self.imag = _Formatter(values.imag)
         else:
-            self.real = _Formatter(values, nan_is_finite=dtype is dtypes.float8_e8m0fnu)
+            self.real = _Formatter(values, e8m0fnu=dtype is dtypes.float8_e8m0fnu)
 
     def element_width(self) -> int:
         """Characters one element takes in a row, with its ``", "`` separator."""
@@ -207,11 +212,17 @@ class _Style:
         return real + imag if imag[0] in "+-" else real + "+" + imag
 
 
+def _widened(arr: np.ndarray) -> np.ndarray:
+    """`arr` with bfloat16 / float8 (ml_dtypes) values widened exactly to float64.
+
+    See Note [Printing reduced-precision floats].
+    """
+    return arr if arr.dtype.kind in "biufc" else arr.astype(np.float64)
+
+
 def _python_values(arr: np.ndarray) -> list:
-    """The elements as Python numbers; see Note [Printing reduced-precision floats]."""
-    if arr.dtype.kind not in "biufc":       # bfloat16 and float8 (ml_dtypes)
-        arr = arr.astype(np.float64)
-    return arr.tolist()
+    """The elements as Python numbers."""
+    return _widened(arr).tolist()
 
 
 def _shown_values(arr: np.ndarray, summarize: bool) -> np.ndarray:
@@ -269,11 +280,11 @@ def _tensor_str(t: Tensor, indent: int) -> str:
         return "[]"
     arr = t._np
     summarize = t.numel() > PRINT_OPTS.threshold
-    shown = _shown_values(arr, summarize)
-    if shown.dtype.kind not in "biufc":
-        shown = shown.astype(np.float64)
-    style = _Style(shown, t._dtype)
-    return _layout(arr, indent, summarize, style)
+    # Any bit pattern may be a tensor's content, signalling NaNs included; casting
+    # or rounding those raises NumPy's "invalid" warning, which torch never shows.
+    with np.errstate(invalid="ignore"):
+        style = _Style(_widened(_shown_values(arr, summarize)), t._dtype)
+        return _layout(arr, indent, summarize, style)
 
 
 # ----- step 3: prefix and suffixes ---------------------------------------------------------
