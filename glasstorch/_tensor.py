@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _indexing
+from . import _indexing, _tensor_new
 from .aten import binding, ops
 from .aten.native import conversion as _conversion
-from .c10 import dtype as dtypes
 from .c10.dispatch_key import AUTOGRAD, local_keys
 from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
@@ -31,8 +30,7 @@ class Tensor(TensorBase):
     __slots__ = ()
 
     def __new__(cls, *args, **kwargs):
-        from ._tensor_new import legacy_new
-        return legacy_new(cls, args, kwargs)
+        return _tensor_new.legacy_new(cls, args, kwargs)
 
     # ----- indexing ---------------------------------------------------------------
     __getitem__ = _indexing.getitem
@@ -113,10 +111,12 @@ class Tensor(TensorBase):
             arr = arr.astype(np.float64)
         return arr.tolist()
 
-    # ----- conversions (aten/native/conversion.py) ----------------------------------
+    # ----- conversions (aten/native/conversion.py) and construction (_tensor_new.py) --
     to = _conversion.tensor_to
     type = _conversion.tensor_type
     cpu = _conversion.tensor_cpu
+    new = _tensor_new.tensor_new
+    new_tensor = _tensor_new.new_tensor
 
     # ----- NumPy interop ----------------------------------------------------------
     __array_priority__ = 1000       # NumPy defers `ndarray + tensor` to the tensor
