@@ -1,0 +1,275 @@
+"""The generic operator tests: every OpInfo entry through every subsystem that exists.
+
+Each test reads only the entry (see README.md): adding an entry adds its checks here.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import glasstorch as gt
+from glasstorch.aten.registry import DECLARATIONS
+from glasstorch.aten.schema import SchemaKind
+
+from .core import (SUBSYSTEM_DTYPES, about, assert_unchanged, assert_values, cases,
+                   contiguous_copy, database, dtype_of, error_cases, known_bug_cases,
+                   noncontiguous, numpy_dtype, ops, snapshot, to_meta, to_numpy)
+
+# torch warns here too; test_differential compares the warnings themselves.
+pytestmark = pytest.mark.filterwarnings("ignore:Casting complex values to real")
+
+# Declarations with no entry of their own, each with the reason. Keep this short.
+NOT_COVERED: dict = {}
+
+
+def _dtype_name(dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def _expected(op, sample):
+    """The reference result, copied so that later writes to the inputs cannot change it."""
+    expected = op.reference(sample)
+    return np.array(expected) if isinstance(expected, np.ndarray) else expected
+
+
+def _check(op, result, expected) -> None:
+    """`result` (a tensor or a Python value) against the reference's answer: type or
+    dtype, shape, and values (unless the op leaves them undefined)."""
+    if not isinstance(result, gt.Tensor):
+        assert type(result) is type(expected), f"{type(result)} != {type(expected)}"
+        assert result == expected or (result != result and expected != expected)
+        return
+    assert result.dtype is dtype_of(expected), f"dtype {result.dtype} != {expected.dtype}"
+    assert tuple(result.shape) == expected.shape, f"{tuple(result.shape)} != {expected.shape}"
+    if op.values_defined:
+        assert_values(result, expected, _dtype_name(result.dtype))
+
+
+def _same(result, expected) -> None:
+    """Two glasstorch results agree: dtype, shape and values."""
+    if isinstance(expected, gt.Tensor):
+        assert result.dtype is expected.dtype
+        assert_values(result, expected, _dtype_name(result.dtype))
+    else:
+        assert result == expected
+
+
+@ops()
+def test_values(op):
+    """The primary variant against the reference: values, shape and dtype."""
+    for dtype, sample in cases(op):
+        with about(dtype, sample):
+            expected = _expected(op, sample)
+            _check(op, op(sample), expected)
+
+
+def _aten_variant(op) -> str:
+    return "ops.aten." + (op.name if "." in op.name else op.name + ".default")
+
+
+@ops()
+def test_variants(op):
+    """Every other spelling (method, function, ``torch.ops.aten.<name>.<overload>``)
+    gives the primary variant's result."""
+    for variant in op.variants[1:] + (_aten_variant(op),):
+        for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
+            with about(dtype, sample):
+                expected = _expected(op, sample)
+                _check(op, op.call(variant, sample), expected)
+
+
+@ops()
+def test_known_bugs(op):
+    """Samples marked `known(...)` still fail; when one passes, remove its mark."""
+    found = False
+    for dtype, sample in known_bug_cases(op):
+        found = True
+        try:
+            _check(op, op(sample), _expected(op, sample))
+        except Exception:
+            continue
+        pytest.fail(f"fixed: {sample.known_bug} (dtype={dtype}, {sample!r}): remove the mark")
+    if not found:
+        pytest.skip("no known bugs")
+
+
+@ops(lambda op: not (op.layout_sensitive or op.is_factory))
+def test_noncontiguous(op):
+    """Strided copies of the inputs give the same results as contiguous copies."""
+    for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
+        with about(dtype, sample):
+            dense = sample.map(contiguous_copy)
+            strided = sample.map(noncontiguous)
+            _same(op(strided), op(dense))
+            for a, b in zip(strided.tensors(), dense.tensors()):
+                assert_values(a, b, exact=True)
+
+
+def _uncastable(dtype):
+    """A dtype that `dtype` results may not be written into (None for bool)."""
+    if dtype.is_complex:
+        return gt.float32
+    if dtype.is_floating_point:
+        return gt.int64
+    return None if dtype is gt.bool else gt.bool
+
+
+@ops(lambda op: op.out is not None)
+def test_out(op):
+    for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
+        with about(dtype, sample):
+            _check_out(op, sample)
+
+
+def _check_out(op, sample) -> None:
+    """Right shape: written and returned; wrong shape: resized, with a warning unless
+    empty; a dtype the result can't be cast to: refused, out untouched."""
+    expected = op(sample)
+    shape, result_dtype = tuple(expected.shape), expected.dtype
+    reference = to_numpy(expected)
+
+    out = gt.empty(shape, dtype=result_dtype)
+    assert op.call(op.out, sample, out=out) is out
+    assert out._version > 0
+    _check(op, out, reference)
+
+    out = gt.empty((expected.numel() + 1,), dtype=result_dtype)
+    with pytest.warns(UserWarning, match="An output with one or more elements was resized"):
+        op.call(op.out, sample, out=out)
+    _check(op, out, reference)
+
+    out = gt.empty((0,), dtype=result_dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        op.call(op.out, sample, out=out)
+    _check(op, out, reference)
+
+    bad = _uncastable(result_dtype)
+    if op.is_factory and sample.kwargs.get("dtype") is None:
+        bad = None                          # the factory takes its dtype from `out`
+    if bad is not None:
+        out = gt.zeros(shape, dtype=bad)
+        with pytest.raises(RuntimeError):
+            op.call(op.out, sample, out=out)
+        assert tuple(out.shape) == shape and not to_numpy(out).any()
+
+
+def _overlapping(t) -> bool:
+    """Several elements share one memory location (an expanded dim)."""
+    return any(stride == 0 and size > 1 for size, stride in zip(t.shape, t.stride()))
+
+
+def _fits(expected, self) -> bool:
+    """Whether a result may be written into `self`: same shape, castable dtype kind."""
+    kinds = "biufc"
+    result_kind = np.dtype(expected.dtype).kind if expected.dtype.kind != "V" else "f"
+    self_kind = "f" if self.dtype.is_floating_point else numpy_dtype(self.dtype).kind
+    return expected.shape == tuple(self.shape) and \
+        kinds.index(result_kind) <= kinds.index(self_kind)
+
+
+@ops(lambda op: op.inplace is not None or op.mutates_input)
+def test_inplace(op):
+    """Values as the functional op (or reference), returns self, one version bump; a
+    result self cannot hold (broadcast shape, wider dtype) raises and writes nothing.
+    Overlapping selves are left to the error inputs (torch refuses some, not all)."""
+    for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
+        if not _overlapping(sample.input):
+            with about(dtype, sample):
+                _check_inplace(op, sample)
+
+
+def _check_inplace(op, sample) -> None:
+    variant = op.inplace or op.variants[0]
+    self = sample.input
+    expected = to_numpy(op(sample)) if op.inplace else _expected(op, sample)
+    version = self._version
+    if not _fits(expected, self):
+        before = snapshot(sample)
+        with pytest.raises(RuntimeError):
+            op.call(variant, sample)
+        assert_unchanged(before, sample)
+        return
+    assert op.call(variant, sample) is self
+    assert self._version == version + 1
+    assert_values(self, expected.astype(numpy_dtype(self.dtype)), _dtype_name(self.dtype))
+
+
+def _meta_sample(op, sample):
+    meta = sample.map(to_meta)
+    if op.is_factory:
+        meta.kwargs["device"] = "meta"
+    return meta
+
+
+@ops()
+def test_meta(op):
+    """The same call on meta tensors describes the CPU result exactly."""
+    for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
+        with about(dtype, sample):
+            meta_sample = _meta_sample(op, sample)
+            expected = op(sample)
+            result = op(meta_sample)
+            assert result.device.type == "meta"
+            assert tuple(result.shape) == tuple(expected.shape)
+            assert result.dtype is expected.dtype
+            assert result.stride() == expected.stride()
+            if op.is_view:
+                assert result.storage_offset() == expected.storage_offset()
+
+
+def _fill_value(view):
+    return not to_numpy(view).flat[0] if view.dtype is gt.bool else 11
+
+
+@ops(lambda op: op.is_view)
+def test_view(op):
+    """Shares storage, `_base` and version counter; writes show through to the base."""
+    for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
+        with about(dtype, sample):
+            _check_view(op, sample)
+
+
+def _check_view(op, sample) -> None:
+    x = sample.input
+    result = op(sample)
+    assert result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    base = x._base if x._base is not None else x
+    assert result._base is (base if op.view_has_base else None)
+    value = _fill_value(result) if result.numel() else None
+    if value is None or (to_numpy(result) == value).all():
+        return
+    version = x._version
+    result.fill_(value)
+    assert x._version == result._version == version + 1
+    assert (to_numpy(result) == value).all()
+    assert_values(result, op.reference(sample), exact=True)   # the base holds them now
+
+
+@error_cases()
+def test_errors(op, error):
+    """The declared exception and message; every input left as it was."""
+    before = snapshot(error.sample)
+    with pytest.raises(error.error_type, match=error.match):
+        op(error.sample)
+    assert_unchanged(before, error.sample)
+
+
+def test_every_declaration_has_an_opinfo():
+    covered = {name for op in database() for name in (op.name,) + op.covers}
+    missing = sorted(set(DECLARATIONS) - covered - set(NOT_COVERED))
+    assert not missing, f"operators without an OpInfo entry: {missing}"
+    unknown = sorted(covered - set(DECLARATIONS))
+    assert not unknown, f"OpInfo entries for undeclared operators: {unknown}"
+
+
+@pytest.mark.parametrize("op", database(), ids=str)
+def test_entry_matches_declaration(op):
+    """The flags say what the declaration has: out=, in-place, view."""
+    declaration = DECLARATIONS[op.name]
+    kinds = set(declaration.overloads)
+    assert (op.out is not None) == (SchemaKind.out in kinds)
+    assert op.mutates_input == (kinds == {SchemaKind.inplace})
+    assert (op.inplace is not None) == (SchemaKind.inplace in kinds and
+                                        SchemaKind.functional in kinds)
+    assert op.is_view == (declaration.kind == "view")
