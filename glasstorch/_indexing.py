@@ -6,8 +6,9 @@ so the result shares storage with the indexed tensor (``x[...]`` is a fresh view
 
 A Python bool (or a 0-dim bool / uint8 tensor) is a mask: True inserts a size-1
 dim, False a size-0 one. torch routes masks through advanced indexing, so reading
-gives a copy; writing goes through the same view. Indexing with tensors or lists
-(advanced indexing) gathers data instead; it arrives with the indexing operators.
+gives a copy laid out as torch's index kernel lays it out (`_index_layout`); writing
+goes through the same view. Indexing with tensors or lists (advanced indexing)
+gathers data instead; it arrives with the indexing operators.
 """
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ import warnings
 
 import numpy as np
 
-from .aten.native.copy import clone
+from .aten.native.copy import copy_
+from .aten.native.shape import movedim_int as movedim
 from .aten.native.view import alias, legacy_type_name, select, slice_, unsqueeze
+from .aten.registry import empty_strided_on
 from .c10 import dtype as dtypes
+from .c10.dispatch_key import DispatchKey, local_keys
 from .c10.tensor_impl import TensorBase
 
 _slice_op = slice_.call
@@ -32,10 +36,12 @@ def getitem(self: TensorBase, index):
         return _select(self, 0, index, 0)
     if kind is slice:
         return _slice(self, 0, index)
+    if isinstance(index, np.integer):
+        return _select(self, 0, int(index), 0)
     if kind is not tuple:
         index = _as_tuple(index)
-    result, masked = _apply(self, index)
-    return clone(result, None) if masked else result
+    result, mask_dim = _apply(self, index)
+    return result if mask_dim is None else _masked_copy(result, mask_dim)
 
 
 def setitem(self: TensorBase, index, value) -> None:
@@ -45,8 +51,8 @@ def setitem(self: TensorBase, index, value) -> None:
     if type(index) is int:
         target = _select(self, 0, index, 0)
     else:
-        target, masked = _apply(self, index if type(index) is tuple else _as_tuple(index))
-        if masked and 0 in target._size and _has_false(index):
+        target, mask_dim = _apply(self, index if type(index) is tuple else _as_tuple(index))
+        if mask_dim is not None and target._size[mask_dim] == 0:
             return          # a False mask selects nothing: torch writes (and bumps) nothing
     if not isinstance(value, TensorBase):
         target.fill_(value)
@@ -59,12 +65,12 @@ def setitem(self: TensorBase, index, value) -> None:
 
 
 def _apply(self: TensorBase, index: tuple) -> tuple:
-    """Apply a tuple index as a chain of views; also say whether a mask was used."""
+    """Apply a tuple index as a chain of views: (view, the dim masks made, or None)."""
     ndim = self.dim()
     consumed = _count_consuming(index)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    result, dim, masked = self, 0, False
+    result, dim, masks = self, 0, []
     for position, item in enumerate(index):
         if item is None:
             result = unsqueeze(result, dim)
@@ -76,17 +82,79 @@ def _apply(self: TensorBase, index: tuple) -> tuple:
             dim += 1
         elif _is_mask(item):
             result = unsqueeze(result, dim)
-            if not bool(item):
-                result = _slice_op(result, dim, 0, 0, 1)
+            masks.append((dim, bool(item)))
             dim += 1
-            masked = True
         elif _is_integer(item):
             result = _select(result, dim, int(item), position)
         else:
             _refuse(item)
+    if masks:
+        return _merge_masks(result, masks)
     if result is self:
         result = alias(self)
-    return result, masked
+    return result, None
+
+
+def _merge_masks(view: TensorBase, masks: list) -> tuple:
+    """Masks are advanced indices: all of them together make one dim (size 1 if every
+    mask is True, else 0), in place of the first when they are adjacent, else in front."""
+    dims = [d for d, _ in masks]
+    for d in reversed(dims[1:]):
+        view = _select_op(view, d, 0)
+    first = dims[0]
+    if dims != list(range(first, first + len(dims))):
+        view, first = movedim(view, first, 0), 0
+    if not all(keep for _, keep in masks):
+        view = _slice_op(view, first, 0, 0, 1)
+    return view, first
+
+
+def _masked_copy(view: TensorBase, mask_dim: int) -> TensorBase:
+    device = view._device.type
+    # torch's meta kernel gives an empty result contiguous strides, its CPU kernel not.
+    layout = None if device == "meta" and 0 in view._size else _index_layout(view, mask_dim)
+    result = empty_strided_on(view._size, layout, view._dtype, device)
+    # Filling a fresh result is not a user-visible write: run copy_ below
+    # ADInplaceOrView (torch's AutoDispatchBelowADInplaceOrView) so it stays at version 0.
+    included, excluded = local_keys.included, local_keys.excluded
+    local_keys.set(included, excluded | DispatchKey.ADInplaceOrView)
+    try:
+        return copy_(result, view, False)
+    finally:
+        local_keys.set(included, excluded)
+
+
+def _index_layout(view: TensorBase, indexed: int) -> tuple:
+    """The strides torch's index kernel gives its result (TensorIterator's rule).
+
+    Dims are ordered innermost-first by insertion sort on the input's strides; a dim
+    with stride 0 (broadcast, or the indexed dim) compares as "no opinion", which
+    leaves it in its row-major slot while the others sort around it.
+    """
+    size, stride = view._size, view._stride
+
+    def compare(a: int, b: int) -> int:
+        if a == indexed or b == indexed or stride[a] == 0 or stride[b] == 0:
+            return 0
+        if stride[a] != stride[b]:
+            return 1 if stride[a] > stride[b] else -1
+        return 1 if size[a] > size[b] else 0
+
+    order = list(range(len(size) - 1, -1, -1))
+    for i in range(1, len(order)):
+        moving = i
+        for j in range(i - 1, -1, -1):
+            verdict = compare(order[j], order[moving])
+            if verdict > 0:
+                order[j], order[moving] = order[moving], order[j]
+                moving = j
+            elif verdict < 0:
+                break
+    strides, step = [0] * len(size), 1
+    for d in order:
+        strides[d] = step
+        step *= max(size[d], 1)
+    return tuple(strides)
 
 
 def _count_consuming(index: tuple) -> int:
@@ -104,10 +172,10 @@ def _count_consuming(index: tuple) -> int:
 
 def _select(self: TensorBase, dim: int, index: int, position: int):
     size = self._size
-    if not size:
+    if not size and index == 0:
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-    length = size[dim]
+    length = size[dim] if size else 0
     if index < -length or index >= length:
         # torch names the index's position in the index tuple, not the tensor's dim.
         raise IndexError(f"index {index} is out of bounds for dimension {position} with size "
@@ -116,8 +184,6 @@ def _select(self: TensorBase, dim: int, index: int, position: int):
 
 
 def _slice(self: TensorBase, dim: int, item: slice):
-    if not self._size:
-        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     start, stop, step = item.start, item.stop, item.step
     if type(start) is not int and start is not None:
         start = _as_int(start)
@@ -130,6 +196,8 @@ def _slice(self: TensorBase, dim: int, item: slice):
     if step <= 0:
         raise ValueError("slice step cannot be zero" if step == 0 else
                          "step must be greater than zero")
+    if not self._size:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     return _slice_op(self, dim, start, stop, step)
 
 
@@ -153,11 +221,6 @@ def _is_mask(item) -> bool:
     if isinstance(item, (bool, np.bool_)):
         return True
     return isinstance(item, TensorBase) and item.dim() == 0 and item._dtype in _MASK_DTYPES
-
-
-def _has_false(index) -> bool:
-    items = index if type(index) is tuple else (index,)
-    return any(_is_mask(item) and not bool(item) for item in items)
 
 
 def _as_tuple(index) -> tuple:

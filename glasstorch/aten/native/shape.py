@@ -248,8 +248,11 @@ def matrix_H(self):
     return _conj(transpose(self, -2, -1))
 
 
-def _batch_transpose(self, name: str, conjugate: bool):
+def _batch_transpose(self, name: str, conjugate: bool, zero_dim_warning: str):
     ndim = len(self._size)
+    if ndim == 0:           # deprecated, but still the identity (conjugated)
+        _warn_once(zero_dim_warning)
+        return _conj(self) if conjugate else self
     if ndim < 2:
         raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of "
                            f"matrices. Got {ndim}-D tensor.")
@@ -260,13 +263,15 @@ def _batch_transpose(self, name: str, conjugate: bool):
 @composite("mT(Tensor(a) self) -> Tensor(a)", function=False)
 def mT(self):
     """`Tensor.mT`: the last two dims swapped (a batch of matrices transposed)."""
-    return _batch_transpose(self, "mT", False)
+    return _batch_transpose(self, "mT", False, "Tensor.mT is deprecated on 0-D tensors. This "
+                            "function is the identity in these cases.")
 
 
 @composite("mH(Tensor(a) self) -> Tensor(a)", function=False)
 def mH(self):
     """`Tensor.mH`: a batch of matrices conjugate-transposed."""
-    return _batch_transpose(self, "mH", True)
+    return _batch_transpose(self, "mH", True, "Tensor.mH is deprecated on 0-D tensors. "
+                            "Consider using x.conj().")
 
 
 @composite("adjoint(Tensor(a) self) -> Tensor(a)", method=True)
@@ -278,7 +283,8 @@ def adjoint(self):
         >>> torch.zeros(5, 2, 3).adjoint().shape
         torch.Size([5, 3, 2])
     """
-    return _batch_transpose(self, "adjoint()", True)
+    return _batch_transpose(self, "adjoint()", True, "adjoint() is deprecated on 0-D tensors. "
+                            "Consider using x.conj().")
 
 
 # ----------------------------------------------------------------------------------
@@ -472,6 +478,7 @@ def tensor_split_indices(self, indices, dim=0):
            "Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]", method=True)
 def tensor_split_tensor(self, tensor_indices_or_sections, dim=0):
     """`tensor_split` with sections (0-dim) or indices (1-D) given as an int64 tensor."""
+    _check_splittable(self)
     where = tensor_indices_or_sections
     if where._device.type != "cpu":
         raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be on cpu, "

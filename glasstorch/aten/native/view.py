@@ -21,6 +21,19 @@ def legacy_type_name(t) -> str:
     return f"torch.{device}{scalar_type_name(t._dtype)}Tensor"
 
 
+_LEGACY_CPU_TYPES = (dtypes.uint8, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
+                     dtypes.float16, dtypes.float32, dtypes.float64)
+
+
+def type_string(t) -> str:
+    """ATen's ``toString()`` of a tensor's type: ``torch.FloatTensor`` for the classic CPU
+    types, ``CPUBoolType`` / ``MetaFloatType`` for the others (as expand's message shows)."""
+    if t._device.type == "cpu" and t._dtype in _LEGACY_CPU_TYPES:
+        return legacy_type_name(t)
+    backend = "CPU" if t._device.type == "cpu" else t._device.type.capitalize()
+    return f"{backend}{scalar_type_name(t._dtype)}Type"
+
+
 def size_at(t, dim: int) -> int:
     """``t.size(dim)`` for a wrapped `dim`, with torch's error for 0-dim tensors."""
     if not t._size:
@@ -201,7 +214,7 @@ def expand(self, size, implicit=False):
     """
     ndim = len(self._size)
     if len(size) < ndim:
-        raise RuntimeError(f"expand({legacy_type_name(self)}{{{list(self._size)}}}, size="
+        raise RuntimeError(f"expand({type_string(self)}{{{list(self._size)}}}, size="
                            f"{list(size)}): the number of sizes provided ({len(size)}) must be "
                            f"greater or equal to the number of dimensions in the tensor ({ndim})")
     if ndim == 0:
@@ -362,9 +375,11 @@ def as_strided(self, size, stride, storage_offset=None):
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in size):
+        if self._device.type == "meta":     # torch's meta path fails counting elements
+            raise RuntimeError("numel: integer multiplication overflow")
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
-    if all(s > 0 for s in size):
+    if all(s > 0 for s in size) and self._device.type != "meta":   # meta storages: no check
         itemsize = self._dtype.itemsize
         needed = (offset + 1 + sum((s - 1) * st for s, st in zip(size, stride))) * itemsize
         available = self._storage.nbytes()
