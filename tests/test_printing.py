@@ -226,7 +226,6 @@ RECORDED = [
      'tensor([1.+0.j, 1.+0.j], dtype=torch.complex64)'),
     ({'default_dtype': 'float64'}, 'torch.empty(0, dtype=torch.float64)',
      'tensor([])'),
-
 ]
 
 
