@@ -32,7 +32,7 @@ from .c10.dtype import from_numpy_dtype
 from .c10.promotion import default_complex_dtype, get_default_dtype, promote_types
 from .c10.size import Size
 from .c10.storage import UntypedStorage
-from .c10.tensor_impl import TensorBase, contiguous_strides, make_tensor, wrap_array
+from .c10.tensor_impl import TensorBase, make_tensor, wrap_array
 
 _MAX_DIMS = 128
 _COPY_WARNING = ("To copy construct from a tensor, it is recommended to use "

@@ -1,2 +1,2 @@
 """Operator declarations by family; importing this package registers them all."""
-from . import view, factory, copy, shape, conversion  # noqa: F401
+from . import view, factory, ranges, copy, shape, conversion  # noqa: F401
