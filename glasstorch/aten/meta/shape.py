@@ -92,7 +92,8 @@ def broadcast_shapes(*shapes) -> tuple:
     result = [1] * ndim
     for shape in shapes:
         offset = ndim - len(shape)
-        for i, s in enumerate(shape):
+        for i in range(len(shape) - 1, -1, -1):       # torch checks from the last dim
+            s = shape[i]
             current = result[offset + i]
             if s == current or s == 1:
                 continue
@@ -101,7 +102,7 @@ def broadcast_shapes(*shapes) -> tuple:
             else:
                 raise RuntimeError(
                     f"The size of tensor a ({current}) must match the size of tensor b ({s}) "
-                    f"at non-singleton dimension {i}")
+                    f"at non-singleton dimension {offset + i}")
     return tuple(result)
 
 
