@@ -45,8 +45,8 @@ class SampleInput:
         self.known_bug = None
 
     def known(self, bug: str) -> "SampleInput":
-        """Mark this sample as hitting a known glasstorch bug (say whose): the generic
-        tests skip it and `test_known_bugs` checks that it still fails."""
+        """Mark this sample as hitting a known glasstorch bug (say whose): the tests
+        skip it, and `test_known_bugs_still_differ` checks that torch still disagrees."""
         self.known_bug = bug
         return self
 
@@ -74,14 +74,16 @@ class SampleInput:
 class ErrorInput:
     """A sample that must raise `error_type` with a message matching `match` (a regex).
 
-    `known_bug` names a known glasstorch deviation (and its owner): the generic tests
-    then expect the failure (strict xfail), so the fix is noticed.
+    `known_bug` names a known glasstorch deviation (and its owner): the tests then
+    expect the failure (strict xfail), so the fix is noticed. `known_bug_on_meta` is
+    the same for the input moved to meta tensors (where torch skips data checks).
     """
 
     sample: SampleInput
     error_type: type
     match: str
     known_bug: str | None = None
+    known_bug_on_meta: str | None = None
 
 
 @dataclass
@@ -95,6 +97,7 @@ class OpInfo:
     error_inputs: Callable = lambda: ()         # () -> iterable of ErrorInput
     dtypes: tuple = ALL_DTYPES
     out: str | None = None                      # the variant accepting out=
+    out_warns_on_resize: bool = True            # factories resize a wrong out= silently
     inplace: str | None = None                  # the in-place twin of a functional op
     mutates_input: bool = False                 # the op writes its first argument
     is_view: bool = False
@@ -284,7 +287,9 @@ def to_numpy(t) -> np.ndarray:
             return t.numpy()
         bits = getattr(gt, f"int{8 * dtype.itemsize}")     # NumPy has no bfloat16
         return t.view(bits).numpy().view(dtype)
-    flat = t.detach().reshape(-1).contiguous().view(_torch_module(t).uint8)
+    torch = _torch_module(t)
+    flat = t.detach().reshape(-1).clone(memory_format=torch.contiguous_format)
+    flat = flat.view(torch.uint8)
     return flat.numpy().view(dtype).reshape(tuple(t.shape))
 
 
@@ -296,9 +301,12 @@ def to_torch(value, torch):
     """Convert glasstorch tensors (same bytes, same geometry), dtypes, devices, memory
     formats and layouts inside `value` to their real-torch counterparts."""
     if isinstance(value, gt.Tensor):
+        dtype = getattr(torch, _torch_name(value.dtype))
+        if value.device.type == "meta":
+            count = value.untyped_storage().nbytes() // value.element_size()
+            return rebuild(value, torch.empty(count, dtype=dtype, device="meta"))
         data = np.array(to_numpy(storage_view(value))).view(np.uint8)
-        flat = torch.from_numpy(data).view(getattr(torch, _torch_name(value.dtype)))
-        return rebuild(value, flat)
+        return rebuild(value, torch.from_numpy(data).view(dtype))
     if isinstance(value, (gt.dtype, gt.memory_format, gt.layout)):
         return getattr(torch, _torch_name(value))
     if isinstance(value, gt.device):
@@ -418,15 +426,16 @@ def about(dtype, sample):
         raise
 
 
-def error_cases(known_bugs: bool = True):
-    """Parametrize a test over (op, error input) of every entry. With `known_bugs`, an
-    input's `known_bug` becomes a strict xfail (off for tests of the database itself)."""
+def error_cases(known_bug: str | None = "known_bug"):
+    """Parametrize a test over (op, error input) of every entry. The error input's
+    attribute named `known_bug` (``known_bug`` or ``known_bug_on_meta``; None for
+    tests of the database itself) becomes a strict xfail."""
     def decorate(test):
         params = []
         for entry in database():
             for i, error in enumerate(entry.error_inputs()):
-                marks = [pytest.mark.xfail(strict=True, reason=error.known_bug)] \
-                    if known_bugs and error.known_bug else []
+                reason = getattr(error, known_bug) if known_bug else None
+                marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
                 params.append(pytest.param(entry, error, id=f"{entry.name}-{i}", marks=marks))
         return pytest.mark.parametrize("op, error", params)(test)
     return decorate

@@ -4,6 +4,7 @@ A factory has no tensor input: its samples are sizes and options, the `dtype`
 parametrization is the `dtype=` argument, and the meta test passes ``device='meta'``.
 """
 import numpy as np
+import pytest
 
 import glasstorch as gt
 
@@ -94,22 +95,32 @@ def errors_full():
                      r"^value cannot be converted to type uint8_t without overflow$")
 
 
+_RESIZE_WARNS = pytest.mark.xfail(
+    strict=True, reason="factories engineer / registry._prepare_out: torch's factory out= "
+                        "kernels resize a wrongly-sized out silently (resize_, no warning)")
+_FACTORY = dict(is_factory=True, out_warns_on_resize=False,
+                marks={"test_out": _RESIZE_WARNS, "test_out_matches_torch": _RESIZE_WARNS})
+
 OPS = [
     OpInfo("empty.memory_format", variants=("empty",), sample_inputs=sample_empty,
            ref=lambda size, dtype=None, **options: np.empty(size, _result_dtype(dtype)),
-           error_inputs=errors_empty, out="empty", is_factory=True, values_defined=False),
+           error_inputs=errors_empty, out="empty", values_defined=False, **_FACTORY),
     OpInfo("empty_strided", variants=("empty_strided",), sample_inputs=sample_empty_strided,
            ref=lambda size, stride, dtype=None: np.empty(size, _result_dtype(dtype)),
            error_inputs=errors_empty_strided, out="ops.aten.empty_strided",
-           is_factory=True, values_defined=False),
+           values_defined=False, **{**_FACTORY, "marks": {
+               "test_out": _RESIZE_WARNS,
+               "test_out_matches_torch": pytest.mark.xfail(
+                   strict=True, reason="registry._out_schema: torch's empty_strided.out "
+                                       "takes no dtype/layout/device/pin_memory")}}),
     OpInfo("zeros", variants=("zeros",), sample_inputs=sample_sized,
            ref=lambda size, dtype=None: np.zeros(size, _result_dtype(dtype)),
-           error_inputs=errors_zeros, out="zeros", is_factory=True),
+           error_inputs=errors_zeros, out="zeros", **_FACTORY),
     OpInfo("ones", variants=("ones",), sample_inputs=sample_sized,
            ref=lambda size, dtype=None: np.ones(size, _result_dtype(dtype)),
-           error_inputs=errors_ones, out="ones", is_factory=True),
+           error_inputs=errors_ones, out="ones", **_FACTORY),
     OpInfo("full", variants=("full",), sample_inputs=sample_full,
            ref=lambda size, value, dtype=None: np.full(
                size, value, numpy_dtype(dtype or _inferred_dtype(value))),
-           error_inputs=errors_full, out="full", is_factory=True),
+           error_inputs=errors_full, out="full", **_FACTORY),
 ]
