@@ -7,8 +7,8 @@ import numpy as np
 
 import glasstorch as gt
 
-from .core import (ALL_DTYPES, ErrorInput, OpInfo, SampleInput, make_tensor, numpy_dtype,
-                   tensors)
+from .core import (ALL_DTYPES, COMPLEX, ErrorInput, OpInfo, SampleInput, make_tensor,
+                   numpy_dtype, tensors)
 
 
 def _x(*shape):
@@ -331,6 +331,66 @@ def sample_alias(dtype):
         yield SampleInput(x)
 
 
+
+# ----- unfold, view_as_real, view_as_complex ----------------------------------------
+def sample_unfold(dtype):
+    for x in tensors(dtype):
+        if not x.dim():
+            yield SampleInput(x, 0, 1, 1)
+        elif x.shape[-1] >= 2:
+            yield SampleInput(x, -1, 2, 1)
+            yield SampleInput(x, 0, 1, 2)
+
+
+def _unfold(a, dimension, size, step):
+    if a.ndim == 0:
+        return a.reshape(1)
+    windows = np.lib.stride_tricks.sliding_window_view(a, size, axis=dimension)
+    return windows[(slice(None),) * _wrap(dimension, a.ndim) + (slice(None, None, step),)]
+
+
+def errors_unfold():
+    x = _x(3, 4)
+    yield ErrorInput(SampleInput(x, 1, 5, 1), RuntimeError,
+                     r"^maximum size for tensor at dimension 1 is 4 but size is 5$")
+    yield ErrorInput(SampleInput(x, 1, 2, 0), RuntimeError, r"^step is 0 but must be > 0$")
+    yield ErrorInput(SampleInput(x, 1, -1, 1), RuntimeError, r"^size is -1 but must be >= 0$")
+
+
+def sample_view_as_real(dtype):
+    for x in tensors(dtype):
+        yield SampleInput(x)
+
+
+def _view_as_real(a):
+    return np.stack([a.real, a.imag], axis=-1)
+
+
+def sample_view_as_complex(dtype):
+    for shape in ((2,), (3, 2), (2, 3, 2)):
+        yield SampleInput(make_tensor(shape, dtype))
+    yield SampleInput(make_tensor((3, 4), dtype)[:, 2:])      # strides (4, 1), offset 2
+    yield SampleInput(make_tensor((2, 2), dtype)[:0])         # empty, strides kept
+
+
+def _view_as_complex(a):
+    return (a[..., 0] + 1j * a[..., 1]).astype(np.complex64 if a.dtype == np.float32
+                                              else np.complex128)
+
+
+def errors_view_as_complex():
+    yield ErrorInput(SampleInput(_x(3, 3)), RuntimeError,
+                     r"^Tensor must have a last dimension of size 2$")
+    yield ErrorInput(SampleInput(_x(2, 3).t()), RuntimeError,
+                     r"^Tensor must have a last dimension with stride 1$")
+    yield ErrorInput(SampleInput(_x(5)[1:].view(2, 2)), RuntimeError,
+                     r"^Tensor must have a storage_offset divisible by 2$")
+    yield ErrorInput(SampleInput(make_tensor((3, 2), gt.int64)), RuntimeError,
+                     r"^view_as_complex is only supported for half, float and double tensors, "
+                     r"but got a tensor of scalar type: Long$")
+    yield ErrorInput(SampleInput(_x()), RuntimeError,
+                     r"^Input tensor must have one or more dimensions$")
+
 OPS = [
     OpInfo("view", variants=("Tensor.view",), sample_inputs=sample_view,
            ref=lambda a, size: a.reshape(size),
@@ -378,4 +438,15 @@ OPS = [
            is_view=True),
     OpInfo("alias", variants=("ops.aten.alias.default",), sample_inputs=sample_alias,
            ref=lambda a: a, is_view=True),
+    OpInfo("unfold", variants=("Tensor.unfold",), sample_inputs=sample_unfold, ref=_unfold,
+           error_inputs=errors_unfold, is_view=True),
+    OpInfo("view_as_real", variants=("view_as_real",), sample_inputs=sample_view_as_real,
+           ref=_view_as_real, dtypes=COMPLEX, is_view=True,
+           error_inputs=lambda: [ErrorInput(SampleInput(_x(3)), RuntimeError,
+                                            r"^view_as_real is only supported for complex "
+                                            r"tensors$")]),
+    OpInfo("view_as_complex", variants=("view_as_complex",),
+           sample_inputs=sample_view_as_complex, ref=_view_as_complex,
+           dtypes=(gt.float32, gt.float64), error_inputs=errors_view_as_complex, is_view=True,
+           layout_sensitive=True),
 ]
