@@ -26,6 +26,7 @@ from .c10.tensor_impl import TensorBase
 
 _slice_op = slice_.call
 _select_op = select.call
+_unsqueeze_op = unsqueeze.call
 _MASK_DTYPES = (dtypes.bool, dtypes.uint8)
 
 
@@ -73,7 +74,7 @@ def _apply(self: TensorBase, index: tuple) -> tuple:
     result, dim, masks = self, 0, []
     for position, item in enumerate(index):
         if item is None:
-            result = unsqueeze(result, dim)
+            result = _unsqueeze_op(result, dim)
             dim += 1
         elif item is Ellipsis:      # as torch: each Ellipsis skips the unnamed dims
             dim += ndim - consumed
@@ -81,7 +82,7 @@ def _apply(self: TensorBase, index: tuple) -> tuple:
             result = _slice(result, dim, item)
             dim += 1
         elif _is_mask(item):
-            result = unsqueeze(result, dim)
+            result = _unsqueeze_op(result, dim)
             masks.append((dim, bool(item)))
             dim += 1
         elif _is_integer(item):
@@ -91,7 +92,7 @@ def _apply(self: TensorBase, index: tuple) -> tuple:
     if masks:
         return _merge_masks(result, masks)
     if result is self:
-        result = alias(self)
+        result = alias.call(self)
     return result, None
 
 
@@ -103,7 +104,7 @@ def _merge_masks(view: TensorBase, masks: list) -> tuple:
         view = _select_op(view, d, 0)
     first = dims[0]
     if dims != list(range(first, first + len(dims))):
-        view, first = movedim(view, first, 0), 0
+        view, first = movedim.call(view, first, 0), 0
     if not all(keep for _, keep in masks):
         view = _slice_op(view, first, 0, 0, 1)
     return view, first
@@ -119,7 +120,7 @@ def _masked_copy(view: TensorBase, mask_dim: int) -> TensorBase:
     included, excluded = local_keys.included, local_keys.excluded
     local_keys.set(included, excluded | DispatchKey.ADInplaceOrView)
     try:
-        return copy_(result, view, False)
+        return copy_.call(result, view, False)
     finally:
         local_keys.set(included, excluded)
 

@@ -160,22 +160,22 @@ class Tensor(TensorBase):
     @property
     def T(self):
         """All dims reversed (``x.permute(n-1, ..., 0)``); deprecated by torch unless 2-D."""
-        return _aten.numpy_T.default(self)
+        return _aten.numpy_T.default.call(self)
 
     @property
     def mT(self):
         """The last two dims swapped: a batch of matrices transposed."""
-        return _aten.mT.default(self)
+        return _aten.mT.default.call(self)
 
     @property
     def H(self):
         """The conjugate transpose of a matrix (2-D tensor)."""
-        return _aten.matrix_H.default(self)
+        return _aten.matrix_H.default.call(self)
 
     @property
     def mH(self):
         """The last two dims swapped and conjugated: a batch of matrices' adjoints."""
-        return _aten.mH.default(self)
+        return _aten.mH.default.call(self)
 
     @property
     def real(self):
@@ -183,20 +183,20 @@ class Tensor(TensorBase):
 
         Assigning to it writes those elements: ``z.real = torch.zeros(3)``.
         """
-        return _aten.real.default(self)
+        return _aten.real.default.call(self)
 
     @real.setter
     def real(self, value) -> None:
-        _assign(_aten.real.default(self), value)
+        _assign(_aten.real.default.call(self), value)
 
     @property
     def imag(self):
         """The imaginary parts of a complex tensor, as a view (real tensors raise)."""
-        return _aten.imag.default(self)
+        return _aten.imag.default.call(self)
 
     @imag.setter
     def imag(self, value) -> None:
-        _assign(_aten.imag.default(self), value)
+        _assign(_aten.imag.default.call(self), value)
 
     @property
     def data(self):

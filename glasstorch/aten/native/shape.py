@@ -44,21 +44,21 @@ def reshape(self, shape):
     size = infer_size(shape, self.numel())
     stride = compute_view_stride(self._size, self._stride, size)
     if stride is not None:
-        return reshape_alias(self, size, stride)
-    return unsafe_view(clone(self, contiguous_format), size)
+        return reshape_alias.call(self, size, stride)
+    return unsafe_view.call(clone.call(self, contiguous_format), size)
 
 
 @composite("reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", method=True,
            function=False)
 def reshape_as(self, other):
     """``self.reshape(other.shape)``."""
-    return reshape(self, other._size)
+    return reshape.call(self, other._size)
 
 
 @composite("view_as(Tensor(a) self, Tensor other) -> Tensor(a)", method=True, function=False)
 def view_as(self, other):
     """``self.view(other.shape)``."""
-    return view_(self, other._size)
+    return view_.call(self, other._size)
 
 
 @composite("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
@@ -78,13 +78,13 @@ def flatten(self, start_dim=0, end_dim=-1):
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if ndim == 0:
-        return reshape(self, (1,))
+        return reshape.call(self, (1,))
     if start == end:
         return self
     merged = 1
     for s in self._size[start:end + 1]:
         merged *= s
-    return reshape(self, self._size[:start] + (merged,) + self._size[end + 1:])
+    return reshape.call(self, self._size[:start] + (merged,) + self._size[end + 1:])
 
 
 @composite("unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)", method=True)
@@ -107,7 +107,7 @@ def unflatten(self, dim, sizes):
                                f"the size of dim {d} ({self._size[d]}) in the input "
                                f"tensor") from None
         raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
-    return view_(self, self._size[:d] + inferred + self._size[d + 1:])
+    return view_.call(self, self._size[:d] + inferred + self._size[d + 1:])
 
 
 @composite("ravel(Tensor(a) self) -> Tensor(a)", method=True)
@@ -119,7 +119,7 @@ def ravel(self):
         >>> torch.zeros(2, 3).ravel().shape
         torch.Size([6])
     """
-    return view_(contiguous(self, contiguous_format), (-1,))
+    return view_.call(contiguous.call(self, contiguous_format), (-1,))
 
 
 # ----------------------------------------------------------------------------------
@@ -128,13 +128,13 @@ def ravel(self):
 @composite("swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)", method=True)
 def swapaxes(self, axis0, axis1):
     """NumPy's name for `transpose`."""
-    return transpose(self, axis0, axis1)
+    return transpose.call(self, axis0, axis1)
 
 
 @composite("swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", method=True)
 def swapdims(self, dim0, dim1):
     """Another name for `transpose`."""
-    return transpose(self, dim0, dim1)
+    return transpose.call(self, dim0, dim1)
 
 
 def _movedim(self, source, destination):
@@ -149,13 +149,13 @@ def _movedim(self, source, destination):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
     if ndim <= 1:
-        return alias(self)
+        return alias.call(self)
     order = [None] * ndim
     for s, d in zip(src, dst):
         order[d] = s
     # The dims not moved keep their relative order in the free result positions.
     unmoved = iter(d for d in range(ndim) if d not in src)
-    return permute(self, [d if d is not None else next(unmoved) for d in order])
+    return permute.call(self, [d if d is not None else next(unmoved) for d in order])
 
 
 _MOVEDIM_DOC = """Move dims `source` to positions `destination`; the others keep their order.
@@ -215,7 +215,7 @@ def _conj(t):
     except AttributeError:
         raise NotImplementedError("glasstorch has no conj operator yet, so H / mH / adjoint of "
                                   "complex tensors are not available") from None
-    return conj(t)
+    return conj.call(t)
 
 
 @composite("numpy_T(Tensor(a) self) -> Tensor(a)", function=False)
@@ -231,7 +231,7 @@ def numpy_T(self):
     if ndim == 0:
         _warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
                    "these cases.")
-    return permute(self, tuple(range(ndim - 1, -1, -1)))
+    return permute.call(self, tuple(range(ndim - 1, -1, -1)))
 
 
 @composite("matrix_H(Tensor(a) self) -> Tensor(a)", function=False)
@@ -245,7 +245,7 @@ def matrix_H(self):
         hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
                            f"{ndim}-D tensor.{hint}")
-    return _conj(transpose(self, -2, -1))
+    return _conj(transpose.call(self, -2, -1))
 
 
 def _batch_transpose(self, name: str, conjugate: bool, zero_dim_warning: str):
@@ -256,7 +256,7 @@ def _batch_transpose(self, name: str, conjugate: bool, zero_dim_warning: str):
     if ndim < 2:
         raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of "
                            f"matrices. Got {ndim}-D tensor.")
-    result = transpose(self, -2, -1)
+    result = transpose.call(self, -2, -1)
     return _conj(result) if conjugate else result
 
 
@@ -293,7 +293,7 @@ def adjoint(self):
 @composite("expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", method=True, function=False)
 def expand_as(self, other):
     """``self.expand(other.shape)``."""
-    return expand(self, other._size, False)
+    return expand.call(self, other._size, False)
 
 
 @composite("broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)", method=True)
@@ -305,7 +305,7 @@ def broadcast_to(self, size):
         >>> torch.zeros(3).broadcast_to((2, 3)).stride()
         (0, 1)
     """
-    return expand(self, size, False)
+    return expand.call(self, size, False)
 
 
 @composite("narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)",
@@ -332,7 +332,7 @@ def narrow(self, dim, start, length):
     if start > size - length:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
-    return slice_(self, d, start, start + length, 1)
+    return slice_.call(self, d, start, start + length, 1)
 
 
 @composite("narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)",
@@ -342,7 +342,7 @@ def narrow_tensor(self, dim, start, length):
     if start.dim() != 0 or start._dtype.is_floating_point or start._dtype.is_complex \
             or start._dtype is dtypes.bool:
         raise RuntimeError("start must be an 0-dim integral Tensor.")
-    return narrow(self, dim, int(start.item()), length)
+    return narrow.call(self, dim, int(start.item()), length)
 
 
 @composite("real(Tensor(a) self) -> Tensor(a)")
@@ -355,7 +355,7 @@ def real(self):
         torch.float32
     """
     if self._dtype.is_complex:
-        return select(view_as_real(self), -1, 0)
+        return select.call(view_as_real.call(self), -1, 0)
     return self
 
 
@@ -370,7 +370,7 @@ def imag(self):
     """
     if not self._dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return select(view_as_real(self), -1, 1)
+    return select.call(view_as_real.call(self), -1, 1)
 
 
 # ----------------------------------------------------------------------------------
@@ -380,7 +380,7 @@ def imag(self):
            method=True, function=False)
 def split_sizes(self, split_size, dim=0):
     """`Tensor.split` given a list of lengths: `split_with_sizes`."""
-    return split_with_sizes(self, split_size, dim)
+    return split_with_sizes.call(self, split_size, dim)
 
 
 def split_function(tensor, split_size_or_sections, dim=0) -> tuple:
@@ -425,8 +425,8 @@ def chunk(self, chunks, dim=0):
     split_size = (length + chunks - 1) // chunks
     if split_size == 0 and length == 0:
         # An empty dim still gives `chunks` (empty) pieces; split would give one.
-        return split_with_sizes(self, [0] * chunks, dim)
-    return split(self, split_size, dim)
+        return split_with_sizes.call(self, [0] * chunks, dim)
+    return split.call(self, split_size, dim)
 
 
 def _check_splittable(self) -> int:
@@ -456,7 +456,7 @@ def tensor_split(self, sections, dim=0):
     pieces, start = [], 0
     for i in range(sections):
         length = smaller + 1 if i < extra else smaller
-        pieces.append(slice_(self, d, start, start + length, 1))
+        pieces.append(slice_.call(self, d, start, start + length, 1))
         start += length
     return pieces
 
@@ -468,9 +468,9 @@ def tensor_split_indices(self, indices, dim=0):
     d = wrap_dim(dim, _check_splittable(self))
     pieces, start = [], 0
     for end in indices:
-        pieces.append(slice_(self, d, start, end, 1))
+        pieces.append(slice_.call(self, d, start, end, 1))
         start = end
-    pieces.append(slice_(self, d, start, self._size[d], 1))
+    pieces.append(slice_.call(self, d, start, self._size[d], 1))
     return pieces
 
 
@@ -491,8 +491,8 @@ def tensor_split_tensor(self, tensor_indices_or_sections, dim=0):
                            f"zero-dimensional or one-dimensional tensor, but got a tensor with "
                            f"{where.dim()} dims")
     if where.dim() == 0:
-        return tensor_split(self, int(where.item()), dim)
-    return tensor_split_indices(self, tuple(int(i) for i in where.tolist()), dim)
+        return tensor_split.call(self, int(where.item()), dim)
+    return tensor_split_indices.call(self, tuple(int(i) for i in where.tolist()), dim)
 
 
 def _declare_directional_split(name: str, min_dims: int, dim_of, doc: str) -> tuple:
@@ -510,10 +510,10 @@ def _declare_directional_split(name: str, min_dims: int, dim_of, doc: str) -> tu
             raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but the "
                                f"size of the dimension {self._size[d]} is not divisible by the "
                                f"split_size {sections}!")
-        return tensor_split(self, sections, d)
+        return tensor_split.call(self, sections, d)
 
     def by_indices(self, indices):
-        return tensor_split_indices(self, indices, check(self))
+        return tensor_split_indices.call(self, indices, check(self))
     by_sections.__doc__ = doc
     by_indices.__doc__ = f"`torch.{name}` at the given indices (see `tensor_split`)."
     return (composite(f"{name}.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]",
