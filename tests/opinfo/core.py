@@ -335,11 +335,11 @@ def assert_values(actual, expected, dtype_name: str = "", exact: bool = False) -
     actual = _as_array(actual)
     expected = _as_array(expected)
     assert actual.shape == expected.shape, f"shape {actual.shape} != {expected.shape}"
+    if np.array_equal(actual, expected, equal_nan=actual.dtype.kind in "fc"):
+        return
     tolerance = None if exact else TOLERANCES.get(dtype_name)
-    with_nan = actual.dtype.kind in "fc"
     if tolerance is None:
-        if not np.array_equal(actual, expected, equal_nan=with_nan):
-            np.testing.assert_array_equal(actual, expected)      # explains the mismatch
+        np.testing.assert_array_equal(actual, expected)          # explains the mismatch
     elif not np.allclose(actual, expected, *tolerance, equal_nan=True):
         np.testing.assert_allclose(actual, expected, *tolerance, equal_nan=True)
 
