@@ -285,20 +285,19 @@ def select(self, dim, index):
       "SymInt step=1) -> Tensor(a)", method=False, function=False)
 def slice_(self, dim=0, start=None, end=None, step=1):
     """Python's ``start:end:step`` along `dim` (clamped to the size; step must be positive)."""
-    ndim = len(self._size)
-    if ndim == 0:
+    sizes, strides = self._size, self._stride
+    if not sizes:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-    d = wrap_dim(dim, ndim)
+    d = wrap_dim(dim, len(sizes))
     if step <= 0:
         raise RuntimeError("slice step must be positive")
-    length = self._size[d]
-    start = 0 if start is None else (start + length if start < 0 else start)
-    end = length if end is None else (end + length if end < 0 else end)
-    start = min(max(start, 0), length)
-    end = min(max(end, start), length)
-    size = self._size[:d] + ((end - start + step - 1) // step,) + self._size[d + 1:]
-    stride = self._stride[:d] + (self._stride[d] * step,) + self._stride[d + 1:]
-    return size, stride, self._offset + start * self._stride[d]
+    # Python's own clamping is torch's for a positive step: negative bounds count from
+    # the end, both bounds are clipped to the size, an empty range starts at `start`.
+    start, end, _ = slice(start, end).indices(sizes[d])
+    count = len(range(start, end, step))
+    return (sizes[:d] + (count,) + sizes[d + 1:],
+            strides[:d] + (strides[d] * step,) + strides[d + 1:],
+            self._offset + start * strides[d])
 
 
 @view("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)")
