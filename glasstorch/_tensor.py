@@ -121,7 +121,7 @@ class Tensor(TensorBase):
     # ----- NumPy interop ----------------------------------------------------------
     __array_priority__ = 1000       # NumPy defers `ndarray + tensor` to the tensor
 
-    def numpy(self, *, force: bool = False) -> np.ndarray:
+    def numpy(self, *args, force: bool = False) -> np.ndarray:
         """The NumPy array sharing this tensor's memory.
 
         Args:
@@ -138,6 +138,7 @@ class Tensor(TensorBase):
             >>> t = torch.zeros(2); a = t.numpy(); a[0] = 5; t
             tensor([5., 0.])
         """
+        _conversion.no_positional("numpy", args)
         if not force:
             if self._device.type != "cpu":
                 raise TypeError(f"can't convert {self._device.type} device type tensor to "

@@ -43,7 +43,11 @@ _COPY_WARNING = ("To copy construct from a tensor, it is recommended to use "
 # ----------------------------------------------------------------------------------
 # Public constructors
 # ----------------------------------------------------------------------------------
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+_NO_DATA = object()
+
+
+def tensor(data=_NO_DATA, *extra, dtype=None, device=None, requires_grad=False,
+           pin_memory=False):
     """A new tensor holding a copy of `data`.
 
     Args:
@@ -61,6 +65,10 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         tensor([[1.0000, 2.0000],
                 [3.0000, 4.5000]])
     """
+    if data is _NO_DATA:
+        raise TypeError('tensor() missing 1 required positional arguments: "data"')
+    if extra:
+        raise TypeError(f"tensor() takes 1 positional argument but {len(extra) + 1} were given")
     dtype = _dtype_argument(dtype, "tensor")
     device = _device_argument(device, "tensor")
     _check_flag(requires_grad, "tensor", "requires_grad")
@@ -106,7 +114,7 @@ def from_numpy(ndarray: np.ndarray):
     return _from_numpy(ndarray, warn_read_only=True)
 
 
-def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
+def new_tensor(self, data, *extra, dtype=None, device=None, requires_grad=False, layout=None,
                pin_memory=False):
     """A copy of `data` as a tensor with this tensor's dtype and device unless given.
 
@@ -115,6 +123,9 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
         >>> torch.ones(1, dtype=torch.int8).new_tensor([1.5, 2])
         tensor([1, 2], dtype=torch.int8)
     """
+    if extra:
+        raise TypeError(f"new_tensor() takes 1 positional argument but {len(extra) + 1} "
+                        f"were given")
     dtype = _dtype_argument(dtype, "new_tensor") or self._dtype
     device = _device_argument(device, "new_tensor") or self._device
     if isinstance(data, TensorBase):

@@ -268,6 +268,18 @@ BINDING_GAPS = {
                       "signatures",
     "torch.arange('a')": "binding: torch reports the first overload's argument error when "
                          "all overloads fail on it",
+    "torch.zeros_like([1, 2])": "binding: a wrong argument type is reported as such, not as "
+                                "a count of positional arguments",
+    "i.new_full(2, 3)": "binding: a lone int for an int[] argument is refused with torch's "
+                        "'must be tuple of ints, not int' wording",
+    "torch.zeros_like(i, requires_grad=True)": "binding: factories word the requires_grad "
+                                               "error 'Only Tensors ...' (capital O)",
+    "xt.contiguous(torch.preserve_format)": "binding: keyword-only methods word positional "
+                                            "arguments as torch does",
+    "torch.fill_(torch.ones(2), 3)": "binding: in-place-only operators get no torch.<name> "
+                                     "function (torch.fill_, torch.zero_)",
+    "torch.zero_(torch.ones(2))": "binding: in-place-only operators get no torch.<name> "
+                                  "function (torch.fill_, torch.zero_)",
 }
 
 

@@ -26,16 +26,13 @@ def _known_if_empty(sample, bug: str):
     return sample
 
 
-EMPTY_COPY_BUG = ("copy.py owner (_is_dense_non_overlapping): a preserve_format copy of an "
-                  "empty tensor keeps its strides in torch ((4, 0, 2) stride (0, 0, 0) stays "
-                  "(0, 0, 0))")
 EMPTY_CONTIGUOUS_BUG = ("c10 owner (is_contiguous_strides): torch calls every empty tensor "
                         "contiguous, e.g. (4, 0, 2) with stride (0, 0, 0)")
 
 
 def sample_clone(dtype):
     for x in tensors(dtype):
-        yield _known_if_empty(SampleInput(x), EMPTY_COPY_BUG)
+        yield SampleInput(x)
         yield SampleInput(x, memory_format=gt.contiguous_format)
     for layout in ("contiguous", "transposed"):
         x = make_tensor((2, 3, 4, 5), dtype, layout)
@@ -48,9 +45,6 @@ def sample_contiguous(dtype):
         yield _known_if_empty(SampleInput(x), EMPTY_CONTIGUOUS_BUG)
     yield SampleInput(make_tensor((2, 3, 4, 5), dtype, "transposed"),
                       memory_format=gt.channels_last)
-    yield SampleInput(make_tensor((3, 4), dtype), memory_format=gt.preserve_format).known(
-        "copy.py owner: contiguous(memory_format=preserve_format) of a contiguous tensor "
-        "returns it in torch; glasstorch raises")
 
 
 def errors_clone():
@@ -93,8 +87,7 @@ def errors_copy():
     yield ErrorInput(SampleInput(_x(3), _x(4)), RuntimeError,
                      r"^The size of tensor a \(3\) must match the size of tensor b \(4\) at "
                      r"non-singleton dimension 0$")
-    yield ErrorInput(SampleInput(_x(1, 3).expand(2, 3), _x(2, 3)), RuntimeError, _OVERLAP,
-                     known_bug_on_meta="copy.py owner: torch skips the overlap check on meta")
+    yield ErrorInput(SampleInput(_x(1, 3).expand(2, 3), _x(2, 3)), RuntimeError, _OVERLAP)
     yield ErrorInput(SampleInput(_x(3), gt.empty(3, device="meta")), NotImplementedError,
                      r"^Cannot copy out of meta tensor; no data!$")
 
@@ -131,26 +124,19 @@ def _fill(self, value):
 
 
 def errors_fill():
-    on_meta = "copy.py owner: torch does not check the fill value on meta tensors"
     yield ErrorInput(SampleInput(_x(3), 1 + 2j), RuntimeError,
-                     r"^value cannot be converted to type float without overflow$",
-                     known_bug_on_meta=on_meta)
+                     r"^value cannot be converted to type float without overflow$")
     yield ErrorInput(SampleInput(_x(3, dtype=gt.uint8), 300), RuntimeError,
-                     r"^value cannot be converted to type uint8_t without overflow$",
-                     known_bug_on_meta=on_meta)
+                     r"^value cannot be converted to type uint8_t without overflow$")
     yield ErrorInput(SampleInput(_x(3, dtype=gt.int8), -129), RuntimeError,
-                     r"^value cannot be converted to type int8_t without overflow$",
-                     known_bug_on_meta=on_meta)
+                     r"^value cannot be converted to type int8_t without overflow$")
 
 
 def errors_fill_tensor():
     yield ErrorInput(SampleInput(_x(3), _x(2)), RuntimeError,
                      r"^fill_ only supports 0-dimension value tensor but got tensor with 1 "
                      r"dimensions\.$")
-    yield ErrorInput(SampleInput(_x(1).expand(5), _x()), RuntimeError, _OVERLAP,
-                     known_bug="copy.py owner: fill_.Tensor must refuse an overlapping self "
-                               "(fill_.Scalar need not)",
-                     known_bug_on_meta="copy.py owner: fill_.Tensor on meta calls item()")
+    yield ErrorInput(SampleInput(_x(1).expand(5), _x()), RuntimeError, _OVERLAP)
 
 
 def sample_self(dtype):
@@ -187,7 +173,7 @@ def sample_to_copy(dtype):
     """To every kind of dtype, and to a memory format."""
     for x in tensors(dtype, low=0):
         for target in (None, gt.float64, gt.int32, gt.bool, gt.complex64):
-            yield _known_if_empty(SampleInput(x, dtype=target), EMPTY_COPY_BUG)
+            yield SampleInput(x, dtype=target)
     x = make_tensor((2, 3, 4, 5), dtype)
     yield SampleInput(x, memory_format=gt.channels_last)
 
@@ -203,10 +189,7 @@ def _to_copy(a, dtype=None, memory_format=None):
 def errors_to_copy():
     yield ErrorInput(SampleInput(_x(3, 4), layout=gt.sparse_coo), RuntimeError,
                      r"^to\(options\) doesn't support converting to a different layout, but "
-                     r"got self\.layout being Strided and options\.layout set as Sparse$",
-                     known_bug="copy.py owner: raises NotImplementedError('glasstorch does not "
-                               "support layout torch.sparse_coo yet')",
-                     known_bug_on_meta="copy.py owner: as on CPU")
+                     r"got self\.layout being Strided and options\.layout set as Sparse$")
 
 
 _NO_FUNCTION = pytest.mark.xfail(strict=True, reason="bindings: torch.fill_ and torch.zero_ "
@@ -225,16 +208,12 @@ OPS = [
            ref=lambda a, memory_format=None: np.array(a), error_inputs=errors_contiguous),
     OpInfo("copy_", variants=("Tensor.copy_",), sample_inputs=sample_copy, ref=_copy,
            error_inputs=errors_copy, mutates_input=True),
-    OpInfo("fill_.Scalar", variants=("Tensor.fill_", "fill_"), sample_inputs=sample_fill,
-           ref=_fill, error_inputs=errors_fill, mutates_input=True,
-           marks=_NO_FUNCTION_MARKS),
+    OpInfo("fill.Scalar", variants=("fill",), inplace="Tensor.fill_",
+           sample_inputs=sample_fill, ref=_fill, error_inputs=errors_fill),
+    OpInfo("fill.Tensor", variants=("fill",), sample_inputs=sample_fill_tensor, ref=_fill),
     OpInfo("fill_.Tensor", variants=("Tensor.fill_", "fill_"),
            sample_inputs=sample_fill_tensor, ref=_fill, error_inputs=errors_fill_tensor,
-           mutates_input=True,
-           marks={**_NO_FUNCTION_MARKS,
-                  "test_meta": pytest.mark.xfail(
-                      strict=True, reason="copy.py owner: fill_ of a meta tensor with a meta "
-                                          "value tensor calls item() and raises")}),
+           mutates_input=True, marks=_NO_FUNCTION_MARKS),
     OpInfo("zero_", variants=("Tensor.zero_", "zero_"), sample_inputs=sample_self,
            ref=np.zeros_like, mutates_input=True, marks=_NO_FUNCTION_MARKS),
     OpInfo("detach", variants=("detach", "Tensor.detach"), sample_inputs=sample_self,

@@ -14,7 +14,8 @@ from __future__ import annotations
 from ...c10 import dtype as dtypes
 from ...c10.device import as_device, device as Device
 from ...c10.dtype import scalar_type_name
-from ...c10.layout import layout as Layout, memory_format as MemoryFormat, preserve_format
+from ...c10.layout import (layout as Layout, memory_format as MemoryFormat, preserve_format,
+                           strided)
 from ...c10.tensor_impl import TensorBase
 from ..registry import composite
 from .copy import copy_, strides_like, suggest_memory_format
@@ -27,13 +28,22 @@ from .factory import check_options, empty_strided
 def to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
             memory_format=None):
     """A copy of `self` converted to the given dtype / device / memory format."""
-    check_options(layout, pin_memory, dtype)
+    if layout is not None and layout is not strided:
+        raise RuntimeError(f"to(options) doesn't support converting to a different layout, "
+                           f"but got self.layout being Strided and options.layout set as "
+                           f"{_LAYOUT_NAMES.get(layout._name, layout._name)}")
+    check_options(None, pin_memory, dtype)
     target = device if device is not None else self._device
     result = empty_strided.call(self._size, strides_like(self, memory_format),
                            dtype or self._dtype, None, target, None)
     if target.type != "meta":
         copy_.call(result, self, non_blocking)
     return result
+
+
+_LAYOUT_NAMES = {"sparse_coo": "Sparse", "sparse_csr": "SparseCsr", "sparse_csc": "SparseCsc",
+                 "sparse_bsr": "SparseBsr", "sparse_bsc": "SparseBsc", "_mkldnn": "Mkldnn",
+                 "jagged": "Jagged"}
 
 
 def _to(self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format):
@@ -157,9 +167,9 @@ def _bind_to(names: tuple, args: tuple, kwargs: dict) -> dict | None:
 def _describe_call(args: tuple, kwargs: dict) -> str:
     parts = [_type_text(a) for a in args]
     text = ", ".join(parts)
-    if kwargs:
+    if kwargs:                       # torch lists keyword arguments last to first
         text += (", " if parts else "") + "".join(f"{k}={_type_text(v)}, "
-                                                  for k, v in kwargs.items())
+                                                  for k, v in reversed(kwargs.items()))
     return text
 
 
@@ -185,7 +195,7 @@ def type_name(t) -> str:
 _DTYPES_BY_TYPE_NAME = {f"torch.{scalar_type_name(d)}Tensor": d for d in dtypes.ALL_DTYPES}
 
 
-def tensor_type(self, dtype=None, non_blocking=False, **kwargs):
+def tensor_type(self, dtype=None, non_blocking=False, *extra, **kwargs):
     """The type name of this tensor, or this tensor converted to another type.
 
     Args:
@@ -200,6 +210,9 @@ def tensor_type(self, dtype=None, non_blocking=False, **kwargs):
         >>> torch.ones(2).type(torch.int32).dtype
         torch.int32
     """
+    if extra:
+        raise TypeError(f"type() takes from 0 to 2 positional arguments but {len(extra) + 2} "
+                        f"were given")
     if dtype is None:
         return type_name(self)
     if isinstance(dtype, type) and hasattr(dtype, "_legacy_dtype"):
@@ -215,8 +228,16 @@ def tensor_type(self, dtype=None, non_blocking=False, **kwargs):
     return _to(self, dtype, None, None, None, non_blocking, False, None)
 
 
+def no_positional(name: str, args: tuple) -> None:
+    """torch's error for positional arguments to a method that takes keywords only."""
+    if args:
+        raise TypeError(f"{name}() takes 0 positional arguments but {len(args)} "
+                        f"{'was' if len(args) == 1 else 'were'} given")
+
+
 def _shorthand(name: str, dtype):
-    def convert(self, *, memory_format=preserve_format):
+    def convert(self, *args, memory_format=preserve_format):
+        no_positional(name, args)
         return _to(self, dtype, None, None, None, False, False, memory_format)
     convert.__name__ = convert.__qualname__ = name
     convert.__doc__ = (f"``self.to({dtype})``: this tensor as {dtype} (itself if it already "

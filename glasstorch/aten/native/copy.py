@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import warnings
 
+import ml_dtypes
 import numpy as np
 
 from ...c10 import dtype as dtypes
@@ -26,6 +27,7 @@ from ...c10.dtype import from_numpy_dtype
 from ...c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ...c10.tensor_impl import contiguous_strides
 from ..meta.shape import broadcast_shapes
+from ..dispatcher import ops
 from ..registry import TensorMeta, composite, op, view
 
 _NARROW_FLOATS = (dtypes.float16, dtypes.bfloat16) + dtypes.FLOAT8_DTYPES
@@ -86,26 +88,25 @@ def _limits(dtype) -> tuple:
     """The lowest and highest finite values of a dtype (of its real part if complex)."""
     real = dtype.to_real()
     if real.is_floating_point:
-        info = np.finfo(real._np) if real._np.kind == "f" else _narrow_finfo(real)
+        info = _narrow_finfo(real) if real in _NARROW_FLOATS else np.finfo(real._np)
         return float(info.min) if real.is_signed else float(info.tiny), float(info.max)
     info = np.iinfo(real._np)
     return int(info.min), int(info.max)
 
 
 def _narrow_finfo(dtype):
-    import ml_dtypes
     return ml_dtypes.finfo(dtype._np)
 
 
 def _overflows(value, dtype) -> bool:
     """c10's `overflows<To>(value)` for one real value (bool never reaches here)."""
     low, high = _limits(dtype)
-    if isinstance(value, float):
+    if isinstance(value, float):              # compared as C++ does: in double
         if value != value:
             return not dtype.to_real().is_floating_point
         if value in (float("inf"), float("-inf")) and dtype.to_real().is_floating_point:
             return False
-        return value < low or value > high
+        return value < float(low) or value > float(high)
     if not dtype.is_signed and not dtype.is_floating_point and value < 0:
         return -value > high                # two's complement wrap-around is allowed
     return value < low or value > high
@@ -169,7 +170,12 @@ def memory_format_strides(size: tuple, memory_format) -> tuple | None:
 
 
 def is_non_overlapping_and_dense(size: tuple, stride: tuple) -> bool:
-    """The elements fill their span of memory exactly once, in some order of dims."""
+    """The elements fill their span of memory exactly once, in some order of dims.
+
+    Like torch, every empty tensor counts as dense (its strides are then kept).
+    """
+    if 0 in size:
+        return True
     if len(size) == 1:
         return size[0] < 2 or stride[0] == 1
     order = sorted((d for d in range(len(size)) if size[d] >= 2), key=lambda d: stride[d])
@@ -274,11 +280,16 @@ def _byte_span(t) -> tuple:
 # ----------------------------------------------------------------------------------
 # copy_
 # ----------------------------------------------------------------------------------
-def _copy_meta(self, src, non_blocking=False):
-    if _has_internal_overlap(self):
+def _check_no_internal_overlap(self) -> None:
+    """Refuse to write a tensor whose elements share memory (meta tensors are not checked)."""
+    if self._device.type != "meta" and _has_internal_overlap(self):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")
+
+
+def _copy_meta(self, src, non_blocking=False):
+    _check_no_internal_overlap(self)
     if src._device.type == "meta" and self._device.type != "meta":
         raise NotImplementedError("Cannot copy out of meta tensor; no data!")
     if src._size != self._size:
@@ -286,7 +297,7 @@ def _copy_meta(self, src, non_blocking=False):
         if shape != self._size:
             raise RuntimeError(f"output with shape {list(self._size)} doesn't match the "
                                f"broadcast shape {list(shape)}")
-    if _partially_overlap(self, src):
+    if self._device.type != "meta" and _partially_overlap(self, src):
         raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                            "written-to tensor refer to a single memory location. Please "
                            "clone() the tensor before performing the operation.")
@@ -352,6 +363,8 @@ def contiguous(self, memory_format=contiguous_format):
         (2, 1)
     """
     if memory_format is preserve_format:
+        if self.is_contiguous():
+            return self
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     if self.is_contiguous(memory_format=memory_format):
         return self
@@ -362,19 +375,42 @@ def contiguous(self, memory_format=contiguous_format):
 # fill_ / zero_
 # ----------------------------------------------------------------------------------
 def _fill_meta(self, value):
+    """The result of a fill: like `self`. A Scalar value must fit the dtype (checked on
+    CPU only: torch checks nothing on meta); a Tensor value must be 0-dim."""
     if hasattr(value, "_size"):
         if len(value._size) != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {len(value._size)} dimensions.")
-    else:
+        if value._dtype.is_complex and not self._dtype.is_complex:
+            warnings.warn(_COMPLEX_WARNING, UserWarning, stacklevel=4)
+    elif self._device.type != "meta":
         checked_scalar(value, self._dtype)
-    return TensorMeta(self._size, self._dtype)
+    return TensorMeta(self._size, self._dtype, strides_like(self, None))
 
 
-@op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", meta=_fill_meta,
-    method=True)
-def fill_(self, value, *, out):
-    """Fill `self` with `value`, converted to `self`'s dtype.
+def _fill_tensor_inplace_meta(self, value):
+    """Filling in place from a tensor is a copy: it refuses self-overlapping `self`."""
+    described = _fill_meta(self, value)
+    _check_no_internal_overlap(self)
+    return described
+
+
+@op("fill.Tensor(Tensor self, Tensor value) -> Tensor", meta=_fill_meta)
+def fill_tensor(self, value, *, out):
+    """A tensor like `input` filled with the value of a 0-dim tensor (converted like `copy_`)."""
+    copy_array(out, value)
+
+
+@op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",
+    meta=_fill_tensor_inplace_meta, method=True)
+def fill_tensor_(self, value, *, out):
+    """Fill `self` with the value of a 0-dim tensor (converted like `copy_`)."""
+    copy_array(out, value)
+
+
+@op("fill.Scalar(Tensor self, Scalar value) -> Tensor", meta=_fill_meta, inplace=True)
+def fill(self, value, *, out):
+    """A tensor like `input` filled with `value`; ``x.fill_(value)`` fills `x` itself.
 
     Raises:
         RuntimeError: if `value` does not fit the dtype (``300`` into uint8, a
@@ -388,11 +424,7 @@ def fill_(self, value, *, out):
     out[...] = checked_scalar(value, from_numpy_dtype(out.dtype))
 
 
-@op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", meta=_fill_meta,
-    method=True)
-def fill_tensor_(self, value, *, out):
-    """Fill `self` with the single value of a 0-dim tensor (converted like `copy_`)."""
-    copy_array(out, value)
+fill_ = ops.aten.fill_.Scalar
 
 
 def _zero_meta(self):
