@@ -6,8 +6,7 @@ takes, a generator of sample inputs and one of inputs that must fail. The generi
 an operator is tested by declaring what it is, not by writing tests for it.
 
 Tensors in samples are glasstorch tensors with an exact geometry (sizes, strides,
-storage offset). `to_meta` and `to_torch` rebuild that geometry over a new storage
-(`storage_view` + `as_strided`), so the same sample runs on `meta` and on real torch.
+storage offset); `convert.py` moves them to meta and to real torch with that geometry.
 """
 from __future__ import annotations
 
@@ -18,11 +17,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
-import ml_dtypes  # noqa: F401  (registers bfloat16 / float8 with NumPy)
 import numpy as np
 import pytest
 
 import glasstorch as gt
+
+from .convert import numpy_dtype, to_numpy
 
 BOOL = (gt.bool,)
 INTEGRAL = (gt.uint8, gt.int8, gt.int16, gt.int32, gt.int64)
@@ -32,7 +32,6 @@ ALL_DTYPES = BOOL + INTEGRAL + FLOATING + COMPLEX
 
 # The standard sizes: 0-dim, empty, 1- to 3-dim, size-1 dims, an empty middle dim.
 SHAPES = ((), (0,), (5,), (3, 4), (2, 3, 4), (1, 3, 1), (4, 0, 2))
-LAYOUTS = ("contiguous", "transposed", "strided", "expanded")
 SENTINEL = 77          # fills the storage gaps of strided layouts: reading one shows
 
 
@@ -158,11 +157,6 @@ def _describe(value) -> str:
 # ----------------------------------------------------------------------------------
 # Making sample tensors
 # ----------------------------------------------------------------------------------
-def numpy_dtype(dtype) -> np.dtype:
-    """The NumPy dtype of the same name (ml_dtypes provides bfloat16 and float8)."""
-    return np.dtype(_torch_name(dtype))
-
-
 def random_values(shape: tuple, dtype, low=None, high=None, seed: int = 0) -> np.ndarray:
     """Deterministic values of `dtype`: small integers, or floats in [low, high)."""
     return _random_values(tuple(shape), dtype, low, high, seed).copy()
@@ -256,120 +250,6 @@ def noncontiguous(t):
 def contiguous_copy(t):
     """A fresh contiguous copy of `t`, built through NumPy (not through any op)."""
     return gt.from_numpy(np.array(to_numpy(t), order="C"))
-
-
-# ----------------------------------------------------------------------------------
-# Moving a tensor's exact geometry to another storage: meta, real torch
-# ----------------------------------------------------------------------------------
-def storage_view(t):
-    """The whole storage of `t` as a flat tensor of `t`'s dtype (works for torch too)."""
-    count = t.untyped_storage().nbytes() // t.element_size()
-    return t.as_strided((count,), (1,), 0)
-
-
-def rebuild(t, flat):
-    """`t`'s geometry (sizes, strides, offset) over the flat tensor `flat`."""
-    return flat.as_strided(tuple(t.shape), t.stride(), t.storage_offset())
-
-
-def to_meta(t):
-    """`t` on the meta device, with the same sizes, strides and storage offset."""
-    count = t.untyped_storage().nbytes() // t.element_size()
-    return rebuild(t, gt.empty(count, dtype=t.dtype, device="meta"))
-
-
-def to_numpy(t) -> np.ndarray:
-    """The values of a glasstorch or torch tensor as an ndarray (any dtype; for
-    glasstorch it views the tensor's memory)."""
-    dtype = numpy_dtype(t.dtype)
-    if isinstance(t, gt.Tensor):
-        if dtype.kind in "biufc":
-            return t.numpy()
-        bits = getattr(gt, f"int{8 * dtype.itemsize}")     # NumPy has no bfloat16
-        return t.view(bits).numpy().view(dtype)
-    torch = _torch_module(t)
-    flat = t.detach().reshape(-1).clone(memory_format=torch.contiguous_format)
-    flat = flat.view(torch.uint8)
-    return flat.numpy().view(dtype).reshape(tuple(t.shape))
-
-
-def _torch_module(t):
-    return importlib.import_module(type(t).__module__.split(".")[0])
-
-
-def to_torch(value, torch):
-    """Convert glasstorch tensors (same bytes, same geometry), dtypes, devices, memory
-    formats and layouts inside `value` to their real-torch counterparts."""
-    if isinstance(value, gt.Tensor):
-        dtype = getattr(torch, _torch_name(value.dtype))
-        if value.device.type == "meta":
-            count = value.untyped_storage().nbytes() // value.element_size()
-            return rebuild(value, torch.empty(count, dtype=dtype, device="meta"))
-        data = np.array(to_numpy(storage_view(value))).view(np.uint8)
-        return rebuild(value, torch.from_numpy(data).view(dtype))
-    if isinstance(value, (gt.dtype, gt.memory_format, gt.layout)):
-        return getattr(torch, _torch_name(value))
-    if isinstance(value, gt.device):
-        return torch.device(str(value))
-    if isinstance(value, (tuple, list)):
-        return type(value)(to_torch(v, torch) for v in value)
-    if isinstance(value, dict):
-        return {k: to_torch(v, torch) for k, v in value.items()}
-    return value
-
-
-def _torch_name(value) -> str:
-    return str(value).removeprefix("torch.")
-
-
-# ----------------------------------------------------------------------------------
-# Comparing
-# ----------------------------------------------------------------------------------
-TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5),
-              "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7),
-              "complex64": (1.3e-6, 1e-5), "complex128": (1e-7, 1e-7)}
-
-
-def assert_values(actual, expected, dtype_name: str = "", exact: bool = False) -> None:
-    """Same shape and values (NaNs equal); floats within torch's default tolerances."""
-    actual = _as_array(actual)
-    expected = _as_array(expected)
-    assert actual.shape == expected.shape, f"shape {actual.shape} != {expected.shape}"
-    if np.array_equal(actual, expected, equal_nan=actual.dtype.kind in "fc"):
-        return
-    tolerance = None if exact else TOLERANCES.get(dtype_name)
-    if tolerance is None:
-        np.testing.assert_array_equal(actual, expected)          # explains the mismatch
-    elif not np.allclose(actual, expected, *tolerance, equal_nan=True):
-        np.testing.assert_allclose(actual, expected, *tolerance, equal_nan=True)
-
-
-def _as_array(value) -> np.ndarray:
-    array = to_numpy(value) if hasattr(value, "dtype") and hasattr(value, "stride") \
-        else np.asarray(value)
-    if array.dtype.kind not in "biufc":          # bfloat16 / float8 (ml_dtypes)
-        with np.errstate(invalid="ignore"):     # NaN bit patterns from view(dtype)
-            array = array.astype(np.float64)
-    return array
-
-
-def dtype_of(array) -> "gt.dtype":
-    """The glasstorch dtype of an ndarray."""
-    return getattr(gt, np.asarray(array).dtype.name)
-
-
-def snapshot(sample: SampleInput) -> list:
-    """What a failing call must leave unchanged: each tensor's values (none on meta),
-    geometry and version."""
-    return [(None if t.device.type == "meta" else np.array(to_numpy(t)), tuple(t.shape),
-             t.stride(), t.storage_offset(), t._version) for t in sample.tensors()]
-
-
-def assert_unchanged(before: list, sample: SampleInput) -> None:
-    for (values, *geometry), now in zip(before, snapshot(sample)):
-        assert tuple(geometry) == now[1:], f"a failing call changed {geometry} into {now[1:]}"
-        if values is not None:
-            np.testing.assert_array_equal(now[0], values, "a failing call wrote to its input")
 
 
 # ----------------------------------------------------------------------------------

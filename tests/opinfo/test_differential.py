@@ -10,8 +10,9 @@ import pytest
 
 import glasstorch as gt
 
-from .core import (SUBSYSTEM_DTYPES, SampleInput, about, assert_values, cases, error_cases,
-                   known_bug_cases, ops, to_meta, to_numpy, to_torch)
+from .convert import assert_values, dtype_name, to_meta, to_numpy, to_torch
+from .core import (SUBSYSTEM_DTYPES, SampleInput, about, cases, error_cases, known_bug_cases,
+                   ops)
 
 torch = pytest.importorskip("torch")
 
@@ -50,7 +51,7 @@ def _assert_same(op, mine, theirs, aliasing: bool = True) -> None:
         assert mine.storage_offset() == theirs.storage_offset()
         assert not aliasing or mine._is_view() == theirs._is_view()
         if op.values_defined and theirs.device.type != "meta":
-            assert_values(mine, to_numpy(theirs), str(mine.dtype).removeprefix("torch."))
+            assert_values(mine, to_numpy(theirs), dtype_name(mine.dtype))
     elif isinstance(theirs, (tuple, list)):
         assert type(mine) is type(theirs) and len(mine) == len(theirs)
         for a, b in zip(mine, theirs):

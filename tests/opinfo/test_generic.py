@@ -11,8 +11,10 @@ import glasstorch as gt
 from glasstorch.aten.registry import DECLARATIONS
 from glasstorch.aten.schema import SchemaKind
 
-from .core import (SUBSYSTEM_DTYPES, about, assert_unchanged, assert_values, cases,
-                   contiguous_copy, database, dtype_of, error_cases, noncontiguous, numpy_dtype, ops, snapshot, to_meta, to_numpy)
+from .convert import (assert_unchanged, assert_values, dtype_name, dtype_of, numpy_dtype,
+                      snapshot, to_meta, to_numpy)
+from .core import (SUBSYSTEM_DTYPES, about, cases, contiguous_copy, database, error_cases,
+                   noncontiguous, ops)
 
 # torch warns here too; test_differential compares the warnings themselves.
 pytestmark = pytest.mark.filterwarnings("ignore:Casting complex values to real")
@@ -21,19 +23,27 @@ pytestmark = pytest.mark.filterwarnings("ignore:Casting complex values to real")
 NOT_COVERED: dict = {}
 
 
-def _dtype_name(dtype) -> str:
-    return str(dtype).removeprefix("torch.")
+def _pieces(value) -> list:
+    """The results of an op returning several tensors, or its one result, as a list."""
+    return list(value) if isinstance(value, (tuple, list)) else [value]
 
 
 def _expected(op, sample):
     """The reference result, copied so that later writes to the inputs cannot change it."""
     expected = op.reference(sample)
+    if isinstance(expected, (tuple, list)):
+        return [np.array(e) for e in expected]
     return np.array(expected) if isinstance(expected, np.ndarray) else expected
 
 
 def _check(op, result, expected) -> None:
-    """`result` (a tensor or a Python value) against the reference's answer: type or
-    dtype, shape, and values (unless the op leaves them undefined)."""
+    """`result` (a tensor, a Python value, or a sequence of them) against the
+    reference's answer: type or dtype, shape, and values (unless left undefined)."""
+    if isinstance(result, (tuple, list)):
+        assert len(result) == len(expected), f"{len(result)} results, not {len(expected)}"
+        for one, wanted in zip(result, expected):
+            _check(op, one, wanted)
+        return
     if not isinstance(result, gt.Tensor):
         assert type(result) is type(expected), f"{type(result)} != {type(expected)}"
         assert result == expected or (result != result and expected != expected)
@@ -41,16 +51,17 @@ def _check(op, result, expected) -> None:
     assert result.dtype is dtype_of(expected), f"dtype {result.dtype} != {expected.dtype}"
     assert tuple(result.shape) == expected.shape, f"{tuple(result.shape)} != {expected.shape}"
     if op.values_defined:
-        assert_values(result, expected, _dtype_name(result.dtype))
+        assert_values(result, expected, dtype_name(result.dtype))
 
 
 def _same(result, expected) -> None:
     """Two glasstorch results agree: dtype, shape and values."""
-    if isinstance(expected, gt.Tensor):
-        assert result.dtype is expected.dtype
-        assert_values(result, expected, _dtype_name(result.dtype))
-    else:
-        assert result == expected
+    for one, wanted in zip(_pieces(result), _pieces(expected), strict=True):
+        if isinstance(wanted, gt.Tensor):
+            assert one.dtype is wanted.dtype
+            assert_values(one, wanted, dtype_name(one.dtype))
+        else:
+            assert one == wanted
 
 
 @ops()
@@ -175,7 +186,7 @@ def _check_inplace(op, sample) -> None:
         return
     assert op.call(variant, sample) is self
     assert self._version == version + 1
-    assert_values(self, expected.astype(numpy_dtype(self.dtype)), _dtype_name(self.dtype))
+    assert_values(self, expected.astype(numpy_dtype(self.dtype)), dtype_name(self.dtype))
 
 
 def _meta_sample(op, sample):
@@ -191,14 +202,14 @@ def test_meta(op):
     for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
         with about(dtype, sample):
             meta_sample = _meta_sample(op, sample)
-            expected = op(sample)
-            result = op(meta_sample)
-            assert result.device.type == "meta"
-            assert tuple(result.shape) == tuple(expected.shape)
-            assert result.dtype is expected.dtype
-            assert result.stride() == expected.stride()
-            if op.is_view:
-                assert result.storage_offset() == expected.storage_offset()
+            expected = _pieces(op(sample))
+            for result, wanted in zip(_pieces(op(meta_sample)), expected, strict=True):
+                assert result.device.type == "meta"
+                assert tuple(result.shape) == tuple(wanted.shape)
+                assert result.dtype is wanted.dtype
+                assert result.stride() == wanted.stride()
+                if op.is_view:
+                    assert result.storage_offset() == wanted.storage_offset()
 
 
 def _fill_value(view):
@@ -215,18 +226,22 @@ def test_view(op):
 
 def _check_view(op, sample) -> None:
     x = sample.input
-    result = op(sample)
-    assert result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     base = x._base if x._base is not None else x
-    assert result._base is (base if op.view_has_base else None)
-    value = _fill_value(result) if result.numel() else None
-    if value is None or (to_numpy(result) == value).all():
-        return
-    version = x._version
-    result.fill_(value)
-    assert x._version == result._version == version + 1
-    assert (to_numpy(result) == value).all()
-    assert_values(result, op.reference(sample), exact=True)   # the base holds them now
+    results = _pieces(op(sample))
+    for result in results:
+        assert result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+        assert result._base is (base if op.view_has_base else None)
+    for i, result in enumerate(results):
+        value = _fill_value(result) if result.numel() else None
+        if value is None or (to_numpy(result) == value).all():
+            continue
+        version = x._version
+        result.fill_(value)
+        assert x._version == result._version == version + 1
+        assert (to_numpy(result) == value).all()
+        reread = _pieces(op.reference(sample))[i]          # read from the base's memory
+        assert_values(result, reread, exact=True)
+        return                                              # one write proves the alias
 
 
 @error_cases()
