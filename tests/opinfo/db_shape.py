@@ -235,6 +235,47 @@ def errors_imag():
                      r"^imag is not implemented for tensors with non-complex dtypes\.$")
 
 
+# ----- in-place views: t_, transpose_, unsqueeze_, squeeze_, as_strided_ -------------
+def sample_t_(dtype):
+    for x in tensors(dtype):
+        if x.dim() <= 2:
+            yield SampleInput(x)
+
+
+def sample_unsqueeze_(dtype):
+    for x in tensors(dtype):
+        yield SampleInput(x, -1)
+
+
+def sample_squeeze_dims_(dtype):
+    for x in tensors(dtype):
+        yield SampleInput(x, (0,) if x.dim() else ())
+
+
+def sample_as_strided_(dtype):
+    yield SampleInput(make_tensor((3, 4), dtype), (2, 2), (1, 2), 1)
+    yield SampleInput(make_tensor((3, 4), dtype), (12,), (1,))
+
+
+def _squeeze_dims(a, dims):
+    dims = (dims,) if isinstance(dims, int) else dims
+    return np.squeeze(a, tuple(d % a.ndim for d in dims if a.ndim and a.shape[d] == 1))
+
+
+def _as_strided(a, size, stride, storage_offset=0):
+    flat = a.reshape(-1)[storage_offset:]
+    return np.lib.stride_tricks.as_strided(flat, size, [s * a.itemsize for s in stride])
+
+
+_IN_PLACE = pytest.mark.xfail(strict=True, reason="test_inplace expects self to keep its "
+                              "shape; an in-place view changes it (tests/test_views.py checks)")
+
+
+def _in_place(name, sample, ref, **flags):
+    return OpInfo(name, variants=(f"Tensor.{name.split('.')[0]}",), sample_inputs=sample,
+                  ref=ref, mutates_input=True, marks={"test_inplace": _IN_PLACE}, **flags)
+
+
 def _entry(name, variants, sample, ref, errors=lambda: (), **flags):
     return OpInfo(name, variants=variants, sample_inputs=sample, ref=ref,
                   error_inputs=errors, **flags)
@@ -281,4 +322,13 @@ OPS = [
                                                 "item(): a meta start has no value")}),
     _entry("real", ("real",), sample_plain, np.real, dtypes=COMPLEX),
     _entry("imag", ("imag",), sample_plain, np.imag, errors_imag, dtypes=COMPLEX),
+    _in_place("t_", sample_t_, lambda a: a.T),
+    _in_place("transpose_", sample_swap, _swap),
+    _in_place("swapaxes_", sample_swap, _swap),
+    _in_place("swapdims_", sample_swap, _swap),
+    _in_place("unsqueeze_", sample_unsqueeze_, np.expand_dims),
+    _in_place("squeeze_", sample_plain, np.squeeze),
+    _in_place("squeeze_.dim", sample_unsqueeze_, _squeeze_dims),
+    _in_place("squeeze_.dims", sample_squeeze_dims_, _squeeze_dims),
+    _in_place("as_strided_", sample_as_strided_, _as_strided, layout_sensitive=True),
 ]

@@ -19,7 +19,8 @@ from ..meta.shape import compute_view_stride, infer_size, wrap_dim
 from ..registry import composite
 from .copy import clone, contiguous
 from .view import (alias, expand, permute, reshape_alias, select, size_at, slice_, split,
-                   split_with_sizes, transpose, unsafe_view, view_, view_as_real)
+                   split_with_sizes, squeeze, squeeze_dim, squeeze_dims, strided_geometry,
+                   t_geometry, transpose, unsafe_view, unsqueeze, view_, view_as_real)
 
 
 # ----------------------------------------------------------------------------------
@@ -537,3 +538,39 @@ vsplit_int, vsplit_array = _declare_directional_split(
 dsplit_int, dsplit_array = _declare_directional_split(
     "dsplit", 3, lambda ndim: 2,
     """Split into equal views depth-wise: along dim 2 of a tensor with 3 or more dims.""")
+
+
+# ----------------------------------------------------------------------------------
+# In-place views: `self` itself takes the new geometry (x.t_(), x.unsqueeze_(0), ...)
+# ----------------------------------------------------------------------------------
+def _declare_in_place(schema: str, name: str, rule) -> None:
+    def restride(self, *args):
+        size, stride, offset = rule(self, *args)[:3]
+        self._size, self._stride, self._offset = size, stride, offset
+        self._arr = None            # the cached ndarray has the old geometry
+        self._bump_version()        # torch counts a change of geometry as a write
+        return self
+    restride.__doc__ = (f"In-place `{name}`: `self` takes the geometry the view would have, "
+                        f"and is returned.")
+    composite(schema, method=True, function=False)(restride)
+
+
+for _schema, _name, _rule in (
+        ("t_(Tensor(a!) self) -> Tensor(a!)", "t", lambda self: t_geometry(self, "t_")),
+        ("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", "transpose",
+         transpose.declaration.meta),
+        ("swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)", "swapaxes",
+         transpose.declaration.meta),
+        ("swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", "swapdims",
+         transpose.declaration.meta),
+        ("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", "unsqueeze",
+         unsqueeze.declaration.meta),
+        ("squeeze_(Tensor(a!) self) -> Tensor(a!)", "squeeze", squeeze.declaration.meta),
+        ("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", "squeeze",
+         squeeze_dim.declaration.meta),
+        ("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)", "squeeze",
+         squeeze_dims.declaration.meta),
+        ("as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, "
+         "SymInt? storage_offset=None) -> Tensor(a!)", "as_strided",
+         lambda self, size, stride, offset: strided_geometry(self, size, stride, offset, True))):
+    _declare_in_place(_schema, _name, _rule)

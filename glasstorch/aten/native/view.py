@@ -146,9 +146,15 @@ def t(self):
         >>> torch.zeros(2, 3).t().stride()
         (1, 3)
     """
+    return t_geometry(self, "t")
+
+
+def t_geometry(self, name: str) -> tuple:
+    """`t`'s rule; `name` is the operator the message names (`t` or `t_`)."""
     ndim = len(self._size)
     if ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
+        raise RuntimeError(f"{name}() expects a tensor with <= 2 dimensions, but self is "
+                           f"{ndim}D")
     if ndim < 2:
         return self._size, self._stride, self._offset
     return self._size[::-1], self._stride[::-1], self._offset
@@ -367,6 +373,12 @@ def as_strided(self, size, stride, storage_offset=None):
         >>> torch.zeros(6).as_strided((2, 2), (1, 2), 1).stride()
         (1, 2)
     """
+    # torch checks a meta tensor's storage bounds only in place (as_strided_).
+    return strided_geometry(self, size, stride, storage_offset, self._device.type != "meta")
+
+
+def strided_geometry(self, size, stride, storage_offset, check_bounds: bool) -> tuple:
+    """`as_strided`'s rule: torch's checks, in torch's order, then the geometry."""
     offset = self._offset if storage_offset is None else storage_offset
     if any(st < 0 for st in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
@@ -378,7 +390,7 @@ def as_strided(self, size, stride, storage_offset=None):
             raise RuntimeError("numel: integer multiplication overflow")
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
-    if all(s > 0 for s in size) and self._device.type != "meta":   # meta storages: no check
+    if check_bounds and all(s > 0 for s in size):
         itemsize = self._dtype.itemsize
         needed = (offset + 1 + sum((s - 1) * st for s, st in zip(size, stride))) * itemsize
         available = self._storage.nbytes()
