@@ -72,6 +72,7 @@ class Declaration:
     function: bool = True
     python_name: str | None = None
     doc: str | None = None
+    numbers: bool = False               # Python numbers accepted where the schema says Tensor
 
 
 DECLARATIONS: dict = {}      # qualified name of the functional overload -> Declaration
@@ -333,11 +334,21 @@ def _unwrapper(schema: FunctionSchema):
 
 
 def _fill_dtype_from_out(schema: FunctionSchema, args: tuple, out: TensorBase) -> tuple:
-    """Factories called with out= take their dtype from `out` when none is given."""
+    """Factories called with out= take their dtype from `out` when none is given, and
+    refuse a different one."""
     for i, a in enumerate(schema.arguments[:len(args)]):
-        if a.name == "dtype" and a.type.base == "ScalarType" and args[i] is None:
-            return args[:i] + (out._dtype,) + args[i + 1:]
+        if a.name == "dtype" and a.type.base == "ScalarType":
+            if args[i] is None:
+                return args[:i] + (out._dtype,) + args[i + 1:]
+            if args[i] is not out._dtype and _is_factory(schema):
+                raise RuntimeError(f"dtype {scalar_type_name(args[i])} does not match dtype of "
+                                   f"out parameter ({scalar_type_name(out._dtype)})")
     return args
+
+
+def _is_factory(schema: FunctionSchema) -> bool:
+    """No tensor goes in (out= tensors aside): the operator makes its result from options."""
+    return not any(a.type.base == "Tensor" and not a.is_write for a in schema.arguments)
 
 
 def _check_inplace(op: OpOverload, self: TensorBase, described: TensorMeta) -> None:
@@ -350,13 +361,14 @@ def _check_inplace(op: OpOverload, self: TensorBase, described: TensorMeta) -> N
 
 
 def _prepare_out(op: OpOverload, out: TensorBase, wanted: TensorMeta) -> None:
-    """torch's out= contract: cast-compatible dtype; resize (with a warning) if misshaped."""
+    """torch's out= contract: cast-compatible dtype; resize (with a warning, except for
+    factories) if misshaped."""
     if not can_cast(wanted.dtype, out._dtype):
         raise RuntimeError(f"result type {scalar_type_name(wanted.dtype)} can't be cast to the "
                            f"desired output type {scalar_type_name(out._dtype)}")
     shape = tuple(wanted.shape)
     if out._size != shape:
-        if out.numel() != 0:
+        if out.numel() != 0 and not _is_factory(op._schema):     # factories resize quietly
             warnings.warn(
                 f"An output with one or more elements was resized since it had shape "
                 f"{list(out._size)}, which does not match the required output shape "

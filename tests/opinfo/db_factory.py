@@ -95,21 +95,20 @@ def errors_full():
                      r"^value cannot be converted to type uint8_t without overflow$")
 
 
-_RESIZE_WARNS = pytest.mark.xfail(
-    strict=True, reason="factories engineer / registry._prepare_out: torch's factory out= "
-                        "kernels resize a wrongly-sized out silently (resize_, no warning)")
-_FACTORY = dict(is_factory=True, out_warns_on_resize=False,
-                marks={"test_out": _RESIZE_WARNS, "test_out_matches_torch": _RESIZE_WARNS})
+_FACTORY = dict(is_factory=True, out_warns_on_resize=False)
 
 OPS = [
     OpInfo("empty.memory_format", variants=("empty",), sample_inputs=sample_empty,
            ref=lambda size, dtype=None, **options: np.empty(size, _result_dtype(dtype)),
-           error_inputs=errors_empty, out="empty", values_defined=False, **_FACTORY),
+           error_inputs=errors_empty, out="empty", values_defined=False,
+           **{**_FACTORY, "marks": {"test_out_matches_torch": pytest.mark.xfail(
+               strict=True, reason="registry (out=): torch refuses memory_format with out= "
+                                   "('memory_format' argument is incompatible with 'out' "
+                                   "tensor argument)")}}),
     OpInfo("empty_strided", variants=("empty_strided",), sample_inputs=sample_empty_strided,
            ref=lambda size, stride, dtype=None: np.empty(size, _result_dtype(dtype)),
            error_inputs=errors_empty_strided, out="ops.aten.empty_strided",
            values_defined=False, **{**_FACTORY, "marks": {
-               "test_out": _RESIZE_WARNS,
                "test_out_matches_torch": pytest.mark.xfail(
                    strict=True, reason="registry._out_schema: torch's empty_strided.out "
                                        "takes no dtype/layout/device/pin_memory")}}),

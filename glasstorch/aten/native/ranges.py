@@ -331,14 +331,26 @@ def _logspace_values(first: np.ndarray, last: np.ndarray, steps: int, base: floa
         return cast_array(np.power(np.float64(base), exponent), dtype)
 
 
-def _space_of_tensors(name: str, start, end):
-    """The Tensor overloads of linspace / logspace accept 0-dim tensors only."""
+def _space_of_tensors(name: str, start, end, device) -> tuple:
+    """The bounds as numbers, and the device: the Tensor overloads take 0-dim tensors.
+
+    A meta bound has no value: its place is taken by 0 of its kind and the result
+    is a meta tensor (unless a device is given), as torch's meta kernel would make.
+    """
+    bounds = []
     for which, value in (("start", start), ("end", end)):
-        if hasattr(value, "_size") and len(value._size) != 0:
+        if not hasattr(value, "_size"):
+            bounds.append(value)
+            continue
+        if len(value._size) != 0:
             raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but "
                                f"got {which} with {len(value._size)} dimension(s).")
-    return (start.item() if hasattr(start, "_size") else start,
-            end.item() if hasattr(end, "_size") else end)
+        if value._device.type == "meta":
+            bounds.append(0j if value._dtype.is_complex else 0)
+            device = device or value._device
+        else:
+            bounds.append(value.item())
+    return bounds[0], bounds[1], device
 
 
 def _declare_tensor_overloads() -> None:
@@ -355,13 +367,13 @@ def _declare_tensor_overloads() -> None:
 
 def _linspace_from_tensors(start, end, steps, dtype=None, layout=None, device=None,
                            pin_memory=None):
-    start, end = _space_of_tensors("linspace", start, end)
+    start, end, device = _space_of_tensors("linspace", start, end, device)
     return linspace.call(start, end, steps, dtype, layout, device, pin_memory)
 
 
 def _logspace_from_tensors(start, end, steps, base=10.0, dtype=None, layout=None, device=None,
                            pin_memory=None):
-    start, end = _space_of_tensors("logspace", start, end)
+    start, end, device = _space_of_tensors("logspace", start, end, device)
     return logspace.call(start, end, steps, base, dtype, layout, device, pin_memory)
 
 
