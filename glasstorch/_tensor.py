@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _indexing, _tensor_new
+from . import _indexing, _python_ops, _tensor_new
 from .aten import binding, ops
 from .aten.native import conversion as _conversion
 from .c10.dispatch_key import AUTOGRAD, local_keys
@@ -255,5 +255,6 @@ def _install_method(kind: str, name: str) -> None:
 for _name, _method in _conversion.SHORTHANDS.items():     # x.float(), x.long(), ...
     setattr(Tensor, _name, _method)
 _HAND_WRITTEN = {name for name in vars(Tensor)}
+_python_ops.install(Tensor)
 set_tensor_class(Tensor)
 binding.add_sink(_install_method)

@@ -25,7 +25,7 @@ from ..c10.device import device as Device
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
 from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, Mismatch,
-                         _describe, to_any, to_bool)
+                         _describe, to_any, to_bool, to_tensor, to_tensor_or_number)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
 
 _SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature]
@@ -74,6 +74,8 @@ class Signature:
         self.functional = functional_overload
         self.out_overload = out_overload
         self.params = []
+        declaration = functional_overload.declaration
+        numbers = declaration is not None and declaration.numbers
         for i, arg in enumerate(schema.arguments):
             if is_method and i == 0:
                 continue
@@ -84,6 +86,8 @@ class Signature:
                 default = _SYMBOLIC[default]
             convert = (_LIST_CONVERTERS.get(arg.type.base, to_any) if arg.type.is_list
                        else _CONVERTERS.get(arg.type.base, to_any))
+            if convert is to_tensor and numbers:
+                convert = to_tensor_or_number
             self.params.append(Param(pname, arg.type, default, arg.kwarg_only,
                                      len(self.params), convert))
         if out_overload is not None:

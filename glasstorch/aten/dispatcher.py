@@ -76,6 +76,22 @@ class OpOverload:
         self.kernels[key] = kernel
         self._cache.clear()
 
+    def accept_numbers(self, positions: tuple) -> None:
+        """Let Python numbers stand where the schema says Tensor (torch's wrapped numbers).
+
+        Only tensors contribute keys; a call made of numbers alone runs on the default
+        device.
+        """
+        def keyset(args):
+            keys = 0
+            for i in positions:
+                value = args[i]
+                if isinstance(value, TensorBase):
+                    keys |= value._keys
+            return keys or _keys_of_device(None)
+        self._keyset = keyset
+        self.call = self._make_entry()
+
     def register_fast(self, kernel) -> None:
         """Install a kernel doing the ADInplaceOrView and backend jobs in one call."""
         self.fast_kernel = kernel

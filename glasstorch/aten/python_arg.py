@@ -114,6 +114,16 @@ def to_tensor(value, param):
     _fail(param, value)
 
 
+def to_tensor_or_number(value, param):
+    """A Tensor argument of an elementwise operator: a tensor, or a number standing for one."""
+    if isinstance(value, TensorBase):
+        return value
+    if isinstance(value, (bool, int, float, complex)) or (
+            isinstance(value, np.generic) and isinstance(value, (numbers.Number, np.bool_))):
+        return value
+    _fail(param, value)
+
+
 def to_tensor_list(value, param):
     if isinstance(value, (tuple, list)) and all(isinstance(v, TensorBase) or
                                                  (v is None and param.type.element_optional)

@@ -1,2 +1,3 @@
 """Operator declarations by family; importing this package registers them all."""
 from . import view, factory, ranges, copy, shape, conversion  # noqa: F401
+from . import unary, binary  # noqa: F401

@@ -1,0 +1,233 @@
+"""Elementwise operators: one declaration gives torch's full pointwise semantics.
+
+    @pointwise("mul.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True, out=True,
+               grad={"self": "grad * other.conj()", "other": "grad * self.conj()"})
+    def mul(self, other, *, out):
+        np.multiply(self, other, out=out)
+
+The kernel only does the math, on arrays already in the *compute dtype*, writing
+`out` (of the compute dtype, or bool for comparisons: `ElementwiseMeta.target`). Everything else is done here, once for every operator, the
+way ATen's TensorIterator does it:
+  * operands may be tensors or Python/NumPy numbers (torch's wrapped numbers);
+  * promotion, broadcasting and the result's layout come from the meta rule
+    (`meta/pointwise.py`);
+  * float16 / bfloat16 are widened to float32 for the math and rounded once at the
+    end (opmath); numbers are converted to the compute dtype with C's wraparound;
+  * in-place and out= variants, with torch's checks (`registry.py`);
+  * large results are split over the thread pool (`parallel.py`);
+  * NumPy's floating point warnings are silenced, as torch computes silently.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..c10 import dtype as dtypes
+from ..c10.promotion import result_type_with_scalar
+from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
+from .dispatcher import OpOverload
+from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
+from .parallel import GRAIN_SIZE, get_num_threads, parallel_for
+from .registry import (AD_INPLACE_OR_VIEW, CPU, META, _bind, _bump_written, _check_inplace,
+                       _inplace_schema, _install, _label, _new_declaration, _out_schema,
+                       _prepare_out, empty_from_meta)
+from .schema import parse_schema
+
+# torch computes silently (inf, nan, wrapped integers); NumPy would warn from inside the
+# kernels, whose frames all live in glasstorch.aten.native.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"glasstorch\.aten\.")
+
+
+def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace: bool = False,
+              out: bool = False, method: bool = True, function: bool = True,
+              grad: dict | None = None, check=None, python_name: str | None = None,
+              out_overload: str | None = None):
+    """Declare an elementwise operator (see the module docstring).
+
+    Args:
+        schema: the functional schema; its `Tensor` arguments are the operands.
+        promotion: how the result dtype follows from the operands' common dtype.
+        inplace, out, method, function, grad, python_name, out_overload: as for `op`.
+        check: ``check(*args)`` raising torch's error for inputs the operator refuses
+            (bool subtraction, bitwise ops on floats, ...), run before anything else.
+    """
+    def declare(kernel):
+        parsed = parse_schema(schema)
+        operands = tuple(i for i, a in enumerate(parsed.arguments) if a.type.base == "Tensor")
+        meta = _meta_rule(operands, promotion, check, parsed.name)
+        decl = _new_declaration(parsed, "pointwise", kernel, meta, grad, method, function,
+                                python_name)
+        decl.numbers = True
+        compute = _computer(kernel, operands)
+        main = _install(decl, parsed)
+        _register_functional(main, meta, compute, kernel,
+                             _fast_path(kernel, operands, promotion, check))
+        if inplace:
+            _register_writing(_install(decl, _inplace_schema(parsed)), meta, compute, kernel,
+                              "inplace")
+        if out:
+            _register_writing(_install(decl, _out_schema(parsed, out_overload)), meta, compute,
+                              kernel, "out")
+        for overload in decl.overloads.values():
+            overload.accept_numbers(operands)
+        _bind(decl)
+        return main
+    return declare
+
+
+def _meta_rule(operands: tuple, promotion: Promotion, check, name: str):
+    def meta(*args):
+        values = [args[i] for i in operands if args[i] is not None]
+        if check is not None:
+            check(*args)
+        return elementwise_meta(values, promotion)
+    meta.__name__ = meta.__qualname__ = f"{name}_meta"
+    return meta
+
+
+def _computer(kernel, operands: tuple):
+    """Build ``compute(args, described, out_array)``: convert, run the kernel, cast back."""
+    def compute(args, described: ElementwiseMeta, out: np.ndarray) -> None:
+        dtype = described.compute._np
+        values = list(args)
+        for i in operands:
+            value = values[i]
+            if isinstance(value, TensorBase):
+                array = value._np
+                values[i] = array if array.dtype == dtype else array.astype(dtype)
+            elif value is not None:
+                values[i] = to_compute_scalar(value, dtype)
+        written = described.target._np
+        target = out if out.dtype == written else np.empty(out.shape, written)
+        if target.size < 2 * GRAIN_SIZE or target.ndim == 0 or get_num_threads() == 1:
+            kernel(*values, out=target)
+        else:
+            _run_in_chunks(kernel, values, operands, target)
+        if target is not out:
+            np.copyto(out, target, casting="unsafe")
+    return compute
+
+
+def _run_in_chunks(kernel, values: list, operands: tuple, target: np.ndarray) -> None:
+    """parallel_for over the outermost dimension of the result."""
+    shape = target.shape
+    for i in operands:
+        if isinstance(values[i], np.ndarray) and values[i].ndim:
+            values[i] = np.broadcast_to(values[i], shape)
+
+    def body(start: int, stop: int) -> None:
+        part = list(values)
+        for i in operands:
+            if isinstance(part[i], np.ndarray) and part[i].ndim:
+                part[i] = part[i][start:stop]
+        kernel(*part, out=target[start:stop])
+    parallel_for(shape[0], target.size, body)
+
+
+def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
+    """The common call, without the general machinery: returns None when it does not apply.
+
+    It applies when the operands are row-major tensors of one dtype and shape (or one
+    such tensor and a number that does not change the dtype), and that dtype is
+    computed in itself (no float16 widening). Then the result is row-major, of the
+    dtype the promotion kind gives, and the kernel reads the arrays as they are.
+    """
+    if operands not in ((0,), (0, 1)):
+        return None
+    results = {}
+    for dtype in dtypes.ALL_DTYPES:
+        result, compute, target = result_and_compute(dtype, promotion)
+        if compute is dtype:
+            results[dtype] = (result, target._np)
+    binary = len(operands) == 2
+
+    def fast(args):
+        a = args[0]
+        entry = results.get(a._dtype)
+        if entry is None or not isinstance(a, TensorBase):
+            return None
+        size = a._size
+        if a._stride != contiguous_strides(size):
+            return None
+        if binary:
+            b = args[1]
+            if isinstance(b, TensorBase):
+                if b._dtype is not a._dtype or b._size != size or b._stride != a._stride:
+                    return None
+                b = b._np
+            elif type(b) in _PYTHON_NUMBERS and result_type_with_scalar(a._dtype, b) is a._dtype:
+                b = to_compute_scalar(b, a._dtype._np)
+            else:
+                return None
+            if check is not None:
+                check(*args)
+            out = np.empty(size, entry[1])
+            kernel(a._np, b, *args[2:], out=out)
+        else:
+            if check is not None:
+                check(*args)
+            out = np.empty(size, entry[1])
+            kernel(a._np, *args[1:], out=out)
+        return wrap_array(out, entry[0])
+    return fast
+
+
+_PYTHON_NUMBERS = (bool, int, float, complex)
+
+
+def to_compute_scalar(value, dtype: np.dtype):
+    """A Python/NumPy number as a NumPy scalar of `dtype`, wrapping integers as C does."""
+    kind = dtype.kind
+    if kind == "b":
+        return np.bool_(value)
+    if kind in "iu" and not isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        value = int(value)
+        if not -2 ** 63 <= value < 2 ** 64:
+            raise RuntimeError(f"value cannot be converted to type {dtype} without overflow")
+        wide = np.array(value, dtype=np.int64 if value < 2 ** 63 else np.uint64)
+        return wide.astype(dtype)[()]
+    return dtype.type(value)
+
+
+def _register_functional(overload: OpOverload, meta, compute, kernel, fast) -> None:
+    def run_cpu(op, keyset, args):
+        if fast is not None:
+            result = fast(args)
+            if result is not None:
+                return result
+        described = meta(*args)
+        result = empty_from_meta(described, "cpu")
+        compute(args, described, result._np)
+        return result
+
+    def run_meta(op, keyset, args):
+        return empty_from_meta(meta(*args), "meta")
+    _label(run_cpu, f"{kernel.__name__} (elementwise: {meta.__name__} -> allocate -> kernel "
+                    f"in the compute dtype)", kernel)
+    _label(run_meta, f"{meta.__name__} (meta rule: shapes only, no data)", kernel)
+    overload.register(CPU, run_cpu)
+    overload.register(META, run_meta)
+
+
+def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str) -> None:
+    """The in-place (`self` is written) or out= (`out` is written) overload."""
+    n_in = len(overload._schema.arguments) - (variant == "out")
+
+    def run(op, keyset, args):
+        inputs = args[:n_in]
+        target = args[0] if variant == "inplace" else args[n_in]
+        described = meta(*inputs)
+        if variant == "inplace":
+            _check_inplace(op, target, described)
+        else:
+            _prepare_out(op, target, described)
+        if target._device.type == "cpu":
+            compute(inputs, described, target._np)
+        return target
+    _label(run, f"{kernel.__name__} ({'in place' if variant == 'inplace' else 'out='}: "
+                f"{meta.__name__} checks, kernel writes {'self' if variant == 'inplace' else 'out'})",
+           kernel)
+    overload.register(AD_INPLACE_OR_VIEW, _bump_written)
+    overload.register(CPU, run)
+    overload.register(META, run)
