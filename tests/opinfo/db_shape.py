@@ -5,9 +5,8 @@ composites: their results are views exactly when the view operators they call ma
 views (`reshape` of a transposed tensor copies), so none is flagged `is_view`;
 tests/test_views.py checks `_base`, versions and writes through them against torch.
 
-Operators returning several tensors (`unbind`, `split`, `split_with_sizes`, `chunk`,
-`tensor_split`, `hsplit` / `vsplit` / `dsplit`) have no entries yet: the generic tests
-take one result per call. tests/test_views.py covers them against torch.
+Operators returning several tensors (`chunk`, `tensor_split`, `hsplit` / `vsplit` /
+`dsplit`, `split.sizes`) give a list of NumPy arrays as their reference.
 """
 import numpy as np
 
@@ -235,6 +234,93 @@ def errors_imag():
                      r"^imag is not implemented for tensors with non-complex dtypes\.$")
 
 
+# ----- chunk, tensor_split, hsplit / vsplit / dsplit, split.sizes (several results) ---
+def sample_chunk(dtype):
+    for x in tensors(dtype):
+        if x.dim():
+            yield SampleInput(x, 3, -1)
+            yield SampleInput(x, 1, 0)
+
+
+def _chunk(a, chunks, dim=0):
+    length = a.shape[dim]
+    size = -(-length // chunks)
+    if size == 0:
+        return [a] * chunks
+    return np.split(a, list(range(size, length, size)), axis=dim)
+
+
+def errors_chunk():
+    yield ErrorInput(SampleInput(_x(3), 0), RuntimeError,
+                     r"^chunk expects `chunks` to be greater than 0, got: 0$")
+    yield ErrorInput(SampleInput(_x(), 1), RuntimeError,
+                     r"^chunk expects at least a 1-dimensional tensor$")
+
+
+def sample_tensor_split(dtype):
+    for x in tensors(dtype):
+        if x.dim():
+            yield SampleInput(x, 3, -1)
+
+
+def sample_tensor_split_indices(dtype):
+    for x in tensors(dtype):
+        if x.dim():
+            yield SampleInput(x, (1, -1, 10), -1)
+            yield SampleInput(x, (), 0)
+
+
+def sample_tensor_split_tensor(dtype):
+    for x in tensors(dtype):
+        if x.dim():
+            yield SampleInput(x, gt.tensor([1, 2]), -1)
+            yield SampleInput(x, gt.tensor(2), 0)
+
+
+def _tensor_split(a, where, dim=0):
+    where = where.tolist() if isinstance(where, np.ndarray) else where
+    return np.array_split(a, list(where) if isinstance(where, tuple) else where, axis=dim)
+
+
+def errors_tensor_split():
+    yield ErrorInput(SampleInput(_x(3), 0), RuntimeError,
+                     r"^number of sections must be larger than 0, got 0$")
+    yield ErrorInput(SampleInput(_x(), 1), RuntimeError,
+                     r"^tensor_split expected at least a 1-dimensional tensor, but got a tensor "
+                     r"with 0 dims$")
+
+
+def errors_tensor_split_tensor():
+    yield ErrorInput(SampleInput(_x(3), gt.tensor([1.0])), RuntimeError,
+                     r"^tensor_split expected tensor_indices_or_sections to have dtype of long, "
+                     r"but got Float$")
+
+
+def _directional(name: str, dim_of, min_dims: int):
+    def sample_int(dtype):
+        for x in tensors(dtype):
+            if x.dim() >= min_dims and x.shape[dim_of(x.dim())] % 2 == 0:
+                yield SampleInput(x, 2)
+
+    def sample_array(dtype):
+        for x in tensors(dtype):
+            if x.dim() >= min_dims:
+                yield SampleInput(x, (1, 2))
+
+    def ref(a, where):
+        return _tensor_split(a, where, dim_of(a.ndim))
+
+    def errors():
+        yield ErrorInput(SampleInput(make_tensor((3, 3, 3), gt.float32), 2), RuntimeError,
+                         rf"^torch\.{name} attempted to split along dimension "
+                         rf"{dim_of(3)}, but the size of the dimension 3 is not divisible by "
+                         rf"the split_size 2!$")
+    return [OpInfo(f"{name}.int", variants=(name, f"Tensor.{name}"), sample_inputs=sample_int,
+                   ref=ref, error_inputs=errors),
+            OpInfo(f"{name}.array", variants=(name, f"Tensor.{name}"),
+                   sample_inputs=sample_array, ref=ref)]
+
+
 # ----- in-place views: t_, transpose_, unsqueeze_, squeeze_, as_strided_ -------------
 def sample_t_(dtype):
     for x in tensors(dtype):
@@ -274,6 +360,16 @@ _IN_PLACE = pytest.mark.xfail(strict=True, reason="test_inplace expects self to 
 def _in_place(name, sample, ref, **flags):
     return OpInfo(name, variants=(f"Tensor.{name.split('.')[0]}",), sample_inputs=sample,
                   ref=ref, mutates_input=True, marks={"test_inplace": _IN_PLACE}, **flags)
+
+
+def _split_sizes_samples(dtype):
+    for x in tensors(dtype):
+        if x.dim():
+            yield SampleInput(x, [x.shape[0]], 0)
+
+
+def _split_sizes(a, sizes, dim=0):
+    return np.split(a, np.cumsum(sizes)[:-1].tolist(), axis=dim)
 
 
 def _entry(name, variants, sample, ref, errors=lambda: (), **flags):
@@ -322,6 +418,19 @@ OPS = [
                                                 "item(): a meta start has no value")}),
     _entry("real", ("real",), sample_plain, np.real, dtypes=COMPLEX),
     _entry("imag", ("imag",), sample_plain, np.imag, errors_imag, dtypes=COMPLEX),
+    _entry("split.sizes", ("Tensor.split",), _split_sizes_samples, _split_sizes),
+    _entry("chunk", ("chunk", "Tensor.chunk"), sample_chunk, _chunk, errors_chunk),
+    _entry("tensor_split.sections", ("tensor_split", "Tensor.tensor_split"),
+           sample_tensor_split, _tensor_split, errors_tensor_split),
+    _entry("tensor_split.indices", ("tensor_split", "Tensor.tensor_split"),
+           sample_tensor_split_indices, _tensor_split),
+    _entry("tensor_split.tensor_indices_or_sections", ("tensor_split", "Tensor.tensor_split"),
+           sample_tensor_split_tensor, _tensor_split, errors_tensor_split_tensor,
+           marks={"test_meta": pytest.mark.xfail(strict=True, reason="the indices are read "
+                                                 "on the CPU: torch refuses meta ones too")}),
+    *_directional("hsplit", lambda ndim: 0 if ndim == 1 else 1, 1),
+    *_directional("vsplit", lambda ndim: 0, 2),
+    *_directional("dsplit", lambda ndim: 2, 3),
     _in_place("t_", sample_t_, lambda a: a.T),
     _in_place("transpose_", sample_swap, _swap),
     _in_place("swapaxes_", sample_swap, _swap),

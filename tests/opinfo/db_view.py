@@ -391,6 +391,64 @@ def errors_view_as_complex():
     yield ErrorInput(SampleInput(_x()), RuntimeError,
                      r"^Input tensor must have one or more dimensions$")
 
+
+# ----- unbind, split, split_with_sizes (several views) ------------------------------
+def sample_unbind(dtype):
+    for x in tensors(dtype):
+        if x.dim():
+            yield SampleInput(x, 0)
+            yield SampleInput(x, -1)
+
+
+def _unbind(a, dim=0):
+    return [np.take(a, i, axis=dim) for i in range(a.shape[dim])]
+
+
+def sample_split(dtype):
+    for x in tensors(dtype):
+        if x.dim():
+            yield SampleInput(x, 2, -1) if x.shape[-1] else SampleInput(x, 0, -1)
+            yield SampleInput(x, 7, 0)
+
+
+def _split(a, split_size, dim=0):
+    length = a.shape[dim]
+    return np.split(a, list(range(split_size, length, split_size)) if split_size else [],
+                    axis=dim)
+
+
+def errors_split():
+    x = _x(3, 4)
+    yield ErrorInput(SampleInput(x, 0, 1), RuntimeError,
+                     r"^split_size can only be 0 if dimension size is 0, but got dimension "
+                     r"size of 4$")
+    yield ErrorInput(SampleInput(x, -1, 1), RuntimeError,
+                     r"^split expects split_size be non-negative, but got split_size=-1$")
+    yield ErrorInput(SampleInput(_x(), 1, 0), RuntimeError,
+                     r"^split expects at least a 1-dimensional tensor$")
+
+
+def sample_split_with_sizes(dtype):
+    for x in tensors(dtype):
+        if x.dim():
+            n = x.shape[-1]
+            yield SampleInput(x, (n // 2, 0, n - n // 2), -1)
+            yield SampleInput(x, (x.shape[0],), 0)
+
+
+def _split_with_sizes(a, split_sizes, dim=0):
+    return np.split(a, np.cumsum(split_sizes)[:-1].tolist(), axis=dim)
+
+
+def errors_split_with_sizes():
+    x = _x(3, 4)
+    yield ErrorInput(SampleInput(x, (1, 2), -1), RuntimeError,
+                     r"^split_with_sizes expects split_sizes to sum exactly to 4 \(input "
+                     r"tensor's size at dimension -1\), but got split_sizes=\[1, 2\]$")
+    yield ErrorInput(SampleInput(x, (5, -1), 1), RuntimeError,
+                     r"^split_with_sizes expects split_sizes have only non-negative entries, "
+                     r"but got split_sizes=\[5, -1\]$")
+
 OPS = [
     OpInfo("view", variants=("Tensor.view",), sample_inputs=sample_view,
            ref=lambda a, size: a.reshape(size),
@@ -445,6 +503,16 @@ OPS = [
            error_inputs=lambda: [ErrorInput(SampleInput(_x(3)), RuntimeError,
                                             r"^view_as_real is only supported for complex "
                                             r"tensors$")]),
+    OpInfo("unbind.int", variants=("unbind", "Tensor.unbind"), sample_inputs=sample_unbind,
+           ref=_unbind, is_view=True,
+           error_inputs=lambda: [ErrorInput(SampleInput(_x(), 0), IndexError,
+                                            r"^Dimension specified as 0 but tensor has no "
+                                            r"dimensions$")]),
+    OpInfo("split.Tensor", variants=("Tensor.split", "split"), sample_inputs=sample_split,
+           ref=_split, error_inputs=errors_split, is_view=True),
+    OpInfo("split_with_sizes", variants=("split_with_sizes", "Tensor.split_with_sizes"),
+           sample_inputs=sample_split_with_sizes, ref=_split_with_sizes,
+           error_inputs=errors_split_with_sizes, is_view=True),
     OpInfo("view_as_complex", variants=("view_as_complex",),
            sample_inputs=sample_view_as_complex, ref=_view_as_complex,
            dtypes=(gt.float32, gt.float64), error_inputs=errors_view_as_complex, is_view=True,
