@@ -20,6 +20,7 @@ from .c10.promotion import (  # noqa: F401
 from .c10.type_info import finfo, iinfo  # noqa: F401
 from .c10 import promotion as _promotion
 from .aten import ops, dispatch_trace  # noqa: F401
+from .aten.parallel import get_num_threads, set_num_threads  # noqa: F401
 from .aten import binding as _binding
 from ._tensor import Tensor  # noqa: F401
 from ._tensor_new import tensor, as_tensor, from_numpy  # noqa: F401
