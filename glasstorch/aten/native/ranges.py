@@ -337,15 +337,21 @@ def _space_of_tensors(name: str, start, end, device) -> tuple:
     A meta bound has no value: its place is taken by 0 of its kind and the result
     is a meta tensor (unless a device is given), as torch's meta kernel would make.
     """
+    named = [(which, value) for which, value in (("start", start), ("end", end))
+             if hasattr(value, "_size")]
+    if any(len(value._size) != 0 for _, value in named):
+        if any(value._device.type == "meta" for _, value in named):
+            # torch's meta kernel (shared by both ops) says less
+            raise RuntimeError("linspace only supports 0-dimensional start and end tensors")
+        got = " and ".join(f"{which} with {len(value._size)} dimension(s)"
+                           for which, value in named)
+        raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but "
+                           f"got {got}.")
     bounds = []
-    for which, value in (("start", start), ("end", end)):
+    for value in (start, end):
         if not hasattr(value, "_size"):
             bounds.append(value)
-            continue
-        if len(value._size) != 0:
-            raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but "
-                               f"got {which} with {len(value._size)} dimension(s).")
-        if value._device.type == "meta":
+        elif value._device.type == "meta":
             bounds.append(0j if value._dtype.is_complex else 0)
             device = device or value._device
         else:
