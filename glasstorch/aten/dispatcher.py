@@ -89,7 +89,13 @@ class OpOverload:
                 if isinstance(value, TensorBase):
                     keys |= value._keys
             return keys or _keys_of_device(None)
-        self._keyset = keyset
+
+        def keyset_of_two(args):          # the common binary case, unrolled
+            a, b = args[0], args[1]
+            keys = (a._keys if isinstance(a, TensorBase) else 0) | (
+                b._keys if isinstance(b, TensorBase) else 0)
+            return keys or _keys_of_device(None)
+        self._keyset = keyset_of_two if positions == (0, 1) else keyset
         self.call = self._make_entry()
 
     def register_fast(self, kernel) -> None:

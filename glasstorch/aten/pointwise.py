@@ -144,11 +144,11 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
 
     def fast(args):
         a = args[0]
-        entry = results.get(a._dtype)
-        if entry is None or not isinstance(a, TensorBase):
+        if not isinstance(a, TensorBase):
             return None
+        entry = results.get(a._dtype)
         size = a._size
-        if a._stride != contiguous_strides(size):
+        if entry is None or a._stride != contiguous_strides(size):
             return None
         if binary:
             b = args[1]
@@ -160,14 +160,12 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
                 b = to_compute_scalar(b, a._dtype._np)
             else:
                 return None
-            if check is not None:
-                check(*args)
-            out = np.empty(size, entry[1])
+        if check is not None:
+            check(*args)
+        out = np.empty(size, entry[1])
+        if binary:
             kernel(a._np, b, *args[2:], out=out)
         else:
-            if check is not None:
-                check(*args)
-            out = np.empty(size, entry[1])
             kernel(a._np, *args[1:], out=out)
         return wrap_array(out, entry[0])
     return fast
