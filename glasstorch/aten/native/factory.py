@@ -166,7 +166,7 @@ def _scalar_tensor_meta(s, dtype=None, layout=None, device=None, pin_memory=None
     return TensorMeta((), dtype)
 
 
-@op(f"scalar_tensor(Scalar s, *, {TENSOR_OPTIONS}) -> Tensor", meta=_scalar_tensor_meta, out=True)
+@op(f"scalar_tensor(Scalar s, *, {TENSOR_OPTIONS}) -> Tensor", meta=_scalar_tensor_meta)
 def scalar_tensor(s, dtype, layout, device, pin_memory, *, out):
     """A 0-dim tensor holding `s`, of the default dtype unless `dtype` is given.
 
@@ -326,7 +326,9 @@ def new_zeros(self, size, dtype=None, layout=None, device=None, pin_memory=None)
         tensor([[0., 0.],
                 [0., 0.]], dtype=torch.float64)
     """
-    return zeros.call(size, dtype or self._dtype, layout, device or self._device, pin_memory)
+    result = empty.call(size, dtype or self._dtype, layout, device or self._device, pin_memory,
+                        None)
+    return zero_.call(result)
 
 
 @composite(f"new_ones(Tensor self, SymInt[] size, *, {TENSOR_OPTIONS}) -> Tensor",
