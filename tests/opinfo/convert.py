@@ -8,8 +8,9 @@ strided with an offset or expanded stays exactly that wherever it runs.
 from __future__ import annotations
 
 import importlib
+from functools import lru_cache
 
-import ml_dtypes  # noqa: F401  # pyflakes: ignore (registers bfloat16 / float8 with NumPy)
+import ml_dtypes
 import numpy as np
 
 import glasstorch as gt
@@ -20,9 +21,11 @@ def dtype_name(value) -> str:
     return str(value).removeprefix("torch.")
 
 
+@lru_cache(maxsize=None)
 def numpy_dtype(dtype) -> np.dtype:
     """The NumPy dtype of the same name (ml_dtypes provides bfloat16 and float8)."""
-    return np.dtype(dtype_name(dtype))
+    name = dtype_name(dtype)
+    return np.dtype(getattr(ml_dtypes, name, name))
 
 
 def storage_view(t):
@@ -115,7 +118,12 @@ def _as_array(value) -> np.ndarray:
 
 def dtype_of(array) -> "gt.dtype":
     """The glasstorch dtype of an ndarray."""
-    return getattr(gt, np.asarray(array).dtype.name)
+    return _dtype_named(np.asarray(array).dtype)
+
+
+@lru_cache(maxsize=None)
+def _dtype_named(dtype: np.dtype) -> "gt.dtype":
+    return getattr(gt, dtype.name)
 
 
 def snapshot(sample) -> list:

@@ -87,7 +87,8 @@ def _compare_call(op, variant, sample, **extra) -> None:
 
 @ops()
 def test_matches_torch(op):
-    for dtype, sample in cases(op):
+    """The primary variant; test_values has compared every dtype with NumPy already."""
+    for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
         with about(dtype, sample):
             _compare_call(op, op.variants[0], sample)
 
