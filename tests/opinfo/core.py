@@ -32,6 +32,9 @@ ALL_DTYPES = BOOL + INTEGRAL + FLOATING + COMPLEX
 
 # The standard sizes: 0-dim, empty, 1- to 3-dim, size-1 dims, an empty middle dim.
 SHAPES = ((), (0,), (5,), (3, 4), (2, 3, 4), (1, 3, 1), (4, 0, 2))
+# Shape pairs for binary ops: equal, broadcasting either way, 0-dim with n-dim, empty.
+BROADCAST_PAIRS = (((3, 4), (3, 4)), ((3, 4), (4,)), ((4,), (3, 4)), ((2, 1, 4), (3, 1)),
+                   ((), (2, 3)), ((5,), ()), ((), ()), ((0, 3), (1, 3)), ((1,), (4, 0, 2)))
 SENTINEL = 77          # fills the storage gaps of strided layouts: reading one shows
 
 
@@ -187,7 +190,7 @@ def make_tensor(shape: tuple, dtype, layout: str = "contiguous", **value_range):
         layout: ``contiguous``; ``transposed`` (column-major strides); ``strided``
             (every stride doubled and a storage offset of 1, gaps hold `SENTINEL`);
             ``expanded`` (dim 0 broadcast from size 1 with stride 0).
-        value_range: ``low`` / ``high`` for `random_values`.
+        value_range: ``low`` / ``high`` / ``seed`` for `random_values`.
     """
     shape = tuple(shape)
     if layout == "expanded":
@@ -240,6 +243,15 @@ def tensors(dtype, shapes: tuple = SHAPES, **value_range):
     for shape in shapes:
         for layout in layouts_for(shape):
             yield make_tensor(shape, dtype, layout, **value_range)
+
+
+def tensor_pairs(dtype, other_dtype=None, **value_range):
+    """Pairs of tensors for binary ops: every `BROADCAST_PAIRS` shape pair, the first
+    in every layout of its shape, the second contiguous (of `other_dtype` if given)."""
+    for shape, other_shape in BROADCAST_PAIRS:
+        for layout in layouts_for(shape):
+            yield (make_tensor(shape, dtype, layout, **value_range),
+                   make_tensor(other_shape, other_dtype or dtype, seed=1, **value_range))
 
 
 def noncontiguous(t):
