@@ -203,8 +203,7 @@ class Tensor(TensorBase):
     def data(self):
         """A tensor sharing this one's storage, outside autograd, with its own version counter."""
         result = self.detach()
-        from .c10.tensor_impl import VersionCounter
-        result._vc = VersionCounter()
+        result._vc = None                   # a counter of its own, made on first use
         return result
 
     @data.setter

@@ -152,7 +152,8 @@ class OpOverload:
         `fast_kernel` (one function doing both jobs, e.g. make a view and do its
         bookkeeping), that function is used: the plain CPU call then costs one call.
         """
-        if self.fast_kernel is not None and not keyset & ~_PLAIN_KEYS:
+        if (self.fast_kernel is not None and not keyset & ~_PLAIN_KEYS
+                and keyset & DispatchKey.ADInplaceOrView):
             entry = (self.fast_kernel, keyset)
         else:
             key, kernel = self._first_kernel(keyset)

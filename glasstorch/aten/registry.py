@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..c10.dispatch_key import DispatchKey
+from ..c10.dispatch_key import DispatchKey, local_keys
 from ..c10.dtype import scalar_type_name
 from ..c10.promotion import can_cast
 from ..c10.storage import UntypedStorage
@@ -141,25 +141,43 @@ def view(schema: str, *, method: bool = True, function: bool = True,
 
 
 def composite(schema: str, *, method: bool = False, function: bool = True,
-              python_name: str | None = None):
-    """Declare an operator written in other operators; it runs on every backend."""
+              python_name: str | None = None, grad: dict | None = None):
+    """Declare an operator written in other operators; it runs on every backend.
+
+    Without `grad` it is ATen's CompositeImplicitAutograd: the same body under every
+    key, so autograd, modes and backends all see the operators it decomposes into and
+    never the composite itself. With `grad` (its own derivative formulas) it is
+    CompositeExplicitAutograd: autograd and view/version bookkeeping happen for the
+    composite as a whole, and its body runs below them, as a backend kernel does (so
+    `_to_copy`'s internal `copy_` does not bump the fresh result's version).
+    """
     def declare(body):
         parsed = parse_schema(schema)
-        decl = _new_declaration(parsed, "composite", body, None, None, method, function,
+        decl = _new_declaration(parsed, "composite", body, None, grad, method, function,
                                 python_name)
         overload = _install(decl, parsed)
+        explicit = grad is not None
 
         def run_composite(op, keyset, args):
-            return body(*args)
-        _label(run_composite, f"{body.__name__} (composite: runs the operators it is "
-                              f"written in)", body)
-        # CompositeImplicitAutograd: the same body under every key, so autograd, modes
-        # and backends all see the operators it decomposes into, never the composite.
-        for key in DispatchKey:
+            if not explicit:
+                return body(*args)
+            included, excluded = local_keys.included, local_keys.excluded
+            local_keys.set(included, excluded | _ABOVE_BACKEND)
+            try:
+                return body(*args)
+            finally:
+                local_keys.set(included, excluded)
+        kind = "explicit composite: runs below autograd" if explicit else "composite"
+        _label(run_composite, f"{body.__name__} ({kind}, in the operators it is written in)",
+               body)
+        for key in ((CPU, META) if explicit else DispatchKey):
             overload.register(key, run_composite)
         _bind(decl)
         return overload
     return declare
+
+
+_ABOVE_BACKEND = int(DispatchKey.Autograd | DispatchKey.ADInplaceOrView)
 
 
 def _new_declaration(parsed, kind, kernel, meta, grad, method, function, python_name):
@@ -383,7 +401,7 @@ def _bump_written(op: OpOverload, keyset: int, args: tuple):
     """ADInplaceOrView for writing ops: run below, then bump the written tensors' versions."""
     result = op.redispatch(keyset, args)
     for i in op.written_args:
-        args[i]._vc.value += 1
+        args[i]._version_counter().value += 1
     return result
 
 
@@ -415,10 +433,10 @@ def _view_bookkeeping(op: OpOverload, keyset: int, args: tuple):
     if type(result) is list:
         for r in result:
             r._base = base
-            r._vc = self._vc
+            r._vc = self._version_counter()
     else:
         result._base = base
-        result._vc = self._vc
+        result._vc = self._version_counter()
     return result
 
 
@@ -438,7 +456,7 @@ def _fast_view(rule, is_view: bool):
 def _share_version(op: OpOverload, keyset: int, args: tuple):
     """ADInplaceOrView for aliases that are not views: only the version counter is shared."""
     result = op.redispatch(keyset, args)
-    result._vc = args[0]._vc
+    result._vc = args[0]._version_counter()
     return result
 
 

@@ -205,10 +205,22 @@ class TensorBase:
     # ----- versions and views -----------------------------------------------------
     @property
     def _version(self) -> int:
-        return self._vc.value
+        vc = self._vc
+        return 0 if vc is None else vc.value
 
     def _bump_version(self) -> None:
-        self._vc.value += 1
+        self._version_counter().value += 1
+
+    def _version_counter(self) -> VersionCounter:
+        """The counter shared with this tensor's views, made when first shared or bumped.
+
+        A fresh result has none (`_vc is None` reads as version 0): most tensors are
+        never written in place nor viewed, and so never pay for one.
+        """
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = VersionCounter()
+        return vc
 
     def _is_view(self) -> bool:
         return self._base is not None
@@ -315,7 +327,7 @@ def make_tensor(storage: UntypedStorage, size: tuple, stride: tuple, offset: int
     dev = storage.device
     t._device = dev
     t._arr = arr
-    t._vc = VersionCounter()
+    t._vc = None
     t._base = None
     t._keys = dispatch_key.KEYS_BY_DEVICE_TYPE[dev.type]
     t._autograd = None
@@ -336,7 +348,10 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
     t._dtype = geometry[3] if len(geometry) == 4 else self._dtype
     t._device = self._device
     t._arr = None
-    t._vc = self._vc
+    vc = self._vc
+    if vc is None:
+        vc = self._vc = VersionCounter()
+    t._vc = vc
     t._base = base
     t._keys = self._keys & ~dispatch_key.AUTOGRAD
     t._autograd = None
@@ -363,7 +378,7 @@ def wrap_array(arr: np.ndarray, dtype: _dtype) -> TensorBase:
     t._dtype = dtype
     t._device = _CPU
     t._arr = arr
-    t._vc = VersionCounter()
+    t._vc = None
     t._base = None
     t._keys = dispatch_key.CPU_KEYS
     t._autograd = None

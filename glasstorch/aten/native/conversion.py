@@ -24,7 +24,8 @@ from .factory import check_options, empty_strided
 
 @composite("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, "
            "Device? device=None, bool? pin_memory=None, bool non_blocking=False, "
-           "MemoryFormat? memory_format=None) -> Tensor", function=False)
+           "MemoryFormat? memory_format=None) -> Tensor", function=False,
+           grad={"self": "grad.to(self.dtype)"})
 def to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
             memory_format=None):
     """A copy of `self` converted to the given dtype / device / memory format."""
@@ -119,6 +120,8 @@ def tensor_to(self, *args, **kwargs):
         >>> x.to(torch.float64).dtype, x.to('cpu') is x
         (torch.float64, True)
     """
+    if not kwargs and len(args) == 1 and type(args[0]) is dtypes.dtype:     # x.to(dtype)
+        return _to(self, args[0], None, None, None, False, False, None)
     for names in _TO_SIGNATURES:
         bound = _bind_to(names, args, kwargs)
         if bound is not None:
