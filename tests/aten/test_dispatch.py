@@ -98,3 +98,20 @@ def test_missing_backend_kernel_is_a_clear_error():
     assert op.kernels[DispatchKey.CPU] is not FALLTHROUGH
     with pytest.raises(RuntimeError, match="no backend for device type"):
         torch.zeros(2, device="cuda")
+
+
+def test_fresh_results_start_at_version_zero():
+    # Regression: _to_copy's internal copy_ bumped its own fresh result to version 1.
+    x = torch.ones(3)
+    assert x.to(torch.float64)._version == 0 and torch.tensor([1, 2])._version == 0
+    v = x.view(-1)                      # sharing makes the counter; it is the same object
+    v.add_(1)
+    assert x._version == v._version == 1 and v._vc is x._vc
+
+
+def test_explicit_composite_runs_below_bookkeeping():
+    with torch.dispatch_trace() as route:
+        torch.ones(2).to(torch.float64)
+    text = str(route)
+    assert "explicit composite" in text
+    assert "_bump_written" not in text   # copy_ inside _to_copy: no version bump
