@@ -451,15 +451,15 @@ def _build_array(t: TensorBase) -> np.ndarray:
 
 
 def _dim_index(t: TensorBase, dim, name: str) -> int:
-    ndim = len(t._size)
-    if not hasattr(dim, "__index__"):
-        raise TypeError(f"{name}() received an invalid combination of arguments - got "
-                        f"({type(dim).__name__}), but expected one of:\n * ()\n * (int dim)\n")
+    """Wrap `dim` for `size(dim)` / `stride(dim)`, with torch's errors."""
+    if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+        raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
+                        f"{type(dim).__name__}")
     dim = dim.__index__()
-    low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
-    if dim < low or dim > high:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
-                         f"but got {dim})")
+    ndim = len(t._size)
     if ndim == 0:
-        raise RuntimeError(f"{name}(): dimension specified as {dim} but tensor has no dimensions")
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if dim < -ndim or dim >= ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                         f"{ndim - 1}], but got {dim})")
     return dim + ndim if dim < 0 else dim

@@ -85,3 +85,18 @@ def test_storage_is_shared_by_views():
     assert s.nbytes() == 5
     meta = torch.zeros(2, device="meta").untyped_storage()
     assert meta.nbytes() == 8 and meta.device.type == "meta"
+
+
+@pytest.mark.parametrize("call", [lambda t: t.size(0), lambda t: t.stride(-1)])
+def test_size_of_a_dimension_on_0_dim(call):
+    with pytest.raises(IndexError, match="but tensor has no dimensions"):
+        call(torch.tensor(1.0))
+
+
+def test_size_and_stride_of_one_dimension():
+    x = torch.ones(2, 3)
+    assert (x.size(-1), x.stride(0), x.size(1)) == (3, 3, 3)
+    with pytest.raises(IndexError, match=r"range of \[-2, 1\], but got 2"):
+        x.size(2)
+    with pytest.raises(TypeError, match="must be int, not str"):
+        x.size("a")
