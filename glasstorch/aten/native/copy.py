@@ -84,23 +84,23 @@ def cpp_type_name(dtype) -> str:
     return _CPP_NAMES.get(dtype) or "c10::" + dtype._name.capitalize()
 
 
-def _limits(dtype) -> tuple:
+def _limits_of(dtype) -> tuple:
     """The lowest and highest finite values of a dtype (of its real part if complex)."""
     real = dtype.to_real()
     if real.is_floating_point:
-        info = _narrow_finfo(real) if real in _NARROW_FLOATS else np.finfo(real._np)
+        info = ml_dtypes.finfo(real._np) if real in _NARROW_FLOATS else np.finfo(real._np)
         return float(info.min) if real.is_signed else float(info.tiny), float(info.max)
     info = np.iinfo(real._np)
     return int(info.min), int(info.max)
 
 
-def _narrow_finfo(dtype):
-    return ml_dtypes.finfo(dtype._np)
+# Each storable dtype's finite range, looked up by every checked conversion.
+_LIMITS = {d: _limits_of(d) for d in dtypes.ALL_DTYPES if d is not dtypes.bool}
 
 
 def _overflows(value, dtype) -> bool:
     """c10's `overflows<To>(value)` for one real value (bool never reaches here)."""
-    low, high = _limits(dtype)
+    low, high = _LIMITS[dtype]
     if isinstance(value, float):              # compared as C++ does: in double
         if value != value:
             return not dtype.to_real().is_floating_point
@@ -121,6 +121,8 @@ def checked_scalar(value, dtype) -> np.ndarray:
             a real dtype; bool accepts everything).
         OverflowError: for integers outside the int64 / uint64 range.
     """
+    if type(value) is int and dtype is dtypes.int64 and -2**63 <= value < 2**63:
+        return np.asarray(value, np.int64)          # the common case, nothing to check
     if isinstance(value, int) and not -2**63 <= value < 2**64:
         raise OverflowError("int too big to convert")
     if dtype is dtypes.bool:

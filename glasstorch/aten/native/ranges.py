@@ -65,7 +65,7 @@ def _arange_bounds(start, end, step, dtype) -> tuple:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is not dtypes.int64:
         count = math.ceil((float(end) - float(start)) / float(step))
-    if not dtype.is_floating_point:
+    if not dtype.is_floating_point and not (type(start) is type(end) is type(step) is int):
         start, end, step = (int(checked_scalar(v, dtypes.int64)) for v in (start, end, step))
     if dtype is dtypes.int64:
         if step == 0:
