@@ -19,6 +19,7 @@ import numpy as np
 from .aten.native.copy import copy_
 from .aten.native.shape import movedim_int as movedim
 from .aten.native.view import alias, legacy_type_name, select, slice_, unsqueeze
+from .aten.meta.shape import dense_strides_in_order
 from .aten.registry import empty_strided_on
 from .c10 import dtype as dtypes
 from .c10.dispatch_key import DispatchKey, local_keys
@@ -141,21 +142,7 @@ def _index_layout(view: TensorBase, indexed: int) -> tuple:
             return 1 if stride[a] > stride[b] else -1
         return 1 if size[a] > size[b] else 0
 
-    order = list(range(len(size) - 1, -1, -1))
-    for i in range(1, len(order)):
-        moving = i
-        for j in range(i - 1, -1, -1):
-            verdict = compare(order[j], order[moving])
-            if verdict > 0:
-                order[j], order[moving] = order[moving], order[j]
-                moving = j
-            elif verdict < 0:
-                break
-    strides, step = [0] * len(size), 1
-    for d in order:
-        strides[d] = step
-        step *= max(size[d], 1)
-    return tuple(strides)
+    return dense_strides_in_order(size, compare)
 
 
 def _count_consuming(index: tuple) -> int:

@@ -18,7 +18,7 @@ from ...c10.promotion import (get_default_dtype, result_type, result_type_of,
                               result_type_with_scalar)
 from ...c10.tensor_impl import TensorBase, contiguous_strides
 from ..registry import TensorMeta
-from .shape import broadcast_shapes
+from .shape import broadcast_shapes, dense_strides_in_order
 
 
 class Promotion(enum.Enum):
@@ -27,8 +27,9 @@ class Promotion(enum.Enum):
     DEFAULT = "default"                   # the common dtype
     INT_TO_FLOAT = "int_to_float"         # integers and bool become the default float
     ALWAYS_BOOL = "always_bool"           # comparisons and predicates
-    COMPLEX_TO_FLOAT = "complex_to_float"  # abs, angle: complex gives its real dtype
+    COMPLEX_TO_FLOAT = "complex_to_float"  # abs: complex gives its real dtype
     BOOL_TO_LONG = "bool_to_long"         # bool becomes int64
+    INT_TO_FLOAT_COMPLEX_TO_FLOAT = "int_to_float_complex_to_float"   # angle: both
 
 
 # float16 / bfloat16 are computed in float32 and rounded once ("opmath"); complex32 too.
@@ -70,16 +71,20 @@ def common_dtype(operands) -> dtypes.dtype:
     return result_type(*operands)
 
 
+_INT_TO_FLOAT = (Promotion.INT_TO_FLOAT, Promotion.INT_TO_FLOAT_COMPLEX_TO_FLOAT)
+_COMPLEX_TO_FLOAT = (Promotion.COMPLEX_TO_FLOAT, Promotion.INT_TO_FLOAT_COMPLEX_TO_FLOAT)
+
+
 def result_and_compute(common: dtypes.dtype, kind: Promotion) -> tuple:
     """(result, compute, target) dtypes for a common dtype under a promotion kind."""
-    if kind is Promotion.INT_TO_FLOAT and not (common.is_floating_point or common.is_complex):
+    if kind in _INT_TO_FLOAT and not (common.is_floating_point or common.is_complex):
         common = get_default_dtype()
     elif kind is Promotion.BOOL_TO_LONG and common is dtypes.bool:
         common = dtypes.int64
     compute = _OPMATH.get(common, common)
     if kind is Promotion.ALWAYS_BOOL:
         return dtypes.bool, compute, dtypes.bool
-    if kind is Promotion.COMPLEX_TO_FLOAT and common.is_complex:
+    if kind in _COMPLEX_TO_FLOAT and common.is_complex:
         return common.to_real(), compute, compute.to_real()
     return common, compute, compute
 
@@ -119,7 +124,6 @@ def permuted_strides(tensors, shape: tuple) -> tuple:
     dims) decides; equal strides keep the natural order. Then the result is laid out
     densely in that order.
     """
-    ndim = len(shape)
     operand_strides = [_broadcast_strides(t, shape) for t in tensors]
 
     def outer_first(d0: int, d1: int) -> int:     # >0: d0 should be outside d1
@@ -133,22 +137,7 @@ def permuted_strides(tensors, shape: tuple) -> tuple:
                 return 1
         return 0
 
-    perm = list(range(ndim - 1, -1, -1))          # perm[0] is the innermost dim
-    for i in range(1, ndim):                      # insertion sort, stable
-        moving = i
-        for j in range(i - 1, -1, -1):
-            order = outer_first(perm[j], perm[moving])
-            if order > 0:
-                perm[j], perm[moving] = perm[moving], perm[j]
-                moving = j
-            elif order < 0:
-                break
-    stride = [0] * ndim
-    step = 1
-    for d in perm:
-        stride[d] = step
-        step *= max(shape[d], 1)
-    return tuple(stride)
+    return dense_strides_in_order(shape, outer_first)
 
 
 def _broadcast_strides(t: TensorBase, shape: tuple) -> tuple:

@@ -146,3 +146,36 @@ def compute_view_stride(old_size: tuple, old_stride: tuple, new_size: tuple):
     if view_d != -1:
         return None
     return tuple(new_stride)
+
+
+def dense_strides_in_order(shape: tuple, outer_first) -> tuple:
+    """Dense strides for `shape`, its dims ordered by a comparison, as TensorIterator does.
+
+    Dims start innermost-last-dim-first and are insertion-sorted with
+    ``outer_first(d0, d1)``: positive when d0 belongs outside d1, negative when
+    inside, 0 for "no opinion" (which leaves a dim where the row-major order put
+    it). Then strides are laid out densely from the innermost dim outwards.
+
+    Args:
+        shape: the sizes of the result.
+        outer_first: the comparison of two dims.
+
+    Returns:
+        tuple: the strides.
+    """
+    perm = list(range(len(shape) - 1, -1, -1))       # perm[0] is the innermost dim
+    for i in range(1, len(perm)):
+        moving = i
+        for j in range(i - 1, -1, -1):
+            order = outer_first(perm[j], perm[moving])
+            if order > 0:
+                perm[j], perm[moving] = perm[moving], perm[j]
+                moving = j
+            elif order < 0:
+                break
+    strides = [0] * len(shape)
+    step = 1
+    for d in perm:
+        strides[d] = step
+        step *= max(shape[d], 1)
+    return tuple(strides)
