@@ -42,7 +42,7 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"glasstorch\.
 def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace: bool = False,
               out: bool = False, method: bool = True, function: bool = True,
               grad: dict | None = None, check=None, python_name: str | None = None,
-              out_overload: str | None = None):
+              out_overload: str | None = None, check_out=None):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
@@ -51,6 +51,9 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         inplace, out, method, function, grad, python_name, out_overload: as for `op`.
         check: ``check(*args)`` raising torch's error for inputs the operator refuses
             (bool subtraction, bitwise ops on floats, ...), run before anything else.
+        check_out: ``check_out(target, described)`` refusing an out= tensor (or the
+            self of an in-place call) that torch refuses although it could hold the
+            result: unary ops such as `abs` or `floor` want exactly the result dtype.
     """
     def declare(kernel):
         parsed = parse_schema(schema)
@@ -65,10 +68,10 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
                              _fast_path(kernel, operands, promotion, check))
         if inplace:
             _register_writing(_install(decl, _inplace_schema(parsed)), meta, compute, kernel,
-                              "inplace")
+                              "inplace", check_out)
         if out:
             _register_writing(_install(decl, _out_schema(parsed, out_overload)), meta, compute,
-                              kernel, "out")
+                              kernel, "out", check_out)
         for overload in decl.overloads.values():
             overload.accept_numbers(operands)
         _bind(decl)
@@ -208,7 +211,8 @@ def _register_functional(overload: OpOverload, meta, compute, kernel, fast) -> N
     overload.register(META, run_meta)
 
 
-def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str) -> None:
+def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
+                      check_out) -> None:
     """The in-place (`self` is written) or out= (`out` is written) overload."""
     n_in = len(overload._schema.arguments) - (variant == "out")
 
@@ -216,6 +220,8 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str)
         inputs = args[:n_in]
         target = args[0] if variant == "inplace" else args[n_in]
         described = meta(*inputs)
+        if check_out is not None:
+            check_out(target, described)
         if variant == "inplace":
             _check_inplace(op, target, described)
         else:
