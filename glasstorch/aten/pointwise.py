@@ -51,9 +51,9 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         inplace, out, method, function, grad, python_name, out_overload: as for `op`.
         check: ``check(*args)`` raising torch's error for inputs the operator refuses
             (bool subtraction, bitwise ops on floats, ...), run before anything else.
-        check_out: ``check_out(target, described)`` refusing an out= tensor (or the
-            self of an in-place call) that torch refuses although it could hold the
-            result: unary ops such as `abs` or `floor` want exactly the result dtype.
+        check_out: ``check_out(target, described, inplace)`` refusing an out= tensor
+            (or the self of an in-place call) that torch refuses although it could hold
+            the result: unary ops such as `abs` or `floor` want exactly the result dtype.
     """
     def declare(kernel):
         parsed = parse_schema(schema)
@@ -221,7 +221,7 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
         target = args[0] if variant == "inplace" else args[n_in]
         described = meta(*inputs)
         if check_out is not None:
-            check_out(target, described)
+            check_out(target, described, variant == "inplace")
         if variant == "inplace":
             _check_inplace(op, target, described)
         else:
