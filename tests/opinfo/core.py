@@ -102,6 +102,7 @@ class OpInfo:
     out_warns_on_resize: bool = True            # factories resize a wrong out= silently
     inplace: str | None = None                  # the in-place twin of a functional op
     mutates_input: bool = False                 # the op writes its first argument
+    inplace_view: bool = False                  # ...its geometry (t_, squeeze_): may reshape
     is_view: bool = False
     view_has_base: bool = True                  # False for detach: aliases, but no _base
     is_factory: bool = False

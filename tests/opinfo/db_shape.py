@@ -353,13 +353,9 @@ def _as_strided(a, size, stride, storage_offset=0):
     return np.lib.stride_tricks.as_strided(flat, size, [s * a.itemsize for s in stride])
 
 
-_IN_PLACE = pytest.mark.xfail(strict=True, reason="test_inplace expects self to keep its "
-                              "shape; an in-place view changes it (tests/test_views.py checks)")
-
-
 def _in_place(name, sample, ref, **flags):
     return OpInfo(name, variants=(f"Tensor.{name.split('.')[0]}",), sample_inputs=sample,
-                  ref=ref, mutates_input=True, marks={"test_inplace": _IN_PLACE}, **flags)
+                  ref=ref, mutates_input=True, inplace_view=True, **flags)
 
 
 def _split_sizes_samples(dtype):
