@@ -1,0 +1,425 @@
+"""glasstorch's elementwise operators against torch's own OpInfo database.
+
+torch keeps, in `torch.testing._internal.common_methods_invocations.op_db`, one record
+per operator with a generator of sample inputs. This harness takes the unary and binary
+ufunc records (`UnaryUfuncInfo`, `BinaryUfuncInfo`; `special.*` and the CUDA-only
+`jiterator_*` left out), runs every CPU sample of the dtypes below through torch and
+through glasstorch, and compares the results: same dtype, same shape, values within
+`torch.testing.assert_close`'s tolerance (the dtype's default, widened by the record's
+own `toleranceOverride`s for CPU), NaNs equal; or both raise the same exception type.
+Records with `error_inputs` are also checked: glasstorch must raise torch's type.
+
+    /work/torchref/bin/python tests/conformance/op_db_pointwise.py            # the table
+    ... op_db_pointwise.py --details                     # plus every failure, by op
+    ... op_db_pointwise.py -k div,add --limit 10         # some ops, 10 samples a dtype
+
+Needs real torch (only tests and tools may import it; glasstorch never does).
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import pathlib
+import sys
+import types
+import unittest
+import warnings
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:                 # run as a script from a checkout
+    sys.path.insert(0, str(ROOT))
+
+import glasstorch as gt  # noqa: E402
+
+DTYPES = ("float32", "float64", "int64", "bool", "complex64")
+EXCLUDED_PREFIXES = ("special.", "jiterator_")     # out of scope; CUDA only
+
+
+# ----------------------------------------------------------------------------------
+# The records
+# ----------------------------------------------------------------------------------
+def load_entries(torch) -> list:
+    """The unary and binary ufunc records of torch's `op_db` in scope."""
+    if "expecttest" not in sys.modules:
+        try:
+            import expecttest  # noqa: F401
+        except ImportError:    # torch's test base class only; the records do not need it
+            stub = types.ModuleType("expecttest")
+            stub.TestCase = unittest.TestCase
+            sys.modules["expecttest"] = stub
+    from torch.testing._internal.common_methods_invocations import op_db
+    from torch.testing._internal.opinfo.core import BinaryUfuncInfo, UnaryUfuncInfo
+    return [entry for entry in op_db if isinstance(entry, (UnaryUfuncInfo, BinaryUfuncInfo))
+            and not entry.name.startswith(EXCLUDED_PREFIXES)]
+
+
+def entry_label(entry) -> str:
+    return f"{entry.name}.{entry.variant_test_name}" if entry.variant_test_name else entry.name
+
+
+def entry_dtypes(entry, torch) -> list:
+    """The dtypes of `DTYPES` the record supports on CPU, in `DTYPES` order."""
+    supported = entry.supported_dtypes("cpu")
+    return [name for name in DTYPES if getattr(torch, name) in supported]
+
+
+def _lookup(namespace, dotted: str):
+    for part in dotted.split("."):
+        namespace = getattr(namespace, part, None)
+    return namespace
+
+
+def has_operator(name: str) -> bool:
+    """Whether glasstorch has `name` as a function (``torch.<name>``) or a Tensor method."""
+    found = _lookup(gt, name)
+    if callable(found) and not isinstance(found, gt.dtype):
+        return True
+    return callable(getattr(gt.Tensor, name, None))
+
+
+def glasstorch_callable(entry):
+    """Call glasstorch the way the record's `op` calls torch; None when glasstorch lacks it.
+
+    A record's `op` is a torch function (looked up by the record's name), a Tensor method
+    (looked up on glasstorch's Tensor), or a lambda of the database spelling the call: the
+    same code runs with its global `torch` meaning glasstorch.
+    """
+    op = entry.op
+    if not has_operator(entry.name):
+        return None
+    if isinstance(op, types.FunctionType) and op.__name__ == "<lambda>":
+        namespace = dict(op.__globals__, torch=gt)
+        return types.FunctionType(op.__code__, namespace, op.__name__, op.__defaults__,
+                                  op.__closure__)
+    owner, _, name = getattr(op, "__qualname__", "").rpartition(".")
+    if owner in ("Tensor", "TensorBase"):
+        return getattr(gt.Tensor, name, None)
+    found = _lookup(gt, entry.name)
+    return found if callable(found) and not isinstance(found, gt.dtype) else None
+
+
+def glasstorch_method(entry):
+    """glasstorch's Tensor method for the record's method variant (None if it has none)."""
+    method = entry.method_variant
+    if method is None or method is entry.op:
+        return None
+    return getattr(gt.Tensor, method.__name__, None)
+
+
+def tolerance(entry, dtype) -> tuple:
+    """(rtol, atol) for `dtype`: None, None (assert_close's defaults) unless the record
+    overrides them for CPU; then the widest override it declares."""
+    from torch.testing._internal.common_device_type import toleranceOverride
+    rtol = atol = None
+    for info in entry.decorators:
+        if getattr(info, "device_type", None) not in (None, "cpu"):
+            continue
+        for decorator in getattr(info, "decorators", (info,)):
+            found = decorator.d.get(dtype) if isinstance(decorator, toleranceOverride) else None
+            if found is not None:
+                rtol = max(rtol or 0.0, found.rtol)
+                atol = max(atol or 0.0, found.atol)
+    return rtol, atol
+
+
+# ----------------------------------------------------------------------------------
+# Moving values between torch and glasstorch (exact geometry)
+# ----------------------------------------------------------------------------------
+def to_glasstorch(value, torch):
+    """torch tensors, dtypes and devices inside `value` as glasstorch's; the rest as is."""
+    if isinstance(value, torch.Tensor):
+        return _tensor_to_glasstorch(value, torch)
+    if isinstance(value, torch.dtype):
+        return getattr(gt, str(value).removeprefix("torch."))
+    if isinstance(value, torch.device):
+        return gt.device(str(value))
+    if isinstance(value, (tuple, list)):
+        return type(value)(to_glasstorch(v, torch) for v in value)
+    if isinstance(value, dict):
+        return {k: to_glasstorch(v, torch) for k, v in value.items()}
+    return value
+
+
+def _tensor_to_glasstorch(t, torch):
+    """The same bytes, sizes, strides and storage offset, in a glasstorch tensor."""
+    t = t.detach().resolve_conj().resolve_neg()
+    count = t.untyped_storage().nbytes() // t.element_size()
+    flat = t.as_strided((count,), (1,), 0).numpy().copy()
+    return gt.from_numpy(flat).as_strided(tuple(t.shape), t.stride(), t.storage_offset())
+
+
+def to_torch(t, torch):
+    """A glasstorch tensor's values as a torch tensor (same dtype and shape)."""
+    dtype = getattr(torch, str(t.dtype).removeprefix("torch."))
+    try:
+        return torch.from_numpy(np.array(t.numpy()))
+    except TypeError:               # bfloat16, complex32, float8: NumPy lacks them
+        if t.numel() == 0:
+            return torch.empty(tuple(t.shape), dtype=dtype)
+        array = t.reshape(-1).contiguous().view(gt.uint8).numpy().copy()
+        return torch.from_numpy(array).view(dtype).reshape(tuple(t.shape))
+
+
+# ----------------------------------------------------------------------------------
+# Comparing one sample
+# ----------------------------------------------------------------------------------
+def compare(expected, actual, torch, tol: tuple):
+    """None when `actual` (glasstorch) matches `expected` (torch), else the reason."""
+    if isinstance(expected, (tuple, list)):
+        if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
+            return f"returned {type(actual).__name__}, torch a {len(expected)}-tuple"
+        for e, a in zip(expected, actual):
+            reason = compare(e, a, torch, tol)
+            if reason:
+                return reason
+        return None
+    if not isinstance(actual, gt.Tensor):
+        return f"returned {type(actual).__name__}, torch a Tensor"
+    if str(actual.dtype) != str(expected.dtype):
+        return f"dtype {actual.dtype}, torch {expected.dtype}"
+    if tuple(actual.shape) != tuple(expected.shape):
+        return f"shape {tuple(actual.shape)}, torch {tuple(expected.shape)}"
+    try:
+        torch.testing.assert_close(to_torch(actual, torch), expected.detach(), rtol=tol[0],
+                                   atol=tol[1], equal_nan=True, check_stride=False)
+    except AssertionError as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        return "values: " + "; ".join(lines[:4])
+    return None
+
+
+def describe(sample, torch) -> str:
+    """A short text for a sample: each tensor's shape (strides when not row-major)."""
+    def one(value):
+        if isinstance(value, torch.Tensor):
+            text = f"T{tuple(value.shape)}"
+            if not value.is_contiguous():
+                text += f"s{value.stride()}"
+            return text
+        if isinstance(value, (tuple, list)):
+            return "(" + ", ".join(one(v) for v in value) + ")"
+        return repr(value)
+    parts = [one(sample.input)] + [one(a) for a in sample.args]
+    parts += [f"{k}={one(v)}" for k, v in sample.kwargs.items()]
+    return ", ".join(parts)
+
+
+def outcome(call, sample, torch):
+    """Run `call` on a sample: ('ok', result) or ('raised', exception)."""
+    try:
+        return "ok", call(sample.input, *sample.args, **sample.kwargs)
+    except Exception as exc:               # the exception is the outcome being compared
+        return "raised", exc
+
+
+@dataclasses.dataclass
+class OpResult:
+    """One record's tally; `problems` holds (kind, dtype, sample, reason)."""
+
+    label: str
+    samples: int = 0
+    matched: int = 0
+    failed: int = 0
+    errored: int = 0
+    missing: bool = False
+    errors_checked: int = 0
+    errors_matched: int = 0
+    by_dtype: dict = dataclasses.field(default_factory=dict)     # dtype -> [samples, matched]
+    problems: list = dataclasses.field(default_factory=list)
+
+
+def check_sample(entry, calls: list, sample, torch, tol: tuple) -> tuple:
+    """('matched' | 'failed' | 'errored', reason) for one sample over glasstorch's calls.
+
+    'errored': glasstorch raised where torch returned; 'failed': anything else unequal.
+    """
+    status, expected = outcome(entry.op, sample, torch)
+    converted = types.SimpleNamespace(input=to_glasstorch(sample.input, torch),
+                                      args=to_glasstorch(sample.args, torch),
+                                      kwargs=to_glasstorch(sample.kwargs, torch))
+    for variant, call in calls:
+        got, actual = outcome(call, converted, torch)
+        if status == "raised" and got == "raised":
+            if not isinstance(actual, type(expected)):
+                return "failed", (f"{variant}: raised {type(actual).__name__}, torch "
+                                  f"{type(expected).__name__}: {expected}")
+        elif status == "raised":
+            return "failed", f"{variant}: returned, torch raised {type(expected).__name__}: " \
+                             f"{str(expected).splitlines()[0]}"
+        elif got == "raised":
+            return "errored", f"{variant}: {type(actual).__name__}: " \
+                              f"{str(actual).splitlines()[0] if str(actual) else ''}"
+        else:
+            reason = compare(expected, actual, torch, tol)
+            if reason:
+                return "failed", f"{variant}: {reason}"
+    return "matched", None
+
+
+def check_errors(entry, call, torch, result: OpResult) -> None:
+    """Each error input torch refuses as its record says: glasstorch raises the same type."""
+    if entry.error_inputs_func is None:
+        return
+    for error in entry.error_inputs("cpu"):
+        sample = error.sample_input
+        status, expected = outcome(entry.op, sample, torch)
+        if status != "raised" or not isinstance(expected, error.error_type):
+            continue                                  # not an error of torch's CPU build
+        result.errors_checked += 1
+        converted = types.SimpleNamespace(input=to_glasstorch(sample.input, torch),
+                                          args=to_glasstorch(sample.args, torch),
+                                          kwargs=to_glasstorch(sample.kwargs, torch))
+        got, actual = outcome(call, converted, torch)
+        if got == "raised" and isinstance(actual, error.error_type):
+            result.errors_matched += 1
+        else:
+            found = f"raised {type(actual).__name__}: {actual}" if got == "raised" \
+                else "returned"
+            result.problems.append(("error_input", "-", describe(sample, torch),
+                                    f"{found}; torch raises {error.error_type.__name__}: "
+                                    f"{str(expected).splitlines()[0]}"))
+
+
+def run_entry(entry, torch, limit: int | None = None, count_missing: bool = False) -> OpResult:
+    """Every CPU sample of the record, in each dtype of `DTYPES` it supports."""
+    result = OpResult(entry_label(entry))
+    call = glasstorch_callable(entry)
+    result.missing = call is None
+    if result.missing and not count_missing:
+        return result
+    calls = [("op", call)]
+    method = glasstorch_method(entry)
+    if method is not None:
+        calls.append(("Tensor." + entry.method_variant.__name__, method))
+    with warnings.catch_warnings():     # casts and experimental dtypes warn on both sides
+        warnings.simplefilter("ignore")
+        for dtype in entry_dtypes(entry, torch):
+            _run_dtype(entry, calls, dtype, torch, limit, result)
+        if not result.missing:
+            check_errors(entry, call, torch, result)
+    return result
+
+
+def _run_dtype(entry, calls: list, dtype: str, torch, limit: int | None,
+               result: OpResult) -> None:
+    """The record's samples in one dtype, tallied into `result`."""
+    tol = tolerance(entry, getattr(torch, dtype))
+    tally = result.by_dtype.setdefault(dtype, [0, 0])
+    for index, sample in enumerate(entry.sample_inputs("cpu", getattr(torch, dtype))):
+        if limit is not None and index >= limit:
+            break
+        tally[0] += 1
+        result.samples += 1
+        if result.missing:
+            continue
+        status, reason = check_sample(entry, calls, sample, torch, tol)
+        if status == "matched":
+            tally[1] += 1
+            result.matched += 1
+            continue
+        setattr(result, status, getattr(result, status) + 1)
+        result.problems.append((status, dtype, describe(sample, torch), reason))
+
+
+def run(torch, pattern: str = "", limit: int | None = None,
+        count_missing: bool = False) -> list:
+    """An `OpResult` for each record in scope whose label contains one of `pattern`'s
+    comma-separated parts (all records for '')."""
+    parts = [p for p in pattern.split(",") if p]
+    results = []
+    for entry in load_entries(torch):
+        label = entry_label(entry)
+        if parts and not any(p in label for p in parts):
+            continue
+        results.append(run_entry(entry, torch, limit, count_missing))
+    return results
+
+
+# ----------------------------------------------------------------------------------
+# Reporting
+# ----------------------------------------------------------------------------------
+def rates(results: list) -> dict:
+    """dtype -> (samples, matched) over the records glasstorch has, plus 'all'."""
+    totals = collections.defaultdict(lambda: [0, 0])
+    for result in results:
+        if result.missing:
+            continue
+        for dtype, (samples, matched) in result.by_dtype.items():
+            for key in (dtype, "all"):
+                totals[key][0] += samples
+                totals[key][1] += matched
+    return {key: tuple(value) for key, value in totals.items()}
+
+
+def percent(samples: int, matched: int) -> float:
+    return 100.0 * matched / samples if samples else 100.0
+
+
+def format_table(results: list) -> str:
+    """The per-op table, the missing records and the match rate per dtype."""
+    lines = [f"{'op':<28}{'samples':>8}{'matched':>8}{'failed':>8}{'errored':>8}"
+             f"{'rate':>8}{'errors ok':>11}"]
+    for r in results:
+        if r.missing:
+            continue
+        errors = f"{r.errors_matched}/{r.errors_checked}" if r.errors_checked else "-"
+        lines.append(f"{r.label:<28}{r.samples:>8}{r.matched:>8}{r.failed:>8}{r.errored:>8}"
+                     f"{percent(r.samples, r.matched):>7.1f}%{errors:>11}")
+    missing = [r for r in results if r.missing]
+    if missing:
+        counted = sum(r.samples for r in missing)
+        lines.append(f"missing ({len(missing)} records"
+                     f"{f', {counted} samples' if counted else ''}): "
+                     + " ".join(r.label for r in missing))
+    totals = rates(results)
+    lines.append("match rate over the ops glasstorch has: " + ", ".join(
+        f"{key} {percent(*totals[key]):.1f}% ({totals[key][1]}/{totals[key][0]})"
+        for key in (*DTYPES, "all") if key in totals))
+    if any(r.samples for r in missing):
+        everything = sum(r.samples for r in results)
+        lines.append(f"over every record in scope (missing ones unmatched): "
+                     f"{percent(everything, totals.get('all', (0, 0))[1]):.1f}%")
+    checked = sum(r.errors_checked for r in results)
+    lines.append(f"error inputs raising torch's type: "
+                 f"{sum(r.errors_matched for r in results)}/{checked}")
+    return "\n".join(lines)
+
+
+def format_details(results: list, per_reason: int = 3) -> str:
+    """Every problem, grouped by op and by reason (a few sample descriptions each)."""
+    lines = []
+    for r in results:
+        if not r.problems:
+            continue
+        lines.append(f"== {r.label}: {r.failed} failed, {r.errored} errored, "
+                     f"{r.errors_checked - r.errors_matched} error inputs wrong")
+        grouped = collections.defaultdict(list)
+        for kind, dtype, sample, reason in r.problems:
+            grouped[(kind, reason)].append(f"{dtype}: {sample}")
+        for (kind, reason), samples in grouped.items():
+            lines.append(f"  [{kind} x{len(samples)}] {reason}")
+            lines.extend(f"      {s}" for s in samples[:per_reason])
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-k", dest="pattern", default="", help="comma-separated op names")
+    parser.add_argument("--limit", type=int, default=None, help="samples per dtype")
+    parser.add_argument("--details", action="store_true", help="list every failure")
+    parser.add_argument("--count-missing", action="store_true",
+                        help="also count the samples of records glasstorch lacks")
+    args = parser.parse_args(argv)
+    import torch
+    results = run(torch, args.pattern, args.limit, args.count_missing)
+    print(format_table(results))
+    if args.details:
+        print(format_details(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

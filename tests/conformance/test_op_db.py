@@ -1,0 +1,51 @@
+"""glasstorch vs torch's own OpInfo database (unary and binary ufuncs): a ratchet.
+
+The harness (`op_db_pointwise.py`) runs the first `LIMIT` CPU samples per dtype of every
+unary/binary ufunc record of torch's `op_db` that glasstorch has, and the record's error
+inputs. The rates may only go up: when a change raises them, raise the floors below to
+the new values. `pytest -s` prints the table; the script prints every failure
+(``python tests/conformance/op_db_pointwise.py --details``).
+"""
+import pytest
+
+import op_db_pointwise as harness
+
+torch = pytest.importorskip("torch")
+
+LIMIT = 24                     # samples per record and dtype: keeps the run short
+# Match rates measured with LIMIT samples (percent of samples, records glasstorch has).
+FLOORS = {"all": 86.0, "float32": 84.0, "float64": 84.0, "int64": 79.0, "bool": 88.0,
+          "complex64": 95.0}
+ERROR_INPUTS_MATCHED = 3       # error inputs raising torch's exception type
+
+
+@pytest.fixture(scope="module")
+def results():
+    found = harness.run(torch, limit=LIMIT)
+    print()
+    print(harness.format_table(found))
+    return found
+
+
+@pytest.mark.parametrize("key", sorted(FLOORS))
+def test_match_rate_never_drops(results, key):
+    samples, matched = harness.rates(results).get(key, (0, 0))
+    rate = harness.percent(samples, matched)
+    assert rate >= FLOORS[key], (
+        f"{key}: {rate:.1f}% of {samples} samples match torch, the floor is {FLOORS[key]}%; "
+        f"failures:\n{harness.format_details(results)}")
+
+
+def test_error_inputs_never_drop(results):
+    matched = sum(r.errors_matched for r in results)
+    assert matched >= ERROR_INPUTS_MATCHED, harness.format_details(results)
+
+
+def test_harness_converts_exact_geometry():
+    """A transposed, offset torch tensor reaches glasstorch with its sizes, strides,
+    offset and values."""
+    base = torch.arange(24, dtype=torch.float64)
+    t = base.as_strided((3, 4), (1, 5), 2)
+    g = harness.to_glasstorch(t, torch)
+    assert (tuple(g.shape), g.stride(), g.storage_offset()) == ((3, 4), (1, 5), 2)
+    assert harness.to_torch(g, torch).tolist() == t.tolist()
