@@ -3,7 +3,8 @@
 A tensor moves with its exact geometry: `storage_view` reads its whole storage as a
 flat tensor, and `rebuild` lays the same sizes, strides and storage offset over a
 new flat tensor (`as_strided`), on meta or in torch. So a sample that is transposed,
-strided with an offset or expanded stays exactly that wherever it runs.
+strided with an offset or expanded stays exactly that wherever it runs (``x.to('meta')``
+would not: it copies, dropping the storage offset and any non-dense layout).
 """
 from __future__ import annotations
 

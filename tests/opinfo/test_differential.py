@@ -2,7 +2,7 @@
 strides, storage offset, aliasing, warnings, and the same exception type and message.
 
 Skipped when torch is not importable. Inputs reach torch with their exact geometry
-(`core.to_torch`: same bytes, same strides and storage offset).
+(`convert.to_torch`: same bytes, same strides and storage offset).
 """
 import warnings
 
