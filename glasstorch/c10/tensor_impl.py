@@ -410,10 +410,10 @@ _STRIDES_CACHE: dict = {}
 
 def is_contiguous_strides(size: tuple, stride: tuple) -> bool:
     """torch's rule: dense row-major, ignoring the strides of size-1 dims; empty is contiguous."""
+    if 0 in size:
+        return True
     expected = 1
     for s, st in zip(reversed(size), reversed(stride)):
-        if s == 0:
-            return True
         if s != 1:
             if st != expected:
                 return False

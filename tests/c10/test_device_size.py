@@ -100,3 +100,10 @@ def test_size_and_stride_of_one_dimension():
         x.size(2)
     with pytest.raises(TypeError, match="must be int, not str"):
         x.size("a")
+
+
+def test_every_empty_tensor_is_contiguous():
+    # Regression: an empty tensor whose inner strides are not row-major counted as
+    # non-contiguous; torch calls every empty tensor contiguous.
+    assert torch.empty_strided((4, 0, 2), (0, 0, 0)).is_contiguous()
+    assert not torch.empty_strided((2, 2), (1, 2)).is_contiguous()
