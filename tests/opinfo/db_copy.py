@@ -19,17 +19,6 @@ def _writable(dtype):
 
 
 # ----- clone, contiguous -----------------------------------------------------------
-def _known_if_empty(sample, bug: str):
-    """Mark `sample` with `bug` if its input is an empty tensor of 2 or more dims."""
-    if sample.input.numel() == 0 and sample.input.dim() >= 2:
-        sample.known(bug)
-    return sample
-
-
-EMPTY_CONTIGUOUS_BUG = ("c10 owner (is_contiguous_strides): torch calls every empty tensor "
-                        "contiguous, e.g. (4, 0, 2) with stride (0, 0, 0)")
-
-
 def sample_clone(dtype):
     for x in tensors(dtype):
         yield SampleInput(x)
@@ -42,7 +31,7 @@ def sample_clone(dtype):
 
 def sample_contiguous(dtype):
     for x in tensors(dtype):
-        yield _known_if_empty(SampleInput(x), EMPTY_CONTIGUOUS_BUG)
+        yield SampleInput(x)
     yield SampleInput(make_tensor((2, 3, 4, 5), dtype, "transposed"),
                       memory_format=gt.channels_last)
 
