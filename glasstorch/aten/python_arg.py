@@ -102,7 +102,9 @@ def to_scalar(value, param):
     if isinstance(value, (bool, int, float, complex)):
         return value
     if isinstance(value, np.generic) and isinstance(value, (numbers.Number, np.bool_)):
-        return value.item()
+        # torch reads NumPy integers as int and every other NumPy scalar (numpy.bool_
+        # too) through float(): Note [NumPy scalars in promotion]
+        return int(value) if isinstance(value, np.integer) else float(value)
     if isinstance(value, TensorBase) and value.numel() == 1 and value.dim() == 0:
         return value.item()
     _fail(param, value)

@@ -10,7 +10,8 @@ Note [Range values as torch computes them]
     bits depend on the register width (`_LANES`, AVX2 here). `linspace` counts the
     second half of its elements back from `end`, so both endpoints are exact;
     `logspace` does the same without fusing. With these, `arange`, `linspace` and
-    `logspace` give torch's exact bits.
+    `logspace` give torch's exact bits (`_fma` can round twice only when the addend is
+    below about 1e-16 of the product and the product lies on a rounding tie).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
 from ...c10.promotion import default_complex_dtype, get_default_dtype
+from ..parallel import GRAIN_SIZE, get_num_threads
 from ..registry import TensorMeta, composite, op
 from .copy import cast_array, checked_scalar, cpp_type_name
 from .factory import TENSOR_OPTIONS, check_options
@@ -113,22 +115,25 @@ def _arange_fill(start, end, step, out: np.ndarray) -> None:
 def _simd_range(first: float, step: float, count: int, dtype) -> np.ndarray:
     """``first + i * step`` as torch's vectorized loop computes it.
 
-    Pairs of registers of `lanes` elements each start from ``first + step * i0``
-    rounded to `dtype`, and add ``k * step`` to that rounded base; elements left
-    over after the last pair are computed one by one from `first`.
+    torch splits a range of more than `GRAIN_SIZE` elements into one chunk per thread.
+    In each chunk, pairs of registers of `lanes` elements start from ``first + step * i``
+    rounded to `dtype` and add ``lane * step`` to that rounded base; the elements left
+    over after the chunk's last pair are computed one by one from `first`.
     """
     lanes = _LANES[dtype]
     index = np.arange(count, dtype=np.float64)
     accumulate = _fma32 if dtype in (dtypes.float16, dtypes.bfloat16) else _fma
-    direct = cast_array(np.asarray(accumulate(step, index, first)), dtype)
-    vectorized = count - count % (2 * lanes)
-    if vectorized:
-        lane = index[:vectorized] % lanes
-        base = direct[:vectorized] if lanes == 1 else \
-            np.repeat(direct[:vectorized:lanes], lanes)
-        widened = cast_array(base, dtypes.float64)
-        direct[:vectorized] = cast_array(np.asarray(accumulate(lane, step, widened)), dtype)
-    return direct
+    values = cast_array(np.asarray(accumulate(step, index, first)), dtype)
+    threads = min(get_num_threads(), -(-count // GRAIN_SIZE)) if count > GRAIN_SIZE else 1
+    chunk = -(-count // threads) if count else 0
+    for begin in range(0, count, chunk or 1):
+        vectorized = slice(begin, begin + (min(count - begin, chunk) // (2 * lanes)) * 2 * lanes)
+        block = values[vectorized]
+        if block.size:
+            lane = (index[vectorized] - begin) % lanes
+            base = cast_array(np.repeat(block[::lanes], lanes), dtypes.float64)
+            values[vectorized] = cast_array(np.asarray(accumulate(lane, step, base)), dtype)
+    return values
 
 
 @op(f"arange(Scalar end, *, {TENSOR_OPTIONS}) -> Tensor", out=True,
@@ -303,7 +308,7 @@ def logspace(start, end, steps, base, dtype, layout, device, pin_memory, *, out)
     if steps == 1:
         with np.errstate(invalid="ignore", over="ignore"):
             if dtype.is_complex:
-                value = complex(np.power(np.complex128(base), np.complex128(start)))
+                value = complex(_complex_power(np.complex128(base), np.complex128(start)))
             else:
                 value = float(np.power(np.float64(base), checked_scalar(start, dtypes.float64)))
         out[...] = checked_scalar(value, dtype)
@@ -322,13 +327,25 @@ def _logspace_values(first: np.ndarray, last: np.ndarray, steps: int, base: floa
         step = (last - first) / (steps - 1)
         exponent = np.where(half, first + step * index.astype(parts),
                             last - step * (steps - 1 - index).astype(parts))
-        return np.power(np.asarray(base, dtype._np), exponent)
+        return _complex_power(np.asarray(base, dtype._np), exponent)
     span = float(last - first) if dtype.is_floating_point else float(int(last) - int(first))
     step = span / (steps - 1)
     exponent = np.where(half, float(first) + step * index,
                         float(last) - step * (steps - 1 - index))
     with np.errstate(invalid="ignore", over="ignore"):
         return cast_array(np.power(np.float64(base), exponent), dtype)
+
+
+def _complex_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
+    """C++'s complex ``pow``: ``exp(exponent * log(base))``, and 0 for a zero base.
+
+    NumPy's own power multiplies repeatedly for integral exponents, which rounds
+    differently.
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if base == 0:
+            return np.zeros_like(exponent * base)
+        return np.exp(exponent * np.log(base))
 
 
 def _space_of_tensors(name: str, start, end, device) -> tuple:
