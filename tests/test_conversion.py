@@ -560,3 +560,183 @@ def test_python_protocol_matches_torch(source):
 @pytest.mark.parametrize("source", _cases(LIKE_AND_NEW))
 def test_like_and_new_match_torch(source):
     assert_matches_torch(source, SETUP)
+
+
+# ----------------------------------------------------------------------------------
+# Memory sharing (no torch needed)
+# ----------------------------------------------------------------------------------
+def test_from_numpy_shares_memory_both_ways():
+    array = np.arange(6.0).reshape(2, 3)
+    t = gt.from_numpy(array)
+    t[0, 1] = 10
+    array[1, 2] = 20
+    assert array[0, 1] == 10 and t[1, 2].item() == 20
+
+
+def test_from_numpy_keeps_a_view_geometry():
+    base = np.arange(24.0).reshape(4, 6)
+    view = base[1:, ::2].T
+    t = gt.from_numpy(view)
+    assert t.stride() == tuple(s // 8 for s in view.strides)
+    np.testing.assert_array_equal(t.numpy(), view)
+    t.fill_(-1)
+    assert (base[1:, ::2] == -1).all() and base[0].tolist() == list(range(6))
+
+
+def test_as_tensor_shares_only_without_conversion():
+    array = np.ones(3, dtype=np.float32)
+    shared = gt.as_tensor(array)
+    copied = gt.as_tensor(array, dtype=gt.float64)
+    array[0] = 5
+    assert shared[0].item() == 5 and copied[0].item() == 1
+    t = gt.ones(2)
+    assert gt.as_tensor(t) is t and gt.as_tensor(t, dtype=gt.float32) is t
+
+
+def test_tensor_and_new_tensor_always_copy():
+    array = np.ones(3)
+    t = gt.tensor(array)
+    array[0] = 5
+    assert t[0].item() == 1
+    source = gt.ones(2)
+    with pytest.warns(UserWarning, match="rather than torch.tensor"):
+        copy = gt.tensor(source)
+    with pytest.warns(UserWarning, match=r"rather than tensor.new_tensor"):
+        other = source.new_tensor(source)
+    assert copy.data_ptr() != source.data_ptr() and other.data_ptr() != source.data_ptr()
+
+
+def test_numpy_and_array_share_memory():
+    t = gt.zeros(2, 3)
+    array = t.numpy()
+    array[0, 0] = 7
+    assert t[0, 0].item() == 7
+    np.asarray(t)[1, 2] = 9
+    assert t[1, 2].item() == 9
+    assert np.shares_memory(np.asarray(t.t()), array)
+
+
+def test_legacy_constructor_shares_a_float32_array():
+    array = np.zeros(2, dtype=np.float32)
+    gt.Tensor(array)[0] = 3
+    assert array[0] == 3
+
+
+def test_iteration_yields_views_along_dim_0():
+    x = gt.zeros(2, 3)
+    x.copy_(gt.arange(6.0).reshape(2, 3))
+    rows = list(x)
+    assert [r.tolist() for r in rows] == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    rows[1][0] = 30
+    assert x[1, 0].item() == 30 and all(r._base is x for r in rows)
+
+
+def test_hash_is_identity():
+    x, y = gt.zeros(2), gt.zeros(2)
+    assert hash(x) == id(x) and len({x, y, x}) == 2
+
+
+def test_non_writable_array_warns_once_per_call():
+    array = np.ones(2)
+    array.flags.writeable = False
+    with pytest.warns(UserWarning, match="The given NumPy array is not writable"):
+        gt.from_numpy(array)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gt.tensor(array)                    # a copy: nothing to warn about
+
+
+# ----------------------------------------------------------------------------------
+# A failing operator changes nothing
+# ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda x: x.copy_(gt.ones(3, 2)),
+    lambda x: x.copy_(gt.ones(2, 3, device="meta")),
+    lambda x: x.fill_(1j),
+    lambda x: x.to(gt.int8).fill_(300),
+    lambda x: x.fill_(gt.ones(2)),
+    lambda x: gt.zeros(2, dtype=gt.int64, out=x),
+])
+def test_failing_writes_leave_the_tensor_unchanged(call):
+    x = gt.arange(6.0).reshape(2, 3)
+    version = x._version
+    with pytest.raises((RuntimeError, NotImplementedError)):
+        call(x)
+    assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert x._version == version and x.shape == (2, 3) and x.dtype is gt.float32
+
+
+def test_successful_writes_bump_the_version_once():
+    x = gt.zeros(3)
+    for write in (lambda: x.fill_(2), lambda: x.copy_(gt.ones(3)), lambda: x.zero_()):
+        version = x._version
+        write()
+        assert x._version == version + 1
+
+
+# ----------------------------------------------------------------------------------
+# The meta device, the default dtype, requires_grad
+# ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("make", [
+    lambda: gt.zeros(2, 3), lambda: gt.ones(2), lambda: gt.empty(4), lambda: gt.full((2,), 7),
+    lambda: gt.arange(5), lambda: gt.linspace(0, 1, 4), lambda: gt.logspace(0, 1, 3),
+    lambda: gt.eye(3), lambda: gt.scalar_tensor(1), lambda: gt.tensor([1, 2]),
+    lambda: gt.as_tensor([1.5]), lambda: gt.empty_strided((2, 3), (1, 2)),
+    lambda: gt.Tensor(2, 3),
+])
+def test_factories_follow_the_default_device(make):
+    with gt.device("meta"):
+        result = make()
+    assert result.device.type == "meta"
+    assert make().device.type == "cpu"
+
+
+def test_like_factories_follow_their_input_device():
+    meta = gt.ones(2, 3, device="meta")
+    assert gt.zeros_like(meta).device.type == "meta"
+    assert gt.zeros_like(meta, device="cpu").tolist() == [[0.0] * 3] * 2
+    assert meta.new_full((2,), 3).device.type == "meta"
+
+
+def test_default_dtype_drives_float_factories():
+    previous = gt.get_default_dtype()
+    gt.set_default_dtype(gt.float64)
+    try:
+        assert gt.tensor([1.5]).dtype is gt.float64
+        assert gt.tensor([1j]).dtype is gt.complex128
+        assert gt.arange(0.0, 1.0).dtype is gt.float64
+        assert gt.arange(3).dtype is gt.int64
+        assert gt.zeros(2).dtype is gt.float64
+        assert gt.linspace(0, 1, 3).dtype is gt.float64
+        assert gt.full((2,), 1.5).dtype is gt.float64
+        assert gt.Tensor([1, 2]).dtype is gt.float64
+    finally:
+        gt.set_default_dtype(previous)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gt.zeros(2, requires_grad=True), lambda: gt.ones_like(gt.ones(2), requires_grad=True),
+    lambda: gt.arange(3.0, requires_grad=True), lambda: gt.tensor([1.0], requires_grad=True),
+    lambda: gt.ones(1).new_zeros(2, requires_grad=True),
+    lambda: gt.ones(1).new_tensor([1.0], requires_grad=True),
+])
+def test_factories_take_requires_grad(make):
+    result = make()
+    assert result.requires_grad and result.is_leaf
+
+
+def test_to_and_shorthands_return_self_when_nothing_changes():
+    x = gt.ones(2, 3)
+    assert x.to(gt.float32) is x and x.to("cpu") is x and x.float() is x and x.cpu() is x
+    assert x.type(gt.float32) is x and x.to(x) is x
+    assert x.to(gt.float32, copy=True) is not x
+    assert x.type() == "torch.FloatTensor" and gt.ones(1, device="meta").type() == \
+        "torch.meta.FloatTensor"
+
+
+def test_item_types():
+    assert type(gt.tensor(2.5, dtype=gt.bfloat16).item()) is float
+    assert type(gt.tensor(2.5, dtype=gt.float16).item()) is float
+    assert gt.tensor(True).item() is True
+    assert type(gt.tensor(3, dtype=gt.uint8).item()) is int
+    assert gt.tensor(1 + 2j).item() == 1 + 2j
