@@ -23,7 +23,7 @@ BINARY = {
     "__imul__": ("mul_.Tensor", "plain"),
     "__truediv__": ("div.Tensor", "plain"), "__itruediv__": ("div_.Tensor", "plain"),
 }
-UNARY = {"__neg__": "neg.default"}
+UNARY = {"__neg__": "neg.default", "__pos__": "positive.default", "__abs__": "abs.default"}
 
 
 def _overload(qualified: str):

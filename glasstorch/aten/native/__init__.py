@@ -1,3 +1,4 @@
 """Operator declarations by family; importing this package registers them all."""
 from . import view, factory, ranges, copy, shape, conversion  # noqa: F401
 from . import unary, binary  # noqa: F401
+from . import trigonometric, rounding, predicates, conj  # noqa: F401
