@@ -23,12 +23,13 @@ from .aten import ops, dispatch_trace  # noqa: F401
 from .aten.parallel import get_num_threads, set_num_threads  # noqa: F401
 from .aten import binding as _binding
 from ._tensor import Tensor  # noqa: F401
-from ._tensor_new import tensor, as_tensor, from_numpy  # noqa: F401
+from ._tensor_new import tensor, as_tensor, from_numpy, LEGACY_TYPES as _LEGACY_TYPES  # noqa: F401
 from .aten.native.shape import split_function as split  # noqa: F401
 from . import utils  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401
 
 __version__ = "2.13.0+glasstorch"
+globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 
 
 def _forget_function(kind: str, name: str) -> None:

@@ -202,6 +202,21 @@ torch.Tensor('ab')
 torch.Tensor(2, 'a')
 torch.Tensor(2, 3.0)
 torch.Tensor(2, 3, device='meta')
+torch.FloatTensor(2, 3).shape
+torch.FloatTensor([1, 2])
+torch.LongTensor([1.5])
+torch.BoolTensor([1, 0])
+torch.DoubleTensor(np.array([1, 2], dtype=np.float32))
+torch.FloatTensor(torch.ones(2))
+torch.FloatTensor(torch.ones(2, dtype=torch.int64))
+torch.HalfTensor()
+isinstance(torch.ones(2), torch.FloatTensor)
+isinstance(torch.ones(2, dtype=torch.int64), torch.FloatTensor)
+isinstance(torch.ones(2, device='meta'), torch.FloatTensor)
+issubclass(torch.FloatTensor, torch.Tensor)
+repr(torch.LongTensor)
+torch.ByteTensor.dtype
+torch.ones(2).type(torch.LongTensor)
 """
 
 TO_AND_CASTS = """
