@@ -43,22 +43,47 @@ def cast_array(src: np.ndarray, dtype) -> np.ndarray:
 
     See Note [torch's CPU casts]. Returns `src` itself when no conversion is needed.
     """
-    source = from_numpy_dtype(src.dtype)
-    if source is dtype:
+    plan = _CAST_PLANS.get((src.dtype, dtype))
+    if plan is None:
+        plan = _CAST_PLANS[src.dtype, dtype] = _cast_plan(from_numpy_dtype(src.dtype), dtype)
+    real, steps, quiet = plan
+    if real:
+        src = src.real
+    if quiet:                           # out-of-range values: no NumPy warnings, as torch
+        with np.errstate(invalid="ignore", over="ignore"):
+            for step in steps:
+                src = src.astype(step)
         return src
-    with np.errstate(invalid="ignore", over="ignore"):
-        if source.is_complex and not dtype.is_complex and dtype is not dtypes.bool:
-            src = src.real
-            source = source.to_real()
-        if dtype in _NARROW_FLOATS or source in _NARROW_FLOATS:
-            if source is not dtypes.float32 and dtype is not dtypes.float32:
-                src = src.astype(np.float32)
-                source = dtypes.float32
-        if source.is_floating_point and dtype in _VIA_INT32:
-            src = src.astype(np.int32)
-        elif source.is_floating_point and dtype is dtypes.uint32:
-            src = src.astype(np.int64)
-        return src.astype(dtype._np)
+    for step in steps:
+        src = src.astype(step)
+    return src
+
+
+_CAST_PLANS: dict = {}      # (NumPy dtype, torch dtype) -> plan, filled on first use
+
+
+def _cast_plan(source, dtype) -> tuple:
+    """How `cast_array` converts `source` to `dtype`: (take the real part?, the NumPy
+    dtypes to go through in order, silence cast warnings?)."""
+    if source is dtype:
+        return False, (), False
+    real = source.is_complex and not dtype.is_complex and dtype is not dtypes.bool
+    if real:
+        source = source.to_real()
+    steps = []
+    if (dtype in _NARROW_FLOATS or source in _NARROW_FLOATS) and \
+            dtypes.float32 not in (source, dtype):
+        steps.append(np.dtype(np.float32))
+        source = dtypes.float32
+    if source.is_floating_point and dtype in _VIA_INT32:
+        steps.append(np.dtype(np.int32))
+    elif source.is_floating_point and dtype is dtypes.uint32:
+        steps.append(np.dtype(np.int64))
+    steps.append(dtype._np)
+    # only floating sources can overflow or be NaN; widening them cannot
+    quiet = (source.is_floating_point or source.is_complex) and \
+        not np.can_cast(source._np, dtype._np, "safe")
+    return real, tuple(steps), quiet
 
 
 def copy_array(out: np.ndarray, src: np.ndarray) -> None:
