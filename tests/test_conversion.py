@@ -755,3 +755,23 @@ def test_item_types():
     assert gt.tensor(True).item() is True
     assert type(gt.tensor(3, dtype=gt.uint8).item()) is int
     assert gt.tensor(1 + 2j).item() == 1 + 2j
+
+
+# ----------------------------------------------------------------------------------
+# Every cast between dtypes, on values in and out of range (torch's CPU results)
+# ----------------------------------------------------------------------------------
+CAST_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
+               "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
+               "complex128", "float8_e4m3fn", "float8_e5m2")
+CAST_VALUES = """
+values = torch.tensor([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, 127.5, 128.0, -129.0, 255.0,
+                       256.0, 300.7, -300.7, 65504.0, 65520.0, 70000.0, 1e9, -1e9, 3e9, 5e9,
+                       1e19, -1e19, 1e30, 1e39, float('inf'), float('-inf'), float('nan'),
+                       3.3e38, 1e-8, 1e-40, 448.0, 464.0, 57344.0], dtype=torch.float64)
+"""
+
+
+@pytest.mark.parametrize("source", CAST_DTYPES[:-2])
+@pytest.mark.parametrize("target", CAST_DTYPES)
+def test_casts_match_torch(source, target):
+    assert_matches_torch(f"values.to(torch.{source}).to(torch.{target})", CAST_VALUES)

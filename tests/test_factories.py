@@ -258,8 +258,6 @@ torch.logspace(torch.tensor(0), 2, 3)
 # Differences that live in the generated bindings (aten/binding.py), not in the
 # factories: reported to the bindings' owner, kept visible as strict xfails.
 BINDING_GAPS = {
-    "torch.full(2, 1)": "binding: a lone int for an int[] argument is refused with "
-                        "torch's 'must be tuple of ints, not int' wording",
     "torch.full((2,), 3, requires_grad=True)": "binding: factories word the requires_grad "
                                                 "error 'Only Tensors ...' (capital O)",
     "torch.arange(4, requires_grad=True)": "binding: factories word the requires_grad "
@@ -270,8 +268,6 @@ BINDING_GAPS = {
                          "all overloads fail on it",
     "torch.zeros_like([1, 2])": "binding: a wrong argument type is reported as such, not as "
                                 "a count of positional arguments",
-    "i.new_full(2, 3)": "binding: a lone int for an int[] argument is refused with torch's "
-                        "'must be tuple of ints, not int' wording",
     "torch.zeros_like(i, requires_grad=True)": "binding: factories word the requires_grad "
                                                "error 'Only Tensors ...' (capital O)",
     "xt.contiguous(torch.preserve_format)": "binding: keyword-only methods word positional "

@@ -11,7 +11,7 @@ Note [torch's CPU casts]
     x86 instructions give, and NumPy's differ for some pairs. torch converts a
     floating value to int8 / int16 / uint8 / uint16 through int32, to uint32 through
     int64, and to float16 / bfloat16 / float8 through float32 (so float64 -> float16
-    rounds twice). `cast_array` takes the same routes, so `-1.0 -> uint8` is 255,
+    rounds twice); float8_e4m3fn saturates at +-448. `cast_array` takes the same routes, so `-1.0 -> uint8` is 255,
     `1000.0 -> int8` is -24 and NaN -> int32 is INT32_MIN, as in torch. A complex
     source loses its imaginary part, except when cast to bool.
 """
@@ -51,26 +51,56 @@ def cast_array(src: np.ndarray, dtype) -> np.ndarray:
         src = src.real
     if quiet:                           # out-of-range values: no NumPy warnings, as torch
         with np.errstate(invalid="ignore", over="ignore"):
-            for step in steps:
-                src = src.astype(step)
-        return src
+            return _apply_steps(src, steps)
+    return _apply_steps(src, steps)
+
+
+def _apply_steps(src: np.ndarray, steps: tuple) -> np.ndarray:
     for step in steps:
-        src = src.astype(step)
+        src = step(src) if callable(step) else src.astype(step)
     return src
+
+
+def _to_uint32_in_lanes(lanes: int):
+    """float -> uint32 as torch's AVX2 copy does it (a uint32 array comes out).
+
+    Whole registers of `lanes` elements convert below 2**31 directly and above it
+    from ``x - 2**31`` with the top bit set back; the elements after the last whole
+    register convert one by one through int64. The two agree for values in range.
+    """
+    def convert(values: np.ndarray) -> np.ndarray:
+        flat = np.ascontiguousarray(values).reshape(-1)
+        low = ~(flat >= 2.0 ** 31)                 # NaN converts directly
+        result = np.where(low, flat, flat - 2.0 ** 31).astype(np.int32).view(np.uint32)
+        result[~low] ^= np.uint32(2 ** 31)
+        tail = flat.size % lanes
+        if tail:
+            result[-tail:] = flat[-tail:].astype(np.int64).astype(np.uint32)
+        return result.reshape(values.shape)
+    return convert
+
+
+# torch saturates float8_e4m3fn (which has no infinity) at +-448 instead of making NaN,
+# and reads float8_e8m0fnu (a bare exponent) from |x|, zero giving its smallest value.
+_BEFORE_NARROW_CAST = {
+    dtypes.float8_e4m3fn: lambda a: np.clip(a, -448.0, 448.0),
+    dtypes.float8_e8m0fnu: lambda a: np.maximum(np.abs(a), np.float32(2.0 ** -127)),
+}
 
 
 _CAST_PLANS: dict = {}      # (NumPy dtype, torch dtype) -> plan, filled on first use
 
 
 def _cast_plan(source, dtype) -> tuple:
-    """How `cast_array` converts `source` to `dtype`: (take the real part?, the NumPy
-    dtypes to go through in order, silence cast warnings?)."""
+    """How `cast_array` converts `source` to `dtype`: (take the real part?, the steps in
+    order (NumPy dtypes to cast to, or functions), silence cast warnings?)."""
     if source is dtype:
         return False, (), False
     real = source.is_complex and not dtype.is_complex and dtype is not dtypes.bool
     if real:
         source = source.to_real()
     steps = []
+    half = source is dtypes.float16         # torch converts float16 one element at a time
     if (dtype in _NARROW_FLOATS or source in _NARROW_FLOATS) and \
             dtypes.float32 not in (source, dtype):
         steps.append(np.dtype(np.float32))
@@ -78,7 +108,10 @@ def _cast_plan(source, dtype) -> tuple:
     if source.is_floating_point and dtype in _VIA_INT32:
         steps.append(np.dtype(np.int32))
     elif source.is_floating_point and dtype is dtypes.uint32:
-        steps.append(np.dtype(np.int64))
+        steps.append(np.dtype(np.int64) if half else
+                     _to_uint32_in_lanes(8 if source.itemsize <= 4 else 4))
+    if dtype in _BEFORE_NARROW_CAST:
+        steps.append(_BEFORE_NARROW_CAST[dtype])
     steps.append(dtype._np)
     # only floating sources can overflow or be NaN; widening them cannot
     quiet = (source.is_floating_point or source.is_complex) and \
