@@ -3,8 +3,19 @@
 Each operator is a line in a table naming the aten overload it calls, so the
 operator costs one dispatcher entry and nothing more. Reflected forms (``2 - a``)
 call the operator with the operands swapped, or the operator torch uses for them
-(`rsub`, ...). In-place forms (``a += b``) call the in-place overload: the result must
-keep `a`'s dtype and shape, with torch's errors otherwise.
+(``rsub``; ``2 / a`` is ``a.reciprocal() * 2``, as torch computes it). In-place forms
+(``a += b``) call the in-place overload: the result must keep `a`'s dtype and shape,
+with torch's errors otherwise.
+
+As in torch, an operand the operator cannot take (a string, None, a list) makes the
+method return NotImplemented, so Python goes on to the other operand's method and
+finally raises its own TypeError; ``t == None`` is then False by identity. NumPy
+scalars on the left (``numpy.float64(2) * t``) reach the reflected methods because
+`Tensor.__array_priority__` tells NumPy to defer.
+
+An overload that is not declared when the table is installed is looked up on first
+use (the method then replaces itself), so the table may name operators that a family
+file declares later.
 """
 from __future__ import annotations
 
@@ -12,58 +23,158 @@ from .aten import ops
 
 _aten = ops.aten
 
-# dunder -> (aten overload name, how the operands are passed)
-#   "plain":     op(self, other)
-#   "swapped":   op(other, self)
+# dunder -> (aten overload, how the operands are passed):
+#   "plain":      op(self, other, *defaults)
+#   "swapped":    op(other, self, *defaults)          reflected forms
+#   "reciprocal": mul(reciprocal(self), other)        `2 / a`, as torch computes it
+#   "equality":   op(self, other), None refused       `t == None` is False, as in torch
+#                 (NumPy would compare elements with None without complaint)
 BINARY = {
     "__add__": ("add.Tensor", "plain"), "__radd__": ("add.Tensor", "swapped"),
     "__iadd__": ("add_.Tensor", "plain"),
-    "__sub__": ("sub.Tensor", "plain"), "__isub__": ("sub_.Tensor", "plain"),
+    "__sub__": ("sub.Tensor", "plain"), "__rsub__": ("rsub.Tensor", "plain"),
+    "__isub__": ("sub_.Tensor", "plain"),
     "__mul__": ("mul.Tensor", "plain"), "__rmul__": ("mul.Tensor", "swapped"),
     "__imul__": ("mul_.Tensor", "plain"),
-    "__truediv__": ("div.Tensor", "plain"), "__itruediv__": ("div_.Tensor", "plain"),
+    "__truediv__": ("div.Tensor", "plain"), "__rtruediv__": ("reciprocal", "reciprocal"),
+    "__itruediv__": ("div_.Tensor", "plain"),
+    "__div__": ("div.Tensor", "plain"), "__rdiv__": ("reciprocal", "reciprocal"),
+    "__idiv__": ("div_.Tensor", "plain"),
+    "__floordiv__": ("floor_divide", "plain"), "__rfloordiv__": ("floor_divide", "swapped"),
+    "__ifloordiv__": ("floor_divide_", "plain"),
+    "__mod__": ("remainder.Tensor", "plain"), "__rmod__": ("remainder.Tensor", "swapped"),
+    "__imod__": ("remainder_.Tensor", "plain"),
+    "__pow__": ("pow.Tensor_Tensor", "plain"), "__rpow__": ("pow.Tensor_Tensor", "swapped"),
+    "__ipow__": ("pow_.Tensor_Tensor", "plain"),
+    "__and__": ("bitwise_and.Tensor", "plain"), "__rand__": ("bitwise_and.Tensor", "swapped"),
+    "__iand__": ("bitwise_and_.Tensor", "plain"),
+    "__or__": ("bitwise_or.Tensor", "plain"), "__ror__": ("bitwise_or.Tensor", "swapped"),
+    "__ior__": ("bitwise_or_.Tensor", "plain"),
+    "__xor__": ("bitwise_xor.Tensor", "plain"), "__rxor__": ("bitwise_xor.Tensor", "swapped"),
+    "__ixor__": ("bitwise_xor_.Tensor", "plain"),
+    "__lshift__": ("bitwise_left_shift.Tensor", "plain"),
+    "__rlshift__": ("bitwise_left_shift.Tensor", "swapped"),
+    "__ilshift__": ("bitwise_left_shift_.Tensor", "plain"),
+    "__rshift__": ("bitwise_right_shift.Tensor", "plain"),
+    "__rrshift__": ("bitwise_right_shift.Tensor", "swapped"),
+    "__irshift__": ("bitwise_right_shift_.Tensor", "plain"),
+    "__eq__": ("eq.Tensor", "equality"), "__ne__": ("ne.Tensor", "equality"),
+    "__lt__": ("lt.Tensor", "plain"), "__le__": ("le.Tensor", "plain"),
+    "__gt__": ("gt.Tensor", "plain"), "__ge__": ("ge.Tensor", "plain"),
 }
-UNARY = {"__neg__": "neg.default", "__pos__": "positive.default", "__abs__": "abs.default"}
+UNARY = {"__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
+         "__invert__": "bitwise_not"}
 
 
 def _overload(qualified: str):
+    """The OpOverload named ``name.overload`` (``name`` alone: the default overload);
+    AttributeError while it is not declared."""
     name, _, overload = qualified.partition(".")
     return getattr(getattr(_aten, name), overload or "default")
 
 
-def _binary(qualified: str, order: str, extra: tuple):
-    call = _overload(qualified).call
+def _defaults_after_operands(overload) -> tuple:
+    """The schema defaults of the arguments after the two operands (e.g. alpha=1)."""
+    return tuple(a.default for a in overload._schema.arguments[2:])
 
-    if order == "swapped":
+
+def _binary(qualified: str, order: str):
+    """The method for one BINARY entry (AttributeError if its overload is undeclared)."""
+    overload = _overload(qualified)
+    if order == "reciprocal":
+        reciprocal, multiply = overload.call, _overload("mul.Tensor").call
+
         def method(self, other):
-            return call(other, self, *extra)
+            try:
+                return multiply(reciprocal(self), other)
+            except TypeError:
+                return NotImplemented
+        return method
+    call = overload.call
+    extra = _defaults_after_operands(overload)
+    if order == "equality":
+        def method(self, other):
+            if other is None:
+                return NotImplemented
+            try:
+                return call(self, other)
+            except TypeError:
+                return NotImplemented
+    elif order == "swapped":
+        def method(self, other):
+            try:
+                return call(other, self, *extra)
+            except TypeError:               # not an operand: let Python try the other side
+                return NotImplemented
+    elif extra:
+        def method(self, other):
+            try:
+                return call(self, other, *extra)
+            except TypeError:
+                return NotImplemented
     else:
         def method(self, other):
-            return call(self, other, *extra)
+            try:
+                return call(self, other)
+            except TypeError:
+                return NotImplemented
     return method
 
 
-def _defaults_after_operands(qualified: str) -> tuple:
-    """The schema defaults of the arguments after the two operands (e.g. alpha=1)."""
-    schema = _overload(qualified)._schema
-    return tuple(a.default for a in schema.arguments[2:])
+def _check_invertible(self) -> None:
+    """`~` names itself in its error, before bitwise_not's kernel would (meta too)."""
+    if self._dtype.is_floating_point or self._dtype.is_complex:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
 
 
-def _unary(qualified: str):
+_UNARY_CHECKS = {"__invert__": _check_invertible}
+
+
+def _unary(dunder: str, qualified: str):
     call = _overload(qualified).call
+    check = _UNARY_CHECKS.get(dunder)
+    if check is None:
+        def method(self):
+            return call(self)
+    else:
+        def method(self):
+            check(self)
+            return call(self)
+    return method
 
-    def method(self):
-        return call(self)
+
+def _resolved_on_first_use(cls: type, dunder: str, build):
+    """A stand-in for an operator whose overload is not declared yet: on its first call
+    it builds the real method, puts it on `cls` (later calls cost nothing extra) and
+    runs it."""
+    def first_use(self, *args):
+        try:
+            method = build()
+        except AttributeError:
+            raise NotImplementedError(f"Tensor.{dunder}: its aten operator is not declared "
+                                      f"(see glasstorch/_python_ops.py)") from None
+        _name(method, dunder)
+        setattr(cls, dunder, method)
+        return method(self, *args)
+    return first_use
+
+
+def _name(method, dunder: str):
+    method.__name__ = dunder
+    method.__qualname__ = f"Tensor.{dunder}"
     return method
 
 
 def install(cls: type) -> None:
     """Put the Python operators on the Tensor class."""
-    for dunder, (qualified, order) in BINARY.items():
-        method = _binary(qualified, order, _defaults_after_operands(qualified))
-        method.__name__ = method.__qualname__ = dunder
-        setattr(cls, dunder, method)
-    for dunder, qualified in UNARY.items():
-        method = _unary(qualified)
-        method.__name__ = method.__qualname__ = dunder
-        setattr(cls, dunder, method)
+    builders = {dunder: (lambda q=qualified, o=order: _binary(q, o))
+                for dunder, (qualified, order) in BINARY.items()}
+    builders.update({dunder: (lambda d=dunder, q=qualified: _unary(d, q))
+                     for dunder, qualified in UNARY.items()})
+    for dunder, build in builders.items():
+        try:
+            method = build()
+        except AttributeError:
+            method = _resolved_on_first_use(cls, dunder, build)
+        setattr(cls, dunder, _name(method, dunder))

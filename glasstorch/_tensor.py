@@ -157,6 +157,13 @@ class Tensor(TensorBase):
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        # NumPy ufuncs over tensors (``np.sin(t)``, ``t + ndarray``) give tensors back;
+        # bool results become uint8, as torch's wrapper makes them.
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return _tensor_new.from_numpy(array)
+
     # ----- properties spelled as attributes ----------------------------------------
     @property
     def T(self):

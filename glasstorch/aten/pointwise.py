@@ -211,6 +211,15 @@ def _register_functional(overload: OpOverload, meta, compute, kernel, fast) -> N
     overload.register(META, run_meta)
 
 
+def _check_no_internal_overlap(target: TensorBase) -> None:
+    """torch refuses to write a tensor whose elements share memory (an expanded dim);
+    as torch, only on real devices (meta tensors have no memory to share)."""
+    if any(size > 1 and stride == 0 for size, stride in zip(target._size, target._stride)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+
+
 def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
                       check_out) -> None:
     """The in-place (`self` is written) or out= (`out` is written) overload."""
@@ -220,6 +229,8 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
         inputs = args[:n_in]
         target = args[0] if variant == "inplace" else args[n_in]
         described = meta(*inputs)
+        if target._device.type != "meta":
+            _check_no_internal_overlap(target)
         if check_out is not None:
             check_out(target, described, variant == "inplace")
         if variant == "inplace":
