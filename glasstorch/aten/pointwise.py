@@ -214,7 +214,8 @@ def _register_functional(overload: OpOverload, meta, compute, kernel, fast) -> N
 def _check_no_internal_overlap(target: TensorBase) -> None:
     """torch refuses to write a tensor whose elements share memory (an expanded dim);
     as torch, only on real devices (meta tensors have no memory to share)."""
-    if any(size > 1 and stride == 0 for size, stride in zip(target._size, target._stride)):
+    sizes, strides = target._size, target._stride
+    if 0 not in sizes and any(n > 1 and s == 0 for n, s in zip(sizes, strides)):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")
@@ -229,10 +230,10 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
         inputs = args[:n_in]
         target = args[0] if variant == "inplace" else args[n_in]
         described = meta(*inputs)
-        if target._device.type != "meta":
-            _check_no_internal_overlap(target)
         if check_out is not None:
             check_out(target, described, variant == "inplace")
+        if target._device.type != "meta":
+            _check_no_internal_overlap(target)
         if variant == "inplace":
             _check_inplace(op, target, described)
         else:
