@@ -185,8 +185,11 @@ def _store(leaves: list, dtype) -> np.ndarray:
 
 
 def _store_plain(leaves: list, dtype):
-    """The fast path for lists of one plain Python type; None when it does not apply."""
+    """The fast paths: plain Python numbers, or NumPy scalars of one type (which
+    convert as their `__float__` / `__index__` would). None when none applies."""
     kinds = set(map(type, leaves))
+    if len(kinds) == 1 and issubclass(next(iter(kinds)), np.generic):
+        return _store_numpy_scalars(leaves, next(iter(kinds)), dtype)
     try:
         if kinds == {bool}:
             return cast_array(np.array(leaves, np.bool_), dtype)
@@ -198,6 +201,19 @@ def _store_plain(leaves: list, dtype):
             return _ints_to(np.array(leaves, np.int64), dtype)
     except OverflowError:               # some int beyond int64: the slow path words it
         return None
+    return None
+
+
+def _store_numpy_scalars(leaves: list, kind: type, dtype):
+    if issubclass(kind, (np.floating, np.integer, np.bool_)) and \
+            (dtype.is_floating_point or dtype.is_complex):
+        return cast_array(np.array(leaves).astype(np.float64), dtype)
+    if issubclass(kind, np.bool_) and dtype is dtypes.bool:
+        return np.array(leaves, np.bool_)
+    if issubclass(kind, np.signedinteger) and not dtype.is_floating_point and \
+            not dtype.is_complex and dtype is not dtypes.uint64:
+        values = np.array(leaves).astype(np.int64)
+        return values != 0 if dtype is dtypes.bool else _ints_to(values, dtype)
     return None
 
 
