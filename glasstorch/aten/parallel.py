@@ -1,26 +1,41 @@
 """Intra-op parallelism: ATen's `parallel_for` over a small thread pool.
 
 NumPy's kernels are single-threaded but release the GIL, so a large elementwise
-kernel split into chunks runs on every core. Work under `GRAIN_SIZE` elements stays
-on the calling thread: for small tensors the hand-off would cost more than the work.
-`torch.set_num_threads(n)` sets how many threads (the caller plus n - 1 workers) a
-kernel may use.
+kernel split into chunks runs on every core. `torch.set_num_threads(n)` sets how many
+threads (the caller plus n - 1 workers) a kernel may use.
+
+Note [Splitting an elementwise kernel]
+A chunk is a slab of the result along its outermost dimension in memory (the largest
+stride), so each thread writes its own stretch of memory. Inputs are sliced alongside
+(an input broadcast along that dimension is passed whole: NumPy broadcasts it again),
+never copied. When every array has the result's layout and it is dense, all of them
+are flattened first, so a (1, 4M) or (3, N) result splits as evenly as a 1-D one.
+When an input's layout disagrees with the result's (``a.t() + b``), NumPy's loop
+strides across memory for one of them and misses the cache; the work is then cut into
+narrow bands (`BAND_SIZE` elements) along the result's outermost dimension, which fit
+in the cache: that is faster even on one thread. Work under `2 * GRAIN_SIZE` elements
+stays on the calling thread: the hand-off would cost more than it saves.
 """
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
-GRAIN_SIZE = 32768          # elements per task, as ATen's internal::GRAIN_SIZE
+import numpy as np
+
+GRAIN_SIZE = 32768          # elements per task at least, as ATen's internal::GRAIN_SIZE
+BAND_SIZE = 131072          # elements per band when layouts disagree (fits L2 thrice)
 
 
 class _Pool:
     """The worker threads and the configured thread count (one per process, as torch's)."""
 
     def __init__(self) -> None:
-        self.threads = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                           else os.cpu_count() or 1)
+        self.threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else os.cpu_count() or 1
         self.executor = None
+        self.region = threading.local()        # .active: inside a parallel_for body
 
     def workers(self) -> ThreadPoolExecutor:
         if self.executor is None:
@@ -28,12 +43,22 @@ class _Pool:
                                                thread_name_prefix="glasstorch")
         return self.executor
 
+    def forget_workers(self) -> None:
+        """After fork the child has none of the parent's threads: start afresh."""
+        self.executor = None
+        self.region = threading.local()
+
 
 _pool = _Pool()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_pool.forget_workers)
 
 
 def get_num_threads() -> int:
-    """The number of threads used for intra-op parallelism.
+    """The number of threads used for intra-op parallelism on CPU.
+
+    Returns:
+        int: the calling thread plus the pool's workers.
 
     Example::
 
@@ -43,13 +68,27 @@ def get_num_threads() -> int:
     return _pool.threads
 
 
-def set_num_threads(n: int) -> None:
-    """Use `n` threads (the calling one included) for large kernels.
+def set_num_threads(n: int, /) -> None:
+    """Use `n` threads (the calling one included) for intra-op parallelism on CPU.
+
+    Args:
+        n (int): a positive number of threads.
 
     Raises:
-        RuntimeError: when `n` is not positive, as torch does.
+        RuntimeError: when `n` is not an int or not positive.
+        ValueError: when `n` does not fit a C int.
+
+    Example::
+
+        >>> torch.set_num_threads(1)       # every kernel on the calling thread
     """
-    if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise RuntimeError(f"set_num_threads expects an int, but got {_type_name(n)}")
+    n = int(n)
+    if not -2 ** 31 <= n < 2 ** 31:
+        width = "long" if -2 ** 63 <= n < 2 ** 63 else "long long"    # C int, then int64
+        raise ValueError(f"Overflow when unpacking {width}")
+    if n <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
     if n != _pool.threads and _pool.executor is not None:
         _pool.executor.shutdown(wait=True)
@@ -57,29 +96,138 @@ def set_num_threads(n: int) -> None:
     _pool.threads = n
 
 
-def chunk_bounds(length: int, numel: int) -> list:
-    """Split ``range(length)`` of an outer dimension into contiguous (start, stop) chunks.
-
-    As many chunks as threads, but no more than `numel` holds `GRAIN_SIZE` elements.
-    """
-    chunks = min(_pool.threads, max(numel // GRAIN_SIZE, 1), length)
-    step = -(-length // chunks)
-    return [(start, min(start + step, length)) for start in range(0, length, step)]
+def _type_name(value) -> str:
+    """The type's name as CPython's C API spells it (what torch's messages show)."""
+    kind = type(value)
+    if kind.__module__ == "builtins" or kind.__flags__ & (1 << 9):     # heap type
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
 
 
-def parallel_for(length: int, numel: int, body) -> None:
-    """Run ``body(start, stop)`` over chunks of ``range(length)``, in parallel when large.
+def in_parallel_region() -> bool:
+    """Whether the calling thread is running a `parallel_for` body (as ATen's)."""
+    return getattr(_pool.region, "active", False)
+
+
+def parallel_for(begin: int, end: int, grain_size: int, body) -> None:
+    """Run ``body(start, stop)`` over contiguous chunks of ``range(begin, end)``.
+
+    As ATen's `at::parallel_for`: nothing for an empty range; the whole range on the
+    calling thread when it is no longer than `grain_size`, with one thread, or inside
+    another body (nested calls); else one chunk per thread, none shorter than
+    `grain_size`, the calling thread taking the first.
 
     Args:
-        length: the size of the dimension being split.
-        numel: the total number of elements the work touches.
-        body: called once per chunk; must only write its own chunk.
+        begin, end: the range of iterations.
+        grain_size: the fewest iterations worth a chunk of their own.
+        body: called once per chunk; must only write what its chunk owns.
     """
-    if numel < 2 * GRAIN_SIZE or _pool.threads == 1 or length < 2:
-        body(0, length)
+    count = end - begin
+    if count <= 0:
         return
-    bounds = chunk_bounds(length, numel)
-    futures = [_pool.workers().submit(body, start, stop) for start, stop in bounds[1:]]
-    body(*bounds[0])                    # the calling thread takes the first chunk
-    for future in futures:
-        future.result()
+    if count <= grain_size or count == 1 or _pool.threads == 1 or in_parallel_region():
+        body(begin, end)
+        return
+    step = max(grain_size, -(-count // _pool.threads))
+    bounds = [(start, min(start + step, end)) for start in range(begin, end, step)]
+    futures = [_pool.workers().submit(_in_region, body, start, stop)
+               for start, stop in bounds[1:]]
+    try:
+        _in_region(body, *bounds[0])
+    finally:
+        errors = [future.exception() for future in futures]   # wait for every chunk
+    for error in errors:
+        if error is not None:
+            raise error
+
+
+def _in_region(body, start: int, stop: int) -> None:
+    _pool.region.active = True
+    try:
+        body(start, stop)
+    finally:
+        _pool.region.active = False
+
+
+def parallel_elementwise(kernel, values: list, operands: tuple, out: np.ndarray) -> None:
+    """``kernel(*values, out=out)``, split over the pool when `out` is large.
+
+    See Note [Splitting an elementwise kernel].
+
+    Args:
+        kernel: an elementwise kernel writing `out`.
+        values: its arguments; those at `operands` may be arrays broadcasting to `out`.
+        operands: the positions of the elementwise operands in `values`.
+        out: the array written.
+    """
+    if out.size < 2 * GRAIN_SIZE or out.ndim == 0:
+        kernel(*values, out=out)
+        return
+    arrays = [i for i in operands if isinstance(values[i], np.ndarray) and values[i].ndim]
+    if _same_dense_layout(out, [values[i] for i in arrays]):
+        if _pool.threads == 1:
+            kernel(*values, out=out)
+            return
+        values = list(values)
+        for i in arrays:
+            values[i] = values[i].reshape(-1, order="A")
+        out = out.reshape(-1, order="A")
+    dim = _outermost(out)
+    length = out.shape[dim]
+    row = out.size // length
+    agree = _layouts_agree(out, [values[i] for i in arrays])
+    if agree and _pool.threads == 1:
+        kernel(*values, out=out)
+        return
+    band = length if agree else max(1, BAND_SIZE // row)    # rows a kernel call takes
+
+    def body(start: int, stop: int) -> None:
+        for first in range(start, stop, band):
+            last = min(first + band, stop)
+            part = list(values)
+            for i in arrays:
+                part[i] = _slab(part[i], dim - out.ndim, first, last)
+            kernel(*part, out=_slab(out, dim - out.ndim, first, last))
+    grain = -(-GRAIN_SIZE // row) if agree else band * -(-GRAIN_SIZE // (row * band))
+    parallel_for(0, length, grain, body)
+
+
+def _same_dense_layout(out: np.ndarray, arrays: list) -> bool:
+    """Whether `out` is dense (C or F order) and every array has its shape and strides."""
+    flags = out.flags
+    if not (flags.c_contiguous or flags.f_contiguous):
+        return False
+    strides = tuple(s // out.itemsize for s in out.strides)
+    return all(a.shape == out.shape and tuple(s // a.itemsize for s in a.strides) == strides
+               for a in arrays)
+
+
+def _outermost(a: np.ndarray) -> int:
+    """The dimension of `a` with the largest stride among those longer than 1."""
+    return max((d for d in range(a.ndim) if a.shape[d] > 1), key=lambda d: abs(a.strides[d]),
+               default=0)
+
+
+def _innermost(a: np.ndarray):
+    """The dimension (counted from the end, as broadcasting aligns) of `a` with the
+    smallest non-zero stride among those longer than 1; None if there is none."""
+    dims = [d for d in range(a.ndim) if a.shape[d] > 1 and a.strides[d]]
+    if not dims:
+        return None
+    return min(dims, key=lambda d: abs(a.strides[d])) - a.ndim
+
+
+def _layouts_agree(out: np.ndarray, arrays: list) -> bool:
+    """Whether every array walks memory fastest along the same dimension as `out`."""
+    inner = _innermost(out)
+    return all(_innermost(a) in (None, inner) for a in arrays)
+
+
+def _slab(a: np.ndarray, dim: int, start: int, stop: int) -> np.ndarray:
+    """``a[start:stop]`` along `dim` (counted from the end); `a` whole when it is
+    broadcast along it (shorter, or of length 1 there)."""
+    if -dim > a.ndim or a.shape[dim] == 1:
+        return a
+    index = [slice(None)] * a.ndim
+    index[dim] = slice(start, stop)
+    return a[tuple(index)]

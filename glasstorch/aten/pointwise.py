@@ -28,7 +28,7 @@ from ..c10.promotion import result_type_with_scalar
 from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
 from .dispatcher import OpOverload
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
-from .parallel import GRAIN_SIZE, get_num_threads, parallel_for
+from .parallel import GRAIN_SIZE, parallel_elementwise
 from .registry import (AD_INPLACE_OR_VIEW, CPU, META, _bind, _bump_written, _check_inplace,
                        _inplace_schema, _install, _label, _new_declaration, _out_schema,
                        _prepare_out, empty_from_meta)
@@ -103,29 +103,10 @@ def _computer(kernel, operands: tuple):
                 values[i] = to_compute_scalar(value, dtype)
         written = described.target._np
         target = out if out.dtype == written else np.empty(out.shape, written)
-        if target.size < 2 * GRAIN_SIZE or target.ndim == 0 or get_num_threads() == 1:
-            kernel(*values, out=target)
-        else:
-            _run_in_chunks(kernel, values, operands, target)
+        parallel_elementwise(kernel, values, operands, target)
         if target is not out:
             np.copyto(out, target, casting="unsafe")
     return compute
-
-
-def _run_in_chunks(kernel, values: list, operands: tuple, target: np.ndarray) -> None:
-    """parallel_for over the outermost dimension of the result."""
-    shape = target.shape
-    for i in operands:
-        if isinstance(values[i], np.ndarray) and values[i].ndim:
-            values[i] = np.broadcast_to(values[i], shape)
-
-    def body(start: int, stop: int) -> None:
-        part = list(values)
-        for i in operands:
-            if isinstance(part[i], np.ndarray) and part[i].ndim:
-                part[i] = part[i][start:stop]
-        kernel(*part, out=target[start:stop])
-    parallel_for(shape[0], target.size, body)
 
 
 def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
@@ -166,7 +147,10 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
         if check is not None:
             check(*args)
         out = np.empty(size, entry[1])
-        if binary:
+        if out.size >= 2 * GRAIN_SIZE:          # large: split over the thread pool
+            parallel_elementwise(kernel, [a._np, b, *args[2:]] if binary else
+                                 [a._np, *args[1:]], operands, out)
+        elif binary:
             kernel(a._np, b, *args[2:], out=out)
         else:
             kernel(a._np, *args[1:], out=out)

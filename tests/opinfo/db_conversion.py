@@ -68,4 +68,6 @@ OPS = [
     OpInfo("to.other", variants=("Tensor.to",), sample_inputs=sample_to_other, ref=_to_ref),
     OpInfo("to.dtype_layout", variants=("Tensor.to",), sample_inputs=sample_to_options,
            ref=_to_ref),
+    OpInfo("type_as", variants=("Tensor.type_as",), sample_inputs=sample_to_other,
+           ref=_to_ref),
 ]

@@ -89,6 +89,18 @@ def to_other(self, other, non_blocking=False, copy=False, memory_format=None):
                memory_format)
 
 
+@composite("type_as(Tensor self, Tensor other) -> Tensor", method=True, function=False)
+def type_as(self, other):
+    """`self` converted to the dtype (and device) of `other`; `self` if they match.
+
+    Example::
+
+        >>> torch.ones(2).type_as(torch.zeros(1, dtype=torch.int64)).dtype
+        torch.int64
+    """
+    return _to(self, other._dtype, None, other._device, None, False, False, None)
+
+
 # ----------------------------------------------------------------------------------
 # Tensor.to: torch's three Python signatures
 # ----------------------------------------------------------------------------------
