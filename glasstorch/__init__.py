@@ -25,7 +25,7 @@ from .aten import binding as _binding
 from ._tensor import Tensor  # noqa: F401
 from ._tensor_new import tensor, as_tensor, from_numpy, LEGACY_TYPES as _LEGACY_TYPES  # noqa: F401
 from .aten.native.shape import split_function as split  # noqa: F401
-from . import utils  # noqa: F401
+from . import utils, return_types  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401
 
 __version__ = "2.13.0+glasstorch"

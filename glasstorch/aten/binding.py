@@ -77,7 +77,7 @@ class Signature:
         declaration = functional_overload.declaration
         numbers = declaration is not None and declaration.numbers
         for i, arg in enumerate(schema.arguments):
-            if is_method and i == 0:
+            if is_method and arg.name == "self":      # bound to the tensor, wherever it is
                 continue
             renamed = arg.name == "self" and not is_method and not schema_names
             pname = "input" if renamed else arg.name
@@ -226,6 +226,11 @@ def _make_caller(sig: Signature):
         def call_returning_tuple(*bound):
             return tuple(functional.call(*bound))
         return call_returning_tuple
+    named = _naming_caller(sig)
+    if named is not None:
+        return named
+    if sig.is_method and sig.schema.arguments[0].name != "self":
+        return _self_moving_caller(sig)
     if not has_out and not has_rg:
         return functional.call
 
@@ -242,6 +247,40 @@ def _make_caller(sig: Signature):
             result.requires_grad_(True)
         return result
     return call
+
+
+def _self_moving_caller(sig: Signature):
+    """A method whose schema has `self` after other arguments (``polygamma(int n, Tensor
+    self)``): the tensor comes first from Python and goes to its place in the schema."""
+    position = [a.name for a in sig.schema.arguments].index("self")
+    call = sig.functional.call
+
+    def call_with_self_in_place(self, *bound):
+        return call(*bound[:position], self, *bound[position:])
+    return call_with_self_in_place
+
+
+def _naming_caller(sig: Signature):
+    """For an operator whose schema names its results (``-> (Tensor mantissa, Tensor
+    exponent)``): a caller returning them as ``torch.return_types.<name>`` (or
+    ``<name>_out`` for out=), as torch's Python API does. None when there is no such type."""
+    returns = sig.schema.returns
+    if len(returns) < 2 or not all(r.name for r in returns):
+        return None
+    from .. import return_types
+    plain = return_types.lookup(sig.schema.name)
+    if plain is None:
+        return None
+    written = return_types.lookup(sig.schema.name + "_out")
+    functional, out_overload = sig.functional, sig.out_overload
+    n_schema = len(sig.schema.arguments)
+
+    def call_naming_results(*bound):
+        out = bound[n_schema] if out_overload is not None else None
+        if out is None:
+            return plain(functional.call(*bound[:n_schema]))
+        return written(out_overload.call(*bound[:n_schema], *out))
+    return call_naming_results
 
 
 def _binder_namespace(sig: Signature, index: int) -> dict:
@@ -331,9 +370,8 @@ def _no_match(name: str, sigs: list, args: tuple, kwargs: dict):
             namespace_bind(sig, i)(args, kwargs)
         except Mismatch as e:
             reasons.append(e.message)
-    if len(sigs) == 1:                  # torch: "f(): argument 'x' ...", "f() takes ..."
-        colon = ":" if reasons[0].startswith("argument ") else ""
-        raise TypeError(f"{name}(){colon} {reasons[0]}")
+    if len(sigs) == 1:
+        raise TypeError(f"{name}() {reasons[0]}")
     got = ", ".join([_describe(a) for a in args] +
                     [f"{k}={_describe(v)}" for k, v in kwargs.items()])
     expected = "\n".join(f" * {sig}" for sig in sigs)
@@ -360,10 +398,10 @@ def bind_declaration(decl) -> None:
     if functional is not None:
         schema = functional._schema
         factory = all(any(a.name == o for a in schema.arguments) for o in _TENSOR_OPTIONS)
-        first_is_self = bool(schema.arguments) and schema.arguments[0].name == "self"
+        has_self = any(a.name == "self" for a in schema.arguments)
         if decl.function:
             _add("function", name, Signature(name, schema, False, out, functional, factory))
-        if decl.method and first_is_self:
+        if decl.method and has_self:
             _add("method", name, Signature(name, schema, True, None, functional, factory))
     if inplace is not None:
         inplace_name = name if name.endswith("_") else name + "_"

@@ -247,6 +247,9 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
     meta = decl.meta
     kernel = decl.kernel
     single = len(schema.returns) == 1 and not schema.returns[0].type.is_list
+    # A meta rule with an `out` parameter sees the tensor it will write (self in place,
+    # the out= tensors), as ATen's maybe_get_output(): some ops word refusals by it.
+    sees_out = "out" in inspect.signature(meta).parameters
 
     if schema.returns[0].type.base != "Tensor":       # e.g. item(): a Python value
         def run_value(op, keyset, args):
@@ -283,7 +286,7 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
     if variant == "inplace":
         def run_inplace(op, keyset, args):
             self = args[0]
-            described = meta(*args)
+            described = meta(*args, out=self) if sees_out else meta(*args)
             _check_inplace(op, self, described)
             if self._device.type == "cpu":
                 kernel(*unwrap(args), out=self._np)
@@ -297,7 +300,11 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
 
     def run_out(op, keyset, args):
         outs = args[n_in:]
-        described = meta(*_fill_dtype_from_out(schema, args[:n_in], outs[0]))
+        inputs = _fill_dtype_from_out(schema, args[:n_in], outs[0])
+        if sees_out:
+            described = meta(*inputs, out=outs[0] if single else outs)
+        else:
+            described = meta(*inputs)
         described = (described,) if single else described
         for out, wanted in zip(outs, described):
             _prepare_out(op, out, wanted)
