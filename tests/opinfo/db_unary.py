@@ -80,6 +80,15 @@ def _rounded(function):
     return lambda x: x.copy() if x.dtype.kind in "iu" else function(x)
 
 
+def _log2(x):
+    """torch divides both parts of a complex log by ln 2 (NumPy multiplies, 1 ulp off)."""
+    if x.dtype.kind != "c":
+        return np.log2(x)
+    log = np.log(x)
+    ln2 = log.real.dtype.type(np.log(2))
+    return (log.real / ln2) + 1j * (log.imag / ln2)
+
+
 def _isreal(x):
     return x.imag == 0 if x.dtype.kind == "c" else np.ones(x.shape, bool)
 
@@ -143,6 +152,31 @@ NO_CONJ_BIT = ("unary: glasstorch has no conjugate bit, so conj of a complex ten
 def sample_conj(dtype):
     for sample in sample_alias(dtype):
         yield sample.known(NO_CONJ_BIT) if dtype.is_complex else sample
+
+
+EMPTY_LIKE = ("unary: torch makes this result with empty_like / zeros_like, which keep an "
+              "empty input's strides; glasstorch lays every empty result out densely")
+ROW_MAJOR = ("unary: torch's complex angle is always row-major; glasstorch follows the "
+             "input's layout as for every elementwise op")
+
+
+def _odd_empty(t) -> bool:
+    """An empty tensor whose strides are not the row-major ones (e.g. all zero)."""
+    return t.numel() == 0 and t.stride() != gt.empty(t.shape).stride()
+
+
+def _column_major(t) -> bool:
+    return t.dim() >= 2 and t.numel() > 1 and not t.is_contiguous() and \
+        t.permute(*reversed(range(t.dim()))).is_contiguous()
+
+
+def known_where(dtypes: tuple, reason: str, when=_odd_empty, samples=sample_unary):
+    """`samples` with those of `dtypes` whose input satisfies `when` marked known."""
+    def generate(dtype):
+        for sample in samples(dtype):
+            hit = dtype in dtypes and when(sample.input)
+            yield sample.known(reason) if hit else sample
+    return generate
 
 
 # ----- error inputs ------------------------------------------------------------------
@@ -234,7 +268,8 @@ ALIASES = {"absolute": "abs", "negative": "neg", "arcsin": "asin", "arccos": "ac
 OPS = [
     unary("abs", _ref(np.abs, "real"), dtypes=INTEGRAL_AND_FLOATING,
           errors=no_kernel("abs_cpu", BOOL + _WIDE_UNSIGNED)),
-    unary("abs", _ref(np.abs, "real"), dtypes=COMPLEX, marks=COMPLEX_ABS_IN_PLACE),
+    unary("abs", _ref(np.abs, "real"), dtypes=COMPLEX, marks=COMPLEX_ABS_IN_PLACE,
+          samples=known_where(COMPLEX, EMPTY_LIKE)),
     unary("neg", _ref(np.negative), dtypes=NOT_BOOL,
           errors=chained(refused(gt.bool, RuntimeError, _NEG_BOOL),
                          no_kernel("neg_cpu", _WIDE_UNSIGNED))),
@@ -256,7 +291,7 @@ OPS = [
     floating("exp2", np.exp2),
     floating("expm1", np.expm1),
     floating("log", np.log),
-    floating("log2", np.log2),
+    floating("log2", _log2),
     floating("log10", np.log10),
     floating("log1p", np.log1p),
     floating("sin", np.sin),
@@ -272,10 +307,10 @@ OPS = [
     floating("acosh", np.arccosh),
     floating("atanh", np.arctanh),
     floating("sinc", np.sinc),
-    floating("deg2rad", np.deg2rad, dtypes=REAL,
+    floating("deg2rad", np.deg2rad, dtypes=REAL, samples=known_where(REAL, EMPTY_LIKE),
              errors=refused(gt.complex64, RuntimeError,
                             r"deg2rad is not supported for complex tensors\.")),
-    floating("rad2deg", np.rad2deg, dtypes=REAL,
+    floating("rad2deg", np.rad2deg, dtypes=REAL, samples=known_where(REAL, EMPTY_LIKE),
              errors=refused(gt.complex64, RuntimeError,
                             r"rad2deg is not supported for complex tensors\.")),
     unary("floor", _ref(_rounded(np.floor)), dtypes=INTEGRAL_AND_FLOATING,
@@ -290,16 +325,20 @@ OPS = [
           samples=sample_round_decimals, errors=errors_round_decimals),
     unary("frac", _ref(lambda x: x - np.trunc(x)), dtypes=FLOATING, errors=errors_frac),
     unary("isnan", _ref(np.isnan, "bool"), out=False, inplace=False),
-    unary("isinf", _ref(np.isinf, "bool"), out=False, inplace=False),
-    unary("isfinite", _ref(np.isfinite, "bool"), out=False, inplace=False),
+    unary("isinf", _ref(np.isinf, "bool"), out=False, inplace=False,
+          samples=known_where(BOOL + INTEGRAL, EMPTY_LIKE)),
+    unary("isfinite", _ref(np.isfinite, "bool"), out=False, inplace=False,
+          samples=known_where(BOOL + INTEGRAL, EMPTY_LIKE)),
     unary("isposinf", _ref(np.isposinf, "bool"), dtypes=REAL, inplace=False,
           errors=errors_inf("isposinf")),
     unary("isneginf", _ref(np.isneginf, "bool"), dtypes=REAL, inplace=False,
           errors=errors_inf("isneginf")),
-    unary("isreal", _ref(_isreal, "bool"), out=False, inplace=False),
-    unary("angle", _ref(_angle, "float_real"), inplace=False),
+    unary("isreal", _ref(_isreal, "bool"), out=False, inplace=False,
+          samples=known_where(REAL, EMPTY_LIKE)),
+    unary("angle", _ref(_angle, "float_real"), inplace=False,
+          samples=known_where(COMPLEX, ROW_MAJOR, _column_major)),
     unary("conj", _ref(np.conj), out=False, inplace=False, samples=sample_conj),
-    unary("conj_physical", _ref(np.conj)),
+    unary("conj_physical", _ref(np.conj), samples=known_where(COMPLEX, EMPTY_LIKE)),
     unary("resolve_conj", _ref(np.array), out=False, inplace=False, samples=sample_alias),
     unary("resolve_neg", _ref(np.array), out=False, inplace=False, samples=sample_alias),
 ]

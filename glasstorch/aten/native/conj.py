@@ -17,6 +17,7 @@ from ...c10.tensor_impl import TensorBase
 from ..meta.pointwise import Promotion
 from ..pointwise import pointwise
 from ..registry import CPU, META, _label, composite
+from ..schema import SchemaKind
 from .unary import COMPLEX, exact_dtype_out
 
 
@@ -67,8 +68,9 @@ def conj_physical(self, *, out):
 
 
 def _real_input_returned(overload) -> None:
-    """torch's functional `conj_physical` hands a real tensor back itself: wrap the
-    generated kernels so only complex tensors reach the conjugating one."""
+    """torch's `conj_physical` and `conj_physical_` hand a real tensor back as it is,
+    unchecked (`conj_physical_` still counts as a write): wrap the generated kernels
+    so only complex tensors reach the conjugating ones."""
     for key in (CPU, META):
         conjugating = overload.kernels[key]
 
@@ -82,7 +84,8 @@ def _real_input_returned(overload) -> None:
         overload.register(key, run)
 
 
-_real_input_returned(conj_physical)
+for _kind in (SchemaKind.functional, SchemaKind.inplace):
+    _real_input_returned(conj_physical.declaration.overloads[_kind])
 
 
 @composite("conj(Tensor(a) self) -> Tensor(a)", method=True)

@@ -317,7 +317,12 @@ def log2(self, *, out):
         >>> torch.log2(torch.tensor([8, 1]))
         tensor([3., 0.])
     """
-    np.log2(self, out=out)
+    if self.dtype in COMPLEX:       # torch divides each part of log(z) by ln 2
+        np.log(self, out=out)
+        np.divide(out.real, out.real.dtype.type(_LN2), out=out.real)
+        np.divide(out.imag, out.imag.dtype.type(_LN2), out=out.imag)
+    else:
+        np.log2(self, out=out)
 
 
 @pointwise("log10(Tensor self) -> Tensor", **FLOAT_RESULT,
