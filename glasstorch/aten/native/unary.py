@@ -338,7 +338,8 @@ def log10(self, *, out):
     np.log10(self, out=out)
 
 
-@pointwise("log1p(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad / (self + 1).conj()"})
+@pointwise("log1p(Tensor self) -> Tensor", **FLOAT_RESULT,
+           grad={"self": "grad / (self + 1).conj()"})
 def log1p(self, *, out):
     """``log(1 + input)``, accurate near 0.
 
