@@ -15,14 +15,13 @@ import numpy as np
 
 from ...c10.tensor_impl import TensorBase
 from ..meta.pointwise import Promotion
-from ..pointwise import pointwise
 from ..registry import CPU, META, _label, composite
 from ..schema import SchemaKind
-from .unary import COMPLEX, exact_dtype_out
+from .unary import COMPLEX, exact_dtype_out, unary
 
 
-@pointwise("angle(Tensor self) -> Tensor", promotion=Promotion.INT_TO_FLOAT_COMPLEX_TO_FLOAT,
-           out=True, grad={"self": "angle_backward(grad, self)"})
+@unary("angle(Tensor self) -> Tensor", promotion=Promotion.INT_TO_FLOAT_COMPLEX_TO_FLOAT,
+       out=True, grad={"self": "angle_backward(grad, self)"})
 def angle(self, *, out):
     """The argument of each element, in radians: ``atan2(imag, real)`` for complex
     numbers; pi for negative reals, 0 otherwise (NaN stays NaN).
@@ -48,8 +47,8 @@ def angle_backward(grad, self):
     return change.masked_fill(self == 0, 0)
 
 
-@pointwise("conj_physical(Tensor self) -> Tensor", inplace=True, out=True,
-           check_out=exact_dtype_out, grad={"self": "grad.conj_physical()"})
+@unary("conj_physical(Tensor self) -> Tensor", inplace=True, out=True,
+       check_out=exact_dtype_out, grad={"self": "grad.conj_physical()"})
 def conj_physical(self, *, out):
     """The complex conjugate of each element, always computed into memory.
 

@@ -11,8 +11,7 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.tensor_impl import TensorBase
 from ..meta.pointwise import Promotion
-from ..pointwise import pointwise
-from .unary import COMPLEX
+from .unary import COMPLEX, unary
 
 _BOOL = Promotion.ALWAYS_BOOL
 
@@ -24,7 +23,7 @@ def _bool_out(name: str):
     return check_out
 
 
-@pointwise("isnan(Tensor self) -> Tensor", promotion=_BOOL)
+@unary("isnan(Tensor self) -> Tensor", promotion=_BOOL)
 def isnan(self, *, out):
     """Whether each element is NaN (a complex number is when either part is).
 
@@ -36,7 +35,7 @@ def isnan(self, *, out):
     np.isnan(self, out=out)
 
 
-@pointwise("isinf(Tensor self) -> Tensor", promotion=_BOOL)
+@unary("isinf(Tensor self) -> Tensor", promotion=_BOOL)
 def isinf(self, *, out):
     """Whether each element is plus or minus infinity (either part, for complex ones).
 
@@ -48,7 +47,7 @@ def isinf(self, *, out):
     np.isinf(self, out=out)
 
 
-@pointwise("isfinite(Tensor self) -> Tensor", promotion=_BOOL)
+@unary("isfinite(Tensor self) -> Tensor", promotion=_BOOL)
 def isfinite(self, *, out):
     """Whether each element is neither NaN nor infinite.
 
@@ -71,8 +70,8 @@ def _refuse_complex(name: str):
     return check
 
 
-@pointwise("isposinf(Tensor self) -> Tensor", promotion=_BOOL, out=True,
-           check=_refuse_complex("isposinf"), check_out=_bool_out("isposinf"))
+@unary("isposinf(Tensor self) -> Tensor", promotion=_BOOL, out=True,
+       check=_refuse_complex("isposinf"), check_out=_bool_out("isposinf"))
 def isposinf(self, *, out):
     """Whether each element is positive infinity (real inputs only).
 
@@ -84,8 +83,8 @@ def isposinf(self, *, out):
     np.equal(self, np.inf, out=out)
 
 
-@pointwise("isneginf(Tensor self) -> Tensor", promotion=_BOOL, out=True,
-           check=_refuse_complex("isneginf"), check_out=_bool_out("isneginf"))
+@unary("isneginf(Tensor self) -> Tensor", promotion=_BOOL, out=True,
+       check=_refuse_complex("isneginf"), check_out=_bool_out("isneginf"))
 def isneginf(self, *, out):
     """Whether each element is negative infinity (real inputs only).
 
@@ -97,7 +96,7 @@ def isneginf(self, *, out):
     np.equal(self, -np.inf, out=out)
 
 
-@pointwise("isreal(Tensor self) -> Tensor", promotion=_BOOL)
+@unary("isreal(Tensor self) -> Tensor", promotion=_BOOL)
 def isreal(self, *, out):
     """Whether each element is real: True for real dtypes, ``imag == 0`` for complex.
 
@@ -112,8 +111,8 @@ def isreal(self, *, out):
         out.fill(True)
 
 
-@pointwise("signbit(Tensor self) -> Tensor", promotion=_BOOL, out=True,
-           check_out=_bool_out("signbit"))
+@unary("signbit(Tensor self) -> Tensor", promotion=_BOOL, out=True,
+       check_out=_bool_out("signbit"))
 def signbit(self, *, out):
     """Whether each element has its sign bit set: True for -0.0 and negative NaNs too.
 

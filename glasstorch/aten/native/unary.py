@@ -49,7 +49,8 @@ def exact_dtype_out(target: TensorBase, described, inplace: bool) -> None:
 
 
 def unary(schema: str, *, aliases: tuple = (), **options):
-    """`pointwise(schema, **options)`, plus torch's other spellings of the operator.
+    """`pointwise(schema, **options)` for the unary family, plus torch's other
+    spellings of the operator.
 
     Each alias (`absolute` for `abs`) is declared with the same options over the same
     kernel, so it has every variant the main name has (function, method, in-place,
@@ -149,8 +150,8 @@ def _sign_of_real(self, out) -> None:
         np.subtract(np.greater(self, 0), np.less(self, 0), out=out, dtype=out.dtype)
 
 
-@pointwise("sign(Tensor self) -> Tensor", inplace=True, out=True, check_out=exact_dtype_out,
-           grad={"self": "zeros_like(grad)"})
+@unary("sign(Tensor self) -> Tensor", inplace=True, out=True, check_out=exact_dtype_out,
+       grad={"self": "zeros_like(grad)"})
 def sign(self, *, out):
     """The sign of each element: -1, 0 or 1 (0 for NaN). Not for complex numbers.
 
@@ -166,8 +167,8 @@ def sign(self, *, out):
     _sign_of_real(self, out)
 
 
-@pointwise("sgn(Tensor self) -> Tensor", inplace=True, out=True, check_out=exact_dtype_out,
-           grad={"self": "sgn_backward(self, grad, result)"})
+@unary("sgn(Tensor self) -> Tensor", inplace=True, out=True, check_out=exact_dtype_out,
+       grad={"self": "sgn_backward(self, grad, result)"})
 def sgn(self, *, out):
     """`sign` extended to complex numbers: ``z / abs(z)``, and 0 where z is 0.
 
@@ -195,8 +196,8 @@ def sgn_backward(self, grad, result):
     return change.masked_fill(magnitude == 0, 0)
 
 
-@pointwise("square(Tensor self) -> Tensor", promotion=Promotion.BOOL_TO_LONG, inplace=True,
-           out=True, grad={"self": "grad * (2 * self).conj()"})
+@unary("square(Tensor self) -> Tensor", promotion=Promotion.BOOL_TO_LONG, inplace=True,
+       out=True, grad={"self": "grad * (2 * self).conj()"})
 def square(self, *, out):
     """Each element times itself; bool becomes int64, integers wrap around.
 
@@ -217,8 +218,8 @@ _LN2 = 0.6931471805599453
 _LN10 = 2.302585092994046
 
 
-@pointwise("reciprocal(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": "-grad * (result * result).conj()"})
+@unary("reciprocal(Tensor self) -> Tensor", **FLOAT_RESULT,
+       grad={"self": "-grad * (result * result).conj()"})
 def reciprocal(self, *, out):
     """``1 / input``, elementwise (integers divide in the default float dtype).
 
@@ -230,8 +231,8 @@ def reciprocal(self, *, out):
     np.reciprocal(self, out=out)
 
 
-@pointwise("sqrt(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": "grad / (2 * result.conj())"})
+@unary("sqrt(Tensor self) -> Tensor", **FLOAT_RESULT,
+       grad={"self": "grad / (2 * result.conj())"})
 def sqrt(self, *, out):
     """The square root of each element (NaN for negative reals).
 
@@ -243,8 +244,8 @@ def sqrt(self, *, out):
     np.sqrt(self, out=out)
 
 
-@pointwise("rsqrt(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": "-0.5 * grad * (result * result * result).conj()"})
+@unary("rsqrt(Tensor self) -> Tensor", **FLOAT_RESULT,
+       grad={"self": "-0.5 * grad * (result * result * result).conj()"})
 def rsqrt(self, *, out):
     """``1 / sqrt(input)``: ``inf`` at 0, ``-inf`` at -0.0.
 
@@ -257,7 +258,7 @@ def rsqrt(self, *, out):
     np.divide(1, out, out=out)
 
 
-@pointwise("exp(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad * result.conj()"})
+@unary("exp(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad * result.conj()"})
 def exp(self, *, out):
     """The exponential of each element; integers compute in the default float dtype.
 
@@ -269,8 +270,8 @@ def exp(self, *, out):
     np.exp(self, out=out)
 
 
-@pointwise("exp2(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": f"grad * result.conj() * {_LN2}"})
+@unary("exp2(Tensor self) -> Tensor", **FLOAT_RESULT,
+       grad={"self": f"grad * result.conj() * {_LN2}"})
 def exp2(self, *, out):
     """``2 ** input``, elementwise.
 
@@ -282,8 +283,8 @@ def exp2(self, *, out):
     np.exp2(self, out=out)
 
 
-@pointwise("expm1(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": "grad * (result.conj() + 1)"})
+@unary("expm1(Tensor self) -> Tensor", **FLOAT_RESULT,
+       grad={"self": "grad * (result.conj() + 1)"})
 def expm1(self, *, out):
     """``exp(input) - 1``, accurate near 0.
 
@@ -295,7 +296,7 @@ def expm1(self, *, out):
     np.expm1(self, out=out)
 
 
-@pointwise("log(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad / self.conj()"})
+@unary("log(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad / self.conj()"})
 def log(self, *, out):
     """The natural logarithm of each element (``-inf`` at 0, NaN for negative reals).
 
@@ -307,8 +308,8 @@ def log(self, *, out):
     np.log(self, out=out)
 
 
-@pointwise("log2(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": f"grad / (self.conj() * {_LN2})"})
+@unary("log2(Tensor self) -> Tensor", **FLOAT_RESULT,
+       grad={"self": f"grad / (self.conj() * {_LN2})"})
 def log2(self, *, out):
     """The base-2 logarithm of each element.
 
@@ -325,8 +326,8 @@ def log2(self, *, out):
         np.log2(self, out=out)
 
 
-@pointwise("log10(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": f"grad / (self.conj() * {_LN10})"})
+@unary("log10(Tensor self) -> Tensor", **FLOAT_RESULT,
+       grad={"self": f"grad / (self.conj() * {_LN10})"})
 def log10(self, *, out):
     """The base-10 logarithm of each element.
 
@@ -338,8 +339,8 @@ def log10(self, *, out):
     np.log10(self, out=out)
 
 
-@pointwise("log1p(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": "grad / (self + 1).conj()"})
+@unary("log1p(Tensor self) -> Tensor", **FLOAT_RESULT,
+       grad={"self": "grad / (self + 1).conj()"})
 def log1p(self, *, out):
     """``log(1 + input)``, accurate near 0.
 
