@@ -86,7 +86,7 @@ class Signature:
                 default = _SYMBOLIC[default]
             convert = (_LIST_CONVERTERS.get(arg.type.base, to_any) if arg.type.is_list
                        else _CONVERTERS.get(arg.type.base, to_any))
-            if convert is to_tensor and numbers:
+            if convert is to_tensor and numbers and (numbers is True or arg.name in numbers):
                 convert = to_tensor_or_number
             self.params.append(Param(pname, arg.type, default, arg.kwarg_only,
                                      len(self.params), convert))
@@ -318,9 +318,13 @@ def _direct_source(sig: Signature, name: str, kind: str) -> str | None:
         checks += ["    " + piece for piece in line.split("\n")] if line else []
     lines = [f"def {name}({', '.join(params)}):"]
     if checks:
-        given = ", ".join(names) + ("," if len(names) == 1 else "")
+        # the error path re-binds what was given: keyword-only values as keywords
+        positional = [p.name for p in sig.params if not p.kwarg_only]
+        given = ", ".join(positional) + ("," if len(positional) == 1 else "")
+        keywords = ", ".join(f"{p.name!r}: {p.name}" for p in sig.params if p.kwarg_only)
         lines += ["    try:"] + checks + [
-            "    except Mismatch:", f"        _no_match({name!r}, SIGS, ({given}), {{}})"]
+            "    except Mismatch:",
+            f"        _no_match({name!r}, SIGS, ({given}), {{{keywords}}})"]
     call_args = (["self"] if kind == "method" else []) + names
     lines.append(f"    return call_0({', '.join(call_args)})")
     return "\n".join(lines)

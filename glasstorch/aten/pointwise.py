@@ -42,18 +42,22 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"glasstorch\.
 def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace: bool = False,
               out: bool = False, method: bool = True, function: bool = True,
               grad: dict | None = None, check=None, python_name: str | None = None,
-              out_overload: str | None = None, check_out=None):
+              out_overload: str | None = None, check_out=None, numbers: tuple | None = None):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
         schema: the functional schema; its `Tensor` arguments are the operands.
-        promotion: how the result dtype follows from the operands' common dtype.
+        promotion: how the result dtype follows from the operands' common dtype; or a
+            function of the call's arguments giving it (`div`'s rounding_mode decides).
         inplace, out, method, function, grad, python_name, out_overload: as for `op`.
         check: ``check(*args)`` raising torch's error for inputs the operator refuses
             (bool subtraction, bitwise ops on floats, ...), run before anything else.
         check_out: ``check_out(target, described, inplace)`` refusing an out= tensor
             (or the self of an in-place call) that torch refuses although it could hold
             the result: unary ops such as `abs` or `floor` want exactly the result dtype.
+        numbers: the operands that `torch.<name>` / `Tensor.<name>` accept as Python
+            numbers (those torch has Scalar overloads for: ``("other",)`` for `fmod`);
+            None for all of them, as `add` or `mul`.
     """
     def declare(kernel):
         parsed = parse_schema(schema)
@@ -61,7 +65,7 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         meta = _meta_rule(operands, promotion, check, parsed.name)
         decl = _new_declaration(parsed, "pointwise", kernel, meta, grad, method, function,
                                 python_name)
-        decl.numbers = True
+        decl.numbers = True if numbers is None else frozenset(numbers)
         compute = _computer(kernel, operands)
         main = _install(decl, parsed)
         _register_functional(main, meta, compute, kernel,
@@ -84,7 +88,8 @@ def _meta_rule(operands: tuple, promotion: Promotion, check, name: str):
         values = [args[i] for i in operands if args[i] is not None]
         if check is not None:
             check(*args)
-        return elementwise_meta(values, promotion)
+        kind = promotion(*args) if callable(promotion) else promotion
+        return elementwise_meta(values, kind)
     meta.__name__ = meta.__qualname__ = f"{name}_meta"
     return meta
 
@@ -117,7 +122,7 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
     computed in itself (no float16 widening). Then the result is row-major, of the
     dtype the promotion kind gives, and the kernel reads the arrays as they are.
     """
-    if operands not in ((0,), (0, 1)):
+    if operands not in ((0,), (0, 1)) or callable(promotion):
         return None
     results = {}
     for dtype in dtypes.ALL_DTYPES:

@@ -29,6 +29,7 @@ class Promotion(enum.Enum):
     ALWAYS_BOOL = "always_bool"           # comparisons and predicates
     COMPLEX_TO_FLOAT = "complex_to_float"  # abs: complex gives its real dtype
     BOOL_TO_LONG = "bool_to_long"         # bool becomes int64
+    DOUBLE = "double"                     # float_power: float64, or complex128 if complex
     INT_TO_FLOAT_COMPLEX_TO_FLOAT = "int_to_float_complex_to_float"   # angle: both
 
 
@@ -81,6 +82,8 @@ def result_and_compute(common: dtypes.dtype, kind: Promotion) -> tuple:
         common = get_default_dtype()
     elif kind is Promotion.BOOL_TO_LONG and common is dtypes.bool:
         common = dtypes.int64
+    elif kind is Promotion.DOUBLE:
+        common = dtypes.complex128 if common.is_complex else dtypes.float64
     compute = _OPMATH.get(common, common)
     if kind is Promotion.ALWAYS_BOOL:
         return dtypes.bool, compute, dtypes.bool

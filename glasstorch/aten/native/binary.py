@@ -1,29 +1,138 @@
-"""Binary arithmetic: add, sub, mul, div and friends (elementwise, see aten/pointwise.py)."""
+"""Binary arithmetic: add, sub, rsub, mul, div and their aliases (see aten/pointwise.py).
+
+The helpers at the top are shared by the other binary families (`division.py`,
+`power.py`, `minmax.py`, `binary_math.py`, `ternary.py`): the dtype an operand stands
+for, torch's "not implemented for" error, and the alias declarations.
+"""
 from __future__ import annotations
 
 import numpy as np
 
 from ...c10 import dtype as dtypes
+from ...c10.dtype import scalar_type_name
+from ...c10.promotion import scalar_dtype
 from ...c10.tensor_impl import TensorBase
-from ..meta.pointwise import Promotion
-from ..pointwise import pointwise
+from ..meta.pointwise import Promotion, common_dtype
+from ..meta.shape import broadcast_shapes
+from ..pointwise import pointwise, to_compute_scalar
+from ..registry import composite
 
 
-def _check_alpha(self, other, alpha=1):
-    """torch refuses a floating `alpha` when the operands are integers (or bool)."""
-    if alpha == 1 or not isinstance(alpha, (float, complex)):
+# ----------------------------------------------------------------------------------
+# Shared helpers
+# ----------------------------------------------------------------------------------
+def operand_dtype(value) -> dtypes.dtype:
+    """The dtype of a tensor operand, or the one a Python number stands for (True: bool)."""
+    return value._dtype if isinstance(value, TensorBase) else scalar_dtype(value)
+
+
+def computed_dtype(*operands) -> dtypes.dtype:
+    """The common dtype of the operands (None ones left out), as the kernel dispatches on."""
+    return common_dtype([v for v in operands if v is not None])
+
+
+def not_implemented(label: str, dtype: dtypes.dtype):
+    """torch's dtype dispatch failure: ``"atan2_cpu" not implemented for 'ComplexFloat'``."""
+    return NotImplementedError(f"\"{label}\" not implemented for '{scalar_type_name(dtype)}'")
+
+
+def on_meta(*operands) -> bool:
+    """Whether a tensor operand is on the meta device."""
+    return any(isinstance(t, TensorBase) and t._device.type == "meta" for t in operands)
+
+
+def raise_at_kernel(error: Exception, operands) -> None:
+    """Raise `error` as torch raises it from its CPU kernel: after the operands broadcast
+    (a shape mismatch is reported first), and not on meta tensors, which run no kernel."""
+    tensors = [t for t in operands if isinstance(t, TensorBase)]
+    if any(t._device.type == "meta" for t in tensors):
         return
-    for t in (self, other):
-        if isinstance(t, TensorBase) and not (t._dtype.is_floating_point or t._dtype.is_complex):
-            raise RuntimeError("For integral input tensors, argument alpha must not be a "
-                               "floating point number.")
+    broadcast_shapes(*(t._size for t in tensors))
+    raise error
+
+
+def refuse(label: str, *, bool_: bool = False, integral: bool = False,
+           floating: bool = False, complex_: bool = False, operands: int = 2):
+    """A `check` raising `not_implemented` for the common dtype kinds torch has no kernel
+    for; the operands are the first `operands` arguments."""
+    def check(*args):
+        dtype = computed_dtype(*args[:operands])
+        if ((bool_ and dtype is dtypes.bool)
+                or (integral and dtype is not dtypes.bool and not dtype.is_floating_point
+                    and not dtype.is_complex)
+                or (floating and dtype.is_floating_point)
+                or (complex_ and dtype.is_complex)):
+            raise_at_kernel(not_implemented(label, dtype), args[:operands])
+    return check
+
+
+def refuse_complex_half(label: str):
+    """A `check` for operators torch has no complex32 kernel for (``x / 1j``, x float16)."""
+    def check(self, other, *rest):
+        if _is_half(self) or _is_half(other):
+            dtype = computed_dtype(self, other)
+            if dtype is dtypes.complex32:
+                raise_at_kernel(not_implemented(label, dtype), (self, other))
+    return check
+
+
+def _is_half(value) -> bool:
+    return isinstance(value, TensorBase) and value._dtype in (dtypes.float16, dtypes.complex32)
+
+
+def alias_of(kernel, target: str):
+    """A kernel for an alias (``multiply`` of ``mul``): the same math, its own docstring."""
+    def alias(*args, out):
+        kernel(*args, out=out)
+    alias.__name__ = alias.__qualname__ = f"{target}_alias"
+    alias.__doc__ = f"Alias for :func:`torch.{target}`."
+    return alias
+
+
+# ----------------------------------------------------------------------------------
+# add, sub, rsub
+# ----------------------------------------------------------------------------------
+def _check_alpha(self, other, alpha=1):
+    """torch's alpha checks, against the common dtype of the operands."""
+    if type(alpha) is int:
+        return
+    dtype = computed_dtype(self, other)
+    if isinstance(alpha, bool) and dtype is not dtypes.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, complex)) and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                           "floating point number.")
+    if isinstance(alpha, complex) and not dtype.is_complex:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
 
 
 def _check_sub(self, other, alpha=1):
-    if all(isinstance(t, TensorBase) and t._dtype is dtypes.bool for t in (self, other)):
+    """torch refuses bool operands (wrapped numbers count: ``x - True``) in subtraction."""
+    first, second = operand_dtype(self) is dtypes.bool, operand_dtype(other) is dtypes.bool
+    if first and second:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
+    if first or second:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
     _check_alpha(self, other, alpha)
+
+
+def _scaled(self, other, alpha, out) -> None:
+    """``self + alpha * other`` rounded once, as torch's fused multiply-add does.
+
+    float32 (and float16 / bfloat16 computed in it) is exact in float64 up to the last
+    rounding; other dtypes round the product and the sum separately, integers wrap.
+    Complex operands are always multiplied by alpha, even 1, as torch does: ``nan + 1j``
+    times ``1`` is ``nan + nanj`` in complex arithmetic.
+    """
+    if out.dtype == np.float32:
+        product = np.multiply(other, np.float32(alpha), dtype=np.float64)
+    else:
+        product = np.multiply(other, to_compute_scalar(alpha, out.dtype), dtype=out.dtype)
+    np.add(self, product, out=out, casting="unsafe")
 
 
 @pointwise("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
@@ -42,35 +151,79 @@ def add(self, other, alpha, *, out):
         >>> torch.add(torch.tensor([1, 2]), torch.tensor([10, 20]), alpha=2)
         tensor([21, 42])
     """
-    if alpha == 1:
+    if alpha == 1 and out.dtype.kind != "c":
         np.add(self, other, out=out)
     else:
-        np.multiply(other, alpha, out=out, casting="unsafe")
-        np.add(self, out, out=out)
+        _scaled(self, other, alpha, out)
 
 
-@pointwise("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-           inplace=True, out=True, check=_check_sub,
-           grad={"self": "grad", "other": "-grad * alpha"})
+_SUB = dict(inplace=True, out=True, check=_check_sub,
+            grad={"self": "grad", "other": "-grad * alpha"})
+
+
+@pointwise("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", **_SUB)
 def sub(self, other, alpha, *, out):
     """Subtract `other`, scaled by `alpha`, from `self`: ``self - alpha * other``.
+
+    Args:
+        input (Tensor): the tensor to subtract from.
+        other (Tensor or Number): what is subtracted (broadcast against `input`).
+        alpha (Number): the multiplier for `other`.
 
     Example::
 
         >>> torch.sub(torch.tensor([5, 6]), 1)
         tensor([4, 5])
     """
-    if alpha == 1:
+    if alpha == 1 and out.dtype.kind != "c":
         np.subtract(self, other, out=out)
     else:
-        np.multiply(other, alpha, out=out, casting="unsafe")
-        np.subtract(self, out, out=out)
+        _scaled(self, other, -alpha, out)
 
 
-@pointwise("mul.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True, out=True,
-           grad={"self": "grad * other.conj()", "other": "grad * self.conj()"})
+subtract = pointwise("subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+                     **_SUB)(alias_of(sub.declaration.kernel, "sub"))
+
+
+@composite("rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")
+def rsub(self, other, alpha=1):
+    """Subtract `input`, scaled by `alpha`, from `other`: ``other - alpha * input``.
+
+    It is `sub` with the operands swapped, so the result is laid out after `other`.
+
+    Args:
+        input (Tensor): the tensor that is scaled and subtracted.
+        other (Tensor or Number): the tensor or number subtracted from.
+        alpha (Number): the multiplier for `input`.
+
+    Example::
+
+        >>> torch.rsub(torch.tensor([1, 2]), 10)
+        tensor([9, 8])
+    """
+    return sub.call(other, self, alpha)
+
+
+@composite("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")
+def rsub_scalar(self, other, alpha=1):
+    """`rsub` of a number: ``other - alpha * input``."""
+    return sub.call(other, self, alpha)
+
+
+# ----------------------------------------------------------------------------------
+# mul, div
+# ----------------------------------------------------------------------------------
+_MUL = dict(inplace=True, out=True,
+            grad={"self": "grad * other.conj()", "other": "grad * self.conj()"})
+
+
+@pointwise("mul.Tensor(Tensor self, Tensor other) -> Tensor", **_MUL)
 def mul(self, other, *, out):
     """Multiply elementwise.
+
+    Args:
+        input (Tensor): the first factor.
+        other (Tensor or Number): the second factor (broadcast against `input`).
 
     Example::
 
@@ -80,16 +233,30 @@ def mul(self, other, *, out):
     np.multiply(self, other, out=out)
 
 
-@pointwise("div.Tensor(Tensor self, Tensor other) -> Tensor", promotion=Promotion.INT_TO_FLOAT,
-           inplace=True, out=True,
+multiply = pointwise("multiply.Tensor(Tensor self, Tensor other) -> Tensor",
+                     **_MUL)(alias_of(mul.declaration.kernel, "mul"))
+
+DIV = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True,
+           check=refuse_complex_half("div_cpu"),
            grad={"self": "grad / other.conj()",
                  "other": "-grad * ((self / other) / other).conj()"})
+
+
+@pointwise("div.Tensor(Tensor self, Tensor other) -> Tensor", **DIV)
 def div(self, other, *, out):
     """True division: integers divide into the default floating dtype.
+
+    Args:
+        input (Tensor): the dividend.
+        other (Tensor or Number): the divisor (broadcast against `input`).
+        rounding_mode (str, optional): None (true division), ``'trunc'`` (round towards
+            zero) or ``'floor'`` (round down); the rounding modes keep integer dtypes.
 
     Example::
 
         >>> torch.div(torch.tensor([1, 2]), 4)
         tensor([0.2500, 0.5000])
+        >>> torch.div(torch.tensor([-7, 7]), 2, rounding_mode='floor')
+        tensor([-4,  3])
     """
     np.true_divide(self, other, out=out)
