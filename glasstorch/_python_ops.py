@@ -2,8 +2,9 @@
 
 Each operator is a line in a table naming the aten overload it calls, so the
 operator costs one dispatcher entry and nothing more. Reflected forms (``2 - a``)
-call the operator with the operands swapped, or the operator torch uses for them
-(``rsub``; ``2 / a`` is ``a.reciprocal() * 2``, as torch computes it). In-place forms
+call the operator with the operands swapped (``2 - a`` is torch's ``rsub(a, 2)``, which
+is ``sub(2, a)``), or the operators torch uses for them (``2 / a`` is
+``a.reciprocal() * 2``, as torch computes it). In-place forms
 (``a += b``) call the in-place overload: the result must keep `a`'s dtype and shape,
 with torch's errors otherwise.
 
@@ -27,12 +28,10 @@ _aten = ops.aten
 #   "plain":      op(self, other, *defaults)
 #   "swapped":    op(other, self, *defaults)          reflected forms
 #   "reciprocal": mul(reciprocal(self), other)        `2 / a`, as torch computes it
-#   "equality":   op(self, other), None refused       `t == None` is False, as in torch
-#                 (NumPy would compare elements with None without complaint)
 BINARY = {
     "__add__": ("add.Tensor", "plain"), "__radd__": ("add.Tensor", "swapped"),
     "__iadd__": ("add_.Tensor", "plain"),
-    "__sub__": ("sub.Tensor", "plain"), "__rsub__": ("rsub.Tensor", "plain"),
+    "__sub__": ("sub.Tensor", "plain"), "__rsub__": ("sub.Tensor", "swapped"),
     "__isub__": ("sub_.Tensor", "plain"),
     "__mul__": ("mul.Tensor", "plain"), "__rmul__": ("mul.Tensor", "swapped"),
     "__imul__": ("mul_.Tensor", "plain"),
@@ -58,7 +57,7 @@ BINARY = {
     "__rshift__": ("bitwise_right_shift.Tensor", "plain"),
     "__rrshift__": ("bitwise_right_shift.Tensor", "swapped"),
     "__irshift__": ("bitwise_right_shift_.Tensor", "plain"),
-    "__eq__": ("eq.Tensor", "equality"), "__ne__": ("ne.Tensor", "equality"),
+    "__eq__": ("eq.Tensor", "plain"), "__ne__": ("ne.Tensor", "plain"),
     "__lt__": ("lt.Tensor", "plain"), "__le__": ("le.Tensor", "plain"),
     "__gt__": ("gt.Tensor", "plain"), "__ge__": ("ge.Tensor", "plain"),
 }
@@ -79,12 +78,18 @@ def _defaults_after_operands(overload) -> tuple:
 
 
 def _binary(qualified: str, order: str):
-    """The method for one BINARY entry (AttributeError if its overload is undeclared)."""
+    """The method for one BINARY entry (AttributeError if its overload is undeclared).
+
+    None is refused up front: elementwise operators read a None operand as an absent
+    optional one, where torch's parser refuses it.
+    """
     overload = _overload(qualified)
     if order == "reciprocal":
         reciprocal, multiply = overload.call, _overload("mul.Tensor").call
 
         def method(self, other):
+            if other is None:
+                return NotImplemented
             try:
                 return multiply(reciprocal(self), other)
             except TypeError:
@@ -92,30 +97,20 @@ def _binary(qualified: str, order: str):
         return method
     call = overload.call
     extra = _defaults_after_operands(overload)
-    if order == "equality":
+    if order == "swapped":
         def method(self, other):
             if other is None:
                 return NotImplemented
             try:
-                return call(self, other)
-            except TypeError:
-                return NotImplemented
-    elif order == "swapped":
-        def method(self, other):
-            try:
                 return call(other, self, *extra)
             except TypeError:               # not an operand: let Python try the other side
                 return NotImplemented
-    elif extra:
-        def method(self, other):
-            try:
-                return call(self, other, *extra)
-            except TypeError:
-                return NotImplemented
     else:
         def method(self, other):
+            if other is None:
+                return NotImplemented
             try:
-                return call(self, other)
+                return call(self, other, *extra)
             except TypeError:
                 return NotImplemented
     return method
