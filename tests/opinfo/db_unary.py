@@ -219,6 +219,14 @@ _SIGN_COMPLEX = (r"Unlike NumPy, torch\.sign is not intended to support complex 
                  r"Please use torch\.sgn instead\.")
 
 
+def not_a_tensor(name: str):
+    """torch's unary functions take no Python numbers (no Scalar overloads)."""
+    def errors():
+        yield ErrorInput(SampleInput(2), TypeError,
+                         rf"^{name}\(\): argument 'input' \(position 1\) must be Tensor, not int$")
+    return errors
+
+
 def errors_rounding(name: str, kernel: str):
     return chained(no_kernel(kernel, (gt.bool,)),
                    refused(gt.complex64, NotImplementedError,
@@ -274,6 +282,8 @@ def unary(name: str, ref, dtypes=ALL_DTYPES, samples=sample_unary, errors=lambda
           out: bool = True, inplace: bool = True, marks: dict | None = None, **options):
     """An entry for a one-operand operator called as ``torch.name`` / ``x.name``."""
     overload = options.pop("overload", name)
+    if name != "round":                   # round's two signatures word it otherwise
+        errors = chained(errors, not_a_tensor(name))
     return OpInfo(overload, variants=(name, f"Tensor.{name}"), ref=ref, dtypes=dtypes,
                   sample_inputs=samples, error_inputs=errors, out=name if out else None,
                   inplace=f"Tensor.{name}_" if inplace else None,

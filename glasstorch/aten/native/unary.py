@@ -57,6 +57,7 @@ def unary(schema: str, *, aliases: tuple = (), **options):
     out=), as torch's aliases do.
     """
     name = schema.partition("(")[0].partition(".")[0]
+    options.setdefault("numbers", ())          # torch.exp(2) is a TypeError, as in torch
 
     def declare(kernel):
         main = pointwise(schema, **options)(kernel)
