@@ -24,6 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .quiet import mute_this_thread
+
 GRAIN_SIZE = 32768          # elements per task at least, as ATen's internal::GRAIN_SIZE
 BAND_SIZE = 131072          # elements per band when layouts disagree (fits L2 thrice)
 
@@ -40,7 +42,8 @@ class _Pool:
     def workers(self) -> ThreadPoolExecutor:
         if self.executor is None:
             self.executor = ThreadPoolExecutor(max_workers=max(self.threads - 1, 1),
-                                               thread_name_prefix="glasstorch")
+                                               thread_name_prefix="glasstorch",
+                                               initializer=mute_this_thread)
         return self.executor
 
     def forget_workers(self) -> None:

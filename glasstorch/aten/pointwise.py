@@ -19,8 +19,6 @@ way ATen's TensorIterator does it:
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ..c10 import dtype as dtypes
@@ -28,15 +26,13 @@ from ..c10.promotion import result_type_with_scalar
 from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
 from .dispatcher import OpOverload
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
+from .quiet import mute, unmute
 from .parallel import GRAIN_SIZE, parallel_elementwise
 from .registry import (AD_INPLACE_OR_VIEW, CPU, META, _bind, _bump_written, _check_inplace,
                        _inplace_schema, _install, _label, _new_declaration, _out_schema,
                        _prepare_out, empty_from_meta)
 from .schema import parse_schema
 
-# torch computes silently (inf, nan, wrapped integers); NumPy would warn from inside the
-# kernels, whose frames all live in glasstorch.aten.native.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"glasstorch\.aten\.")
 
 
 def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace: bool = False,
@@ -108,9 +104,13 @@ def _computer(kernel, operands: tuple):
                 values[i] = to_compute_scalar(value, dtype)
         written = described.target._np
         target = out if out.dtype == written else np.empty(out.shape, written)
-        parallel_elementwise(kernel, values, operands, target)
-        if target is not out:
-            np.copyto(out, target, casting="unsafe")
+        token = mute()
+        try:
+            parallel_elementwise(kernel, values, operands, target)
+            if target is not out:
+                np.copyto(out, target, casting="unsafe")
+        finally:
+            unmute(token)
     return compute
 
 
@@ -152,13 +152,17 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
         if check is not None:
             check(*args)
         out = np.empty(size, entry[1])
-        if out.size >= 2 * GRAIN_SIZE:          # large: split over the thread pool
-            parallel_elementwise(kernel, [a._np, b, *args[2:]] if binary else
-                                 [a._np, *args[1:]], operands, out)
-        elif binary:
-            kernel(a._np, b, *args[2:], out=out)
-        else:
-            kernel(a._np, *args[1:], out=out)
+        token = mute()
+        try:
+            if out.size >= 2 * GRAIN_SIZE:      # large: split over the thread pool
+                parallel_elementwise(kernel, [a._np, b, *args[2:]] if binary else
+                                     [a._np, *args[1:]], operands, out)
+            elif binary:
+                kernel(a._np, b, *args[2:], out=out)
+            else:
+                kernel(a._np, *args[1:], out=out)
+        finally:
+            unmute(token)
         return wrap_array(out, entry[0])
     return fast
 
