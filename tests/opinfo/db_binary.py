@@ -96,6 +96,13 @@ def _pow(x, y):
     return np.where(y < 0, np.where(np.abs(x) == 1, unit, 0), powered)
 
 
+def _tensors_only(sample) -> bool:
+    return all(isinstance(a, gt.Tensor) for a in sample.args)
+
+
+_rsub_ref = ref_binary(lambda x, y, alpha=1: _add(y, x, -alpha))
+
+
 def _div_ref(a, b, rounding_mode=None):
     return ref_binary(_div, to_float=rounding_mode is None)(a, b, rounding_mode=rounding_mode)
 
@@ -359,9 +366,12 @@ OPS = [
     entry("subtract.Tensor", _functions("subtract"),
           ref_binary(lambda x, y, alpha=1: _add(x, y, -alpha)), sample_alias, dtypes=NOT_BOOL,
           out="subtract", inplace="Tensor.subtract_"),
-    entry("rsub.Tensor", ("rsub",), ref_binary(lambda x, y, alpha=1: _add(y, x, -alpha)),
-          lambda d: sample_alpha(d, True), dtypes=NOT_BOOL, errors=errors_rsub, marks={},
-          covers=("rsub.Scalar",)),
+    entry("rsub.Tensor", ("rsub",), _rsub_ref,
+          lambda d: (s for s in sample_alpha(d, True) if _tensors_only(s)), dtypes=NOT_BOOL,
+          errors=errors_rsub, marks={}),
+    entry("rsub.Scalar", ("rsub",), _rsub_ref,
+          lambda d: (s for s in sample_alpha(d, True) if not _tensors_only(s)),
+          dtypes=NOT_BOOL, marks={}),
     entry("mul.Tensor", _functions("mul"), ref_binary(lambda x, y: x * y),
           sample_arithmetic, out="mul", inplace="Tensor.mul_"),
     entry("multiply.Tensor", _functions("multiply"), ref_binary(lambda x, y: x * y),
