@@ -28,6 +28,7 @@ from ...c10.layout import channels_last, channels_last_3d, contiguous_format, pr
 from ...c10.tensor_impl import contiguous_strides
 from ..meta.shape import broadcast_shapes
 from ..dispatcher import ops
+from ..quiet import mute, unmute
 from ..registry import TensorMeta, composite, op, view
 
 _NARROW_FLOATS = (dtypes.float16, dtypes.bfloat16) + dtypes.FLOAT8_DTYPES
@@ -50,8 +51,11 @@ def cast_array(src: np.ndarray, dtype) -> np.ndarray:
     if real:
         src = src.real
     if quiet:                           # out-of-range values: no NumPy warnings, as torch
-        with np.errstate(invalid="ignore", over="ignore"):
+        token = mute()
+        try:
             return _apply_steps(src, steps)
+        finally:
+            unmute(token)
     return _apply_steps(src, steps)
 
 
