@@ -18,17 +18,11 @@ import numpy as np
 
 from ..meta.pointwise import Promotion
 from ..pointwise import pointwise
-from .comparison import NOT_DIFFERENTIABLE, refuse_common_dtypes
+from .binary import refuse
+from .comparison import NOT_DIFFERENTIABLE
+from .unary import exact_dtype_out
 
 _NO_GRAD = {"self": NOT_DIFFERENTIABLE, "other": NOT_DIFFERENTIABLE}
-
-
-def _inexact(dtype) -> bool:
-    return dtype.is_floating_point or dtype.is_complex
-
-
-def _inexact_or_bool(dtype) -> bool:
-    return dtype.is_floating_point or dtype.is_complex or dtype._kind == "b"
 
 
 def _bitwise(name: str, ufunc, doc: str):
@@ -39,7 +33,7 @@ def _bitwise(name: str, ufunc, doc: str):
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True,
                      out=True, out_overload="Tensor_out", grad=_NO_GRAD,
-                     check=refuse_common_dtypes(name, _inexact))(kernel)
+                     check=refuse(f"{name}_cpu", floating=True, complex_=True))(kernel)
 
 
 _BITWISE_DOC = """Computes the bitwise {what} of `input` and `other` (logical {what} for bool).
@@ -66,8 +60,9 @@ bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor,
                        _BITWISE_DOC.format(what="XOR", name="xor", example="[-2, -2,  0]"))
 
 
-@pointwise("bitwise_not(Tensor self) -> Tensor", inplace=True, out=True, grad={
-    "self": NOT_DIFFERENTIABLE}, check=refuse_common_dtypes("bitwise_not", _inexact))
+@pointwise("bitwise_not(Tensor self) -> Tensor", inplace=True, out=True, numbers=(),
+           grad={"self": NOT_DIFFERENTIABLE}, check_out=exact_dtype_out,
+           check=refuse("bitwise_not_cpu", floating=True, complex_=True, operands=1))
 def bitwise_not(self, *, out):
     """Computes the bitwise NOT of `input` (logical NOT for bool).
 
@@ -129,7 +124,8 @@ def _shift(name: str, kernel_name: str, kernel, doc: str):
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True,
                      out=True, out_overload="Tensor_out", grad=_NO_GRAD,
-                     check=refuse_common_dtypes(kernel_name, _inexact_or_bool))(kernel)
+                     check=refuse(f"{kernel_name}_cpu", bool_=True, floating=True,
+                                  complex_=True))(kernel)
 
 
 bitwise_left_shift = _shift(
@@ -151,7 +147,7 @@ def _logical(name: str, ufunc, doc: str):
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = doc
     return pointwise(f"{name}(Tensor self, Tensor other) -> Tensor",
-                     promotion=Promotion.ALWAYS_BOOL, inplace=True, out=True,
+                     promotion=Promotion.ALWAYS_BOOL, inplace=True, out=True, numbers=(),
                      grad=_NO_GRAD)(kernel)
 
 
@@ -184,7 +180,7 @@ logical_xor = _logical("logical_xor", np.logical_xor, _LOGICAL_DOC.format(
 
 
 @pointwise("logical_not(Tensor self) -> Tensor", promotion=Promotion.ALWAYS_BOOL,
-           inplace=True, out=True, grad={"self": NOT_DIFFERENTIABLE})
+           inplace=True, out=True, numbers=(), grad={"self": NOT_DIFFERENTIABLE})
 def logical_not(self, *, out):
     """Computes the logical NOT of `input`: True where it is zero.
 

@@ -16,44 +16,17 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype, scalar_type_name
 from ...c10.promotion import get_default_dtype, promote_types
-from ...c10.tensor_impl import TensorBase
-from ..meta.pointwise import Promotion, common_dtype, elementwise_meta
+from ..meta.pointwise import Promotion, elementwise_meta
 from ..pointwise import pointwise
 from ..registry import composite, op
+from .binary import refuse
 
 # derivatives.yaml's word for an input through which no gradient flows
 NOT_DIFFERENTIABLE = "non_differentiable"
 _NO_GRAD = {"self": NOT_DIFFERENTIABLE, "other": NOT_DIFFERENTIABLE}
 
 
-def refuse_common_dtypes(kernel_name: str, refused) -> callable:
-    """A `check` raising torch's "not implemented for" error when the operands' common
-    dtype satisfies `refused(dtype)`.
-
-    The error comes from torch's CPU kernel (its dtype dispatch), so meta tensors,
-    which run no kernel, are not refused.
-    """
-    refused = frozenset(d for d in dtypes.EVERY_DTYPE if refused(d))
-
-    def check(self, other=None, *rest):
-        dtype = common_dtype((self,) if other is None else (self, other))
-        if dtype in refused and not _on_meta(self, other):
-            raise NotImplementedError(f"\"{kernel_name}_cpu\" not implemented for "
-                                      f"'{scalar_type_name(dtype)}'")
-    check.__name__ = check.__qualname__ = f"check_{kernel_name}_dtypes"
-    return check
-
-
-def _on_meta(*operands) -> bool:
-    return any(isinstance(a, TensorBase) and a._device.type == "meta" for a in operands)
-
-
-def _is_complex(dtype) -> bool:
-    return dtype.is_complex
-
-
-_refuse_complex = {name: refuse_common_dtypes(name, _is_complex)
-                   for name in ("lt", "le", "gt", "ge")}
+_refuse_complex = {name: refuse(f"{name}_cpu", complex_=True) for name in ("lt", "le", "gt", "ge")}
 
 
 def _comparison(name: str, ufunc, doc: str, ordered_as: str | None = None):
@@ -66,7 +39,7 @@ def _comparison(name: str, ufunc, doc: str, ordered_as: str | None = None):
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
                      promotion=Promotion.ALWAYS_BOOL, inplace=True, out=True,
-                     out_overload="Tensor_out", grad=_NO_GRAD,
+                     out_overload="Tensor_out", grad=_NO_GRAD, numbers=("other",),
                      check=_refuse_complex[ordered_as] if ordered_as else None)(kernel)
 
 
