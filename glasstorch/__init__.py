@@ -23,7 +23,8 @@ from .aten import ops, dispatch_trace  # noqa: F401
 from .aten.parallel import get_num_threads, set_num_threads  # noqa: F401
 from .aten import binding as _binding
 from ._tensor import Tensor  # noqa: F401
-from ._tensor_new import tensor, as_tensor, from_numpy, LEGACY_TYPES as _LEGACY_TYPES  # noqa: F401
+from ._tensor_new import (  # noqa: F401
+    tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
 from .aten.native.shape import split_function as split  # noqa: F401
 from . import utils, return_types  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401

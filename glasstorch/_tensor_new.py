@@ -15,7 +15,7 @@ from .aten.native.factory import empty
 from .aten.native.view import alias
 from .c10 import dtype as dtypes
 from .c10.device import as_device, device as Device, get_default_device
-from .c10.dtype import from_numpy_dtype
+from .c10.dtype import from_numpy_dtype, scalar_type_name
 from .c10.layout import strided
 from .c10.promotion import get_default_dtype
 from .c10.size import Size
@@ -81,6 +81,67 @@ def as_tensor(data, *, dtype=None, device=None):
     dtype = _dtype_argument(dtype, "as_tensor")
     device = _device_argument(device, "as_tensor")
     return _new_from_data(data, dtype, device, copy=False)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
+    """`obj` as a tensor, sharing memory whenever no conversion is needed.
+
+    Args:
+        obj: a tensor, a NumPy array, an object with the buffer protocol (read as raw
+            elements of `dtype`, the default dtype if None), or Python data.
+        dtype, device: the result's (default: those of `obj`, or as `torch.tensor`).
+        copy: True always copies; False refuses any copy (ValueError); None copies
+            only when it must.
+        requires_grad: default: that of a tensor `obj` (with a warning when it is True).
+
+    Example::
+
+        >>> a = numpy.zeros(2); torch.asarray(a)[0] = 1; a
+        array([1., 0.])
+    """
+    dtype = _dtype_argument(dtype, "asarray")
+    device = _device_argument(device, "asarray")
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        obj = _from_buffer(obj, dtype or get_default_dtype())
+    if isinstance(obj, np.ndarray):
+        obj = _from_numpy(obj, warn_read_only=copy is not True)
+    if isinstance(obj, TensorBase):
+        result = _asarray_tensor(obj, dtype, device, copy)
+    elif copy is False:
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    else:
+        result = _new_from_data(obj, dtype, device, copy=True)
+    if requires_grad is None and result.requires_grad:
+        warnings.warn("torch.asarray: unspecified requires_grad now defaults to "
+                      "obj.requires_grad instead of False. Pass requires_grad=False explicitly "
+                      "to get the old behavior and silence this warning.", UserWarning,
+                      stacklevel=2)
+    elif requires_grad is False and result.requires_grad:
+        result = result.detach()
+    return _with_requires_grad(result, bool(requires_grad))
+
+
+def _asarray_tensor(obj, dtype, device, copy):
+    if copy is False and dtype is not None and dtype is not obj._dtype:
+        raise ValueError(f"can't alias tensor with dtype '{scalar_type_name(obj._dtype)}' into "
+                         f"dtype '{scalar_type_name(dtype)}'.")
+    return to_dtype_layout.call(obj, dtype, None, device, None, False, bool(copy), None)
+
+
+def _from_buffer(buffer, dtype):
+    """A CPU tensor over the bytes of a buffer-protocol object, as elements of `dtype`."""
+    view = memoryview(buffer)
+    if view.nbytes % dtype.itemsize:
+        raise ValueError(f"buffer length ({view.nbytes} bytes) after offset (0 bytes) must be a "
+                         f"multiple of element size ({dtype.itemsize})")
+    if view.readonly:
+        warnings.warn("The given buffer is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means you can write to the underlying "
+                      "(supposedly non-writable) buffer using the tensor. You may want to copy "
+                      "the buffer to protect its data or make it writable before converting "
+                      "it to a tensor. This type of warning will be suppressed for the rest of "
+                      "this program.", UserWarning, stacklevel=3)
+    return _from_numpy(np.frombuffer(view, dtype._np), warn_read_only=False)
 
 
 def from_numpy(ndarray: np.ndarray):

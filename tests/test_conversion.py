@@ -179,6 +179,28 @@ torch.as_tensor([1, 2], dtype=torch.float64)
 torch.as_tensor(np.array([1, 2]), device='meta')
 torch.as_tensor(3.5)
 torch.as_tensor([1], torch.int8, 'cpu', 3)
+torch.asarray([1, 2.5])
+torch.asarray(3)
+torch.asarray(3.5, dtype=torch.int32)
+torch.asarray(np.float32(2))
+torch.asarray([np.float32(2)])
+torch.asarray(np.arange(3.))
+torch.asarray(np.arange(3.), dtype=torch.float32, copy=False)
+torch.asarray(np.arange(3.), dtype=torch.float32)
+torch.asarray(np.arange(3.)[::-1])
+torch.asarray([1, 2], copy=False)
+torch.asarray(bytearray(8), dtype=torch.int64)
+torch.asarray(bytearray(b'ab'))
+torch.asarray(memoryview(b'abcd')).dtype
+torch.asarray('ab')
+torch.asarray([[1], [2, 3]])
+torch.asarray(torch.ones(2), device='meta')
+torch.asarray(torch.ones(2), dtype=torch.float64, copy=False)
+torch.asarray(torch.ones(2), dtype=torch.float64)
+torch.asarray(torch.ones(2, requires_grad=True)).requires_grad
+torch.asarray(torch.ones(2, requires_grad=True), requires_grad=False).requires_grad
+torch.asarray([1, 2], requires_grad=True)
+torch.asarray([1., 2], requires_grad=True).requires_grad
 torch.from_numpy(np.array([1., 2.]))
 torch.from_numpy(np.zeros((2, 3), order='F')).stride()
 torch.from_numpy(np.arange(12.)[1::3]).storage_offset()
@@ -616,6 +638,17 @@ def test_as_tensor_shares_only_without_conversion():
     assert shared[0].item() == 5 and copied[0].item() == 1
     t = gt.ones(2)
     assert gt.as_tensor(t) is t and gt.as_tensor(t, dtype=gt.float32) is t
+
+
+def test_asarray_shares_whatever_it_can():
+    t = gt.ones(2)
+    assert gt.asarray(t) is t and gt.asarray(t, copy=True) is not t
+    array = np.zeros(3)
+    gt.asarray(array)[0] = 1
+    gt.asarray(array, copy=True)[1] = 1
+    buffer = bytearray(8)
+    gt.asarray(buffer, dtype=gt.int32)[1] = 7
+    assert array.tolist() == [1.0, 0.0, 0.0] and buffer[4] == 7
 
 
 def test_tensor_and_new_tensor_always_copy():
