@@ -36,7 +36,7 @@ def to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_blo
     check_options(None, pin_memory, dtype)
     target = device if device is not None else self._device
     result = empty_strided.call(self._size, strides_like(self, memory_format),
-                           dtype or self._dtype, None, target, None)
+                                dtype or self._dtype, None, target, None)
     if target.type != "meta":
         copy_.call(result, self, non_blocking)
     return result

@@ -244,7 +244,7 @@ def empty_like(self, dtype=None, layout=None, device=None, pin_memory=None,
         (1, 3)
     """
     return empty_strided.call(self._size, strides_like(self, memory_format),
-                         dtype or self._dtype, layout, device or self._device, pin_memory)
+                              dtype or self._dtype, layout, device or self._device, pin_memory)
 
 
 @composite(f"zeros_like(Tensor self, *, {_LIKE}) -> Tensor")
@@ -349,4 +349,4 @@ def new_full(self, size, fill_value, dtype=None, layout=None, device=None, pin_m
         tensor([3, 3])
     """
     return full.call(size, fill_value, dtype or self._dtype, layout, device or self._device,
-                pin_memory)
+                     pin_memory)
