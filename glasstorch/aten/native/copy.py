@@ -1,19 +1,21 @@
 """Copying and filling: copy_, clone, contiguous, fill_, zero_, detach, item.
 
 `copy_` is the one primitive that moves data between tensors of any dtype or
-device; `clone`, `contiguous` and `to` (`conversion.py`) are built on it, as in ATen. This file also
-holds the two conversions every kernel that writes a result of another dtype
-needs: `cast_array` (tensor elements, torch's unchecked CPU casts) and
-`checked_scalar` (one Python number, refused when it does not fit).
+device; `clone`, `contiguous` and `to` (`conversion.py`) are built on it, as in
+ATen. This file also holds the two conversions every kernel that writes a result of
+another dtype needs: `cast_array` (tensor elements, torch's unchecked CPU casts) and
+`checked_scalar` (one Python number, refused when it does not fit), and the memory
+layouts of new tensors (`strides_like`, `memory_format_strides`).
 
 Note [torch's CPU casts]
     Casting out-of-range values is undefined in C++, so torch's results are whatever
     x86 instructions give, and NumPy's differ for some pairs. torch converts a
-    floating value to int8 / int16 / uint8 / uint16 through int32, to uint32 through
-    int64, and to float16 / bfloat16 / float8 through float32 (so float64 -> float16
-    rounds twice); float8_e4m3fn saturates at +-448. `cast_array` takes the same routes, so `-1.0 -> uint8` is 255,
-    `1000.0 -> int8` is -24 and NaN -> int32 is INT32_MIN, as in torch. A complex
-    source loses its imaginary part, except when cast to bool.
+    floating value to int8 / int16 / uint8 / uint16 through int32, to uint32 in AVX2
+    lanes (`_to_uint32_in_lanes`), and to float16 / bfloat16 / float8 through float32
+    (so float64 -> float16 rounds twice); float8_e4m3fn saturates at +-448.
+    `cast_array` takes the same routes, so `-1.0 -> uint8` is 255, `1000.0 -> int8`
+    is -24 and NaN -> int32 is INT32_MIN, as in torch. A complex source loses its
+    imaginary part, except when cast to bool.
 """
 from __future__ import annotations
 
@@ -26,8 +28,8 @@ from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype
 from ...c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ...c10.tensor_impl import contiguous_strides
-from ..meta.shape import broadcast_shapes
 from ..dispatcher import ops
+from ..meta.shape import broadcast_shapes
 from ..quiet import mute, unmute
 from ..registry import TensorMeta, composite, op, view
 
