@@ -26,7 +26,24 @@ NOT_DIFFERENTIABLE = "non_differentiable"
 _NO_GRAD = {"self": NOT_DIFFERENTIABLE, "other": NOT_DIFFERENTIABLE}
 
 
-_refuse_complex = {name: refuse(f"{name}_cpu", complex_=True) for name in ("lt", "le", "gt", "ge")}
+def _refuse_complex_operands(name: str):
+    """torch's CPU kernels of the ordering comparisons have no complex loop. Promotion
+    can only reach complex from a complex operand, so other calls skip the full check
+    (comparisons are hot: masks, loops)."""
+    full_check = refuse(f"{name}_cpu", complex_=True)
+
+    def check(self, other, *rest):
+        if _complex_operand(self) or _complex_operand(other):
+            full_check(self, other)
+    return check
+
+
+def _complex_operand(value) -> bool:
+    dtype = getattr(value, "_dtype", None)
+    return dtype.is_complex if dtype is not None else isinstance(value, complex)
+
+
+_refuse_complex = {name: _refuse_complex_operands(name) for name in ("lt", "le", "gt", "ge")}
 
 
 def _comparison(name: str, ufunc, doc: str, ordered_as: str | None = None):
