@@ -80,6 +80,29 @@ def _is_half(value) -> bool:
     return isinstance(value, TensorBase) and value._dtype in (dtypes.float16, dtypes.complex32)
 
 
+def tensor_needed(name: str, second: str = "other"):
+    """A `check` for operators whose torch overloads all take a tensor (``pow(2, 3)`` is a
+    TypeError in torch, where ``add(2, 3)`` is not): torch's message for numbers alone."""
+    def check(self, other, *rest):
+        if isinstance(self, TensorBase) or isinstance(other, TensorBase):
+            return
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got "
+            f"({type(self).__name__}, {type(other).__name__}), but expected one of:\n"
+            f" * (Tensor input, Tensor {second}, *, Tensor out = None)\n"
+            f" * (Number self, Tensor {second}, *, Tensor out = None)\n"
+            f" * (Tensor input, Number {second}, *, Tensor out = None)\n")
+    return check
+
+
+def all_of(*checks):
+    """One `check` running several in turn."""
+    def check(*args):
+        for one in checks:
+            one(*args)
+    return check
+
+
 def alias_of(kernel, target: str):
     """A kernel for an alias (``multiply`` of ``mul``): the same math, its own docstring."""
     def alias(*args, out):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..meta.pointwise import Promotion
 from ..pointwise import pointwise
-from .binary import alias_of, on_meta, operand_dtype, refuse
+from .binary import alias_of, all_of, on_meta, operand_dtype, refuse, tensor_needed
 
 _ATAN2 = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True, numbers=(),
               check=refuse("atan2_cpu", complex_=True),
@@ -131,7 +131,8 @@ def logaddexp2(self, other, *, out):
 
 @pointwise("xlogy.Tensor(Tensor self, Tensor other) -> Tensor",
            promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True,
-           out_overload="OutTensor", check=refuse("xlogy_cpu", complex_=True),
+           out_overload="OutTensor",
+           check=all_of(tensor_needed("xlogy"), refuse("xlogy_cpu", complex_=True)),
            grad={"self": "grad * xlogy((self != 0), other)", "other": "grad * self / other"})
 def xlogy(self, other, *, out):
     """``input * log(other)``, taken to be 0 where `input` is 0 (unless `other` is NaN).

@@ -12,8 +12,8 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ..meta.pointwise import Promotion
 from ..pointwise import pointwise
-from .binary import (DIV, alias_of, computed_dtype, div, not_implemented, raise_at_kernel,
-                     refuse, refuse_complex_half)
+from .binary import (DIV, alias_of, all_of, computed_dtype, div, not_implemented,
+                     raise_at_kernel, refuse, refuse_complex_half, tensor_needed)
 
 _ROUNDING_MODES = (None, "trunc", "floor")
 _refuse_complex_half = refuse_complex_half("div_cpu")
@@ -118,7 +118,9 @@ def floor_divide(self, other, *, out):
 
 
 @pointwise("remainder.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True, out=True,
-           out_overload="Tensor_out", check=refuse("remainder_cpu", bool_=True, complex_=True),
+           out_overload="Tensor_out",
+           check=all_of(tensor_needed("remainder"),
+                        refuse("remainder_cpu", bool_=True, complex_=True)),
            grad={"self": "grad",
                  "other": "-grad * self.div(other, rounding_mode='floor')"})
 def remainder(self, other, *, out):

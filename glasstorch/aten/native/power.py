@@ -21,7 +21,11 @@ from ..pointwise import pointwise
 from ..registry import composite
 from ..schema import SchemaKind
 from .conversion import to_dtype
-from .binary import computed_dtype, not_implemented, operand_dtype, raise_at_kernel
+from .binary import (computed_dtype, not_implemented, operand_dtype, raise_at_kernel,
+                     tensor_needed)
+
+
+_pow_needs_tensor = tensor_needed("pow", "exponent")
 
 
 def _is_number(value) -> bool:
@@ -29,6 +33,7 @@ def _is_number(value) -> bool:
 
 
 def _check_pow(self, exponent):
+    _pow_needs_tensor(self, exponent)
     if _is_number(exponent) and not isinstance(exponent, (float, complex, np.inexact)):
         if exponent < 0 and isinstance(self, TensorBase) and not (
                 self._dtype.is_floating_point or self._dtype.is_complex):
@@ -137,7 +142,8 @@ def _check_float_power_out(target, described, inplace: bool = False) -> None:
 
 
 @pointwise("float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", out=True,
-           promotion=Promotion.DOUBLE, check_out=_check_float_power_out, grad=_POW_GRAD)
+           promotion=Promotion.DOUBLE, check=tensor_needed("float_power", "exponent"),
+           check_out=_check_float_power_out, grad=_POW_GRAD)
 def float_power(self, exponent, *, out):
     """`pow` computed in double precision: the result is float64 (complex128 when an
     operand is complex), whatever the operands' dtypes.

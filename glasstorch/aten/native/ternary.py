@@ -192,7 +192,7 @@ def _check_where(condition, self, other):
 
 
 @pointwise("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", out=True,
-           method=False, check=_check_where, numbers=("self", "other"),
+           check=_check_where, numbers=("self", "other"),
            grad={"self": "where(condition, grad, 0)", "other": "where(condition, 0, grad)"})
 def where(condition, self, other, *, out):
     """`input` where `condition` holds, else `other` (broadcast together).
