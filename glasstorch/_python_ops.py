@@ -20,7 +20,10 @@ file declares later.
 """
 from __future__ import annotations
 
+import numbers
+
 from .aten import ops
+from .c10.tensor_impl import TensorBase
 
 _aten = ops.aten
 
@@ -161,8 +164,21 @@ def _name(method, dunder: str):
     return method
 
 
+def _contains(self, element) -> bool:
+    """``element in t``: whether any element of `t` equals `element` (a number, or a
+    tensor compared after broadcasting)."""
+    if not isinstance(element, (TensorBase, numbers.Number)):
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed "
+                           f"in a {type(element)}.")
+    found = element == self
+    # torch asks found.any(); "not all False" is the same question, in operators we have
+    return not _aten.equal.default.call(found, _aten.zeros_like.default.call(
+        found, None, None, None, None, None))
+
+
 def install(cls: type) -> None:
     """Put the Python operators on the Tensor class."""
+    cls.__contains__ = _contains
     builders = {dunder: (lambda q=qualified, o=order: _binary(q, o))
                 for dunder, (qualified, order) in BINARY.items()}
     builders.update({dunder: (lambda d=dunder, q=qualified: _unary(d, q))

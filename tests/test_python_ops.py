@@ -214,9 +214,14 @@ def test_ndarrays_become_tensors():
         t < np.array([2, 2, 2])             # as in torch: NumPy does not reflect it
 
 
-def test_contains_and_iteration_use_eq():
-    t = gt.tensor([1, 2, 3])
-    assert [bool(x == 2) for x in t] == [False, True, False]
+def test_contains():
+    t = gt.tensor([[1, 2], [3, 4]])
+    assert 2 in t and 5 not in t and 4.0 in t and np.int64(3) in t
+    assert gt.tensor([1, 2]) in t and gt.tensor([2, 1]) not in t
+    for other in ("a", None, [1]):
+        with pytest.raises(RuntimeError, match=r"^Tensor.__contains__ only supports Tensor or "
+                                               r"scalar, but you passed in a <class '\w+'>.$"):
+            other in t
 
 
 def test_resolution_on_first_use():
