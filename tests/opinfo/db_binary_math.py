@@ -134,7 +134,8 @@ OPS = [
            _refused("logaddexp_cpu", gt.bool, gt.int64, meta_differs=(gt.bool,)),
            inplace=False),
     _entry("logaddexp2", ref_binary(lambda x, y: _logaddexp(x, y, np.exp2)), sample_binary(),
-           FLOATING, _refused("logaddexp2_cpu", gt.uint8, gt.complex64, meta_differs=(gt.complex64,)),
+           FLOATING,
+           _refused("logaddexp2_cpu", gt.uint8, gt.complex64, meta_differs=(gt.complex64,)),
            inplace=False),
     _entry("xlogy", ref_binary(_xlogy, to_float=True), sample_binary((2, 0, 2.5), True), REAL,
            _refused("xlogy_cpu", gt.complex64), aten="xlogy.Tensor"),
@@ -144,5 +145,6 @@ OPS = [
     _entry("heaviside", ref_binary(_heaviside), sample_heaviside, REAL, errors_heaviside),
     _entry("gcd", ref_binary(np.gcd), sample_gcd, INTEGRAL,
            _refused("gcd_cpu", gt.bool, gt.float32, gt.float16)),
-    _entry("lcm", ref_binary(np.lcm), sample_gcd, INTEGRAL, _refused("lcm_cpu", gt.bool, meta_differs=(gt.bool,))),
+    _entry("lcm", ref_binary(np.lcm), sample_gcd, INTEGRAL,
+           _refused("lcm_cpu", gt.bool, meta_differs=(gt.bool,))),
 ]

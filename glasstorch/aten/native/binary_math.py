@@ -13,7 +13,8 @@ import numpy as np
 
 from ..meta.pointwise import Promotion
 from ..pointwise import pointwise
-from .binary import alias_of, all_of, on_meta, operand_dtype, refuse, tensor_needed
+from .binary import (alias_of, all_of, on_meta, operand_dtype, refuse, refuse_complex_half,
+                     tensor_needed)
 
 _ATAN2 = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True, numbers=(),
               check=refuse("atan2_cpu", complex_=True),
@@ -89,7 +90,8 @@ def _logaddexp_complex(self, other, out: np.ndarray) -> None:
 
 
 @pointwise("logaddexp(Tensor self, Tensor other) -> Tensor", out=True, numbers=(),
-           check=refuse("logaddexp_cpu", bool_=True, integral=True),
+           check=all_of(refuse("logaddexp_cpu", bool_=True, integral=True),
+                        refuse_complex_half("logaddexp_cpu")),
            grad={"self": "grad / (1 + (other - self).exp())",
                  "other": "grad / (1 + (self - other).exp())"})
 def logaddexp(self, other, *, out):

@@ -151,6 +151,16 @@ def _check_addcdiv(self, tensor1, tensor2, value=1):
             ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
             "float inputs. The future addcdiv behavior is just the latter implementation: "
             "(input + value * tensor1 / tensor2), for all dtypes.")
+    _refuse_complex_half(self, tensor1, tensor2)
+
+
+def _refuse_complex_half(self, tensor1, tensor2):
+    """torch has no complex32 addcdiv (float16 tensors with a complex 0-dim tensor)."""
+    if any(isinstance(t, TensorBase) and t._dtype in (dtypes.float16, dtypes.complex32)
+           for t in (self, tensor1, tensor2)):
+        dtype = computed_dtype(self, tensor1, tensor2)
+        if dtype is dtypes.complex32:
+            raise_at_kernel(not_implemented("addcdiv_cpu_out", dtype), (self, tensor1, tensor2))
 
 
 @pointwise("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
