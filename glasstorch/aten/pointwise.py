@@ -103,11 +103,17 @@ def _computer(kernel, operands: tuple):
             elif value is not None:
                 values[i] = to_compute_scalar(value, dtype)
         written = described.target._np
-        target = out if out.dtype == written else np.empty(out.shape, written)
+        result = described.dtype._np
+        # The kernel writes `out` itself only if nothing lies between: no float16 widening
+        # to round back (even an out= of a wider dtype gets the result dtype's rounding,
+        # as TensorIterator casts the result to the output), no other out= dtype.
+        target = out if out.dtype == written == result else np.empty(out.shape, written)
         token = mute()
         try:
             parallel_elementwise(kernel, values, operands, target)
             if target is not out:
+                if result != written and out.dtype != result:
+                    target = target.astype(result)
                 np.copyto(out, target, casting="unsafe")
         finally:
             unmute(token)
@@ -230,7 +236,9 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
         if variant == "inplace":
             _check_inplace(op, target, described)
         else:
-            _prepare_out(op, target, described)
+            _prepare_out(op, target, described,
+                         through_temporary=described.casts_to_out
+                         and target._dtype is not described.dtype)
         if target._device.type == "cpu":
             compute(inputs, described, target._np)
         return target

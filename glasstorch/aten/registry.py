@@ -385,23 +385,30 @@ def _check_inplace(op: OpOverload, self: TensorBase, described: TensorMeta) -> N
                            f"the desired output type {scalar_type_name(self._dtype)}")
 
 
-def _prepare_out(op: OpOverload, out: TensorBase, wanted: TensorMeta) -> None:
+def _prepare_out(op: OpOverload, out: TensorBase, wanted: TensorMeta,
+                 through_temporary: bool = False) -> None:
     """torch's out= contract: cast-compatible dtype; resize (with a warning, except for
-    factories) if misshaped."""
+    factories) if misshaped.
+
+    `through_temporary`: the result is computed in its own dtype and then copied into an
+    `out` of another dtype, as TensorIterator does; torch then resizes, and warns, twice.
+    """
     if not can_cast(wanted.dtype, out._dtype):
         raise RuntimeError(f"result type {scalar_type_name(wanted.dtype)} can't be cast to the "
                            f"desired output type {scalar_type_name(out._dtype)}")
     shape = tuple(wanted.shape)
     if out._size != shape:
         if out.numel() != 0 and not _is_factory(op._schema):     # factories resize quietly
-            warnings.warn(
+            message = (
                 f"An output with one or more elements was resized since it had shape "
                 f"{list(out._size)}, which does not match the required output shape "
                 f"{list(shape)}. This behavior is deprecated, and in a future PyTorch release "
                 f"outputs will not be resized unless they have zero elements. You can "
                 f"explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
-                f"with t.resize_(0).", UserWarning, stacklevel=4)
-        resize_tensor(out, shape)
+                f"with t.resize_(0).")
+            for _ in range(2 if through_temporary else 1):
+                warnings.warn(message, UserWarning, stacklevel=4)
+        resize_tensor(out, shape, wanted.stride)
 
 
 def _bump_written(op: OpOverload, keyset: int, args: tuple):
@@ -502,10 +509,15 @@ def storage_elements(shape: tuple, stride: tuple, offset: int = 0) -> int:
     return offset + 1 + sum((s - 1) * st for s, st in zip(shape, stride))
 
 
-def resize_tensor(t: TensorBase, shape: tuple) -> None:
-    """Make `t` contiguous with `shape`, growing its storage if it is too small (resize_)."""
+def resize_tensor(t: TensorBase, shape: tuple, stride: tuple | None = None) -> None:
+    """Give `t` the sizes `shape`, growing its storage if it is too small (resize_).
+
+    The strides become row-major, or `stride` when given: an out= tensor that had to be
+    resized takes the layout the operator computed for its result, as torch's
+    `set_output_raw_strided` restrides it.
+    """
     shape = tuple(shape)
-    stride = contiguous_strides(shape)
+    stride = contiguous_strides(shape) if stride is None else tuple(stride)
     needed = (storage_elements(shape, stride) + t._offset) * t._dtype.itemsize
     if needed > t._storage.nbytes():
         t._storage.resize_(needed)

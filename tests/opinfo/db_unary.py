@@ -251,33 +251,6 @@ def errors_inf(name: str):
 
 
 # ----- the entries -------------------------------------------------------------------
-# Deviations outside these operators, found by their entries (strict xfails: when one
-# is fixed, the suite says so).
-_RESIZE_WARNING = pytest.mark.xfail(strict=True, reason=(
-    "opinfo owner (test_differential): torch's out= resize warning ends with ' (Triggered "
-    "internally at .../Resize.cpp:30.)', glasstorch's does not"))
-_NUMPY_WARNING = pytest.mark.xfail(strict=True, reason=(
-    "machinery owner (pointwise.py): NumPy's RuntimeWarnings (invalid value in sqrt, divide "
-    "by zero...) reach callers whose filters say 'always' (catch_warnings, pytest): the "
-    "module-level filter does not hold there; torch computes silently"))
-# the samples making NaN or inf from finite values, so NumPy warns: per test
-_WARNS = ("test_matches_torch", "test_variants_match_torch", "test_inplace_matches_torch")
-NUMPY_WARNS = {**dict.fromkeys(("acos", "acosh", "arccos", "arccosh", "arcsin", "arctanh",
-                                "asin", "atanh", "frac", "log", "log10", "log1p", "log2",
-                                "round.decimals", "rsqrt", "sqrt"), _WARNS),
-               "reciprocal": _WARNS[:2], "sinc": _WARNS[:2]}
-NUMPY_WARNS_ON_OUT = ("arccosh", "arctanh", "atanh")
-
-
-def _marks(name: str, out: bool, marks: dict) -> dict:
-    """The entry's own marks plus the xfails of the deviations above that it meets."""
-    found = {test: _NUMPY_WARNING for test in NUMPY_WARNS.get(name, ())}
-    if out:
-        found["test_out_matches_torch"] = \
-            _NUMPY_WARNING if name in NUMPY_WARNS_ON_OUT else _RESIZE_WARNING
-    return {**found, **marks}
-
-
 def unary(name: str, ref, dtypes=ALL_DTYPES, samples=sample_unary, errors=lambda: (),
           out: bool = True, inplace: bool = True, marks: dict | None = None, **options):
     """An entry for a one-operand operator called as ``torch.name`` / ``x.name``."""
@@ -287,7 +260,7 @@ def unary(name: str, ref, dtypes=ALL_DTYPES, samples=sample_unary, errors=lambda
     return OpInfo(overload, variants=(name, f"Tensor.{name}"), ref=ref, dtypes=dtypes,
                   sample_inputs=samples, error_inputs=errors, out=name if out else None,
                   inplace=f"Tensor.{name}_" if inplace else None,
-                  marks=_marks(overload, out, marks or {}), **options)
+                  marks=marks or {}, **options)
 
 
 def floating(name: str, function, **options):

@@ -47,12 +47,16 @@ class ElementwiseMeta(TensorMeta):
     result dtype directly.
     """
 
-    __slots__ = ("compute", "target")
+    __slots__ = ("compute", "target", "casts_to_out")
 
-    def __init__(self, shape, dtype, stride, compute, target) -> None:
+    def __init__(self, shape, dtype, stride, compute, target, casts_to_out: bool = True) -> None:
         super().__init__(shape, dtype, stride)
         self.compute = compute
         self.target = target
+        # An out= of another dtype receives the result through a temporary of the result
+        # dtype (TensorIterator's cast_common_dtype_to_outputs); comparisons write it
+        # directly. torch resizes a misshaped out once more on the temporary's way back.
+        self.casts_to_out = casts_to_out
 
 
 def common_dtype(operands) -> dtypes.dtype:
@@ -108,7 +112,8 @@ def elementwise_meta(operands, kind: Promotion) -> ElementwiseMeta:
                 shape = broadcast_shapes(*(t._size for t in tensors))
                 break
         stride = _layout_of(tensors, shape)
-    return ElementwiseMeta(shape, result, stride, compute, target)
+    return ElementwiseMeta(shape, result, stride, compute, target,
+                           kind is not Promotion.ALWAYS_BOOL)
 
 
 def _layout_of(tensors, shape: tuple):
