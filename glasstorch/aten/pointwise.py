@@ -25,6 +25,7 @@ from ..c10 import dtype as dtypes
 from ..c10.promotion import result_type_with_scalar
 from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
 from .dispatcher import OpOverload
+from .meta.shape import check_no_internal_overlap
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from .quiet import mute, unmute
 from .parallel import GRAIN_SIZE, parallel_elementwise
@@ -210,16 +211,6 @@ def _register_functional(overload: OpOverload, meta, compute, kernel, fast) -> N
     overload.register(META, run_meta)
 
 
-def _check_no_internal_overlap(target: TensorBase) -> None:
-    """torch refuses to write a tensor whose elements share memory (an expanded dim);
-    as torch, only on real devices (meta tensors have no memory to share)."""
-    sizes, strides = target._size, target._stride
-    if 0 not in sizes and any(n > 1 and s == 0 for n, s in zip(sizes, strides)):
-        raise RuntimeError("unsupported operation: more than one element of the written-to "
-                           "tensor refers to a single memory location. Please clone() the "
-                           "tensor before performing the operation.")
-
-
 def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
                       check_out) -> None:
     """The in-place (`self` is written) or out= (`out` is written) overload."""
@@ -231,8 +222,7 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
         described = meta(*inputs)
         if check_out is not None:
             check_out(target, described, variant == "inplace")
-        if target._device.type != "meta":
-            _check_no_internal_overlap(target)
+        check_no_internal_overlap(target)
         if variant == "inplace":
             _check_inplace(op, target, described)
         else:

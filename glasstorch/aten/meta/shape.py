@@ -179,3 +179,35 @@ def dense_strides_in_order(shape: tuple, outer_first) -> tuple:
         strides[d] = step
         step *= max(shape[d], 1)
     return tuple(strides)
+
+
+def is_non_overlapping_and_dense(size: tuple, stride: tuple) -> bool:
+    """The elements fill their span of memory exactly once, in some order of dims.
+
+    Like torch, every empty tensor counts as dense (its strides are then kept).
+    """
+    if 0 in size:
+        return True
+    if len(size) == 1:
+        return size[0] < 2 or stride[0] == 1
+    order = sorted((d for d in range(len(size)) if size[d] >= 2), key=lambda d: stride[d])
+    expected = 1
+    for d in order:
+        if stride[d] != expected:
+            return False
+        expected *= size[d]
+    return True
+
+
+def has_internal_overlap(size: tuple, stride: tuple) -> bool:
+    """Some element is reached by more than one index: a stride-0 dim of size > 1."""
+    return 0 not in size and any(n > 1 and s == 0 for n, s in zip(size, stride))
+
+
+def check_no_internal_overlap(t) -> None:
+    """Refuse to write a tensor whose elements share memory, as torch does (on real
+    devices only: a meta tensor has no memory to share)."""
+    if t._device.type != "meta" and has_internal_overlap(t._size, t._stride):
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")

@@ -29,7 +29,8 @@ from ...c10.dtype import from_numpy_dtype
 from ...c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ...c10.tensor_impl import contiguous_strides
 from ..dispatcher import ops
-from ..meta.shape import broadcast_shapes
+from ..meta.shape import (broadcast_shapes, check_no_internal_overlap,
+                          is_non_overlapping_and_dense)
 from ..quiet import mute, unmute
 from ..registry import TensorMeta, composite, op, view
 
@@ -235,24 +236,6 @@ def memory_format_strides(size: tuple, memory_format) -> tuple | None:
     return tuple(stride)
 
 
-def is_non_overlapping_and_dense(size: tuple, stride: tuple) -> bool:
-    """The elements fill their span of memory exactly once, in some order of dims.
-
-    Like torch, every empty tensor counts as dense (its strides are then kept).
-    """
-    if 0 in size:
-        return True
-    if len(size) == 1:
-        return size[0] < 2 or stride[0] == 1
-    order = sorted((d for d in range(len(size)) if size[d] >= 2), key=lambda d: stride[d])
-    expected = 1
-    for d in order:
-        if stride[d] != expected:
-            return False
-        expected *= size[d]
-    return True
-
-
 def infer_dense_strides(size: tuple, stride: tuple) -> tuple:
     """Dense strides whose order of dims follows `stride` (torch's preserve_format rule).
 
@@ -317,13 +300,6 @@ def suggest_memory_format(t):
     return channels_last if rank == 4 else channels_last_3d
 
 
-def _has_internal_overlap(t) -> bool:
-    """Some element of `t` is reached by more than one index (a stride-0 dim of size > 1)."""
-    if is_non_overlapping_and_dense(t._size, t._stride):
-        return False
-    return any(size > 1 and stride == 0 for size, stride in zip(t._size, t._stride))
-
-
 def _partially_overlap(a, b) -> bool:
     """`a` and `b` share some but not all of their memory (torch refuses to copy those)."""
     if a._storage is not b._storage or a.numel() == 0 or b.numel() == 0:
@@ -346,16 +322,8 @@ def _byte_span(t) -> tuple:
 # ----------------------------------------------------------------------------------
 # copy_
 # ----------------------------------------------------------------------------------
-def _check_no_internal_overlap(self) -> None:
-    """Refuse to write a tensor whose elements share memory (meta tensors are not checked)."""
-    if self._device.type != "meta" and _has_internal_overlap(self):
-        raise RuntimeError("unsupported operation: more than one element of the written-to "
-                           "tensor refers to a single memory location. Please clone() the "
-                           "tensor before performing the operation.")
-
-
 def _copy_meta(self, src, non_blocking=False):
-    _check_no_internal_overlap(self)
+    check_no_internal_overlap(self)
     if src._device.type == "meta" and self._device.type != "meta":
         raise NotImplementedError("Cannot copy out of meta tensor; no data!")
     if src._size != self._size:
@@ -457,7 +425,7 @@ def _fill_meta(self, value):
 def _fill_tensor_inplace_meta(self, value):
     """Filling in place from a tensor is a copy: it refuses self-overlapping `self`."""
     described = _fill_meta(self, value)
-    _check_no_internal_overlap(self)
+    check_no_internal_overlap(self)
     return described
 
 
