@@ -7,6 +7,7 @@ require bit-identical results that also equal NumPy's. Sizes sit just above the 
 threshold so the suite stays fast. No timings are asserted (bench/ measures them).
 """
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -281,3 +282,23 @@ def test_default_is_every_usable_core():
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
         else os.cpu_count()
     assert parallel._Pool().threads == expected
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_pool_works_in_a_forked_child(threads):
+    """The child of a fork has none of the parent's worker threads: the pool starts
+    afresh there instead of waiting forever on workers that do not exist."""
+    import os
+    import signal
+    torch.set_num_threads(2)
+    parallel.parallel_for(0, 2, 1, lambda s, e: None)      # the parent's workers exist
+    with warnings.catch_warnings():        # Python 3.12 warns about forking with threads
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:                                            # the child
+        signal.alarm(20)                                    # a hang ends the child
+        seen = []
+        parallel.parallel_for(0, 2, 1, lambda s, e: seen.append(s))
+        os._exit(0 if sorted(seen) == [0, 1] else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status

@@ -19,8 +19,8 @@ stays on the calling thread: the hand-off would cost more than it saves.
 from __future__ import annotations
 
 import os
+import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -31,25 +31,60 @@ BAND_SIZE = 131072          # elements per band when layouts disagree (fits L2 t
 
 
 class _Pool:
-    """The worker threads and the configured thread count (one per process, as torch's)."""
+    """The worker threads and the configured thread count (one per process, as torch's).
+
+    Workers wait on one task queue; a task is ``(body, start, stop, done)`` and the
+    worker puts the body's exception (or None) on the caller's `done` queue. Queues
+    of the C `SimpleQueue` kind make a hand-off cost a few microseconds
+    (`concurrent.futures` costs three times as much).
+    """
 
     def __init__(self) -> None:
         self.threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
             else os.cpu_count() or 1
-        self.executor = None
         self.region = threading.local()        # .active: inside a parallel_for body
+        self.forget_workers()
 
-    def workers(self) -> ThreadPoolExecutor:
-        if self.executor is None:
-            self.executor = ThreadPoolExecutor(max_workers=max(self.threads - 1, 1),
-                                               thread_name_prefix="glasstorch",
-                                               initializer=mute_this_thread)
-        return self.executor
+    def submit(self, body, start: int, stop: int, done: queue.SimpleQueue) -> None:
+        with self.lock:
+            while len(self.workers) < self.threads - 1:
+                worker = threading.Thread(target=_work, args=(self.tasks,), daemon=True,
+                                          name=f"glasstorch-{len(self.workers)}")
+                worker.start()
+                self.workers.append(worker)
+        self.tasks.put((body, start, stop, done))
+
+    def stop_workers(self) -> None:
+        with self.lock:
+            for _ in self.workers:
+                self.tasks.put(None)
+            for worker in self.workers:
+                worker.join()
+            self.workers = []
 
     def forget_workers(self) -> None:
-        """After fork the child has none of the parent's threads: start afresh."""
-        self.executor = None
+        """A fresh, empty pool (after fork the child has none of the parent's threads)."""
+        self.tasks = queue.SimpleQueue()
+        self.workers = []
+        self.lock = threading.Lock()
         self.region = threading.local()
+
+
+def _work(tasks: queue.SimpleQueue) -> None:
+    """A worker's life: run bodies until told to stop (a None task)."""
+    mute_this_thread()
+    _pool.region.active = True               # a worker only ever runs bodies
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        body, start, stop, done = task
+        try:
+            body(start, stop)
+        except BaseException as error:     # handed to the caller, which re-raises it
+            done.put(error)
+        else:
+            done.put(None)
 
 
 _pool = _Pool()
@@ -93,9 +128,8 @@ def set_num_threads(n: int, /) -> None:
         raise ValueError(f"Overflow when unpacking {width}")
     if n <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
-    if n != _pool.threads and _pool.executor is not None:
-        _pool.executor.shutdown(wait=True)
-        _pool.executor = None
+    if n < _pool.threads:
+        _pool.stop_workers()                 # the next kernel starts as many as it needs
     _pool.threads = n
 
 
@@ -133,23 +167,18 @@ def parallel_for(begin: int, end: int, grain_size: int, body) -> None:
         return
     step = max(grain_size, -(-count // _pool.threads))
     bounds = [(start, min(start + step, end)) for start in range(begin, end, step)]
-    futures = [_pool.workers().submit(_in_region, body, start, stop)
-               for start, stop in bounds[1:]]
+    done = queue.SimpleQueue()
+    for start, stop in bounds[1:]:
+        _pool.submit(body, start, stop, done)
+    _pool.region.active = True
     try:
-        _in_region(body, *bounds[0])
+        body(*bounds[0])                   # the calling thread takes the first chunk
     finally:
-        errors = [future.exception() for future in futures]   # wait for every chunk
+        _pool.region.active = False
+        errors = [done.get() for _ in bounds[1:]]       # wait for every chunk
     for error in errors:
         if error is not None:
             raise error
-
-
-def _in_region(body, start: int, stop: int) -> None:
-    _pool.region.active = True
-    try:
-        body(start, stop)
-    finally:
-        _pool.region.active = False
 
 
 def parallel_elementwise(kernel, values: list, operands: tuple, out: np.ndarray) -> None:
