@@ -138,7 +138,11 @@ def addcmul(self, tensor1, tensor2, value, *, out):
         tensor([5.0000, 8.5000])
     """
     scale = scalar_in(value, out.dtype)
-    np.add(self, np.multiply(np.multiply(scale, tensor1), tensor2), out=out)
+    scaled = np.multiply(scale, tensor1)
+    if out.dtype == np.float32:
+        # torch fuses ``scaled * tensor2 + input`` (one rounding): exact in float64
+        scaled = scaled.astype(np.float64)
+    np.add(self, np.multiply(scaled, tensor2), out=out, casting="unsafe")
 
 
 def _check_addcdiv(self, tensor1, tensor2, value=1):
