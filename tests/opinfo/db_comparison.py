@@ -5,8 +5,8 @@ import pytest
 
 import glasstorch as gt
 
-from .core import (ALL_DTYPES, BOOL, COMPLEX, INTEGRAL, ErrorInput, OpInfo, SampleInput, make_tensor,
-                   numpy_dtype, tensor_pairs, tensors)
+from .core import (ALL_DTYPES, BOOL, COMPLEX, INTEGRAL, ErrorInput, OpInfo, SampleInput,
+                   make_tensor, numpy_dtype, tensor_pairs, tensors)
 
 INTEGER_LIKE = BOOL + INTEGRAL
 REAL = tuple(d for d in ALL_DTYPES if d not in COMPLEX)
@@ -94,7 +94,12 @@ def _numbers(dtype, ordered: bool):
     yield SampleInput(make_tensor((), dtype), 1)
 
 
-def _mixed(dtype):
+# values bfloat16 rounds to 256 for which each comparison of 256 with them changes
+_ROUNDING_TO_256 = {"eq": (257.0, 255.5), "ne": (257.0, 255.5), "lt": (257.0,),
+                    "ge": (257.0,), "le": (255.5,), "gt": (255.5,)}
+
+
+def _mixed(dtype, name: str):
     """Operands of different dtypes: uint8 against int8 (promotes to int16), integers
     against floats, 0-dim tensors of a wider dtype (which do not promote)."""
     if dtype is gt.uint8:
@@ -105,10 +110,12 @@ def _mixed(dtype):
         yield SampleInput(gt.tensor([16777217, 3]), 16777216.0)
     yield SampleInput(make_tensor((5,), dtype), gt.tensor(1, dtype=gt.float64))
     yield SampleInput(make_tensor((5,), dtype), gt.tensor(0.5, dtype=gt.float64))
-    if dtype is gt.bfloat16:        # torch rounds the number to bfloat16 (257 -> 256) first
-        yield SampleInput(gt.tensor([256.0, 1.0], dtype=dtype), 257).known(ROUNDED_OPERANDS)
-        yield SampleInput(gt.tensor([0.0, 1.0], dtype=dtype), gt.tensor(1e-8)).known(
-            ROUNDED_OPERANDS)
+    if dtype is gt.bfloat16:        # torch rounds the operand to bfloat16 first: 257 -> 256
+        for value in _ROUNDING_TO_256[name]:
+            yield SampleInput(gt.tensor([256.0, 1.0], dtype=dtype), value).known(
+                ROUNDED_OPERANDS)
+            yield SampleInput(gt.tensor([256.0, 1.0], dtype=dtype), gt.tensor(value)).known(
+                ROUNDED_OPERANDS)
 
 
 ROUNDED_OPERANDS = ("machinery owner (pointwise compute): numbers and 0-dim operands of another "
@@ -116,14 +123,14 @@ ROUNDED_OPERANDS = ("machinery owner (pointwise compute): numbers and 0-dim oper
                     "torch casts them to the common dtype first, so bfloat16 256 == 257")
 
 
-def sample_comparison(ordered: bool):
+def sample_comparison(name: str, ordered: bool):
     def samples(dtype):
         for a, b in tensor_pairs(dtype):
             yield SampleInput(a, b)
         yield from _special(dtype)
         if not (ordered and dtype.is_complex):
             yield from _numbers(dtype, ordered)
-            yield from _mixed(dtype)
+            yield from _mixed(dtype, name)
     return samples
 
 
@@ -293,12 +300,21 @@ def errors_equal():
 
 
 # ----- the entries -------------------------------------------------------------------
+# torch's comparisons resize a misshaped out= twice (so warn twice) when its dtype is
+# neither bool nor the operands' common dtype; logical and bitwise operators follow other
+# rules, which glasstorch has.
+COMPARISON_OUT = {"test_out_matches_torch": pytest.mark.xfail(strict=True, reason=(
+    "machinery owner (pointwise out=): a comparison's out of a dtype other than bool and "
+    "the common dtype is resized through a temporary in torch (two resize warnings)"))}
+
+
 def _comparison_entry(name: str, ufunc, ordered_as: str | None = None, alias: bool = False):
     errors = errors_ordered(ordered_as) if ordered_as else errors_broadcast
+    samples = sample_alias if alias else sample_comparison(name, bool(ordered_as))
     return OpInfo(f"{name}.Tensor", variants=(name, f"Tensor.{name}"), ref=_ref(ufunc),
-                  sample_inputs=sample_alias if alias else sample_comparison(bool(ordered_as)),
+                  sample_inputs=samples,
                   error_inputs=errors, out=name, inplace=f"Tensor.{name}_",
-                  dtypes=REAL if ordered_as else ALL_DTYPES)
+                  dtypes=REAL if ordered_as else ALL_DTYPES, marks=COMPARISON_OUT)
 
 
 def _bitwise_entry(name: str, ref, kernel: str, dtypes=INTEGER_LIKE, samples=sample_bitwise):
