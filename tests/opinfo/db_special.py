@@ -517,12 +517,12 @@ def errors_ldexp():
 
 
 # ----- the entries -------------------------------------------------------------------
-def special(name: str, ref, kernel: str, samples=sample_special):
+def special(name: str, ref, kernel: str, samples=sample_special, **extra_marks):
     """A SciPy-referenced real unary entry (function, method, in-place, out=), whose
     CPU kernel `kernel` refuses complex inputs."""
     return OpInfo(name, variants=(name, f"Tensor.{name}"), ref=ref, dtypes=REAL,
                   sample_inputs=samples, error_inputs=no_kernel(kernel, COMPLEX[:1]),
-                  out=name, inplace=f"Tensor.{name}_", marks=marks(scipy=True))
+                  out=name, inplace=f"Tensor.{name}_", marks=marks(True, **extra_marks))
 
 
 def clamps(name: str):
@@ -565,6 +565,26 @@ RETURN_TYPES = pytest.mark.xfail(strict=True, reason=(
     "in tests/test_special.py"))
 _RELU = lambda x: _clamped(x, 0, None, x.dtype)          # noqa: E731
 
+
+def _out_differs(reason: str) -> dict:
+    """A strict xfail of test_out_matches_torch (owner: special.py / clamp.py)."""
+    return {"test_out_matches_torch": pytest.mark.xfail(strict=True, reason=reason)}
+
+
+# Seen only through out= of a wider dtype, where float64 tolerances apply to a result
+# torch computes in float32 (or bfloat16) arithmetic of its own.
+I0_FLOAT32 = _out_differs("special: torch's float32 i0 runs Cephes' series in float32; "
+                          "glasstorch's SciPy i0 is correctly rounded (1-2 ulp apart)")
+POLYGAMMA_NARROW = _out_differs("special: torch evaluates bfloat16/float16 polygamma's zeta "
+                                "in float32; glasstorch in float64 (ulps of bfloat16 apart)")
+MVLGAMMA_NARROW = _out_differs("special: torch's bfloat16 mvlgamma rounds its partial sums "
+                               "in an order glasstorch does not reproduce (1 bf16 ulp)")
+NEXTAFTER_TEMPORARY = _out_differs(
+    "clamp (structured op): torch's binary TensorIterator resizes an out= of another dtype "
+    "through a temporary and warns twice; registry's structured out= warns once")
+LDEXP_OUT = _out_differs("clamp: torch's ldexp fails an internal assertion for an out= of "
+                         "another floating dtype (a torch bug); glasstorch casts")
+
 OPS = [
     OpInfo("sigmoid", variants=("sigmoid", "Tensor.sigmoid"), ref=_float_ref(_sigmoid),
            dtypes=REAL + COMPLEX, sample_inputs=sample_unary, out="sigmoid",
@@ -577,16 +597,16 @@ OPS = [
     special("erfinv", _float_ref(_erfinv), samples=sample_erfinv, kernel="erfinv_vml_cpu"),
     special("lgamma", _float_ref(_lgamma), kernel="lgamma_vml_cpu"),
     special("digamma", _float_ref(lambda x: sc.psi(x)), kernel="digamma"),
-    special("i0", _float_ref(_i0), kernel="i0_vml_cpu"),
+    special("i0", _float_ref(_i0), kernel="i0_vml_cpu", **I0_FLOAT32),
     OpInfo("polygamma", variants=("polygamma",), ref=_polygamma, dtypes=REAL,
            sample_inputs=sample_polygamma, error_inputs=errors_polygamma, out="polygamma",
-           marks=marks(scipy=True)),
+           marks=marks(True, **POLYGAMMA_NARROW)),
     OpInfo("polygamma_", variants=("Tensor.polygamma_",), ref=lambda x, n: _polygamma(n, x),
            dtypes=FLOATING, sample_inputs=lambda d: _writable(sample_polygamma_(d)),
            error_inputs=errors_polygamma_, mutates_input=True, marks=marks(scipy=True)),
     OpInfo("mvlgamma", variants=("mvlgamma", "Tensor.mvlgamma"), ref=_mvlgamma,
            dtypes=NOT_BOOL_REAL, sample_inputs=sample_mvlgamma, error_inputs=errors_mvlgamma,
-           out="mvlgamma", inplace="Tensor.mvlgamma_", marks=marks(scipy=True)),
+           out="mvlgamma", inplace="Tensor.mvlgamma_", marks=marks(True, **MVLGAMMA_NARROW)),
     *clamps("clamp"),
     *clamps("clip"),
     *clamp_one("clamp_min", "min", "maximum"),
@@ -603,12 +623,12 @@ OPS = [
     OpInfo("nextafter", variants=("nextafter", "Tensor.nextafter"),
            ref=lambda a, b: np.nextafter(a, b), dtypes=FLOATING, sample_inputs=sample_nextafter,
            error_inputs=errors_nextafter, out="nextafter", inplace="Tensor.nextafter_",
-           marks=marks()),
+           marks=marks(**NEXTAFTER_TEMPORARY)),
     OpInfo("frexp.Tensor", variants=("frexp", "Tensor.frexp"), ref=_frexp, dtypes=FLOATING,
            sample_inputs=sample_frexp, error_inputs=errors_frexp, out="frexp",
            marks=marks(test_out=ONE_RESULT_OUT, test_out_matches_torch=ONE_RESULT_OUT,
                        test_matches_torch=RETURN_TYPES, test_variants_match_torch=RETURN_TYPES)),
     OpInfo("ldexp.Tensor", variants=("ldexp", "Tensor.ldexp"), ref=_ldexp,
            dtypes=REAL + COMPLEX, sample_inputs=sample_ldexp, error_inputs=errors_ldexp,
-           out="ldexp", inplace="Tensor.ldexp_", marks=marks()),
+           out="ldexp", inplace="Tensor.ldexp_", marks=marks(**LDEXP_OUT)),
 ]

@@ -301,7 +301,10 @@ def _nan_to_num_meta(self, nan=None, posinf=None, neginf=None, out=None):
     if out is not None and out._dtype is not self._dtype:
         raise RuntimeError(f"nan_to_num: dtype of out: {scalar_type_name(out._dtype)} should "
                            f"be same as input: {scalar_type_name(self._dtype)}")
-    return elementwise_meta([self], Promotion.DEFAULT)
+    described = elementwise_meta([self], Promotion.DEFAULT)
+    if not exact and out is not None:
+        described.stride = None             # torch resizes an integer out= row-major
+    return described
 
 
 @op("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) "
