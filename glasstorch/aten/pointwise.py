@@ -19,6 +19,9 @@ way ATen's TensorIterator does it:
 """
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 
 from ..c10 import dtype as dtypes
@@ -92,7 +95,15 @@ def _meta_rule(operands: tuple, promotion: Promotion, check, name: str):
 
 
 def _computer(kernel, operands: tuple):
-    """Build ``compute(args, described, out_array)``: convert, run the kernel, cast back."""
+    """Build ``compute(args, described, out_array)``: convert, run the kernel, cast back.
+
+    A kernel with a ``result`` keyword is told the result's NumPy dtype when it differs
+    from the compute dtype (float16 / bfloat16 computed in float32): some of torch's
+    kernels round a scalar or an intermediate to the result dtype (``add``'s alpha,
+    ``pow``'s exponent), and the kernel cannot see that dtype in its arrays.
+    """
+    takes_result = "result" in inspect.signature(kernel).parameters
+
     def compute(args, described: ElementwiseMeta, out: np.ndarray) -> None:
         dtype = described.compute._np
         values = list(args)
@@ -111,7 +122,10 @@ def _computer(kernel, operands: tuple):
         target = out if out.dtype == written == result else np.empty(out.shape, written)
         token = mute()
         try:
-            parallel_elementwise(kernel, values, operands, target)
+            run = kernel
+            if takes_result and described.dtype is not described.compute:
+                run = functools.partial(kernel, result=described.dtype._np)
+            parallel_elementwise(run, values, operands, target)
             if target is not out:
                 if result != written and out.dtype != result:
                     target = target.astype(result)

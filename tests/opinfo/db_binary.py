@@ -2,6 +2,7 @@
 `power.py`): add, sub, rsub, mul, div with its rounding modes, floor_divide,
 remainder, fmod, pow, float_power, and their aliases."""
 import numpy as np
+import pytest
 
 import glasstorch as gt
 
@@ -340,6 +341,9 @@ def errors_float_power():
 
 # ----- the entries -------------------------------------------------------------------
 WRITING_MARKS: dict = {}     # marks shared by the writing entries (none at present)
+SCALAR_TAIL = ("binary owner: torch's bfloat16 add/sub round alpha * other to bfloat16 in "
+               "the scalar loop (elements outside whole vectors, broadcast operands) but "
+               "not in the vector loop; glasstorch rounds once, as the vector loop does")
 
 
 def entry(name, variants, ref, samples, *, dtypes=ALL_DTYPES, errors=lambda: (), out=None,
@@ -357,7 +361,8 @@ OPS = [
           out="add", inplace="Tensor.add_"),
     entry("sub.Tensor", _functions("sub"), ref_binary(lambda x, y, alpha=1: _add(x, y, -alpha)),
           lambda d: sample_alpha(d, True), dtypes=NOT_BOOL, errors=errors_sub, out="sub",
-          inplace="Tensor.sub_"),
+          inplace="Tensor.sub_", marks={"test_out_matches_torch": pytest.mark.xfail(
+              strict=True, reason=SCALAR_TAIL)}),
     entry("subtract.Tensor", _functions("subtract"),
           ref_binary(lambda x, y, alpha=1: _add(x, y, -alpha)), sample_alias, dtypes=NOT_BOOL,
           out="subtract", inplace="Tensor.subtract_"),

@@ -103,12 +103,18 @@ def all_of(*checks):
     return check
 
 
+def reduced_float(result) -> bool:
+    """Whether a kernel's `result` dtype is float16 or bfloat16 (computed in float32)."""
+    return result is not None and result.itemsize == 2
+
+
 def alias_of(kernel, target: str):
     """A kernel for an alias (``multiply`` of ``mul``): the same math, its own docstring."""
-    def alias(*args, out):
-        kernel(*args, out=out)
+    def alias(*args, **keywords):
+        kernel(*args, **keywords)
     alias.__name__ = alias.__qualname__ = f"{target}_alias"
     alias.__doc__ = f"Alias for :func:`torch.{target}`."
+    alias.__wrapped__ = kernel          # its signature is the kernel's (`result` included)
     return alias
 
 
@@ -143,14 +149,17 @@ def _check_sub(self, other, alpha=1):
     _check_alpha(self, other, alpha)
 
 
-def _scaled(self, other, alpha, out) -> None:
+def _scaled(self, other, alpha, out, result=None) -> None:
     """``self + alpha * other`` rounded once, as torch's fused multiply-add does.
 
     float32 (and float16 / bfloat16 computed in it) is exact in float64 up to the last
     rounding; other dtypes round the product and the sum separately, integers wrap.
     Complex operands are always multiplied by alpha, even 1, as torch does: ``nan + 1j``
-    times ``1`` is ``nan + nanj`` in complex arithmetic.
+    times ``1`` is ``nan + nanj`` in complex arithmetic. For a float16 / bfloat16
+    `result`, alpha is first rounded to it, as torch converts alpha to the tensor's type.
     """
+    if reduced_float(result):
+        alpha = float(np.asarray(alpha).astype(result))
     if out.dtype == np.float32:
         product = np.multiply(other, np.float32(alpha), dtype=np.float64)
     else:
@@ -161,7 +170,7 @@ def _scaled(self, other, alpha, out) -> None:
 @pointwise("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
            inplace=True, out=True, check=_check_alpha,
            grad={"self": "grad", "other": "grad * alpha"})
-def add(self, other, alpha, *, out):
+def add(self, other, alpha, *, out, result=None):
     """Add `other`, scaled by `alpha`, to `self`: ``self + alpha * other``.
 
     Args:
@@ -177,7 +186,7 @@ def add(self, other, alpha, *, out):
     if alpha == 1 and out.dtype.kind != "c":
         np.add(self, other, out=out)
     else:
-        _scaled(self, other, alpha, out)
+        _scaled(self, other, alpha, out, result)
 
 
 _SUB = dict(inplace=True, out=True, check=_check_sub,
@@ -185,7 +194,7 @@ _SUB = dict(inplace=True, out=True, check=_check_sub,
 
 
 @pointwise("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", **_SUB)
-def sub(self, other, alpha, *, out):
+def sub(self, other, alpha, *, out, result=None):
     """Subtract `other`, scaled by `alpha`, from `self`: ``self - alpha * other``.
 
     Args:
@@ -201,7 +210,7 @@ def sub(self, other, alpha, *, out):
     if alpha == 1 and out.dtype.kind != "c":
         np.subtract(self, other, out=out)
     else:
-        _scaled(self, other, -alpha, out)
+        _scaled(self, other, -alpha, out, result)
 
 
 subtract = pointwise("subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",

@@ -13,8 +13,8 @@ import numpy as np
 
 from ..meta.pointwise import Promotion
 from ..pointwise import pointwise
-from .binary import (alias_of, all_of, on_meta, operand_dtype, refuse, refuse_complex_half,
-                     tensor_needed)
+from .binary import (alias_of, all_of, on_meta, operand_dtype, reduced_float, refuse,
+                     refuse_complex_half, tensor_needed)
 
 _ATAN2 = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True, numbers=(),
               check=refuse("atan2_cpu", complex_=True),
@@ -136,7 +136,7 @@ def logaddexp2(self, other, *, out):
            out_overload="OutTensor",
            check=all_of(tensor_needed("xlogy"), refuse("xlogy_cpu", complex_=True)),
            grad={"self": "grad * xlogy((self != 0), other)", "other": "grad * self / other"})
-def xlogy(self, other, *, out):
+def xlogy(self, other, *, out, result=None):
     """``input * log(other)``, taken to be 0 where `input` is 0 (unless `other` is NaN).
 
     Args:
@@ -148,7 +148,10 @@ def xlogy(self, other, *, out):
         >>> torch.xlogy(torch.tensor([0., 2.]), torch.tensor([0., 1.]))
         tensor([0., 0.])
     """
-    product = np.multiply(self, np.log(other))
+    logarithm = np.log(other)
+    if reduced_float(result):       # torch's float16 / bfloat16 kernel rounds the log
+        logarithm = logarithm.astype(result).astype(out.dtype)
+    product = np.multiply(self, logarithm)
     result = np.where(np.equal(self, 0), 0, product)
     np.copyto(out, np.where(np.isnan(other), other, result), casting="unsafe")
 

@@ -22,7 +22,7 @@ from ..registry import composite
 from ..schema import SchemaKind
 from .conversion import to_dtype
 from .binary import (computed_dtype, not_implemented, operand_dtype, raise_at_kernel,
-                     tensor_needed)
+                     reduced_float, tensor_needed)
 
 
 _pow_needs_tensor = tensor_needed("pow", "exponent")
@@ -45,14 +45,31 @@ def _check_pow(self, exponent):
         raise_at_kernel(not_implemented("pow", dtype), (self, exponent))
 
 
-def _pow_of_number(base, exponent, out: np.ndarray) -> None:
-    """A tensor raised to a number, with torch's exact shortcuts for common exponents."""
+def _pow_of_number(base, exponent, out: np.ndarray, result=None) -> None:
+    """A tensor raised to a number, with torch's exact shortcuts for common exponents.
+
+    For float16 / bfloat16 results torch rounds the exponent to that dtype first;
+    float16 takes no shortcut at all (``pow(-0., -0.5)`` is inf, not 1 / -0.), and
+    bfloat16 rounds the square inside ``x * x * x`` and ``1 / (x * x)``.
+    """
     if exponent == 0:
         out.fill(1)
     elif exponent == 1:
         np.copyto(out, base)
     elif out.dtype.kind in "iub":
         np.power(base, exponent, out=out)
+    elif reduced_float(result):
+        exponent = out.dtype.type(np.asarray(exponent).astype(result))
+        if result == np.float16:
+            np.power(base, exponent, out=out)
+        elif exponent in (3, -2):
+            square = np.multiply(base, base).astype(result).astype(out.dtype)
+            if exponent == 3:
+                np.multiply(square, base, out=out)
+            else:
+                np.divide(1, square, out=out)
+        else:
+            _pow_of_number(base, exponent, out)
     elif exponent == 2:
         np.multiply(base, base, out=out)
     elif exponent == 3:
@@ -100,7 +117,7 @@ _POW_GRAD = {
 
 @pointwise("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", inplace=True,
            out=True, check=_check_pow, grad=_POW_GRAD)
-def pow(self, exponent, *, out):
+def pow(self, exponent, *, out, result=None):
     """`input` raised to the power `exponent`, elementwise.
 
     Either may be a number. Integer tensors raised to integers stay integers (and
@@ -119,7 +136,7 @@ def pow(self, exponent, *, out):
         tensor([1, 2, 4])
     """
     if isinstance(exponent, np.generic):
-        _pow_of_number(self, exponent, out)
+        _pow_of_number(self, exponent, out, result)
     elif isinstance(self, np.generic) and self == 1:
         out.fill(1)
     elif out.dtype.kind in "iu":
