@@ -251,10 +251,14 @@ def errors_inf(name: str):
 
 
 # ----- the entries -------------------------------------------------------------------
+OWN_ERRORS: dict = {}        # name -> its error inputs, but for the number refusal
+
+
 def unary(name: str, ref, dtypes=ALL_DTYPES, samples=sample_unary, errors=lambda: (),
           out: bool = True, inplace: bool = True, marks: dict | None = None, **options):
     """An entry for a one-operand operator called as ``torch.name`` / ``x.name``."""
     overload = options.pop("overload", name)
+    OWN_ERRORS.setdefault(name, errors)
     if name != "round":                   # round's two signatures word it otherwise
         errors = chained(errors, not_a_tensor(name))
     return OpInfo(overload, variants=(name, f"Tensor.{name}"), ref=ref, dtypes=dtypes,
@@ -266,6 +270,14 @@ def unary(name: str, ref, dtypes=ALL_DTYPES, samples=sample_unary, errors=lambda
 def floating(name: str, function, **options):
     """Integers and bool compute in the default float dtype."""
     return unary(name, _ref(function, "float"), **options)
+
+
+def OUT_ROUNDING(name: str) -> dict:
+    """torch's out= of another dtype runs its scalar loop, which rounds otherwise."""
+    return {"test_out_matches_torch": pytest.mark.xfail(strict=True, reason=(
+        f"unary: with an out= of another dtype torch's {name} takes its scalar loop, "
+        "whose results differ from its vectorized one (and glasstorch's) in the last bit: "
+        "bfloat16 rsqrt rounds sqrt to bfloat16 first; float32 exp is glibc's expf"))}
 
 
 # torch refuses abs_ on complex tensors although the real result fits.
@@ -297,8 +309,8 @@ OPS = [
     unary("square", _ref(np.square, "long"), errors=no_kernel("pow", (gt.uint16,))),
     floating("reciprocal", np.reciprocal),
     floating("sqrt", np.sqrt),
-    floating("rsqrt", lambda x: 1 / np.sqrt(x)),
-    floating("exp", np.exp),
+    floating("rsqrt", lambda x: 1 / np.sqrt(x), marks=OUT_ROUNDING("rsqrt")),
+    floating("exp", np.exp, marks=OUT_ROUNDING("exp")),
     floating("exp2", np.exp2),
     floating("expm1", np.expm1),
     floating("log", np.log),
@@ -355,6 +367,6 @@ OPS = [
 ]
 _MAIN = {op.name: op for op in reversed(OPS)}          # the first entry of each name
 OPS += [unary(alias, _MAIN[name].ref, dtypes=_MAIN[name].dtypes, samples=sample_alias,
-              errors=_MAIN[name].error_inputs) for alias, name in ALIASES.items()]
+              errors=OWN_ERRORS[name]) for alias, name in ALIASES.items()]
 OPS.append(unary("absolute", _MAIN["abs"].ref, dtypes=COMPLEX, samples=sample_alias,
                  marks=COMPLEX_ABS_IN_PLACE))

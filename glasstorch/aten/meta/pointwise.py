@@ -112,8 +112,13 @@ def elementwise_meta(operands, kind: Promotion) -> ElementwiseMeta:
                 shape = broadcast_shapes(*(t._size for t in tensors))
                 break
         stride = _layout_of(tensors, shape)
-    return ElementwiseMeta(shape, result, stride, compute, target,
-                           kind is not Promotion.ALWAYS_BOOL)
+    return ElementwiseMeta(shape, result, stride, compute, target, kind not in _DIRECT_TO_OUT)
+
+
+# Kinds whose torch kernels hand an out= of another dtype the result without
+# TensorIterator's temporary (comparisons; abs and angle make their own real result).
+_DIRECT_TO_OUT = (Promotion.ALWAYS_BOOL, Promotion.COMPLEX_TO_FLOAT,
+                  Promotion.INT_TO_FLOAT_COMPLEX_TO_FLOAT)
 
 
 def _layout_of(tensors, shape: tuple):

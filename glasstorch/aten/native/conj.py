@@ -17,11 +17,11 @@ from ...c10.tensor_impl import TensorBase
 from ..meta.pointwise import Promotion
 from ..registry import CPU, META, _label, composite
 from ..schema import SchemaKind
-from .unary import COMPLEX, exact_dtype_out, unary
+from .unary import COMPLEX, exact_dtype_out, real_out_of_complex, unary
 
 
 @unary("angle(Tensor self) -> Tensor", promotion=Promotion.INT_TO_FLOAT_COMPLEX_TO_FLOAT,
-       out=True, grad={"self": "angle_backward(grad, self)"})
+       out=True, check_out=real_out_of_complex, grad={"self": "angle_backward(grad, self)"})
 def angle(self, *, out):
     """The argument of each element, in radians: ``atan2(imag, real)`` for complex
     numbers; pi for negative reals, 0 otherwise (NaN stays NaN).

@@ -48,6 +48,14 @@ def exact_dtype_out(target: TensorBase, described, inplace: bool) -> None:
                            f"{scalar_type_name(described.dtype)}")
 
 
+def real_out_of_complex(target: TensorBase, described, inplace: bool) -> None:
+    """torch computes `abs` / `angle` of complex numbers into a temporary when out= is
+    real, then resizes that out row-major: describe the result so (its values are the
+    same whatever the layout)."""
+    if described.compute.is_complex and not target._dtype.is_complex:
+        described.stride = None
+
+
 def unary(schema: str, *, aliases: tuple = (), **options):
     """`pointwise(schema, **options)` for the unary family, plus torch's other
     spellings of the operator.
@@ -88,6 +96,8 @@ def _check_abs_out(target: TensorBase, described, inplace: bool) -> None:
     elif target._dtype.is_complex and target._dtype is not described.compute:
         raise RuntimeError(f"Found dtype {scalar_type_name(target._dtype)} but expected "
                            f"{scalar_type_name(described.compute)}")
+    else:
+        real_out_of_complex(target, described, inplace)
 
 
 @unary("abs(Tensor self) -> Tensor", aliases=("absolute",),
