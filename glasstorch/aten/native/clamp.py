@@ -183,7 +183,8 @@ def _declare_clamp(name: str):
     )(tensor_kernel)
     with_numbers = pointwise(
         f"{name}(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
-        promotion=_bounds_promotion, inplace=True, out=True, check=_check_number_bounds,
+        promotion=_bounds_promotion, inplace=True, out=True, numbers=(),
+        check=_check_number_bounds,
         check_out=_number_bounds_out, grad={"self": "clamp_backward(grad, self, min, max)"},
     )(number_kernel)
     return with_tensors, with_numbers
@@ -218,8 +219,8 @@ def clamp_min_tensor(self, low, *, out):
 
 
 @pointwise("clamp_min(Tensor self, Scalar min) -> Tensor", promotion=_bounds_promotion,
-           inplace=True, out=True, check=_check_one_bound, check_out=_number_bounds_out,
-           grad={"self": "where(self >= min, grad, 0)"})
+           inplace=True, out=True, numbers=(), check=_check_one_bound,
+           check_out=_number_bounds_out, grad={"self": "where(self >= min, grad, 0)"})
 def clamp_min(self, low, *, out):
     """Raise each element to at least `min`: ``max(input, min)`` (NaN propagates).
 
@@ -248,7 +249,7 @@ def clamp_max_tensor(self, high, *, out):
 
 
 @pointwise("clamp_max(Tensor self, Scalar max) -> Tensor", promotion=_bounds_promotion,
-           inplace=True, out=True, check=lambda self, high: _check_one_bound(self, high),
+           inplace=True, out=True, numbers=(), check=_check_one_bound,
            check_out=_number_bounds_out, grad={"self": "where(self <= max, grad, 0)"})
 def clamp_max(self, high, *, out):
     """Lower each element to at most `max`: ``min(input, max)`` (NaN propagates).
