@@ -3,7 +3,8 @@
 Which spellings and variants exist, torch's out= dtype rules for unary ops, refusals
 of in-place calls, errors that only CPU kernels raise (never meta), inputs returned
 as themselves, `round(decimals=)` values, and large in-place kernels split over
-threads. Expected outcomes were recorded from torch 2.13; no torch needed.
+threads. Expected outcomes were recorded from torch 2.13; no torch needed, except to
+check the derivative formulas against torch's autograd (skipped without torch).
 """
 import numpy as np
 import pytest
@@ -208,3 +209,46 @@ def test_large_in_place_kernels_split_over_threads():
             np.testing.assert_array_equal(inplace.numpy(), expected.numpy())
     finally:
         gt.set_num_threads(threads)
+
+
+# ----- derivative formulas (evaluated here until the autograd engine wires them) -----
+NOT_FOR_COMPLEX = ("deg2rad", "rad2deg", "floor", "ceil", "round", "trunc", "fix", "frac",
+                   "sign")
+REAL_GRAD = ("abs", "absolute", "angle")          # real results take real gradients
+
+
+def _formula_cases():
+    from glasstorch.aten.registry import DECLARATIONS
+    families = ("unary", "trigonometric", "rounding", "predicates", "conj")
+    for name, decl in DECLARATIONS.items():
+        module = getattr(decl.kernel, "__module__", "")
+        if decl.grad and module.rsplit(".", 1)[-1] in families:
+            yield pytest.param(name, decl.grad["self"], id=name)
+
+
+@pytest.mark.parametrize("name, formula", _formula_cases())
+def test_derivative_formulas_match_torch_autograd(name, formula):
+    torch = pytest.importorskip("torch")
+    from glasstorch.aten.native.conj import angle_backward
+    from glasstorch.aten.native.trigonometric import sinc_backward
+    from glasstorch.aten.native.unary import sgn_backward
+    base = name.split(".")[0]
+    kwargs = {"decimals": 2} if name == "round.decimals" else {}
+    rng = np.random.default_rng(0)
+    for is_complex in (False, True):
+        if is_complex and base in NOT_FOR_COMPLEX:
+            continue
+        x = rng.uniform(0.1, 0.9, 5) + (1.5 if base in ("acosh", "arccosh") else 0)
+        grad = rng.uniform(-1, 1, 5)
+        if is_complex:
+            x = x + 1j * rng.uniform(0.1, 0.9, 5)
+            grad = grad if base in REAL_GRAD else grad + 1j * rng.uniform(-1, 1, 5)
+        theirs = torch.tensor(x, requires_grad=True)
+        getattr(torch, base)(theirs, **kwargs).backward(torch.tensor(grad))
+        expected = theirs.grad.numpy(force=True)
+        mine = gt.tensor(x)
+        names = {"grad": gt.tensor(grad), "self": mine, "zeros_like": gt.zeros_like,
+                 "result": getattr(gt, base)(mine, **kwargs), "sgn_backward": sgn_backward,
+                 "angle_backward": angle_backward, "sinc_backward": sinc_backward}
+        np.testing.assert_allclose(eval(formula, names).numpy(), expected, rtol=1e-6,
+                                   atol=1e-9)

@@ -44,7 +44,7 @@ def angle_backward(grad, self):
     if not self.is_complex():
         return grad.new_zeros(grad.shape)
     change = grad * self / (self.abs() * self.abs()) * 1j
-    return change.masked_fill(self == 0, 0)
+    return change.where(self != 0, 0)
 
 
 @unary("conj_physical(Tensor self) -> Tensor", inplace=True, out=True,

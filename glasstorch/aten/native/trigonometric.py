@@ -184,8 +184,8 @@ def sinc_backward(grad, self):
     """d sinc(x)/dx = (pi x cos(pi x) - sin(pi x)) / (pi x^2), zero at x = 0."""
     scaled = self * np.pi
     denominator = self * self * np.pi
-    change = grad * (scaled * scaled.cos() - scaled.sin()) / denominator.conj()
-    return change.masked_fill(denominator == 0, 0)
+    change = grad * ((scaled * scaled.cos() - scaled.sin()) / denominator).conj()
+    return change.where(denominator != 0, 0)
 
 
 def _refuse_complex(name: str):

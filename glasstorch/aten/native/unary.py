@@ -204,7 +204,7 @@ def sgn_backward(self, grad, result):
         return grad.new_zeros(grad.shape)
     magnitude = self.abs()
     change = (grad - (result * result) * grad.conj()) / (2 * magnitude)
-    return change.masked_fill(magnitude == 0, 0)
+    return change.where(magnitude != 0, 0)
 
 
 @unary("square(Tensor self) -> Tensor", promotion=Promotion.BOOL_TO_LONG, inplace=True,
