@@ -25,7 +25,7 @@ import inspect
 import numpy as np
 
 from ..c10 import dtype as dtypes
-from ..c10.promotion import result_type_with_scalar
+from ..c10.promotion import can_cast, result_type_with_scalar
 from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
 from .dispatcher import OpOverload
 from .meta.shape import check_no_internal_overlap
@@ -84,13 +84,18 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
 
 
 def _meta_rule(operands: tuple, promotion: Promotion, check, name: str):
-    def meta(*args):
+    """``meta(*args)``: `check`, then the description; ``meta.describe`` skips the check."""
+    def describe(*args):
         values = [args[i] for i in operands if args[i] is not None]
-        if check is not None:
-            check(*args)
         kind = promotion(*args) if callable(promotion) else promotion
         return elementwise_meta(values, kind)
+
+    def meta(*args):
+        if check is not None:
+            check(*args)
+        return describe(*args)
     meta.__name__ = meta.__qualname__ = f"{name}_meta"
+    meta.describe = describe
     return meta
 
 
@@ -225,6 +230,20 @@ def _register_functional(overload: OpOverload, meta, compute, kernel, fast) -> N
     overload.register(META, run_meta)
 
 
+def _refuse_target_first(op: OpOverload, target: TensorBase, described, variant: str,
+                         check_out) -> None:
+    """torch's kernel refuses a dtype ("... not implemented for 'Float'") only after
+    TensorIterator has checked the written tensor, so ``int_tensor &= float_tensor`` is
+    torch's cast error: raise the written tensor's error, if it has one, first."""
+    if check_out is not None:
+        check_out(target, described, variant == "inplace")
+    check_no_internal_overlap(target)
+    if variant == "inplace":
+        _check_inplace(op, target, described)
+    elif not can_cast(described.dtype, target._dtype):
+        _prepare_out(op, target, described)         # raises the cast error, resizing nothing
+
+
 def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
                       check_out) -> None:
     """The in-place (`self` is written) or out= (`out` is written) overload."""
@@ -233,7 +252,11 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
     def run(op, keyset, args):
         inputs = args[:n_in]
         target = args[0] if variant == "inplace" else args[n_in]
-        described = meta(*inputs)
+        try:
+            described = meta(*inputs)
+        except NotImplementedError:         # a dtype the kernel has no loop for
+            _refuse_target_first(op, target, meta.describe(*inputs), variant, check_out)
+            raise
         if check_out is not None:
             check_out(target, described, variant == "inplace")
         check_no_internal_overlap(target)
