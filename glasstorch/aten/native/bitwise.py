@@ -18,7 +18,7 @@ import numpy as np
 
 from ..meta.pointwise import Promotion
 from ..pointwise import pointwise
-from .binary import refuse
+from .binary import all_of, refuse, tensor_needed
 from .comparison import NOT_DIFFERENTIABLE
 from .unary import exact_dtype_out
 
@@ -33,7 +33,8 @@ def _bitwise(name: str, ufunc, doc: str):
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True,
                      out=True, out_overload="Tensor_out", grad=_NO_GRAD,
-                     check=refuse(f"{name}_cpu", floating=True, complex_=True))(kernel)
+                     check=all_of(tensor_needed(name),
+                                  refuse(f"{name}_cpu", floating=True, complex_=True)))(kernel)
 
 
 _BITWISE_DOC = """Computes the bitwise {what} of `input` and `other` (logical {what} for bool).
@@ -124,8 +125,9 @@ def _shift(name: str, kernel_name: str, kernel, doc: str):
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True,
                      out=True, out_overload="Tensor_out", grad=_NO_GRAD,
-                     check=refuse(f"{kernel_name}_cpu", bool_=True, floating=True,
-                                  complex_=True))(kernel)
+                     check=all_of(tensor_needed(name),
+                                  refuse(f"{kernel_name}_cpu", bool_=True, floating=True,
+                                         complex_=True)))(kernel)
 
 
 bitwise_left_shift = _shift(
