@@ -172,7 +172,10 @@ OPS = [
            sample_inputs=sample_addc(True), dtypes=INEXACT, error_inputs=errors_addcdiv,
            out="addcdiv", inplace="Tensor.addcdiv_", marks=WRITING_MARKS),
     OpInfo("where.self", variants=("where",), ref=ref_where, sample_inputs=sample_where,
-           dtypes=ALL_DTYPES, error_inputs=errors_where, out="where", marks=WRITING_MARKS),
+           dtypes=ALL_DTYPES, error_inputs=errors_where, out="where",
+           marks={"test_out_matches_torch": pytest.mark.xfail(strict=True, reason=(
+               "binary owner: torch's where overloads taking numbers have no out= "
+               "(TypeError); glasstorch's where.self takes numbers and out= together"))}),
     OpInfo("where", variants=("where",), ref=ref_nonzero, sample_inputs=sample_nonzero,
            dtypes=BOOL + (gt.int64, gt.float32), marks={"test_meta": pytest.mark.skip(
                reason="nonzero has no meta implementation (torch raises on meta too)")}),

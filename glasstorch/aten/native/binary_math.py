@@ -176,6 +176,15 @@ def copysign(self, other, *, out):
     np.copysign(self, other, out=out)
 
 
+def _check_heaviside_out(target, described, inplace: bool = False) -> None:
+    """torch's heaviside takes an out= of the operands' dtype only."""
+    if target._dtype.is_complex:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if target._dtype is not described.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
+
+
 def _check_heaviside(self, values):
     if on_meta(self, values):               # torch's meta functions do not check this
         return
@@ -188,7 +197,7 @@ def _check_heaviside(self, values):
 
 
 @pointwise("heaviside(Tensor self, Tensor values) -> Tensor", inplace=True, out=True, numbers=(),
-           check=_check_heaviside)
+           check=_check_heaviside, check_out=_check_heaviside_out)
 def heaviside(self, values, *, out):
     """The Heaviside step: 0 where `input` < 0, 1 where > 0, `values` where == 0
     (and 0 where `input` is NaN).

@@ -205,7 +205,15 @@ def _check_where(condition, self, other):
                        f"with dtype {scalar_type_name(condition._dtype)}")
 
 
+def _check_where_out(target, described, inplace: bool = False) -> None:
+    """torch's where writes only an out= of exactly the result dtype."""
+    if target._dtype is not described.dtype:
+        raise RuntimeError(f"Expected out type to be {scalar_type_name(described.dtype)} but "
+                           f"got {scalar_type_name(target._dtype)}")
+
+
 @pointwise("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", out=True,
+           check_out=_check_where_out,
            check=_check_where, numbers=("self", "other"),
            grad={"self": "where(condition, grad, 0)", "other": "where(condition, 0, grad)"})
 def where(condition, self, other, *, out):
