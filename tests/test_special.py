@@ -248,3 +248,23 @@ def test_sweep_matches_torch(dtype):
             warnings.simplefilter("ignore")
             np.testing.assert_allclose(mine, theirs, rtol=rtol, atol=1e-5 if "poly" in name
                                        else 1e-30, equal_nan=True, err_msg=name)
+
+
+# ----------------------------------------------------------------------------------
+# The named derivative helpers (recorded from torch 2.13's autograd)
+# ----------------------------------------------------------------------------------
+@scipy_only
+def test_backward_helpers():
+    from glasstorch.aten.native.clamp import clamp_backward, clamp_backward_min_max
+    from glasstorch.aten.native.special import logit_backward, mvlgamma_backward
+    x, ones = gt.tensor([0.0, 0.25, 0.5, 1.5]), gt.ones(4)
+    _same(logit_backward(ones, x, None), [INF, 16 / 3, 4.0, NAN])
+    _same(logit_backward(ones, x, 0.3), [0.0, 0.0, 4.0, 0.0])
+    np.testing.assert_allclose(mvlgamma_backward(ones, gt.tensor([2.5, 3.0, 4.0, 5.0]), 2)
+                               .tolist(), [1.1259, 1.6259, 2.3593, 2.8950], atol=1e-4)
+    x, ones = gt.tensor([-2.0, 0.5, 3.0]), gt.ones(3)
+    assert clamp_backward(ones, x, -1, 1).tolist() == [0.0, 1.0, 0.0]
+    low, high = gt.tensor([-1.0, 2.0, 0.0]), gt.tensor([1.0, 1.0, 1.0])
+    assert clamp_backward(ones, x, low, high).tolist() == [0.0, 0.0, 0.0]
+    grad_min, grad_max = clamp_backward_min_max(ones, x, low, high, [True, True])
+    assert grad_min.tolist() == [1.0, 0.0, 0.0] and grad_max.tolist() == [0.0, 1.0, 1.0]

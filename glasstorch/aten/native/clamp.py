@@ -203,6 +203,31 @@ clamp_tensor, clamp = _declare_clamp("clamp")
 clip_tensor, clip = _declare_clamp("clip")
 
 
+def clamp_backward(grad, self, min, max):
+    """The gradient of clamp for its input: `grad` where ``min <= self <= max``."""
+    if min is not None and max is not None:
+        return grad.where((self >= min) & (self <= max), 0)
+    if min is not None:
+        return grad.where(self >= min, 0)
+    return grad.where(self <= max, 0)
+
+
+def clamp_backward_min_max(grad, self, min, max, wanted):
+    """The gradients of clamp for tensor bounds ``(min, max)`` (those in `wanted`):
+    a bound receives `grad` where it is the result; max wins when the bounds cross."""
+    grad_min = grad_max = None
+    if min is not None and max is not None:
+        if wanted[0]:
+            grad_min = grad.where((self < min) & (min < max), 0)
+        if wanted[1]:
+            grad_max = grad.where((self > max) | (max < min), 0)
+    elif min is not None and wanted[0]:
+        grad_min = grad.where(self < min, 0)
+    elif max is not None and wanted[1]:
+        grad_max = grad.where(self > max, 0)
+    return grad_min, grad_max
+
+
 @pointwise("clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", inplace=True, out=True,
            out_overload="Tensor_out", numbers=(),
            grad={"self": "where(self >= min, grad, 0)", "min": "where(self < min, grad, 0)"})

@@ -137,6 +137,15 @@ def logit(self, eps, *, out):
     np.copyto(out, result, casting="unsafe")        # rounded to the result dtype first
 
 
+def logit_backward(grad, self, eps):
+    """The gradient of `logit`: ``grad / (x (1 - x))``; NaN outside [0, 1] without eps,
+    zero outside [eps, 1 - eps] (where the input was clamped) with it."""
+    slope = grad / (self * (1 - self))
+    if eps is None or eps < 0:
+        return slope.where((self >= 0) & (self <= 1), float("nan"))
+    return slope.where((self >= eps) & (self <= 1 - eps), 0)
+
+
 # ----------------------------------------------------------------------------------
 # The error function family
 # ----------------------------------------------------------------------------------
@@ -390,6 +399,14 @@ def mvlgamma(self, p, *, out):
     total = total.astype(dtype).astype(accumulate)
     total += accumulate.type(p * (p - 1) / 4 * math.log(math.pi))
     np.copyto(out, total.astype(dtype), casting="unsafe")
+
+
+def mvlgamma_backward(grad, self, p):
+    """The gradient of `mvlgamma`: ``grad * sum(digamma(x - j / 2) for j in range(p))``."""
+    total = self.digamma()
+    for j in range(1, p):
+        total = total + (self - j / 2).digamma()
+    return grad * total
 
 
 # ----------------------------------------------------------------------------------
