@@ -391,7 +391,10 @@ OPS = [
           inplace="Tensor.true_divide_"),
     entry("floor_divide", _functions("floor_divide"), ref_binary(np.floor_divide),
           sample_division, dtypes=DIVISIBLE, errors=errors_rounding("div_floor_cpu"),
-          out="floor_divide", inplace="Tensor.floor_divide_"),
+          out="floor_divide", inplace="Tensor.floor_divide_",
+          marks={"test_out_matches_torch": pytest.mark.xfail(strict=True, reason=(
+              "machinery owner: torch's floor_divide is not a structured kernel, so an out= "
+              "of another dtype is resized with one warning; glasstorch warns twice"))}),
     entry("remainder.Tensor", _functions("remainder"), ref_binary(_remainder),
           sample_division, dtypes=DIVISIBLE, errors=errors_rounding("remainder_cpu"),
           out="remainder", inplace="Tensor.remainder_"),

@@ -66,6 +66,10 @@ def sample_lerp(dtype):
         yield SampleInput(start, end, 0.25 + 0.5j)
 
 
+def _tensor_weight(sample) -> bool:
+    return isinstance(sample.args[2], gt.Tensor)
+
+
 def sample_addc(divide: bool):
     def samples(dtype):
         low = {"low": 1} if divide and not (dtype.is_floating_point or dtype.is_complex) \
@@ -113,15 +117,11 @@ def errors_lerp():
                      known_bug_on_meta=META_REFS)
     i = make_tensor((3,), gt.int64)
     yield ErrorInput(SampleInput(i, i, 0.5), NotImplementedError,
-                     r"^\"lerp_kernel_scalar\" not implemented for 'Long'$",
-                     known_bug_on_meta="binary owner: on meta, a number weight promotes "
-                                       "the result dtype (float32); torch's stays int64")
+                     r"^\"lerp_kernel_scalar\" not implemented for 'Long'$")
     yield ErrorInput(SampleInput(i, i, i), NotImplementedError,
                      r"^\"lerp_kernel_tensor\" not implemented for 'Long'$")
     yield ErrorInput(SampleInput(f, f, 1j), RuntimeError,
-                     r"^value cannot be converted to type float without overflow$",
-                     known_bug_on_meta="binary owner: on meta, a complex number weight "
-                                       "promotes the result to complex; torch's stays float")
+                     r"^value cannot be converted to type float without overflow$")
     yield ErrorInput(SampleInput(f, 2, 0.5), TypeError, r"^lerp\(\) received an invalid")
 
 
@@ -163,8 +163,15 @@ def errors_where():
 # ----- the entries -------------------------------------------------------------------
 OPS = [
     OpInfo("lerp.Tensor", variants=("lerp", "Tensor.lerp"), ref=ref_lerp,
-           sample_inputs=sample_lerp, dtypes=INEXACT, error_inputs=errors_lerp, out="lerp",
-           inplace="Tensor.lerp_", marks=WRITING_MARKS, covers=("lerp.Scalar",)),
+           sample_inputs=lambda d: (s for s in sample_lerp(d) if _tensor_weight(s)),
+           dtypes=INEXACT, error_inputs=errors_lerp, out="lerp", inplace="Tensor.lerp_",
+           marks={"test_out_matches_torch": pytest.mark.xfail(strict=True, reason=(
+               "binary owner: with a 0-dim weight of another dtype, torch's lerp out= "
+               "refuses as 'result type ... can't be cast', glasstorch as 'Found dtype ... "
+               "but expected ...' (the check cannot see the operands)"))}),
+    OpInfo("lerp.Scalar", variants=("lerp", "Tensor.lerp"), ref=ref_lerp,
+           sample_inputs=lambda d: (s for s in sample_lerp(d) if not _tensor_weight(s)),
+           dtypes=INEXACT, out="lerp", inplace="Tensor.lerp_", marks=WRITING_MARKS),
     OpInfo("addcmul", variants=("addcmul", "Tensor.addcmul"), ref=ref_addc(False),
            sample_inputs=sample_addc(False), dtypes=NOT_BOOL, error_inputs=errors_addcmul,
            out="addcmul", inplace="Tensor.addcmul_", marks=WRITING_MARKS),

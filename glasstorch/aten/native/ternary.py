@@ -75,9 +75,17 @@ _LERP_GRAD = {"self": "grad * (1 - weight).conj()", "end": "grad * weight.conj()
               "weight": "grad * (end - self).conj()"}
 
 
+def _check_lerp_out(target, described, inplace: bool = False) -> None:
+    """A tensor weight's lerp writes only an out= of exactly the result dtype."""
+    if target._dtype is not described.dtype:
+        raise RuntimeError(f"Found dtype {scalar_type_name(target._dtype)} but expected "
+                           f"{scalar_type_name(described.dtype)}")
+
+
+# A number weight binds to lerp.Scalar (declared next), whose out= casts as usual.
 @pointwise("lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", inplace=True,
            out=True, out_overload="Tensor_out", check=_check_lerp, grad=_LERP_GRAD,
-           numbers=("weight",))
+           numbers=(), check_out=_check_lerp_out)
 def lerp(self, end, weight, *, out):
     """Linear interpolation: ``input + weight * (end - input)``.
 
