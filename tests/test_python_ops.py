@@ -268,6 +268,16 @@ def test_every_python_operator_is_installed():
     assert gt.Tensor.__hash__ is not None
 
 
+def test_comparisons_read_float16_operands_in_float16():
+    """torch compares (and logical_ands) in the common dtype, without float32 opmath:
+    the number rounds first (2049 -> 2048, 0.1 -> 0.0999755859375)."""
+    h = gt.tensor([2048.0, 0.1], dtype=gt.float16)
+    assert (h == 2049).tolist() == [True, False] and (h == 0.1).tolist() == [False, True]
+    assert (h < gt.tensor(2049.0)).tolist() == [False, True]
+    assert gt.logical_and(h, gt.tensor(1e-8)).tolist() == [False, False]
+    assert (gt.tensor([256.0], dtype=gt.bfloat16) >= 257).tolist() == [True]
+
+
 def test_bool_results_print_as_torch():
     assert repr(gt.tensor([1, 2, 3]) > 1) == "tensor([False,  True,  True])"
     assert repr(gt.tensor(1.0) == 1) == "tensor(True)"

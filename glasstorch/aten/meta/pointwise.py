@@ -26,7 +26,8 @@ class Promotion(enum.Enum):
 
     DEFAULT = "default"                   # the common dtype
     INT_TO_FLOAT = "int_to_float"         # integers and bool become the default float
-    ALWAYS_BOOL = "always_bool"           # comparisons and predicates
+    ALWAYS_BOOL = "always_bool"           # predicates (isnan, signbit, ...)
+    COMPARISON = "comparison"             # eq, lt, logical_and...: bool, no opmath
     COMPLEX_TO_FLOAT = "complex_to_float"  # abs: complex gives its real dtype
     BOOL_TO_LONG = "bool_to_long"         # bool becomes int64
     DOUBLE = "double"                     # float_power: float64, or complex128 if complex
@@ -88,8 +89,13 @@ def result_and_compute(common: dtypes.dtype, kind: Promotion) -> tuple:
         common = dtypes.int64
     elif kind is Promotion.DOUBLE:
         common = dtypes.complex128 if common.is_complex else dtypes.float64
+    if kind is Promotion.COMPARISON and common._np is not None:
+        # torch's comparison kernels (logical_and & co. are comparisons there) read the
+        # operands in the common dtype, without opmath: a number or 0-dim operand is
+        # rounded to float16/bfloat16 first, so float16 2048 == 2049 holds
+        return dtypes.bool, common, dtypes.bool
     compute = _OPMATH.get(common, common)
-    if kind is Promotion.ALWAYS_BOOL:
+    if kind is Promotion.ALWAYS_BOOL or kind is Promotion.COMPARISON:
         return dtypes.bool, compute, dtypes.bool
     if kind in _COMPLEX_TO_FLOAT and common.is_complex:
         return common.to_real(), compute, compute.to_real()
@@ -117,7 +123,7 @@ def elementwise_meta(operands, kind: Promotion) -> ElementwiseMeta:
 
 # Kinds whose torch kernels hand an out= of another dtype the result without
 # TensorIterator's temporary (comparisons; abs and angle make their own real result).
-_DIRECT_TO_OUT = (Promotion.ALWAYS_BOOL, Promotion.COMPLEX_TO_FLOAT,
+_DIRECT_TO_OUT = (Promotion.ALWAYS_BOOL, Promotion.COMPARISON, Promotion.COMPLEX_TO_FLOAT,
                   Promotion.INT_TO_FLOAT_COMPLEX_TO_FLOAT)
 
 

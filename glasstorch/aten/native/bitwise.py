@@ -7,7 +7,8 @@ more is defined, as in torch: a left shift gives 0, a right shift gives the sign
 (0 or -1).
 
 Logical operators take any dtype, reading zero as False and anything else (NaN
-included) as True, and give bool. Their out= and in-place forms cast the bools into
+included) as True, and give bool; like comparisons, they read the operands in their
+common dtype (a float32 1e-8 is 0 next to a float16 tensor). Their out= and in-place forms cast the bools into
 any dtype.
 
 None of these is differentiable.
@@ -149,7 +150,7 @@ def _logical(name: str, ufunc, doc: str):
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = doc
     return pointwise(f"{name}(Tensor self, Tensor other) -> Tensor",
-                     promotion=Promotion.ALWAYS_BOOL, inplace=True, out=True, numbers=(),
+                     promotion=Promotion.COMPARISON, inplace=True, out=True, numbers=(),
                      grad=_NO_GRAD)(kernel)
 
 
@@ -181,7 +182,7 @@ logical_xor = _logical("logical_xor", np.logical_xor, _LOGICAL_DOC.format(
     what="XOR", name="xor", example="[False,  True, False]"))
 
 
-@pointwise("logical_not(Tensor self) -> Tensor", promotion=Promotion.ALWAYS_BOOL,
+@pointwise("logical_not(Tensor self) -> Tensor", promotion=Promotion.COMPARISON,
            inplace=True, out=True, numbers=(), grad={"self": NOT_DIFFERENTIABLE})
 def logical_not(self, *, out):
     """Computes the logical NOT of `input`: True where it is zero.

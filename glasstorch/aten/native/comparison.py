@@ -1,8 +1,8 @@
 """Comparisons: eq, ne, lt, le, gt, ge and their aliases; isclose, allclose, equal.
 
 The six comparisons are elementwise operators whose result is bool
-(`Promotion.ALWAYS_BOOL`): the operands are promoted to their common dtype, compared
-there, and the answer is written as bool, or cast into the dtype of `out` / of `self`
+(`Promotion.COMPARISON`): the operands are promoted to their common dtype, compared
+there (float16 and bfloat16 too: no float32 opmath, as in torch), and the answer is written as bool, or cast into the dtype of `out` / of `self`
 for the out= and in-place forms (``x.lt_(y)`` writes 1 and 0 into `x`). Ordering
 comparisons refuse complex operands, as torch's CPU kernels do.
 
@@ -55,7 +55,7 @@ def _comparison(name: str, ufunc, doc: str, ordered_as: str | None = None):
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
-                     promotion=Promotion.ALWAYS_BOOL, inplace=True, out=True,
+                     promotion=Promotion.COMPARISON, inplace=True, out=True,
                      out_overload="Tensor_out", grad=_NO_GRAD, numbers=("other",),
                      check=_refuse_complex[ordered_as] if ordered_as else None)(kernel)
 
