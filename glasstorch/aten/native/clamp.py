@@ -146,7 +146,10 @@ def _number_bound(bound, dtype: np.dtype):
 
 
 def _clamp_kernel(self, low, high, *, out):
-    refuse(out, "clamp_scalar_cpu", BOOL)
+    # torch runs its clamp_min / clamp_max kernels for one bound: their refusals
+    kernel = "clamp" if low is not None and high is not None else \
+        "clamp_min" if low is not None else "clamp_max"
+    refuse(out, f"{kernel}_scalar_cpu", BOOL)
     _clamp_into(out, self, _number_bound(low, out.dtype), _number_bound(high, out.dtype))
 
 
@@ -471,18 +474,24 @@ def ldexp(self, other, *, out):
         tensor([8.0000, 1.5000])
     """
     dtype = result_and_compute(_common_dtype(self, other), Promotion.INT_TO_FLOAT)[0]._np
-    wide = np.promote_types(dtype, np.float32)          # the arithmetic's precision
-    if self.dtype.kind not in "biuc" and other.dtype.kind == "b":
+    real_self = self.dtype.kind in "fV"                 # float16 ... float64, bfloat16
+    if real_self and other.dtype.kind == "b":
         refuse(other, "ldexp_cpu_exp", BOOL)
-    if self.dtype.kind not in "biu" and other.dtype.kind in "iu":
+    if real_self and other.dtype.kind in "iu":
         exponent = other.astype(np.int64).astype(np.int32)     # C's int, wrapping
-        x = np.array(np.broadcast_to(self, np.broadcast_shapes(self.shape, other.shape)),
-                     dtype=wide)
-        parts = (x.real, x.imag) if x.dtype.kind == "c" else (x,)
-        for part in parts:
-            np.ldexp(part, exponent, out=part)
-        result = x
+        x = np.broadcast_to(self, np.broadcast_shapes(self.shape, other.shape))
+        result = np.ldexp(x.astype(np.promote_types(dtype, np.float32)), exponent)
     else:
-        power = np.power(wide.type(2), other.astype(wide)).astype(dtype)
+        # torch multiplies by pow(two, other), `two` a 0-dim tensor of self's dtype
+        # (float32 for integers): the power is rounded to that promotion's dtype first.
+        base = from_numpy_dtype(self.dtype if self.dtype.kind in "fcV" else np.dtype(np.float32))
+        power_dtype = result_type_of(base, True, from_numpy_dtype(other.dtype), other.ndim == 0)
+        if power_dtype is dtypes.complex32:          # complex float16 and a float16 exponent
+            raise NotImplementedError(f"\"pow\" not implemented for "
+                                      f"'{scalar_type_name(power_dtype)}'")
+        power_dtype = power_dtype._np
+        exact = np.promote_types(power_dtype, np.float32)
+        power = np.power(exact.type(2), other.astype(exact)).astype(power_dtype)
+        wide = np.promote_types(dtype, np.float32)
         result = self.astype(wide) * power.astype(wide)
     np.copyto(out, result.astype(dtype), casting="unsafe")
