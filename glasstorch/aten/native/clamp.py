@@ -48,17 +48,28 @@ _NOT_COMPLEX = "clamp is not supported for complex types"
 def _clamp_into(out: np.ndarray, x, low, high) -> None:
     """Write `x` clamped to [low, high] into `out` (either bound may be None).
 
-    Masks rather than np.maximum / np.minimum: which operand those return for equal
-    values (0.0 and -0.0) is not specified, and torch keeps the input.
+    np.maximum / np.minimum propagate NaN from either operand, as torch does. Which of
+    two equal operands they return is unspecified, which shows only for 0.0 and -0.0:
+    where the input is a zero and so is the result, torch keeps the input's zero.
     """
-    np.copyto(out, x)
-    floating = out.dtype.kind not in "biu"
-    for bound, beyond in ((low, np.less), (high, np.greater)):
-        if bound is not None:
-            mask = beyond(out, bound)
-            if floating:
-                mask |= np.isnan(bound)
-            np.copyto(out, bound, where=mask)
+    ties = out.dtype.kind == "f" and any(_may_be_zero(b) for b in (low, high))
+    if ties:                                  # read before `out` (maybe `x`) is written
+        zero, negative = np.equal(x, 0), np.signbit(x)
+    source = x
+    if low is not None:
+        np.maximum(source, low, out=out)
+        source = out
+    if high is not None:
+        np.minimum(source, high, out=out)
+    if ties:
+        zero &= out == 0
+        np.copyto(out, np.where(negative, -0.0, 0.0), where=zero, casting="unsafe")
+
+
+def _may_be_zero(bound) -> bool:
+    if bound is None:
+        return False
+    return bool(bound == 0) if np.ndim(bound) == 0 else not np.all(bound)
 
 
 # ----------------------------------------------------------------------------------
