@@ -18,6 +18,8 @@ every element becomes max.
 """
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 
@@ -43,6 +45,9 @@ TYPE_META_NAMES = {
     dtypes.complex128: "c10::complex<double>",
 }
 _NOT_COMPLEX = "clamp is not supported for complex types"
+# c10's overflow check of a float bound: beyond the largest finite value (inf is fine)
+_FLOAT_LIMITS = {d: float(ml_dtypes.finfo(d._np).max)
+                 for d in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)}
 
 
 def _clamp_into(out: np.ndarray, x, low, high) -> None:
@@ -126,6 +131,10 @@ def _check_number_bounds(self, low=None, high=None) -> None:
         raise NotImplementedError(_NOT_COMPLEX)
     result = result_and_compute(self._dtype, _bounds_promotion(self, low, high))[0]
     for bound in bounds:
+        limit = _FLOAT_LIMITS.get(result)
+        if type(bound) is float and limit is not None and \
+                (not math.isfinite(bound) or abs(bound) <= limit):
+            continue            # inf, NaN and floats in range fit: no arrays to build
         checked_scalar(_real_bound(bound), result)
 
 
