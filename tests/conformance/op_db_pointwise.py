@@ -21,6 +21,7 @@ import argparse
 import collections
 import dataclasses
 import pathlib
+import re
 import sys
 import types
 import unittest
@@ -176,6 +177,9 @@ def compare(expected, actual, torch, tol: tuple):
             if reason:
                 return reason
         return None
+    if not isinstance(expected, torch.Tensor):         # NotImplemented, a number
+        same = type(actual) is type(expected) and actual == expected
+        return None if same else f"returned {actual!r}, torch {expected!r}"
     if not isinstance(actual, gt.Tensor):
         return f"returned {type(actual).__name__}, torch a Tensor"
     if str(actual.dtype) != str(expected.dtype):
@@ -263,7 +267,8 @@ def check_errors(entry, call, torch, result: OpResult) -> None:
     """Each error input torch refuses as its record says: glasstorch raises the same type."""
     if entry.error_inputs_func is None:
         return
-    for error in entry.error_inputs("cpu"):
+    torch.manual_seed(0)
+    for error in entry.error_inputs_func(entry, "cpu"):
         sample = error.sample_input
         status, expected = outcome(entry.op, sample, torch)
         if status != "raised" or not isinstance(expected, error.error_type):
@@ -279,12 +284,14 @@ def check_errors(entry, call, torch, result: OpResult) -> None:
             found = f"raised {type(actual).__name__}: {actual}" if got == "raised" \
                 else "returned"
             result.problems.append(("error_input", "-", describe(sample, torch),
-                                    f"{found}; torch raises {error.error_type.__name__}: "
+                                    f"{found}; torch raises {type(expected).__name__}: "
                                     f"{str(expected).splitlines()[0]}"))
 
 
-def run_entry(entry, torch, limit: int | None = None, count_missing: bool = False) -> OpResult:
-    """Every CPU sample of the record, in each dtype of `DTYPES` it supports."""
+def run_entry(entry, torch, limit: int | None = None, count_missing: bool = False,
+              reference: bool = False) -> OpResult:
+    """Every CPU sample of the record, in each dtype of `DTYPES` it supports (its
+    `reference_inputs`, a wider set with extremal values, when `reference`)."""
     result = OpResult(entry_label(entry))
     call = glasstorch_callable(entry)
     result.missing = call is None
@@ -297,18 +304,31 @@ def run_entry(entry, torch, limit: int | None = None, count_missing: bool = Fals
     with warnings.catch_warnings():     # casts and experimental dtypes warn on both sides
         warnings.simplefilter("ignore")
         for dtype in entry_dtypes(entry, torch):
-            _run_dtype(entry, calls, dtype, torch, limit, result)
+            _run_dtype(entry, calls, dtype, torch, limit, result, reference)
         if not result.missing:
             check_errors(entry, call, torch, result)
     return result
 
 
+def generate(entry, dtype: str, torch, reference: bool = False):
+    """The record's CPU samples in `dtype`, from a seeded generator.
+
+    The generator functions are called directly: the record's `sample_inputs`
+    wraps them in a tracker that inspects the call stack for every sample, which
+    costs far more than running them.
+    """
+    torch.manual_seed(0)
+    make = entry.reference_inputs_func if reference else None
+    make = make or entry.sample_inputs_func
+    return make(entry, "cpu", getattr(torch, dtype), False)
+
+
 def _run_dtype(entry, calls: list, dtype: str, torch, limit: int | None,
-               result: OpResult) -> None:
+               result: OpResult, reference: bool) -> None:
     """The record's samples in one dtype, tallied into `result`."""
     tol = tolerance(entry, getattr(torch, dtype))
     tally = result.by_dtype.setdefault(dtype, [0, 0])
-    for index, sample in enumerate(entry.sample_inputs("cpu", getattr(torch, dtype))):
+    for index, sample in enumerate(generate(entry, dtype, torch, reference)):
         if limit is not None and index >= limit:
             break
         tally[0] += 1
@@ -324,8 +344,8 @@ def _run_dtype(entry, calls: list, dtype: str, torch, limit: int | None,
         result.problems.append((status, dtype, describe(sample, torch), reason))
 
 
-def run(torch, pattern: str = "", limit: int | None = None,
-        count_missing: bool = False) -> list:
+def run(torch, pattern: str = "", limit: int | None = None, count_missing: bool = False,
+        reference: bool = False) -> list:
     """An `OpResult` for each record in scope whose label contains one of `pattern`'s
     comma-separated parts (all records for '')."""
     parts = [p for p in pattern.split(",") if p]
@@ -334,7 +354,7 @@ def run(torch, pattern: str = "", limit: int | None = None,
         label = entry_label(entry)
         if parts and not any(p in label for p in parts):
             continue
-        results.append(run_entry(entry, torch, limit, count_missing))
+        results.append(run_entry(entry, torch, limit, count_missing, reference))
     return results
 
 
@@ -396,12 +416,13 @@ def format_details(results: list, per_reason: int = 3) -> str:
             continue
         lines.append(f"== {r.label}: {r.failed} failed, {r.errored} errored, "
                      f"{r.errors_checked - r.errors_matched} error inputs wrong")
-        grouped = collections.defaultdict(list)
+        grouped = collections.defaultdict(list)       # same reason up to its numbers
         for kind, dtype, sample, reason in r.problems:
-            grouped[(kind, reason)].append(f"{dtype}: {sample}")
-        for (kind, reason), samples in grouped.items():
-            lines.append(f"  [{kind} x{len(samples)}] {reason}")
-            lines.extend(f"      {s}" for s in samples[:per_reason])
+            key = (kind, re.sub(r"[-+]?\d[\d.e+-]*", "#", reason.splitlines()[0]))
+            grouped[key].append((reason, f"{dtype}: {sample}"))
+        for (kind, _), found in grouped.items():
+            lines.append(f"  [{kind} x{len(found)}] {found[0][0]}")
+            lines.extend(f"      {sample}" for _, sample in found[:per_reason])
     return "\n".join(lines)
 
 
@@ -412,9 +433,11 @@ def main(argv=None) -> int:
     parser.add_argument("--details", action="store_true", help="list every failure")
     parser.add_argument("--count-missing", action="store_true",
                         help="also count the samples of records glasstorch lacks")
+    parser.add_argument("--reference", action="store_true",
+                        help="the records' reference_inputs (extremal values) instead")
     args = parser.parse_args(argv)
     import torch
-    results = run(torch, args.pattern, args.limit, args.count_missing)
+    results = run(torch, args.pattern, args.limit, args.count_missing, args.reference)
     print(format_table(results))
     if args.details:
         print(format_details(results))
