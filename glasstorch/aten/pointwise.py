@@ -71,8 +71,10 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         _register_functional(main, meta, compute, kernel,
                              _fast_path(kernel, operands, promotion, check))
         if inplace:
+            fast = None if check_out is not None else \
+                _fast_path(kernel, operands, promotion, check, inplace=True)
             _register_writing(_install(decl, _inplace_schema(parsed)), meta, compute, kernel,
-                              "inplace", check_out)
+                              "inplace", check_out, fast)
         if out:
             _register_writing(_install(decl, _out_schema(parsed, out_overload)), meta, compute,
                               kernel, "out", check_out)
@@ -140,20 +142,22 @@ def _computer(kernel, operands: tuple):
     return compute
 
 
-def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
+def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bool = False):
     """The common call, without the general machinery: returns None when it does not apply.
 
     It applies when the operands are row-major tensors of one dtype and shape (or one
     such tensor and a number that does not change the dtype), and that dtype is
     computed in itself (no float16 widening). Then the result is row-major, of the
-    dtype the promotion kind gives, and the kernel reads the arrays as they are.
+    dtype the promotion kind gives, and the kernel reads the arrays as they are. The
+    in-place form (``inplace=True``) also needs the result dtype to be self's: it then
+    writes self and bumps its version, doing ADInplaceOrView's job too.
     """
     if operands not in ((0,), (0, 1)) or callable(promotion):
         return None
     results = {}
     for dtype in dtypes.ALL_DTYPES:
         result, compute, target = result_and_compute(dtype, promotion)
-        if compute is dtype:
+        if compute is dtype and (not inplace or result is dtype):
             results[dtype] = (result, target._np)
     binary = len(operands) == 2
 
@@ -175,20 +179,23 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check):
                 b = to_compute_scalar(b, a._dtype._np)
             else:
                 return None
+            values = [a._np, b, *args[2:]]
+        else:
+            values = [a._np, *args[1:]]
         if check is not None:
             check(*args)
-        out = np.empty(size, entry[1])
+        out = a._np if inplace else np.empty(size, entry[1])
         token = mute()
         try:
             if out.size >= 2 * GRAIN_SIZE:      # large: split over the thread pool
-                parallel_elementwise(kernel, [a._np, b, *args[2:]] if binary else
-                                     [a._np, *args[1:]], operands, out)
-            elif binary:
-                kernel(a._np, b, *args[2:], out=out)
+                parallel_elementwise(kernel, values, operands, out)
             else:
-                kernel(a._np, *args[1:], out=out)
+                kernel(*values, out=out)
         finally:
             unmute(token)
+        if inplace:
+            a._version_counter().value += 1
+            return a
         return wrap_array(out, entry[0])
     return fast
 
@@ -245,7 +252,7 @@ def _refuse_target_first(op: OpOverload, target: TensorBase, described, variant:
 
 
 def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
-                      check_out) -> None:
+                      check_out, fast=None) -> None:
     """The in-place (`self` is written) or out= (`out` is written) overload."""
     n_in = len(overload._schema.arguments) - (variant == "out")
 
@@ -275,3 +282,13 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
     overload.register(AD_INPLACE_OR_VIEW, _bump_written)
     overload.register(CPU, run)
     overload.register(META, run)
+    if fast is not None:
+        def inplace_fast_path(op, keyset, args):
+            if keyset & CPU:
+                result = fast(args)
+                if result is not None:
+                    return result
+            return _bump_written(op, keyset & ~AD_INPLACE_OR_VIEW, args)
+        _label(inplace_fast_path, f"{kernel.__name__} (in place, fast path: kernel writes self, "
+                                  f"version bumped)", kernel)
+        overload.register_fast(inplace_fast_path)
