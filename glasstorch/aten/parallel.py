@@ -54,14 +54,6 @@ class _Pool:
                 self.workers.append(worker)
         self.tasks.put((body, start, stop, done))
 
-    def stop_workers(self) -> None:
-        with self.lock:
-            for _ in self.workers:
-                self.tasks.put(None)
-            for worker in self.workers:
-                worker.join()
-            self.workers = []
-
     def forget_workers(self) -> None:
         """A fresh, empty pool (after fork the child has none of the parent's threads)."""
         self.tasks = queue.SimpleQueue()
@@ -71,14 +63,11 @@ class _Pool:
 
 
 def _work(tasks: queue.SimpleQueue) -> None:
-    """A worker's life: run bodies until told to stop (a None task)."""
+    """A worker's life (a daemon thread: it ends with the process): run bodies."""
     mute_this_thread()
     _pool.region.active = True               # a worker only ever runs bodies
     while True:
-        task = tasks.get()
-        if task is None:
-            return
-        body, start, stop, done = task
+        body, start, stop, done = tasks.get()
         try:
             body(start, stop)
         except BaseException as error:     # handed to the caller, which re-raises it
@@ -128,9 +117,7 @@ def set_num_threads(n: int, /) -> None:
         raise ValueError(f"Overflow when unpacking {width}")
     if n <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
-    if n < _pool.threads:
-        _pool.stop_workers()                 # the next kernel starts as many as it needs
-    _pool.threads = n
+    _pool.threads = n          # workers start when a kernel needs them; idle ones just wait
 
 
 def _type_name(value) -> str:
