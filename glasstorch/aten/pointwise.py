@@ -117,8 +117,7 @@ def _computer(kernel, operands: tuple):
         for i in operands:
             value = values[i]
             if isinstance(value, TensorBase):
-                array = value._np
-                values[i] = array if array.dtype == dtype else array.astype(dtype)
+                values[i] = value._np            # widened chunk by chunk, in `step`
             elif value is not None:
                 values[i] = to_compute_scalar(value, dtype)
         written = described.target._np
@@ -126,17 +125,27 @@ def _computer(kernel, operands: tuple):
         # The kernel writes `out` itself only if nothing lies between: no float16 widening
         # to round back (even an out= of a wider dtype gets the result dtype's rounding,
         # as TensorIterator casts the result to the output), no other out= dtype.
-        target = out if out.dtype == written == result else np.empty(out.shape, written)
-        token = mute()
-        try:
-            run = kernel
-            if takes_result and described.dtype is not described.compute:
-                run = functools.partial(kernel, result=described.dtype._np)
-            parallel_elementwise(run, values, operands, target)
+        direct = out.dtype == written == result
+        run = kernel
+        if takes_result and described.dtype is not described.compute:
+            run = functools.partial(kernel, result=result)
+
+        def step(*chunk, out):
+            """One chunk (the whole, when small): widen, compute, round back into `out`.
+            Casting per chunk lets the thread pool share the casts too."""
+            chunk = list(chunk)
+            for i in operands:
+                if isinstance(chunk[i], np.ndarray) and chunk[i].dtype != dtype:
+                    chunk[i] = chunk[i].astype(dtype)
+            target = out if direct else np.empty(out.shape, written)
+            run(*chunk, out=target)
             if target is not out:
                 if result != written and out.dtype != result:
                     target = target.astype(result)
                 np.copyto(out, target, casting="unsafe")
+        token = mute()
+        try:
+            parallel_elementwise(step, values, operands, out)
         finally:
             unmute(token)
     return compute
