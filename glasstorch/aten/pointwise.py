@@ -28,7 +28,7 @@ from ..c10 import dtype as dtypes
 from ..c10.promotion import can_cast, result_type_with_scalar
 from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
 from .dispatcher import OpOverload
-from .meta.shape import check_no_internal_overlap
+from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from .quiet import mute, unmute
 from .parallel import GRAIN_SIZE, parallel_elementwise
@@ -183,6 +183,8 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
             if isinstance(b, TensorBase):
                 if b._dtype is not a._dtype or b._size != size or b._stride != a._stride:
                     return None
+                if inplace and b._storage is a._storage and b._offset != a._offset:
+                    return None                 # may overlap self in part: the full checks
                 b = b._np
             elif type(b) in _PYTHON_NUMBERS and result_type_with_scalar(a._dtype, b) is a._dtype:
                 b = to_compute_scalar(b, a._dtype._np)
@@ -276,6 +278,9 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
         if check_out is not None:
             check_out(target, described, variant == "inplace")
         check_no_internal_overlap(target)
+        for value in inputs:
+            if isinstance(value, TensorBase):
+                check_no_partial_overlap(target, value)
         if variant == "inplace":
             _check_inplace(op, target, described)
         else:

@@ -120,3 +120,19 @@ def test_fast_path_and_general_path_agree():
         slow = x * x
     fast = x * x
     assert fast.tolist() == slow.tolist() and fast.stride() == slow.stride()
+
+
+def test_partial_overlap_between_input_and_written_tensor_is_refused():
+    # Regression: x[1:].add_(x[:-1]) computed (and a chunked write could race) where
+    # torch refuses; overlapping the same elements exactly, or "too hard to tell"
+    # (strided views), stays allowed.
+    x = torch.arange(6.0)
+    message = "some elements of the input tensor and the written-to tensor"
+    with pytest.raises(RuntimeError, match=message):
+        x[1:].add_(x[:-1])
+    with pytest.raises(RuntimeError, match=message):
+        torch.add(x[:-1], 1, out=x[1:])
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and x._version == 0
+    x.add_(x)
+    x[::2].add_(x[1::2])
+    assert x.tolist() == [2.0, 2.0, 10.0, 6.0, 18.0, 10.0]

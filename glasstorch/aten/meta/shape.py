@@ -211,3 +211,33 @@ def check_no_internal_overlap(t) -> None:
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")
+
+
+def partially_overlap(a, b) -> bool:
+    """`a` and `b` share some but not all of their memory, as far as torch can tell.
+
+    Only two dense tensors over one storage are compared (by the byte ranges they
+    span); for anything else torch's answer is "too hard to say", and it goes ahead.
+    """
+    if a._storage is not b._storage or a.numel() == 0 or b.numel() == 0:
+        return False
+    if not (is_non_overlapping_and_dense(a._size, a._stride)
+            and is_non_overlapping_and_dense(b._size, b._stride)):
+        return False
+    a_span, b_span = _byte_span(a), _byte_span(b)
+    if a_span == b_span:
+        return a._stride != b._stride
+    return a_span[0] < b_span[1] and b_span[0] < a_span[1]
+
+
+def _byte_span(t) -> tuple:
+    start = t._offset * t._dtype.itemsize
+    return start, start + t.numel() * t._dtype.itemsize
+
+
+def check_no_partial_overlap(written, read) -> None:
+    """Refuse to write `written` while reading a partly overlapping `read` (torch's check)."""
+    if written._device.type != "meta" and partially_overlap(written, read):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
+                           "written-to tensor refer to a single memory location. Please "
+                           "clone() the tensor before performing the operation.")

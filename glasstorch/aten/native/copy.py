@@ -30,7 +30,7 @@ from ...c10.layout import channels_last, channels_last_3d, contiguous_format, pr
 from ...c10.tensor_impl import contiguous_strides
 from ..dispatcher import ops
 from ..meta.shape import (broadcast_shapes, check_no_internal_overlap,
-                          is_non_overlapping_and_dense)
+                          check_no_partial_overlap, is_non_overlapping_and_dense)
 from ..quiet import mute, unmute
 from ..registry import TensorMeta, composite, op, view
 
@@ -300,25 +300,6 @@ def suggest_memory_format(t):
     return channels_last if rank == 4 else channels_last_3d
 
 
-def _partially_overlap(a, b) -> bool:
-    """`a` and `b` share some but not all of their memory (torch refuses to copy those)."""
-    if a._storage is not b._storage or a.numel() == 0 or b.numel() == 0:
-        return False
-    if not (is_non_overlapping_and_dense(a._size, a._stride)
-            and is_non_overlapping_and_dense(b._size, b._stride)):
-        return False
-    a_span = _byte_span(a)
-    b_span = _byte_span(b)
-    if a_span == b_span:
-        return a._stride != b._stride
-    return a_span[0] < b_span[1] and b_span[0] < a_span[1]
-
-
-def _byte_span(t) -> tuple:
-    start = t._offset * t._dtype.itemsize
-    return start, start + t.numel() * t._dtype.itemsize
-
-
 # ----------------------------------------------------------------------------------
 # copy_
 # ----------------------------------------------------------------------------------
@@ -331,10 +312,7 @@ def _copy_meta(self, src, non_blocking=False):
         if shape != self._size:
             raise RuntimeError(f"output with shape {list(self._size)} doesn't match the "
                                f"broadcast shape {list(shape)}")
-    if self._device.type != "meta" and _partially_overlap(self, src):
-        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
-                           "written-to tensor refer to a single memory location. Please "
-                           "clone() the tensor before performing the operation.")
+    check_no_partial_overlap(self, src)
     if src._dtype.is_complex and not self._dtype.is_complex:
         warnings.warn(_COMPLEX_WARNING, UserWarning, stacklevel=4)
     return TensorMeta(self._size, self._dtype)
