@@ -374,8 +374,9 @@ def _no_match(name: str, sigs: list, args: tuple, kwargs: dict):
             namespace_bind(sig, i)(args, kwargs)
         except Mismatch as e:
             reasons.append(e.message)
-    if len(sigs) == 1:
-        raise TypeError(f"{name}() {reasons[0]}")
+    if len(sigs) == 1:                  # torch: "f(): argument 'x' ...", "f() takes ..."
+        colon = ":" if reasons[0].startswith("argument ") else ""
+        raise TypeError(f"{name}(){colon} {reasons[0]}")
     got = ", ".join([_describe(a) for a in args] +
                     [f"{k}={_describe(v)}" for k, v in kwargs.items()])
     expected = "\n".join(f" * {sig}" for sig in sigs)
