@@ -80,7 +80,24 @@ def _defaults_after_operands(overload) -> tuple:
     return tuple(a.default for a in overload._schema.arguments[2:])
 
 
-def _binary(qualified: str, order: str):
+# Reflected operators torch defines in C on TensorBase: called unbound with a non-tensor
+# `self` (``Tensor.__radd__(2, t)``) they refuse it as any C method does. The others are
+# Python methods of torch's Tensor: `__rsub__` answers NotImplemented, `__rdiv__` fails
+# on ``self.reciprocal()``.
+_C_REFLECTED = {"__radd__", "__rmul__", "__rand__", "__ror__", "__rxor__"}
+
+
+def _refuse_foreign_self(dunder: str, self):
+    """torch's outcome of a reflected operator called with a non-tensor `self`."""
+    if dunder in _C_REFLECTED:
+        raise TypeError(f"descriptor '{dunder}' for 'torch._C.TensorBase' objects doesn't "
+                        f"apply to a '{type(self).__name__}' object")
+    if dunder in ("__rtruediv__", "__rdiv__"):
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute 'reciprocal'")
+    return NotImplemented
+
+
+def _binary(dunder: str, qualified: str, order: str):
     """The method for one BINARY entry (AttributeError if its overload is undeclared).
 
     None is refused up front: elementwise operators read a None operand as an absent
@@ -91,6 +108,8 @@ def _binary(qualified: str, order: str):
         reciprocal, multiply = overload.call, _overload("mul.Tensor").call
 
         def method(self, other):
+            if not isinstance(self, TensorBase):
+                return _refuse_foreign_self(dunder, self)
             if other is None:
                 return NotImplemented
             try:
@@ -100,7 +119,17 @@ def _binary(qualified: str, order: str):
         return method
     call = overload.call
     extra = _defaults_after_operands(overload)
-    if order == "swapped":
+    if order == "swapped" and dunder in ("__rsub__",) + tuple(_C_REFLECTED):
+        def method(self, other):
+            if not isinstance(self, TensorBase):
+                return _refuse_foreign_self(dunder, self)
+            if other is None:
+                return NotImplemented
+            try:
+                return call(other, self, *extra)
+            except TypeError:
+                return NotImplemented
+    elif order == "swapped":
         def method(self, other):
             if other is None:
                 return NotImplemented
@@ -179,7 +208,7 @@ def _contains(self, element) -> bool:
 def install(cls: type) -> None:
     """Put the Python operators on the Tensor class."""
     cls.__contains__ = _contains
-    builders = {dunder: (lambda q=qualified, o=order: _binary(q, o))
+    builders = {dunder: (lambda d=dunder, q=qualified, o=order: _binary(d, q, o))
                 for dunder, (qualified, order) in BINARY.items()}
     builders.update({dunder: (lambda d=dunder, q=qualified: _unary(d, q))
                      for dunder, qualified in UNARY.items()})

@@ -368,3 +368,15 @@ def _compare(label: str, mine_call, theirs_call) -> None:
     except AssertionError:
         if _known(mine, theirs) is None:
             raise
+
+
+def test_reflected_operators_called_with_a_foreign_self():
+    # torch's own op_db error inputs: C-level reflected methods refuse a non-tensor self,
+    # Python-level ones answer NotImplemented or fail on self.reciprocal().
+    t = gt.ones(2)
+    with pytest.raises(TypeError, match="descriptor '__radd__'"):
+        gt.Tensor.__radd__(2, t)
+    assert gt.Tensor.__rsub__(2, t) is NotImplemented
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'reciprocal'"):
+        gt.Tensor.__rdiv__(2, t)
+    assert (2 + t).tolist() == [3.0, 3.0] and (2 / t).tolist() == [2.0, 2.0]
