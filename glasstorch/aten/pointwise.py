@@ -26,7 +26,7 @@ import numpy as np
 
 from ..c10 import dtype as dtypes
 from ..c10.promotion import can_cast, result_type_with_scalar
-from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
+from ..c10.tensor_impl import _STRIDES_CACHE, TensorBase, wrap_array
 from .dispatcher import OpOverload
 from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
@@ -176,7 +176,7 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
             return None
         entry = results.get(a._dtype)
         size = a._size
-        if entry is None or a._stride != contiguous_strides(size):
+        if entry is None or a._stride != row_major(size):     # (None until first computed)
             return None
         if binary:
             b = args[1]
@@ -185,17 +185,17 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
                     return None
                 if inplace and b._storage is a._storage and b._offset != a._offset:
                     return None                 # may overlap self in part: the full checks
-                b = b._np
+                b = b._arr if b._arr is not None else b._np
             elif type(b) in _PYTHON_NUMBERS and result_type_with_scalar(a._dtype, b) is a._dtype:
                 b = to_compute_scalar(b, a._dtype._np)
             else:
                 return None
-            values = [a._np, b, *args[2:]]
+            values = [a._arr if a._arr is not None else a._np, b, *args[2:]]
         else:
-            values = [a._np, *args[1:]]
+            values = [a._arr if a._arr is not None else a._np, *args[1:]]
         if check is not None:
             check(*args)
-        out = a._np if inplace else np.empty(size, entry[1])
+        out = values[0] if inplace else np.empty(size, entry[1])
         token = mute()
         try:
             if out.size >= 2 * GRAIN_SIZE:      # large: split over the thread pool
@@ -212,6 +212,7 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
 
 
 _PYTHON_NUMBERS = (bool, int, float, complex)
+row_major = _STRIDES_CACHE.get       # row-major strides of a shape seen before, else None
 
 
 def to_compute_scalar(value, dtype: np.dtype):
