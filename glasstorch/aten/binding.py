@@ -18,6 +18,8 @@ torch's conventions, kept here:
 """
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ..c10 import dtype as dtypes
@@ -360,11 +362,17 @@ def _generate(kind: str, name: str) -> None:
 def _install_binding(kind: str, name: str, source: str, namespace: dict, sigs: list) -> None:
     exec(compile(source, f"<binding {kind} {name}>", "exec"), namespace)
     function = namespace[name]
-    function.__doc__ = sigs[0].functional.declaration.doc if sigs[0].functional.declaration \
-        else None
+    declaration = sigs[0].functional.declaration
+    function.__doc__ = _cleaned(declaration.doc) if declaration else None
     function.__qualname__ = f"Tensor.{name}" if kind == "method" else name
     _SOURCES[kind, name] = source
     _GENERATED[kind, name] = function
+
+
+def _cleaned(doc: str | None) -> str | None:
+    """A docstring without its source indentation (done when a binding is made, not at
+    import: see Note [Bindings are generated on first use])."""
+    return None if doc is None else inspect.cleandoc(doc)
 
 
 def _no_match(name: str, sigs: list, args: tuple, kwargs: dict):

@@ -36,8 +36,8 @@ from ..c10.promotion import can_cast
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import (TensorBase, contiguous_strides, make_tensor, make_view,
                                wrap_array)
-from .dispatcher import FALLTHROUGH, OpOverload, get_overload
-from .schema import FunctionSchema, SchemaKind, parse_schema
+from .dispatcher import OpOverload, get_overload
+from .schema import FunctionSchema, parse_schema
 
 CPU = DispatchKey.CPU
 META = DispatchKey.Meta
@@ -184,7 +184,7 @@ def _new_declaration(parsed, kind, kernel, meta, grad, method, function, python_
     decl = Declaration(parsed.qualified_name, kind, kernel=kernel, meta=meta, grad=grad,
                        method=method, function=function,
                        python_name=python_name or parsed.name,
-                       doc=inspect.getdoc(kernel if kind != "view" else meta))
+                       doc=(kernel if kind != "view" else meta).__doc__)
     if decl.name in DECLARATIONS:
         raise RuntimeError(f"operator {decl.name} is declared twice")
     DECLARATIONS[decl.name] = decl
