@@ -42,7 +42,8 @@ from .schema import parse_schema
 def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace: bool = False,
               out: bool = False, method: bool = True, function: bool = True,
               grad: dict | None = None, check=None, python_name: str | None = None,
-              out_overload: str | None = None, check_out=None, numbers: tuple | None = None):
+              out_overload: str | None = None, check_out=None, numbers: tuple | None = None,
+              masks: tuple = ()):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
@@ -58,15 +59,19 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         numbers: the operands that `torch.<name>` / `Tensor.<name>` accept as Python
             numbers (those torch has Scalar overloads for: ``("other",)`` for `fmod`);
             None for all of them, as `add` or `mul`.
+        masks: the Tensor arguments that select rather than compute (`where`'s
+            condition): they broadcast and shape the result like operands, but take no
+            part in promotion and reach the kernel as bool arrays.
     """
     def declare(kernel):
         parsed = parse_schema(schema)
-        operands = tuple(i for i, a in enumerate(parsed.arguments) if a.type.base == "Tensor")
-        meta = _meta_rule(operands, promotion, check, parsed.name)
+        inputs = tuple(i for i, a in enumerate(parsed.arguments) if a.type.base == "Tensor")
+        operands = tuple(i for i in inputs if parsed.arguments[i].name not in masks)
+        meta = _meta_rule(operands, inputs, promotion, check, parsed.name)
         decl = _new_declaration(parsed, "pointwise", kernel, meta, grad, method, function,
                                 python_name)
         decl.numbers = True if numbers is None else frozenset(numbers)
-        compute = _computer(kernel, operands)
+        compute = _computer(kernel, operands, inputs)
         main = _install(decl, parsed)
         _register_functional(main, meta, compute, kernel,
                              _fast_path(kernel, operands, promotion, check))
@@ -79,18 +84,20 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
             _register_writing(_install(decl, _out_schema(parsed, out_overload)), meta, compute,
                               kernel, "out", check_out)
         for overload in decl.overloads.values():
-            overload.accept_numbers(operands)
+            overload.accept_numbers(inputs)
         _bind(decl)
         return main
     return declare
 
 
-def _meta_rule(operands: tuple, promotion: Promotion, check, name: str):
+def _meta_rule(operands: tuple, inputs: tuple, promotion: Promotion, check, name: str):
     """``meta(*args)``: `check`, then the description; ``meta.describe`` skips the check."""
     def describe(*args):
         values = [args[i] for i in operands if args[i] is not None]
         kind = promotion(*args) if callable(promotion) else promotion
-        return elementwise_meta(values, kind)
+        if len(inputs) == len(operands):
+            return elementwise_meta(values, kind)
+        return elementwise_meta(values, kind, [args[i] for i in inputs if args[i] is not None])
 
     def meta(*args):
         if check is not None:
@@ -101,7 +108,7 @@ def _meta_rule(operands: tuple, promotion: Promotion, check, name: str):
     return meta
 
 
-def _computer(kernel, operands: tuple):
+def _computer(kernel, operands: tuple, inputs: tuple):
     """Build ``compute(args, described, out_array)``: convert, run the kernel, cast back.
 
     A kernel with a ``result`` keyword is told the result's NumPy dtype when it differs
@@ -114,10 +121,12 @@ def _computer(kernel, operands: tuple):
     def compute(args, described: ElementwiseMeta, out: np.ndarray) -> None:
         dtype = described.compute._np
         values = list(args)
-        for i in operands:
+        for i in inputs:
             value = values[i]
             if isinstance(value, TensorBase):
                 values[i] = value._np            # widened chunk by chunk, in `step`
+                if i not in operands and value._dtype is not dtypes.bool:
+                    values[i] = values[i] != 0   # a mask (where's uint8 condition)
             elif value is not None:
                 values[i] = to_compute_scalar(value, dtype)
         written = described.target._np
@@ -145,7 +154,7 @@ def _computer(kernel, operands: tuple):
                 np.copyto(out, target, casting="unsafe")
         token = mute()
         try:
-            parallel_elementwise(step, values, operands, out)
+            parallel_elementwise(step, values, inputs, out)
         finally:
             unmute(token)
     return compute

@@ -136,3 +136,16 @@ def test_partial_overlap_between_input_and_written_tensor_is_refused():
     x.add_(x)
     x[::2].add_(x[1::2])
     assert x.tolist() == [2.0, 2.0, 10.0, 6.0, 18.0, 10.0]
+
+
+def test_masks_shape_the_result_but_take_no_part_in_promotion():
+    # where's condition is a mask: it broadcasts, but a uint8 condition must not promote
+    # int8 values to int16, and it reaches the kernel as bool (not converted to floats).
+    cond = torch.tensor([[1], [0]], dtype=torch.uint8)
+    values = torch.tensor([1, 2, 3], dtype=torch.int8)
+    with pytest.warns(UserWarning, match="uint8 condition"):
+        result = torch.where(cond, values, torch.zeros(3, dtype=torch.int8))
+    assert result.dtype is torch.int8 and result.tolist() == [[1, 2, 3], [0, 0, 0]]
+    nan = float("nan")
+    picked = torch.where(torch.tensor([True, False]), torch.tensor([nan, 1.0]), -0.0)
+    assert np.isnan(picked[0].item()) and np.signbit(picked[1].item())   # bits kept as they are

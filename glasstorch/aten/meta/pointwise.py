@@ -102,9 +102,13 @@ def result_and_compute(common: dtypes.dtype, kind: Promotion) -> tuple:
     return common, compute, compute
 
 
-def elementwise_meta(operands, kind: Promotion) -> ElementwiseMeta:
-    """Describe the result of an elementwise operation over `operands`."""
-    tensors = [t for t in operands if isinstance(t, TensorBase)]
+def elementwise_meta(operands, kind: Promotion, inputs=None) -> ElementwiseMeta:
+    """Describe the result of an elementwise operation over `operands`.
+
+    `inputs`, when given, are all the tensors that shape the result, in schema order:
+    the operands and masks such as `where`'s condition, which take no part in promotion.
+    """
+    tensors = [t for t in (operands if inputs is None else inputs) if isinstance(t, TensorBase)]
     result, compute, target = result_and_compute(common_dtype(operands), kind)
     if len(tensors) == 1:
         t = tensors[0]
