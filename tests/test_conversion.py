@@ -9,10 +9,9 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
 
 import glasstorch as gt
-from test_factories import BINDING_GAPS, assert_matches_torch, evaluate
+from test_factories import _cases, assert_matches_torch
 
 SETUP = """
 x = torch.arange(6.).reshape(2, 3)
@@ -573,15 +572,6 @@ x.new(i)
 x.new(torch.ones(3)).shape
 x.new(device='meta')
 """
-
-
-def _cases(block: str) -> list:
-    cases = []
-    for line in block.strip().splitlines():
-        reason = BINDING_GAPS.get(line)
-        marks = pytest.mark.xfail(strict=True, reason=reason) if reason else ()
-        cases.append(pytest.param(line, marks=marks, id=line))
-    return cases
 
 
 @pytest.mark.parametrize("source", _cases(TENSOR_DATA))

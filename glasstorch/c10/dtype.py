@@ -149,6 +149,14 @@ _SCALAR_TYPE_NAMES = {
     float8_e4m3fnuz: "Float8_e4m3fnuz", float8_e5m2fnuz: "Float8_e5m2fnuz",
     float8_e8m0fnu: "Float8_e8m0fnu",
 }
+# c10's TypeMeta names: some of torch's messages print these instead ("expected dtype
+# float for `end` but got dtype long int").
+_TYPE_META_NAMES = {
+    bool: "bool", uint8: "unsigned char", int8: "signed char", int16: "short int",
+    int32: "int", int64: "long int", float16: "c10::Half", bfloat16: "c10::BFloat16",
+    float32: "float", float64: "double", complex64: "c10::complex<float>",
+    complex128: "c10::complex<double>",
+}
 _COMPLEX_TO_REAL = {complex32: float16, complex64: float32, complex128: float64}
 _REAL_TO_COMPLEX = {float16: complex32, bfloat16: complex64, float32: complex64,
                     float64: complex128}
@@ -170,6 +178,11 @@ def scalar_type_name(d: dtype) -> str:
         'Char'
     """
     return _SCALAR_TYPE_NAMES[d]
+
+
+def type_meta_name(d: dtype) -> str:
+    """c10's TypeMeta name of a dtype (``long int``, ``c10::Half``), as some messages print it."""
+    return _TYPE_META_NAMES[d]
 
 
 def from_numpy_dtype(np_dtype: np.dtype) -> dtype:

@@ -24,7 +24,7 @@ import ml_dtypes
 import numpy as np
 
 from ...c10 import dtype as dtypes
-from ...c10.dtype import from_numpy_dtype, scalar_type_name
+from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ...c10.promotion import result_type_of
 from ...c10.tensor_impl import TensorBase
 from ..meta.pointwise import Promotion, elementwise_meta, result_and_compute
@@ -36,14 +36,6 @@ from .copy import checked_scalar
 from .special import check_writable, silent
 from .unary import BOOL, COMPLEX, INTEGRAL, refuse
 
-# c10's TypeMeta names, which some messages print instead of torch's dtype names.
-TYPE_META_NAMES = {
-    dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "signed char",
-    dtypes.int16: "short int", dtypes.int32: "int", dtypes.int64: "long int",
-    dtypes.float16: "c10::Half", dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float",
-    dtypes.float64: "double", dtypes.complex64: "c10::complex<float>",
-    dtypes.complex128: "c10::complex<double>",
-}
 _NOT_COMPLEX = "clamp is not supported for complex types"
 # c10's overflow check of a float bound: beyond the largest finite value (inf is fine)
 _FLOAT_LIMITS = {d: float(ml_dtypes.finfo(d._np).max)
@@ -156,7 +148,7 @@ def _number_bounds_out(target: TensorBase, described, inplace: bool) -> None:
         return
     if inplace:
         raise RuntimeError(f"result type {scalar_type_name(described.dtype)} can't be cast to "
-                           f"the desired output type {TYPE_META_NAMES[target._dtype]}")
+                           f"the desired output type {type_meta_name(target._dtype)}")
     raise RuntimeError(f"Found dtype {scalar_type_name(target._dtype)} but expected "
                        f"{scalar_type_name(described.dtype)}")
 
@@ -438,11 +430,11 @@ def _frexp_meta(self, out=None):
         check_writable(exponent)
         if mantissa._dtype is not self._dtype:
             raise RuntimeError(f"torch.frexp() expects mantissa to have dtype "
-                               f"{TYPE_META_NAMES[self._dtype]} but got "
-                               f"{TYPE_META_NAMES[mantissa._dtype]}")
+                               f"{type_meta_name(self._dtype)} but got "
+                               f"{type_meta_name(mantissa._dtype)}")
         if exponent._dtype is not dtypes.int32:
             raise RuntimeError(f"torch.frexp() expects exponent to have int dtype but got "
-                               f"{TYPE_META_NAMES[exponent._dtype]}")
+                               f"{type_meta_name(exponent._dtype)}")
     described = elementwise_meta([self], Promotion.DEFAULT)
     return (described, TensorMeta(described.shape, dtypes.int32, described.stride))
 

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from ...c10 import dtype as dtypes
-from ...c10.dtype import from_numpy_dtype, scalar_type_name
+from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ...c10.tensor_impl import TensorBase, wrap_array
 from ..pointwise import pointwise
 from ..registry import composite
@@ -16,14 +16,6 @@ from .binary import computed_dtype, not_implemented, operand_dtype, raise_at_ker
 from .copy import cpp_type_name
 from .view import transpose, unbind
 
-# The names torch's TypeMeta prints for dtypes ("expected dtype float for `end` ...").
-_TYPE_META_NAMES = {
-    dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "signed char",
-    dtypes.int16: "short int", dtypes.int32: "int", dtypes.int64: "long int",
-    dtypes.float16: "c10::Half", dtypes.bfloat16: "c10::BFloat16", dtypes.float32: "float",
-    dtypes.float64: "double", dtypes.complex64: "c10::complex<float>",
-    dtypes.complex128: "c10::complex<double>",
-}
 
 
 def _overflow(dtype: np.dtype) -> RuntimeError:
@@ -58,8 +50,8 @@ def _check_lerp(self, end, weight):
     for name, other in (("end", end), ("weight", weight)):
         if (isinstance(self, TensorBase) and isinstance(other, TensorBase)
                 and other._dtype is not self._dtype and (name == "end" or other.dim())):
-            raise RuntimeError(f"expected dtype {_TYPE_META_NAMES[self._dtype]} for `{name}` "
-                               f"but got dtype {_TYPE_META_NAMES[other._dtype]}")
+            raise RuntimeError(f"expected dtype {type_meta_name(self._dtype)} for `{name}` "
+                               f"but got dtype {type_meta_name(other._dtype)}")
     tensor_weight = isinstance(weight, TensorBase)
     dtype = computed_dtype(self, end, weight if tensor_weight else None)
     if not tensor_weight and operand_dtype(weight).is_complex and not dtype.is_complex:
