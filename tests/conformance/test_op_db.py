@@ -1,14 +1,14 @@
 """glasstorch vs torch's own OpInfo database (unary and binary ufuncs): a ratchet.
 
-The harness (`op_db_pointwise.py`) runs every CPU sample (float32, float64, int64, bool,
+The harness (`op_db_harness.py`, family "pointwise") runs every CPU sample (float32, float64, int64, bool,
 complex64) of every unary/binary ufunc record of torch's `op_db` that glasstorch has,
 and the records' error inputs. The rates may only go up: when a change raises them, raise the floors below to
 the new values. `pytest -s` prints the table; the script prints every failure
-(``python tests/conformance/op_db_pointwise.py --details``).
+(``python tests/conformance/op_db_harness.py --details``).
 """
 import pytest
 
-import op_db_pointwise as harness
+import op_db_harness as harness
 
 torch = pytest.importorskip("torch")
 

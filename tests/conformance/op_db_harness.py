@@ -1,17 +1,19 @@
-"""glasstorch's elementwise operators against torch's own OpInfo database.
+"""glasstorch's operators against torch's own OpInfo database.
 
 torch keeps, in `torch.testing._internal.common_methods_invocations.op_db`, one record
-per operator with a generator of sample inputs. This harness takes the unary and binary
-ufunc records (`UnaryUfuncInfo`, `BinaryUfuncInfo`; `special.*` and the CUDA-only
-`jiterator_*` left out), runs every CPU sample of the dtypes below through torch and
-through glasstorch, and compares the results: same dtype, same shape, values within
-`torch.testing.assert_close`'s tolerance (the dtype's default, widened by the record's
-own `toleranceOverride`s for CPU), NaNs equal; or both raise the same exception type.
-Records with `error_inputs` are also checked: glasstorch must raise torch's type.
+per operator with a generator of sample inputs. This harness takes the records of one
+family (`FAMILIES`: the unary and binary ufuncs of the pointwise issue, or the named
+operators of the reductions-to-matmul issue), runs every CPU sample of the dtypes below
+through torch and through glasstorch, and compares the results: same dtype, same shape,
+values within `torch.testing.assert_close`'s tolerance (the dtype's default, widened by
+the record's own `toleranceOverride`s for CPU), NaNs equal; or both raise the same
+exception type. Records with `error_inputs` are also checked: glasstorch must raise
+torch's type.
 
-    /work/torchref/bin/python tests/conformance/op_db_pointwise.py            # the table
-    ... op_db_pointwise.py --details                     # plus every failure, by op
-    ... op_db_pointwise.py -k div,add --limit 10         # some ops, 10 samples a dtype
+    /work/torchref/bin/python tests/conformance/op_db_harness.py          # the table
+    ... op_db_harness.py --details                     # plus every failure, by op
+    ... op_db_harness.py -k div,add --limit 10         # some ops, 10 samples a dtype
+    ... op_db_harness.py --family operators -k sort    # another family's records
 
 Needs real torch (only tests and tools may import it; glasstorch never does).
 """
@@ -38,12 +40,46 @@ import glasstorch as gt  # noqa: E402
 DTYPES = ("float32", "float64", "int64", "bool", "complex64")
 EXCLUDED_PREFIXES = ("special.", "jiterator_")     # out of scope; CUDA only
 
+# The operators of the reductions, scans, sorting, indexing, joining and matmul issue,
+# by torch's record names (random samplers are checked bitwise in tests/test_random.py).
+OPERATORS = frozenset("""
+    sum nansum mean nanmean prod max min amax amin aminmax argmax argmin all any std var
+    std_mean var_mean norm logsumexp median nanmedian mode kthvalue quantile nanquantile
+    count_nonzero dist
+    cumsum cumprod cummax cummin logcumsumexp diff gradient trapezoid trapz
+    cumulative_trapezoid
+    sort argsort msort topk unique unique_consecutive searchsorted bucketize histc
+    histogram bincount nonzero nonzero_static argwhere isin
+    __getitem__ index_select gather scatter scatter_add scatter_reduce index_add
+    index_copy index_fill index_put index_reduce masked_fill masked_scatter masked_select
+    take take_along_dim put
+    cat stack hstack vstack dstack column_stack row_stack split_with_sizes hsplit vsplit
+    dsplit tile repeat repeat_interleave roll flip fliplr flipud rot90 tril triu
+    tril_indices triu_indices diag diag_embed diagflat diagonal_scatter select_scatter
+    slice_scatter as_strided_scatter block_diag cartesian_prod combinations meshgrid kron
+    atleast_1d atleast_2d atleast_3d ravel broadcast_tensors broadcast_shapes narrow_copy
+    resize_ resize_as_ unravel_index trace cross linalg.cross renorm cdist cov corrcoef
+    fill_diagonal_
+    matmul __rmatmul__ mm bmm mv dot vdot inner outer ger addmm addmv addr addbmm baddbmm
+    einsum tensordot chain_matmul linalg.multi_dot nn.functional.linear
+    nn.functional.bilinear
+""".split())
+
+
+def _is_ufunc(entry) -> bool:
+    from torch.testing._internal.opinfo.core import BinaryUfuncInfo, UnaryUfuncInfo
+    return isinstance(entry, (UnaryUfuncInfo, BinaryUfuncInfo)) \
+        and not entry.name.startswith(EXCLUDED_PREFIXES)
+
+
+FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS}
+
 
 # ----------------------------------------------------------------------------------
 # The records
 # ----------------------------------------------------------------------------------
-def load_entries(torch) -> list:
-    """The unary and binary ufunc records of torch's `op_db` in scope."""
+def load_entries(torch, family: str = "pointwise") -> list:
+    """The records of torch's `op_db` in `family` (a key of `FAMILIES`)."""
     if "expecttest" not in sys.modules:
         try:
             import expecttest  # noqa: F401
@@ -52,9 +88,7 @@ def load_entries(torch) -> list:
             stub.TestCase = unittest.TestCase
             sys.modules["expecttest"] = stub
     from torch.testing._internal.common_methods_invocations import op_db
-    from torch.testing._internal.opinfo.core import BinaryUfuncInfo, UnaryUfuncInfo
-    return [entry for entry in op_db if isinstance(entry, (UnaryUfuncInfo, BinaryUfuncInfo))
-            and not entry.name.startswith(EXCLUDED_PREFIXES)]
+    return [entry for entry in op_db if FAMILIES[family](entry)]
 
 
 def entry_label(entry) -> str:
@@ -211,6 +245,13 @@ def describe(sample, torch) -> str:
     return ", ".join(parts)
 
 
+def convert_sample(sample, torch) -> types.SimpleNamespace:
+    """The sample's input, args and kwargs as glasstorch values."""
+    return types.SimpleNamespace(input=to_glasstorch(sample.input, torch),
+                                 args=to_glasstorch(sample.args, torch),
+                                 kwargs=to_glasstorch(sample.kwargs, torch))
+
+
 def outcome(call, sample, torch):
     """Run `call` on a sample: ('ok', result) or ('raised', exception)."""
     try:
@@ -240,10 +281,8 @@ def check_sample(entry, calls: list, sample, torch, tol: tuple) -> tuple:
 
     'errored': glasstorch raised where torch returned; 'failed': anything else unequal.
     """
+    converted = convert_sample(sample, torch)       # before torch may write the inputs
     status, expected = outcome(entry.op, sample, torch)
-    converted = types.SimpleNamespace(input=to_glasstorch(sample.input, torch),
-                                      args=to_glasstorch(sample.args, torch),
-                                      kwargs=to_glasstorch(sample.kwargs, torch))
     for variant, call in calls:
         got, actual = outcome(call, converted, torch)
         if status == "raised" and got == "raised":
@@ -270,13 +309,11 @@ def check_errors(entry, call, torch, result: OpResult) -> None:
     torch.manual_seed(0)
     for error in entry.error_inputs_func(entry, "cpu"):
         sample = error.sample_input
+        converted = convert_sample(sample, torch)
         status, expected = outcome(entry.op, sample, torch)
         if status != "raised" or not isinstance(expected, error.error_type):
             continue                                  # not an error of torch's CPU build
         result.errors_checked += 1
-        converted = types.SimpleNamespace(input=to_glasstorch(sample.input, torch),
-                                          args=to_glasstorch(sample.args, torch),
-                                          kwargs=to_glasstorch(sample.kwargs, torch))
         got, actual = outcome(call, converted, torch)
         if got == "raised" and isinstance(actual, error.error_type):
             result.errors_matched += 1
@@ -345,12 +382,12 @@ def _run_dtype(entry, calls: list, dtype: str, torch, limit: int | None,
 
 
 def run(torch, pattern: str = "", limit: int | None = None, count_missing: bool = False,
-        reference: bool = False) -> list:
-    """An `OpResult` for each record in scope whose label contains one of `pattern`'s
+        reference: bool = False, family: str = "pointwise") -> list:
+    """An `OpResult` for each record of `family` whose label contains one of `pattern`'s
     comma-separated parts (all records for '')."""
     parts = [p for p in pattern.split(",") if p]
     results = []
-    for entry in load_entries(torch):
+    for entry in load_entries(torch, family):
         label = entry_label(entry)
         if parts and not any(p in label for p in parts):
             continue
@@ -429,6 +466,8 @@ def format_details(results: list, per_reason: int = 3) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-k", dest="pattern", default="", help="comma-separated op names")
+    parser.add_argument("--family", default="pointwise", choices=sorted(FAMILIES),
+                        help="which records: the ufuncs, or the other operators")
     parser.add_argument("--limit", type=int, default=None, help="samples per dtype")
     parser.add_argument("--details", action="store_true", help="list every failure")
     parser.add_argument("--count-missing", action="store_true",
@@ -437,7 +476,8 @@ def main(argv=None) -> int:
                         help="the records' reference_inputs (extremal values) instead")
     args = parser.parse_args(argv)
     import torch
-    results = run(torch, args.pattern, args.limit, args.count_missing, args.reference)
+    results = run(torch, args.pattern, args.limit, args.count_missing, args.reference,
+                  args.family)
     print(format_table(results))
     if args.details:
         print(format_details(results))
