@@ -37,6 +37,19 @@ _SINKS: list = []          # callbacks told of every (kind, name) that gains a s
 
 _TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 
+# In-place overloads that torch also exposes as functions (`torch.relu_(x)`): those whose
+# native_functions.yaml entry says `variants: function, method`. Most in-place ops are
+# methods only (`torch.add_` does not exist), so this is a list, not a rule.
+INPLACE_FUNCTIONS = frozenset("""
+    abs_ acos_ acosh_ addmv_ alpha_dropout_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_
+    arctanh_ as_strided_ asin_ asinh_ atan_ atanh_ ceil_ celu_ clamp_ clamp_max_ clamp_min_
+    clip_ conj_physical_ cos_ cosh_ deg2rad_ detach_ dropout_ embedding_renorm_ erf_ erfc_
+    exp2_ exp_ expm1_ feature_alpha_dropout_ feature_dropout_ fill_ fix_ floor_ frac_ gcd_
+    i0_ index_put_ lcm_ ldexp_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_
+    rad2deg_ reciprocal_ relu_ resize_as_ round_ rrelu_ rsqrt_ selu_ sigmoid_ sin_ sinc_
+    sinh_ sqrt_ square_ tan_ tanh_ threshold_ trunc_ xlogy_ zero_
+""".split())
+
 
 class Param:
     """One Python-level parameter of a signature."""
@@ -420,6 +433,9 @@ def bind_declaration(decl) -> None:
         inplace_name = name if name.endswith("_") else name + "_"
         _add("method", inplace_name, Signature(inplace_name, inplace._schema, True, None,
                                                inplace, False))
+        if inplace_name in INPLACE_FUNCTIONS:
+            _add("function", inplace_name, Signature(inplace_name, inplace._schema, False,
+                                                     None, inplace, False))
 
 
 def _add(kind: str, name: str, sig: Signature) -> None:

@@ -66,3 +66,12 @@ def test_scalar_data_with_dtype_stays_zero_dim():
     # Regression: converting the data to a dtype once made 0-dim data 1-dim.
     assert torch.tensor(1.5, dtype=torch.float64).shape == ()
     assert torch.tensor(7, dtype=torch.int8).shape == ()
+
+
+def test_inplace_functions_torch_exposes():
+    """`torch.relu_(x)` and its siblings exist and write `x`; `torch.add_` does not."""
+    x = torch.tensor([-1.0, 4.0])
+    assert torch.relu_(x) is x and x.tolist() == [0.0, 4.0]
+    assert torch.sqrt_(input=x) is x and x.tolist() == [0.0, 2.0]
+    assert torch.clamp_(x, min=1.0) is x and x.tolist() == [1.0, 2.0]
+    assert not hasattr(torch, "add_") and not hasattr(torch, "mul_")
