@@ -58,3 +58,10 @@ def lookup(name: str):
 
 
 declare("frexp", ("mantissa", "exponent"))
+declare("sort", ("values", "indices"))
+declare("topk", ("values", "indices"))
+declare("kthvalue", ("values", "indices"))
+declare("median", ("values", "indices"))
+declare("nanmedian", ("values", "indices"))
+declare("mode", ("values", "indices"))
+declare("histogram", ("hist", "bin_edges"))
