@@ -106,6 +106,7 @@ class OpInfo:
     is_view: bool = False
     view_has_base: bool = True                  # False for detach: aliases, but no _base
     is_factory: bool = False
+    out_sets_dtype: bool = False                # out='s dtype is the result's (sum, prod)
     layout_sensitive: bool = False              # values depend on the input's strides
     values_defined: bool = True                 # False for empty: compare metadata only
     covers: tuple = ()                          # other declarations exercised through it

@@ -145,7 +145,7 @@ def _check_out(op, sample) -> None:
         _check(op, out, reference)
 
     bad = _uncastable(result_dtype)
-    if op.is_factory and sample.kwargs.get("dtype") is None:
+    if (op.is_factory or op.out_sets_dtype) and sample.kwargs.get("dtype") is None:
         bad = None                          # the factory takes its dtype from `out`
     if bad is not None:
         out = gt.zeros(shape, dtype=bad)

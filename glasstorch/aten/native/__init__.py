@@ -5,3 +5,4 @@ from . import trigonometric, rounding, predicates, conj  # noqa: F401
 from . import comparison, bitwise  # noqa: F401
 from . import division, power, minmax, binary_math, ternary  # noqa: F401
 from . import special, clamp  # noqa: F401
+from . import reduction  # noqa: F401
