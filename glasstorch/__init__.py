@@ -27,6 +27,9 @@ from ._tensor_new import (  # noqa: F401
     tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
 from .aten.native.shape import split_function as split  # noqa: F401
 from . import utils, return_types  # noqa: F401
+from . import autograd  # noqa: F401
+from .autograd.grad_mode import (  # noqa: F401
+    no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
 from ._tensor_str import set_printoptions  # noqa: F401
 
 __version__ = "2.13.0+glasstorch"

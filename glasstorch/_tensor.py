@@ -231,6 +231,51 @@ class Tensor(TensorBase):
         self.requires_grad = requires_grad
         return self
 
+    # ----- autograd (glasstorch/autograd/) -------------------------------------------
+    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False,
+                 inputs=None) -> None:
+        """Accumulate the gradient of this tensor into the leaves' `.grad`.
+
+        Args:
+            gradient (Tensor, optional): the gradient of this tensor (1 for a scalar).
+            retain_graph (bool, optional): keep the graph for another backward.
+            create_graph (bool): record backward itself, for higher-order derivatives.
+            inputs (sequence of Tensor, optional): accumulate only into these.
+
+        Example::
+
+            >>> x = torch.tensor([1., 2.], requires_grad=True)
+            >>> (x * x).sum().backward()
+            >>> x.grad
+            tensor([2., 4.])
+        """
+        from . import autograd
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def register_hook(self, hook):
+        """Call `hook(grad)` with this tensor's gradient each time it is computed; a
+        returned tensor replaces the gradient. Returns a handle with `remove()`."""
+        from .autograd.graph import register_tensor_hook
+        return register_tensor_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call `hook(tensor)` after a gradient was accumulated into this leaf's `.grad`."""
+        from .autograd.graph import RemovableHandle, next_hook_id
+        if not self.is_leaf:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        meta = self._autograd_meta()
+        if meta.post_accumulate_hooks is None:
+            meta.post_accumulate_hooks = {}
+        key = next_hook_id()
+        meta.post_accumulate_hooks[key] = hook
+        return RemovableHandle(meta.post_accumulate_hooks, key)
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf tensor's gradient in `.grad` during backward."""
+        from .autograd.graph import retain_grad
+        retain_grad(self)
+
     # ----- printing ---------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:
         from ._tensor_str import tensor_repr

@@ -200,9 +200,15 @@ def _install(decl: Declaration, parsed: FunctionSchema) -> OpOverload:
     return overload
 
 
+# Told of every declaration once its overloads exist (autograd installs its kernels).
+DECLARATION_SINKS: list = []
+
+
 def _bind(decl: Declaration) -> None:
     from .binding import bind_declaration
     bind_declaration(decl)
+    for sink in DECLARATION_SINKS:
+        sink(decl)
 
 
 # ----------------------------------------------------------------------------------

@@ -53,13 +53,18 @@ class AutogradMeta:
     nothing for autograd.
     """
 
-    __slots__ = ("requires_grad", "grad", "grad_fn", "retains_grad")
+    __slots__ = ("requires_grad", "grad", "grad_fn", "retains_grad", "output_nr",
+                 "grad_accumulator", "hooks", "post_accumulate_hooks")
 
     def __init__(self) -> None:
         self.requires_grad = False
         self.grad = None
-        self.grad_fn = None
+        self.grad_fn = None              # the Node that made this tensor (None: a leaf)
         self.retains_grad = False
+        self.output_nr = 0               # which output of grad_fn this tensor is
+        self.grad_accumulator = None     # weak reference to a leaf's AccumulateGrad
+        self.hooks = None                # Tensor.register_hook: {id: hook}
+        self.post_accumulate_hooks = None
 
 
 class TensorBase:

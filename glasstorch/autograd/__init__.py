@@ -1,0 +1,166 @@
+"""`torch.autograd`: reverse-mode automatic differentiation.
+
+The parts, in the order a gradient meets them:
+
+- `recording.py`: the Autograd dispatch key's kernels record a `Node` per operator call
+  on tensors that require grad (its type made from the declaration's formulas by
+  `formulas.py`; long formulas live in `manual.py`);
+- `graph.py`: nodes, edges, `AccumulateGrad` at the leaves, hooks;
+- `saved.py`: what nodes keep for backward, checked against in-place changes;
+- `engine.py`: runs the graph backwards;
+- `grad_mode.py`: `no_grad` and friends, which exclude the Autograd key.
+"""
+from __future__ import annotations
+
+from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
+from ..c10.tensor_impl import TensorBase
+from . import graph  # noqa: F401
+from .engine import execute
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .graph import gradient_edge
+from .recording import install
+from .saved import saved_tensors_hooks  # noqa: F401
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
+           "is_grad_enabled", "saved_tensors_hooks"]
+
+for _declaration in list(DECLARATIONS.values()):
+    install(_declaration)
+DECLARATION_SINKS.append(install)
+
+
+def _as_tuple(value) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, TensorBase):
+        return (value,)
+    return tuple(value)
+
+
+def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list:
+    """The gradient each output starts with: given, or 1 for a scalar output."""
+    import glasstorch
+    if grad_outputs and len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad requires one gradient per output: got {len(grad_outputs)} "
+                           f"tensors and {len(outputs)} gradients")
+    grads = []
+    for i, out in enumerate(outputs):
+        given = grad_outputs[i] if grad_outputs else None
+        if given is None:
+            if out.requires_grad and out.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out.requires_grad and not out.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar "
+                                   f"outputs but got {out.dtype}")
+            given = glasstorch.ones_like(out) if out.requires_grad else None
+        elif isinstance(given, TensorBase) and given._size != out._size:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                               f"{given.shape} and output[{i}] has a shape of {out.shape}.")
+        grads.append(given)
+    return grads
+
+
+def _root_edges(outputs: tuple) -> list:
+    edges = []
+    for i, out in enumerate(outputs):
+        edge = gradient_edge(out)
+        if edge[0] is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               f"have a grad_fn")
+        edges.append(edge)
+    return edges
+
+
+def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
+             create_graph: bool = False, grad_variables=None, inputs=None) -> None:
+    """Accumulate into `.grad` of the leaves the gradients of `tensors`.
+
+    Args:
+        tensors (Tensor or sequence of Tensor): the outputs to differentiate.
+        grad_tensors (sequence of Tensor or None): the gradient of each output (may be
+            omitted for scalar outputs: 1).
+        retain_graph (bool): keep the graph's saved tensors for another backward
+            (default: `create_graph`).
+        create_graph (bool): record the backward pass, for higher-order derivatives.
+        inputs (sequence of Tensor): accumulate only into these tensors' `.grad`.
+
+    Example::
+
+        >>> x = torch.tensor([1., 2.], requires_grad=True)
+        >>> torch.autograd.backward((x * x).sum())
+        >>> x.grad
+        tensor([2., 4.])
+    """
+    outputs = _as_tuple(tensors)
+    grads = _root_grads(outputs, _as_tuple(grad_tensors if grad_variables is None
+                                           else grad_variables), create_graph)
+    retain = create_graph if retain_graph is None else retain_graph
+    targets = _as_tuple(inputs)
+    if inputs is not None and not targets:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    edges = _root_edges(outputs)
+    if not targets:
+        execute(edges, grads, retain, create_graph)
+        return
+    found = execute(edges, grads, retain, create_graph, [_input_edge(t) for t in targets])
+    from .engine import accumulate_into_grad
+    for tensor, grad in zip(targets, found):
+        if grad is not None:
+            accumulate_into_grad(tensor, grad)
+
+
+def _input_edge(tensor) -> tuple:
+    edge = gradient_edge(tensor)
+    if edge[0] is None:
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
+    return edge
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple:
+    """The gradients of `outputs` with respect to `inputs`, returned (not accumulated).
+
+    Args:
+        outputs (Tensor or sequence of Tensor): what to differentiate.
+        inputs (Tensor or sequence of Tensor): with respect to what.
+        grad_outputs (sequence of Tensor or None): the gradient of each output.
+        retain_graph (bool): keep the graph for another backward (default: create_graph).
+        create_graph (bool): record the computation, for higher-order derivatives.
+        allow_unused (bool): return None for an input the outputs do not depend on
+            (otherwise that raises).
+        materialize_grads (bool): return zeros instead of None for unused inputs.
+
+    Returns:
+        A tuple with one gradient per input.
+
+    Example::
+
+        >>> x = torch.tensor(3., requires_grad=True)
+        >>> torch.autograd.grad(x ** 2, x)
+        (tensor(6.),)
+    """
+    if is_grads_batched:
+        raise NotImplementedError("grad: is_grads_batched needs vmap, which glasstorch "
+                                  "does not have yet")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    allow_unused = materialize_grads if allow_unused is None else allow_unused
+    outs, targets = _as_tuple(outputs), _as_tuple(inputs)
+    grads = _root_grads(outs, _as_tuple(grad_outputs), create_graph)
+    retain = create_graph if retain_graph is None else retain_graph
+    found = execute(_root_edges(outs), grads, retain, create_graph,
+                    [_input_edge(t) for t in targets])
+    results = []
+    for index, (tensor, value) in enumerate(zip(targets, found)):
+        if value is None:
+            if not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {index} appears to "
+                                   f"not have been used in the graph. Set allow_unused=True "
+                                   f"if this is the desired behavior.")
+            if materialize_grads:
+                import glasstorch
+                value = glasstorch.zeros_like(tensor)
+        results.append(value)
+    return tuple(results)

@@ -1,0 +1,233 @@
+"""The engine: runs the recorded graph backwards, from outputs to leaves.
+
+As torch's engine does, it first counts, for every node reachable from the roots, how
+many edges lead into it; a node runs once every gradient it will receive has arrived
+(its count reached zero), gradients for the same input are summed in its input buffer,
+and among ready nodes the one created last runs first. The walk is a loop over a heap,
+never a recursion, so a graph a million nodes long needs no deeper stack.
+
+`torch.autograd.grad` (and `backward(inputs=...)`) only runs the nodes that lie on a
+path to the requested inputs and captures the gradient arriving at each of them.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from ..c10.dispatch_key import AUTOGRAD, local_keys
+from .graph import InputMetadata, Node
+
+
+class GraphRoot(Node):
+    """The start of a backward pass: hands the given output gradients to the roots."""
+
+    def __init__(self, edges: tuple, grads: list) -> None:
+        super().__init__(edges)
+        self.grads = grads
+
+    def apply(self, grads: list) -> list:
+        return list(self.grads)
+
+
+def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
+            capture: list | None = None) -> list | None:
+    """Run the graph from `edges` (where `grads` enter) to the leaves.
+
+    Args:
+        edges: (node, input number) of each output.
+        grads: the gradient of each output.
+        retain_graph: keep saved tensors for another backward.
+        create_graph: record the backward computation (grad mode on while it runs).
+        capture: edges whose arriving gradients to return instead of accumulating
+            into leaves (autograd.grad); None to accumulate into every leaf.
+
+    Returns:
+        The captured gradients (None for an edge nothing reached), or None.
+    """
+    root = GraphRoot(tuple(edges), grads)
+    dependencies = _count_dependencies(root)
+    needed = reached = None
+    if capture is not None:                   # run what leads to a target; visit targets
+        needed = _needed_nodes(root, capture)
+        reached = needed | {edge[0] for edge in capture}
+    captured = {edge: None for edge in capture} if capture is not None else None
+    buffers: dict = {root: []}
+    order = itertools.count()
+    ready = [(0, 0, root)]
+    saved_excluded = local_keys.excluded
+    local_keys.set(local_keys.included, saved_excluded & ~AUTOGRAD if create_graph
+                   else saved_excluded | AUTOGRAD)
+    try:
+        while ready:
+            node = heapq.heappop(ready)[2]
+            inputs = buffers.pop(node)
+            inputs = _run_tensor_pre_hooks(node, inputs)
+            if captured is not None:
+                for i, grad in enumerate(inputs):
+                    if (node, i) in captured:
+                        captured[node, i] = grad
+            if needed is not None and node not in needed:
+                continue
+            outputs = _run_node(node, inputs, retain_graph)
+            for edge, grad in zip(node.next_functions, outputs):
+                child = edge[0] if edge is not None else None
+                if child is None:
+                    continue
+                if reached is not None and child not in reached:
+                    continue
+                buffer = buffers.setdefault(child, [None] * len(child._input_metadata))
+                slot = edge[1]
+                if grad is not None:
+                    buffer[slot] = grad if buffer[slot] is None else buffer[slot] + grad
+                dependencies[child] -= 1
+                if dependencies[child] == 0:
+                    heapq.heappush(ready, (-child._sequence_nr, next(order), child))
+    finally:
+        local_keys.set(local_keys.included, saved_excluded)
+    return None if captured is None else [captured[edge] for edge in capture]
+
+
+def _count_dependencies(root: Node) -> dict:
+    """How many edges lead into each node reachable from `root` (iteratively)."""
+    dependencies: dict = {}
+    seen = {root}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for edge in node.next_functions:
+            child = edge[0] if edge is not None else None
+            if child is None:
+                continue
+            dependencies[child] = dependencies.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return dependencies
+
+
+def _needed_nodes(root: Node, capture: list) -> set:
+    """The nodes on some path from `root` to a captured edge: only they need to run.
+
+    A post-order walk (children settled before their parent, with an explicit stack):
+    a node is needed when one of its edges leads to a target or to a needed node.
+    """
+    targets = {edge[0] for edge in capture}
+    needed, visited = {root}, set()
+    stack = [(root, False)]
+    while stack:
+        node, settled = stack.pop()
+        children = [e[0] for e in node.next_functions if e is not None and e[0] is not None]
+        if settled:
+            if any(child in targets or child in needed for child in children):
+                needed.add(node)
+            continue
+        if node in visited:
+            continue
+        visited.add(node)
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if child not in visited)
+    return needed
+
+
+def _run_tensor_pre_hooks(node: Node, inputs: list) -> list:
+    """`Tensor.register_hook` hooks (each may replace the gradient), then retain_grad."""
+    hooks, keeps = node.tensor_pre_hooks(), node._retains_grad_hooks
+    if not hooks and not keeps:
+        return inputs
+    inputs = list(inputs)
+    for slot, table in hooks.items():
+        for hook in list(table.values()):
+            if inputs[slot] is None:
+                break
+            replaced = hook(inputs[slot])
+            if replaced is not None:
+                inputs[slot] = replaced
+    for slot, keep in keeps.items():
+        if inputs[slot] is not None:
+            keep(inputs[slot])
+    return inputs
+
+
+def _run_node(node: Node, inputs: list, retain_graph: bool) -> list:
+    for hook in list(node._pre_hooks.values()):
+        replaced = hook(tuple(inputs))
+        if replaced is not None:
+            inputs = list(replaced)
+    outputs = node.apply(inputs)
+    if not retain_graph:
+        node.release()
+    outputs = validate_outputs(node, outputs)
+    for hook in list(node._post_hooks.values()):
+        replaced = hook(tuple(outputs), tuple(inputs))
+        if replaced is not None:
+            outputs = list(replaced)
+    return outputs
+
+
+def validate_outputs(node: Node, outputs: list) -> list:
+    """Each gradient a node returns, made to fit the input it is for: summed over the
+    dimensions broadcasting added, and cast to that input's dtype."""
+    if len(outputs) != len(node.next_functions):
+        raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
+                           f"(expected {len(node.next_functions)}, got {len(outputs)})")
+    fitted = []
+    for index, (grad, edge) in enumerate(zip(outputs, node.next_functions)):
+        if grad is None or edge is None or edge[0] is None:
+            fitted.append(None if edge is None or edge[0] is None else grad)
+            continue
+        meta = edge[0]._input_metadata[edge[1]]
+        if grad._size != meta.shape:
+            if not _expandable(meta.shape, grad._size):
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {index} - "
+                    f"got {list(grad._size)} but expected shape compatible with "
+                    f"{list(meta.shape)}")
+            grad = sum_to(grad, meta.shape)
+        if grad._dtype is not meta.dtype:
+            if grad._dtype.is_complex and not meta.dtype.is_complex:
+                grad = grad.real
+            grad = grad.to(meta.dtype)
+        fitted.append(grad)
+    return fitted
+
+
+def _expandable(shape: tuple, target: tuple) -> bool:
+    """Whether `shape` broadcasts to `target`."""
+    if len(shape) > len(target):
+        return False
+    for size, full in zip(reversed(shape), reversed(target)):
+        if size != full and size != 1:
+            return False
+    return True
+
+
+def sum_to(grad, shape: tuple):
+    """Sum `grad` over the dimensions that broadcasting `shape` to grad's shape added."""
+    lead = grad.dim() - len(shape)
+    dims = list(range(lead)) + [lead + i for i, size in enumerate(shape)
+                                if size == 1 and grad._size[lead + i] != 1]
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    return grad.view(shape) if lead else grad
+
+
+def zeros_for(meta: InputMetadata):
+    """A zero gradient for an output no gradient reached."""
+    import glasstorch
+    return glasstorch.zeros(meta.shape, dtype=meta.dtype, device=meta.device)
+
+
+def accumulate_into_grad(variable, grad) -> None:
+    """Add `grad` into `variable.grad` (AccumulateGrad's job), then run the
+    post-accumulate hooks. Without grad mode the sum is done in place; with it
+    (create_graph) `.grad` becomes a new tensor that carries the graph."""
+    meta = variable._autograd_meta()
+    recording = not local_keys.excluded & AUTOGRAD
+    if meta.grad is None:
+        meta.grad = grad if recording else grad.detach().clone()
+    elif recording:
+        meta.grad = meta.grad + grad
+    else:
+        meta.grad.add_(grad)
+    for hook in list((meta.post_accumulate_hooks or {}).values()):
+        hook(variable)

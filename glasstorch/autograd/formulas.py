@@ -1,0 +1,180 @@
+"""Derivative formulas: from a declaration's `grad=` strings to a backward node type.
+
+A declaration says, as derivatives.yaml does, how to get each input's gradient from the
+output's: ``grad={"self": "grad * other.conj()", "other": "grad * self.conj()"}``. This
+module turns that into a `Node` subclass named as torch names it (`MulBackward0`):
+
+- each formula becomes a Python function of the names it uses, compiled once;
+- the names a formula reads decide what the forward call saves: an input (`self`,
+  `other`, ...), the output (`result`, or the output's schema name, `result0`...), or a
+  plain argument (`alpha`, `dim`);
+- `grad` is the gradient of the (first differentiable) output, `grads` all of them;
+- any other name is a function: a helper of `manual.py` (torch's FunctionsManual) or a
+  torch function (`where`, `zeros_like`, ...). Methods (`.conj()`) are Tensor methods.
+
+The formulas run on tensors through the ordinary operators, so with grad mode on
+(`create_graph=True`) backward itself is recorded and can be differentiated again.
+"""
+from __future__ import annotations
+
+import ast
+
+from . import manual
+from .graph import Node
+
+NOT_DIFFERENTIABLE = "non_differentiable"
+_RESERVED = {"grad", "grads", "True", "False", "None"}
+
+
+def camel_case(name: str) -> str:
+    """``'max_pool2d'`` -> ``'MaxPool2d'`` (torch's node-type spelling)."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+
+
+class Formula:
+    """One input's formula, compiled: `function(**values)` returns the input's gradient."""
+
+    def __init__(self, input_name: str, text: str, op_name: str) -> None:
+        self.input_name = input_name
+        self.text = text
+        tree = ast.parse(text.strip(), mode="eval")
+        self.names = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+        self._op_name = op_name
+        self._function = None
+        self._parameters: tuple = ()
+
+    def compile(self, variables: set) -> None:
+        """Bind the names: those in `variables` become parameters, the rest functions."""
+        self._parameters = tuple(n for n in self.names if n in variables)
+        namespace = {name: _function_named(name, self._op_name)
+                     for name in self.names if name not in variables and name not in _RESERVED}
+        source = f"lambda {', '.join(self._parameters)}: {self.text.strip()}"
+        self._function = eval(compile(source, f"<{self._op_name}: {self.input_name}>",
+                                      "eval"), namespace)
+
+    def __call__(self, values: dict):
+        return self._function(*[values[name] for name in self._parameters])
+
+
+def _function_named(name: str, op_name: str):
+    found = getattr(manual, name, None)
+    if found is None:
+        import glasstorch
+        found = getattr(glasstorch, name, None)
+    if found is None:
+        raise NameError(f"derivative formula of {op_name} uses '{name}', which is neither an "
+                        f"argument of the operator nor a function of autograd/manual.py or "
+                        f"torch")
+    return found
+
+
+class FormulaNode(Node):
+    """The backward node of an operator with declared formulas.
+
+    Class attributes, set per operator by `node_type`: `formulas` and `input_names`
+    (one per differentiable input; a Tensor[] input has one edge per tensor),
+    `saved_names`, `output_names`.
+    """
+
+    formulas: tuple = ()
+    saved_names: frozenset = frozenset()
+    output_names: tuple = ()
+
+    def __init__(self, next_functions: tuple, saved: dict, spans: tuple) -> None:
+        super().__init__(next_functions)
+        self._saved = saved
+        self._spans = spans          # per formula: None (one tensor) or a list's length
+
+    def apply(self, grads: list) -> list:
+        if all(g is None for g in grads):
+            return [None] * len(self.next_functions)
+        values = self._unpack()
+        values["grads"] = grads = self._materialize(grads)
+        values["grad"] = grads[0]
+        results, edges = [], iter(self.next_functions)
+        for formula, span in zip(self.formulas, self._spans):
+            wanted = [_wanted(next(edges)) for _ in range(1 if span is None else span)]
+            if not any(wanted):
+                results.extend(None for _ in wanted)
+                continue
+            found = formula(values)
+            results.extend([found] if span is None else found)
+        return results
+
+    def _unpack(self) -> dict:
+        from .saved import SavedTensor
+        values = {}
+        for name, value in self._saved.items():
+            if isinstance(value, SavedTensor):
+                value = value.unpack(self)
+            elif isinstance(value, list) and value and isinstance(value[0], SavedTensor):
+                value = [v.unpack(self) for v in value]
+            values[name] = value
+        return values
+
+    def _materialize(self, grads: list) -> list:
+        """Missing gradients of other outputs as zeros (formulas expect tensors)."""
+        if None not in grads:
+            return grads
+        from .engine import zeros_for
+        return [zeros_for(meta) if g is None else g
+                for g, meta in zip(grads, self._input_metadata)]
+
+    def release(self) -> None:
+        from .saved import SavedTensor
+        for value in self._saved.values():
+            for item in value if isinstance(value, list) else (value,):
+                if isinstance(item, SavedTensor):
+                    item.release()
+
+    def __getattr__(self, name: str):
+        """`_saved_self`, `_saved_other`, ...: the saved values, as torch exposes them."""
+        if name.startswith("_saved_") and name[7:] in self.__dict__.get("_saved", ()):
+            return self._unpack()[name[7:]]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _wanted(edge) -> bool:
+    return edge is not None and edge[0] is not None
+
+
+_NODE_TYPES: dict = {}          # qualified op name -> Node subclass
+_COUNTERS: dict = {}            # base name -> how many node types it has
+
+
+def node_type(declaration, schema) -> type:
+    """The Node subclass for a declaration with `grad=` formulas (made once)."""
+    found = _NODE_TYPES.get(declaration.name)
+    if found is not None:
+        return found
+    base = declaration.name.split(".")[0]
+    index = _COUNTERS.get(base, 0)
+    _COUNTERS[base] = index + 1
+    op_name = declaration.name
+    inputs = [a for a in schema.arguments if a.type.base == "Tensor"
+              and declaration.grad.get(a.name) not in (None, NOT_DIFFERENTIABLE)]
+    outputs = _output_names(schema)
+    formulas = [Formula(arg.name, declaration.grad[arg.name], op_name) for arg in inputs]
+    variables = {a.name for a in schema.arguments} | set(outputs) | _RESERVED
+    for formula in formulas:
+        formula.compile(variables)
+    used = set().union(*(f.names for f in formulas))
+    cls = type(f"{camel_case(base)}Backward{index}", (FormulaNode,), {
+        "formulas": tuple(formulas), "output_names": outputs,
+        "saved_names": frozenset(used & (variables - _RESERVED)),
+        "input_names": tuple(a.name for a in inputs)})
+    _NODE_TYPES[declaration.name] = cls
+    return cls
+
+
+def _output_names(schema) -> tuple:
+    returns = schema.returns
+    if len(returns) == 1:
+        return ("result",) + ((returns[0].name,) if returns[0].name else ())
+    names = []
+    for i, ret in enumerate(returns):
+        names.append(f"result{i}")
+        if ret.name:
+            names.append(ret.name)
+    return tuple(names)
+

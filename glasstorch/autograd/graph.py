@@ -1,0 +1,189 @@
+"""The recorded graph: nodes (one per differentiable operator call) and their edges.
+
+A result of a recorded call holds `grad_fn`, the `Node` that turns the gradient of that
+result into gradients of the call's inputs. The node's `next_functions` are its edges,
+one per input: the node that produced that input (with which of its outputs it was), an
+`AccumulateGrad` for a leaf that requires grad, or `None` for an input that needs no
+gradient. The engine (`engine.py`) walks these edges backwards.
+
+Nodes are named as torch names them (`MulBackward0`): each operator's node type is a
+subclass made for it (`formulas.py`), so `type(y.grad_fn).__name__` is that name.
+"""
+from __future__ import annotations
+
+import itertools
+import weakref
+
+from .saved import saved_tensors_hooks  # noqa: F401  (torch.autograd.graph's)
+
+_sequence = itertools.count()            # creation order: later nodes run first
+
+
+class InputMetadata:
+    """What a gradient flowing into a node's input `i` must look like: the shape, dtype
+    and device of the forward output it is the gradient of."""
+
+    __slots__ = ("shape", "dtype", "device")
+
+    def __init__(self, tensor) -> None:
+        self.shape = tensor._size
+        self.dtype = tensor._dtype
+        self.device = tensor._device
+
+
+class Node:
+    """One step of the backward graph.
+
+    `apply(grads)` gets one gradient per forward output (None where no gradient
+    arrived) and returns one per edge in `next_functions`.
+    """
+
+    def __init__(self, next_functions: tuple = ()) -> None:
+        self.next_functions = next_functions
+        self._sequence_nr = next(_sequence)
+        self._input_metadata: list = []
+        self._pre_hooks: dict = {}
+        self._post_hooks: dict = {}
+        self._tensor_pre_hooks: dict = {}    # output number -> {id: Tensor.register_hook}
+        self._retains_grad_hooks: dict = {}  # output number -> Tensor.retain_grad's hook
+        self._hook_ids = itertools.count()
+        self.metadata: dict = {}
+
+    def name(self) -> str:
+        """The node's type name, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def apply(self, grads: list) -> list:
+        raise NotImplementedError
+
+    def tensor_pre_hooks(self) -> dict:
+        """{output number: {id: hook}} of the tensors this node made (register_hook)."""
+        return self._tensor_pre_hooks
+
+    def release(self) -> None:
+        """Free what backward needed (saved tensors) once it has run without retain_graph."""
+
+    # ----- hooks ----------------------------------------------------------------------
+    def register_hook(self, hook):
+        """`hook(grad_inputs, grad_outputs)` runs after the node; a returned tuple
+        replaces `grad_inputs` (the gradients this node passes on)."""
+        return self._add_hook(self._post_hooks, hook)
+
+    def register_prehook(self, hook):
+        """`hook(grad_outputs)` runs before the node; a returned tuple replaces them."""
+        return self._add_hook(self._pre_hooks, hook)
+
+    def _add_hook(self, table: dict, hook):
+        key = next(self._hook_ids)
+        table[key] = hook
+        return RemovableHandle(table, key)
+
+    def __call__(self, *grads):
+        return self.apply(list(grads))
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {id(self):#x}>"
+
+
+class RemovableHandle:
+    """What registering a hook returns: `remove()` unregisters it."""
+
+    def __init__(self, table: dict, key) -> None:
+        self._table = table
+        self.id = key
+
+    def remove(self) -> None:
+        self._table.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+class AccumulateGrad(Node):
+    """The end of the graph at a leaf: adds the arriving gradient into `variable.grad`.
+
+    One per leaf, created on first use and kept by the leaf's autograd record, so every
+    use of the leaf in a graph meets at the same node.
+    """
+
+    def __init__(self, variable) -> None:
+        super().__init__(())
+        self.variable = variable
+        self._input_metadata = [InputMetadata(variable)]
+        self._sequence_nr = 2 ** 64 - 1      # runs as soon as it is ready, as in torch
+
+    def tensor_pre_hooks(self) -> dict:
+        """A leaf's tensor hooks live on the leaf (its accumulator may be remade)."""
+        hooks = self.variable._autograd.hooks
+        return {0: hooks} if hooks else {}
+
+    def apply(self, grads: list) -> list:
+        from .engine import accumulate_into_grad
+        grad = grads[0]
+        if grad is not None:
+            accumulate_into_grad(self.variable, grad)
+        return []
+
+
+def grad_accumulator(tensor) -> AccumulateGrad:
+    """The leaf's `AccumulateGrad`, made on first use (torch's `grad_accumulator()`)."""
+    meta = tensor._autograd_meta()
+    node = meta.grad_accumulator() if meta.grad_accumulator is not None else None
+    if node is None:
+        node = AccumulateGrad(tensor)
+        meta.grad_accumulator = weakref.ref(node)
+    return node
+
+
+def gradient_edge(tensor) -> tuple:
+    """Where a gradient for `tensor` goes: (its grad_fn, output number), the leaf's
+    accumulator, or (None, 0) when it needs none."""
+    meta = tensor._autograd
+    if meta is None:
+        return (None, 0)
+    if meta.grad_fn is not None:
+        return (meta.grad_fn, meta.output_nr)
+    if meta.requires_grad:
+        return (grad_accumulator(tensor), 0)
+    return (None, 0)
+
+
+def register_tensor_hook(tensor, hook) -> RemovableHandle:
+    """`Tensor.register_hook`: `hook(grad)` sees (and may replace) the tensor's gradient."""
+    if not tensor.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    meta = tensor._autograd
+    if meta.grad_fn is not None:
+        table = meta.grad_fn._tensor_pre_hooks.setdefault(meta.output_nr, {})
+    else:
+        if meta.hooks is None:
+            meta.hooks = {}
+        table = meta.hooks
+    key = next_hook_id()
+    table[key] = hook
+    return RemovableHandle(table, key)
+
+
+next_hook_id = itertools.count().__next__
+
+
+def retain_grad(tensor) -> None:
+    """Keep a non-leaf's gradient in its `.grad` during backward."""
+    if not tensor.requires_grad:
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    meta = tensor._autograd
+    if meta.grad_fn is None or meta.retains_grad:
+        return
+    meta.retains_grad = True
+    target = weakref.ref(tensor)
+
+    def keep(grad) -> None:
+        owner = target()
+        if owner is None:
+            return
+        held = owner._autograd
+        held.grad = grad.detach().clone() if held.grad is None else held.grad + grad
+    meta.grad_fn._retains_grad_hooks[meta.output_nr] = keep

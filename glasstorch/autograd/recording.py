@@ -1,0 +1,203 @@
+"""The Autograd dispatch key's kernels: record the graph, then run the operator below.
+
+For every declared operator with derivative formulas, each overload gets an Autograd
+kernel (installed when the declaration is made; `install`). A call reaches it only when
+a tensor argument requires grad and grad mode is on (otherwise the key is absent or
+excluded and the call goes straight to the backend). The kernel:
+
+1. checks what torch refuses (an in-place write to a leaf that requires grad, `out=`
+   with inputs that require grad);
+2. saves what the formulas will read (with version counters);
+3. runs the operator below autograd (`op.redispatch`);
+4. makes the node, with one edge per differentiable input, and makes it the `grad_fn`
+   of the differentiable results (floating point or complex ones).
+"""
+from __future__ import annotations
+
+from ..aten.schema import SchemaKind
+from ..c10.dispatch_key import AUTOGRAD, DispatchKey, local_keys
+from ..c10.tensor_impl import TensorBase
+from .formulas import node_type
+from .graph import InputMetadata, gradient_edge
+from .saved import SavedTensor
+
+_LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+
+
+def install(declaration) -> None:
+    """Give each overload of a declaration with formulas its Autograd kernel."""
+    if declaration.grad is None:
+        return
+    for kind, overload in declaration.overloads.items():
+        if kind is SchemaKind.functional:
+            kernel = _functional_kernel(declaration, overload)
+        elif kind is SchemaKind.inplace:
+            kernel = _inplace_kernel(declaration, overload)
+        elif kind is SchemaKind.out:
+            kernel = _out_kernel(overload)
+        else:
+            continue
+        overload.register(DispatchKey.Autograd, kernel)
+
+
+def requires_grad(value) -> bool:
+    if isinstance(value, TensorBase):
+        meta = value._autograd
+        return meta is not None and meta.requires_grad
+    if isinstance(value, (list, tuple)):
+        return any(requires_grad(v) for v in value)
+    return False
+
+
+class _Recording:
+    """What one operator's kernels share: where its differentiable inputs are."""
+
+    def __init__(self, declaration, overload) -> None:
+        self.declaration = declaration
+        self.schema = overload._schema
+        self.node_class = None
+        names = [a.name for a in self.schema.arguments]
+        self.positions = {name: i for i, name in enumerate(names)}
+
+    def cls(self):
+        if self.node_class is None:            # compiled on first use, not at import
+            self.node_class = node_type(self.declaration, self.schema)
+        return self.node_class
+
+    def differentiable_positions(self) -> list:
+        return [self.positions[name] for name in self.cls().input_names]
+
+    def save_inputs(self, args: tuple, skip: tuple = ()) -> dict:
+        """The inputs and arguments the formulas read, saved before the call runs."""
+        saved = {}
+        for name in self.cls().saved_names:
+            index = self.positions.get(name)
+            if index is None or name in skip:
+                continue
+            saved[name] = _save(args[index], self.schema.arguments[index])
+        return saved
+
+    def make_node(self, args: tuple, saved: dict, edges: tuple):
+        spans = tuple(len(args[i]) if isinstance(args[i], (list, tuple)) else None
+                      for i in self.differentiable_positions())
+        return self.cls()(edges, saved, spans)
+
+    def edges(self, args: tuple) -> tuple:
+        found = []
+        for index in self.differentiable_positions():
+            value = args[index]
+            if isinstance(value, (list, tuple)):
+                found.extend(_edge(v) for v in value)
+            else:
+                found.append(_edge(value))
+        return tuple(found)
+
+
+def _edge(value) -> tuple:
+    return gradient_edge(value) if isinstance(value, TensorBase) else (None, 0)
+
+
+def _save(value, argument):
+    """A tensor as a SavedTensor, a number standing for a tensor as a 0-dim tensor (as
+    torch's wrapped numbers are), anything else as it is."""
+    if isinstance(value, TensorBase):
+        return SavedTensor(value)
+    if argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex)):
+        import glasstorch
+        return glasstorch.tensor(value)
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], TensorBase):
+        return [SavedTensor(v) for v in value]
+    return value
+
+
+def _attach(node, result, saved: dict) -> None:
+    """Make `node` the grad_fn of the differentiable outputs; save the outputs it reads."""
+    outputs = list(result) if isinstance(result, (tuple, list)) else [result]
+    node._input_metadata = [InputMetadata(t) for t in outputs]
+    for index, tensor in enumerate(outputs):
+        if not (tensor._dtype.is_floating_point or tensor._dtype.is_complex):
+            continue
+        meta = tensor._autograd_meta()
+        meta.grad_fn = node
+        meta.output_nr = index
+        meta.requires_grad = True
+        tensor._keys |= AUTOGRAD
+    names = node.output_names
+    for name in node.saved_names:
+        if name in names:
+            index = _output_index(names, name)
+            saved[name] = SavedTensor(outputs[index], is_output=True, output_nr=index)
+
+
+def _output_index(names: tuple, name: str) -> int:
+    """Outputs are named ('result', its schema name) or ('result0', name0, 'result1', ...)."""
+    if names[0] == "result":
+        return 0
+    position = names.index(name)
+    return sum(1 for n in names[:position + 1] if n.startswith("result")) - 1
+
+
+def _functional_kernel(declaration, overload):
+    recording = _Recording(declaration, overload)
+
+    def run_autograd(op, keys_below, args):
+        if not any(requires_grad(args[i]) for i in recording.differentiable_positions()):
+            return op.redispatch(keys_below, args)
+        saved = recording.save_inputs(args)
+        edges = recording.edges(args)
+        result = op.redispatch(keys_below, args)
+        if any(result is arg for arg in args):   # handed an input back: nothing happened
+            return result
+        node = recording.make_node(args, saved, edges)
+        _attach(node, result, saved)
+        return result
+    run_autograd.__qualname__ = f"{declaration.name} (autograd: record, then run below)"
+    return run_autograd
+
+
+def _inplace_kernel(declaration, overload):
+    recording = _Recording(declaration, overload)
+
+    def run_autograd(op, keys_below, args):
+        self = args[0]
+        if not any(requires_grad(args[i]) for i in recording.differentiable_positions()):
+            return op.redispatch(keys_below, args)
+        if self._autograd is not None and self._autograd.requires_grad \
+                and self._autograd.grad_fn is None:
+            raise RuntimeError(_LEAF_INPLACE)
+        if self._base is not None and (requires_grad(self._base) or requires_grad(self)):
+            raise NotImplementedError(
+                f"{op.name}: in-place operations on views of tensors that require grad are "
+                f"not supported yet (torch rewrites the base's history with CopySlices)")
+        saved = recording.save_inputs(args, skip=("self",))
+        if "self" in recording.cls().saved_names:      # the formula needs self's old value
+            saved["self"] = SavedTensor(_clone_below_autograd(self))
+        edges = recording.edges(args)                  # self's edge: its history so far
+        result = op.redispatch(keys_below, args)
+        node = recording.make_node(args, saved, edges)
+        _attach(node, result, saved)
+        return result
+    run_autograd.__qualname__ = f"{declaration.name}_ (autograd: record, then run below)"
+    return run_autograd
+
+
+def _clone_below_autograd(tensor):
+    excluded = local_keys.excluded
+    local_keys.set(local_keys.included, excluded | AUTOGRAD)
+    try:
+        return tensor.clone()
+    finally:
+        local_keys.set(local_keys.included, excluded)
+
+
+def _out_kernel(overload):
+    name = overload._schema.name
+
+    def run_autograd(op, keys_below, args):
+        if requires_grad(args):
+            raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
+                               f"automatic differentiation, but one of the arguments requires "
+                               f"grad.")
+        return op.redispatch(keys_below, args)
+    run_autograd.__qualname__ = f"{name}.out (autograd: refuses inputs that require grad)"
+    return run_autograd

@@ -1,0 +1,110 @@
+"""Saved tensors: what a node keeps from the forward call for its backward formula.
+
+torch's SavedVariable, in Python. It remembers the tensor's version when saved; if an
+in-place write changed the tensor before backward reads it, the formula would compute
+with the wrong values, so unpacking raises torch's error instead. A node's own output
+is kept as a detached alias (keeping the output itself would make the output hold its
+node and the node hold its output) and is reattached to the node when unpacked, so
+that a second-order graph through it (`create_graph=True`) still flows to the node.
+"""
+from __future__ import annotations
+
+import re
+import threading
+
+from ..c10.dispatch_key import AUTOGRAD
+from ..c10.tensor_impl import make_view
+
+_FREED = ("Trying to backward through the graph a second time (or directly access saved "
+          "tensors after they have already been freed). Saved intermediate values of the "
+          "graph are freed when you call .backward() or autograd.grad(). Specify "
+          "retain_graph=True if you need to backward through the graph a second time or if "
+          "you need to access saved tensors after calling backward.")
+_HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its "
+         "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+class SavedTensor:
+    """One tensor saved for backward, with the version it had."""
+
+    __slots__ = ("data", "version", "output_nr", "is_output", "released", "packed",
+                 "unpack_hook", "grad_fn")
+
+    def __init__(self, tensor, is_output: bool = False, output_nr: int = 0) -> None:
+        self.version = tensor._version
+        self.is_output = is_output
+        # Named in the error if the tensor changes: an input's history when saved.
+        self.grad_fn = None if is_output else tensor.grad_fn
+        self.output_nr = output_nr if is_output else getattr(tensor._autograd, "output_nr", 0)
+        self.released = False
+        self.data = make_view(tensor, (tensor._size, tensor._stride, tensor._offset), None) \
+            if is_output else tensor
+        self.unpack_hook = self.packed = None
+        if _hooks.stack:                      # saved_tensors_hooks: keep what pack made
+            pack, self.unpack_hook = _hooks.stack[-1]
+            self.packed = pack(tensor)
+            self.data = None
+
+    def unpack(self, node):
+        """The tensor, checked to be unchanged since it was saved."""
+        if self.released:
+            raise RuntimeError(_FREED)
+        if self.unpack_hook is not None:
+            return self.unpack_hook(self.packed)
+        tensor = self.data
+        if tensor._version != self.version:
+            raise RuntimeError(self._modified_message(tensor, node))
+        if self.is_output:                    # reattach: gradients through it reach `node`
+            alias = make_view(tensor, (tensor._size, tensor._stride, tensor._offset), None)
+            meta = alias._autograd_meta()
+            meta.requires_grad = True
+            meta.grad_fn = node
+            meta.output_nr = self.output_nr
+            alias._keys |= AUTOGRAD
+            return alias
+        return tensor
+
+    def _modified_message(self, tensor, node) -> str:
+        from ..aten.native.view import type_string
+        described = f"[{type_string(tensor)} {list(tensor._size)}]"
+        owner = node if self.is_output else self.grad_fn
+        if owner is not None:                 # torch names the node without "Backward0"
+            name = re.sub(r"Backward\d*$", "", owner.name())
+            described += f", which is output {self.output_nr} of {name},"
+        return (f"one of the variables needed for gradient computation has been modified by "
+                f"an inplace operation: {described} is at version {tensor._version}; "
+                f"expected version {self.version} instead. {_HINT}")
+
+    def release(self) -> None:
+        self.released = True
+        self.data = self.packed = self.grad_fn = None
+
+
+
+class _HooksStack(threading.local):
+    def __init__(self) -> None:
+        self.stack: list = []
+
+
+_hooks = _HooksStack()
+
+
+class saved_tensors_hooks:
+    """Pack every tensor saved for backward with `pack_hook` and get it back with
+    `unpack_hook` when backward needs it (e.g. to keep it elsewhere meanwhile).
+
+    Args:
+        pack_hook: ``tensor -> anything``, called when a tensor is saved.
+        unpack_hook: ``anything -> tensor``, called when backward reads it.
+    """
+
+    def __init__(self, pack_hook, unpack_hook) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        _hooks.stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _hooks.stack.pop()

@@ -1,0 +1,245 @@
+"""The autograd engine: recording, backward, grad, grad modes, hooks, saved tensors.
+
+Expected values are worked out by hand (these tests run without torch); the messages
+are torch 2.13's, word for word.
+"""
+import math
+
+import pytest
+
+import glasstorch as torch
+
+
+def leaf(values, dtype=torch.float32):
+    return torch.tensor(values, dtype=dtype, requires_grad=True)
+
+
+def test_chain_rule_through_recorded_ops():
+    x = leaf([1.0, 2.0, 3.0])
+    z = (x * x * 2 + x).exp()
+    z.backward(torch.ones(3))
+    expected = [(4 * v + 1) * math.exp(2 * v * v + v) for v in (1.0, 2.0, 3.0)]
+    assert x.grad.tolist() == pytest.approx(expected, rel=1e-5)
+
+
+def test_nodes_are_named_and_linked_like_torch():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    assert type(y.grad_fn).__name__ == "MulBackward0" and y.grad_fn.name() == "MulBackward0"
+    (accumulate, nr), (nothing, _) = y.grad_fn.next_functions
+    assert type(accumulate).__name__ == "AccumulateGrad" and accumulate.variable is x
+    assert nothing is None and nr == 0
+    assert repr(y) == "tensor([2., 4.], grad_fn=<MulBackward0>)"
+    assert not y.is_leaf and y.requires_grad and x.is_leaf
+
+
+def test_gradients_accumulate_across_backward_calls():
+    x = leaf([1.0, 2.0])
+    (x * 3).backward(torch.ones(2))
+    (x * 3).backward(torch.ones(2))
+    assert x.grad.tolist() == [6.0, 6.0]
+
+
+def test_broadcast_inputs_get_gradients_of_their_own_shape():
+    x = leaf([1.0, 2.0])
+    column = leaf([[1.0], [2.0], [3.0]])
+    (x * column).backward(torch.ones(3, 2))
+    assert x.grad.tolist() == [6.0, 6.0]
+    assert column.grad.tolist() == [[3.0], [3.0], [3.0]]
+
+
+def test_results_of_integer_or_bool_type_do_not_require_grad():
+    x = leaf([1.0, 2.0])
+    assert not (x > 1).requires_grad
+    assert (x * torch.tensor([1, 2])).grad_fn.name() == "MulBackward0"
+
+
+def test_complex_gradients_follow_the_conjugate_convention():
+    z = leaf([1 + 1j, 2 - 1j], torch.complex64)
+    (z * z).backward(torch.ones(2, dtype=torch.complex64))
+    assert z.grad.tolist() == [2 - 2j, 4 + 2j]          # 2 * conj(z)
+    real = leaf([1.0, 2.0])
+    (real * (1 + 2j)).backward(torch.ones(2, dtype=torch.complex64))
+    assert real.grad.dtype == torch.float32 and real.grad.tolist() == [1.0, 1.0]
+
+
+def test_grad_returns_without_accumulating_and_double_backward():
+    x = leaf([1.0, 2.0, 3.0])
+    first, = torch.autograd.grad(x * x * x, x, torch.ones(3), create_graph=True)
+    assert first.tolist() == [3.0, 12.0, 27.0] and x.grad is None
+    second, = torch.autograd.grad(first, x, torch.ones(3))
+    assert second.tolist() == [6.0, 12.0, 18.0]
+
+
+def test_grad_of_unused_inputs():
+    v, w = torch.tensor(2.0, requires_grad=True), torch.tensor(5.0, requires_grad=True)
+    assert torch.autograd.grad(v * 3, [v, w], allow_unused=True)[1] is None
+    assert torch.autograd.grad(v * 3, [v, w], materialize_grads=True)[1].tolist() == 0.0
+    with pytest.raises(RuntimeError, match=r"^The differentiated Tensor at index 1 appears "
+                                           r"to not have been used in the graph"):
+        torch.autograd.grad(v * 3, [v, w])
+
+
+def test_grad_of_an_intermediate_tensor():
+    x = leaf([1.0, 2.0])
+    middle = x * 3
+    out = middle * middle
+    got, = torch.autograd.grad(out, middle, torch.ones(2))
+    assert got.tolist() == [6.0, 12.0]
+
+
+def test_backward_inputs_accumulates_only_there():
+    x, y = leaf([1.0]), leaf([2.0])
+    (x * y).backward(torch.ones(1), inputs=[x])
+    assert x.grad.tolist() == [2.0] and y.grad is None
+
+
+def test_second_backward_without_retain_graph_raises():
+    x = leaf([1.0, 2.0])
+    y = x.exp()
+    y.backward(torch.ones(2), retain_graph=True)
+    y.backward(torch.ones(2))
+    with pytest.raises(RuntimeError, match=r"^Trying to backward through the graph a second "
+                                           r"time \(or directly access saved tensors"):
+        y.backward(torch.ones(2))
+
+
+def test_inplace_change_of_a_saved_tensor_is_detected():
+    a = leaf([1.0, 2.0])
+    b = a * a
+    with torch.no_grad():
+        a.mul_(2)
+    with pytest.raises(RuntimeError, match=r"^one of the variables needed for gradient "
+                                           r"computation has been modified by an inplace "
+                                           r"operation: \[torch.FloatTensor \[2\]\] is at "
+                                           r"version 1; expected version 0 instead\."):
+        b.backward(torch.ones(2))
+    e = a.exp()
+    e.add_(1)
+    with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[2\]\], which is output 0 "
+                                           r"of Exp, is at version 1;"):
+        e.backward(torch.ones(2))
+
+
+def test_inplace_on_non_leaf_rewrites_its_history():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    first = y.grad_fn
+    y.mul_(x)                                  # y = 2x^2: dy/dx = 4x
+    assert y.grad_fn.name() == "MulBackward0" and y.grad_fn.next_functions[0][0] is first
+    y.backward(torch.ones(2))
+    assert x.grad.tolist() == [4.0, 8.0]
+    y = x * 2
+    y.mul_(y)                     # the saved `other` is y itself, changed by the op
+    with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[2\]\], which is output 0 "
+                                           r"of Mul, is at version 1; expected version 0"):
+        y.backward(torch.ones(2))
+
+
+def test_inplace_on_leaf_that_requires_grad_raises():
+    x = leaf([1.0])
+    with pytest.raises(RuntimeError, match=r"^a leaf Variable that requires grad is being "
+                                           r"used in an in-place operation\.$"):
+        x.add_(1)
+    with torch.no_grad():
+        x.add_(1)
+    assert x.tolist() == [2.0]
+
+
+def test_out_with_inputs_requiring_grad_raises():
+    x = leaf([1.0])
+    with pytest.raises(RuntimeError, match=r"^add\(\): functions with out=\.\.\. arguments "
+                                           r"don't support automatic differentiation"):
+        torch.add(x, x, out=torch.empty(1))
+    with torch.no_grad():
+        assert torch.add(x, x, out=torch.empty(1)).tolist() == [2.0]
+
+
+def test_grad_modes_nest_and_decorate():
+    x = leaf([1.0])
+    with torch.no_grad():
+        assert not (x * 2).requires_grad and not torch.is_grad_enabled()
+        with torch.enable_grad():
+            assert (x * 2).requires_grad
+    assert torch.is_grad_enabled()
+
+    @torch.no_grad()
+    def doubled(t):
+        return t * 2
+    assert not doubled(x).requires_grad
+    torch.set_grad_enabled(False)
+    assert not torch.is_grad_enabled()
+    torch.set_grad_enabled(True)
+    with torch.set_grad_enabled(False):
+        assert not (x * 2).requires_grad
+    assert torch.is_grad_enabled()
+
+
+def test_tensor_hooks_and_retain_grad():
+    a = leaf([1.0, 2.0])
+    c = a * 2
+    handle = c.register_hook(lambda g: g * 10)
+    c.retain_grad()
+    (c * 3).backward(torch.ones(2))
+    assert a.grad.tolist() == [60.0, 60.0] and c.grad.tolist() == [30.0, 30.0]
+    handle.remove()
+    seen = []
+    a.register_hook(lambda g: seen.append(g.tolist()))
+    a.register_post_accumulate_grad_hook(lambda t: seen.append("accumulated"))
+    (a * 1).backward(torch.ones(2))
+    assert seen == [[1.0, 1.0], "accumulated"]
+
+
+def test_node_hooks():
+    x = leaf([1.0])
+    y = x * 3
+    calls = []
+    y.grad_fn.register_prehook(lambda grads: calls.append(("pre", grads[0].tolist())))
+    y.grad_fn.register_hook(lambda inputs, outputs: calls.append(("post", inputs[0].tolist())))
+    y.backward(torch.ones(1))
+    assert calls == [("pre", [1.0]), ("post", [3.0])]
+
+
+def test_saved_tensors_hooks_pack_and_unpack():
+    packed = []
+
+    def pack(t):
+        packed.append(t)
+        return len(packed) - 1
+    x = leaf([1.0, 2.0])
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda i: packed[i]):
+        y = x * x
+    y.backward(torch.ones(2))
+    assert len(packed) == 2 and x.grad.tolist() == [2.0, 4.0]
+
+
+def test_saved_tensors_are_exposed():
+    x = leaf([1.0, 2.0])
+    other = torch.tensor([3.0, 4.0])
+    y = x * other
+    assert y.grad_fn._saved_other is other and y.grad_fn._saved_self is x
+
+
+def test_implicit_gradient_only_for_scalars():
+    x = leaf([1.0, 2.0])
+    with pytest.raises(RuntimeError, match=r"^grad can be implicitly created only for scalar "
+                                           r"outputs$"):
+        (x * 2).backward()
+    with pytest.raises(RuntimeError, match=r"^element 0 of tensors does not require grad and "
+                                           r"does not have a grad_fn$"):
+        torch.tensor([1.0]).backward(torch.ones(1))
+
+
+def test_long_chains_need_no_recursion():
+    x = leaf([1.0])
+    y = x
+    for _ in range(20000):
+        y = y * 1.0
+    y.backward(torch.ones(1))
+    assert x.grad.tolist() == [1.0]
+
+
+def test_detach_leaves_the_graph():
+    x = leaf([1.0])
+    d = (x * 2).detach()
+    assert not d.requires_grad and d.grad_fn is None and d.is_leaf
