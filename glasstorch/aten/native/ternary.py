@@ -9,12 +9,12 @@ import numpy as np
 
 from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
-from ...c10.tensor_impl import TensorBase, wrap_array
+from ...c10.tensor_impl import TensorBase
 from ..pointwise import pointwise
 from ..registry import composite
 from .binary import computed_dtype, not_implemented, operand_dtype, raise_at_kernel, refuse
 from .copy import cpp_type_name
-from .view import transpose, unbind
+from .masked import nonzero_numpy
 
 
 
@@ -261,15 +261,4 @@ def _bits(value, bits):
 def where_nonzero(condition):
     """The indices of the nonzero elements of `condition`, one int64 tensor per dimension
     (a 0-dim condition counts as one element)."""
-    if condition._device.type == "meta":
-        raise NotImplementedError(
-            "The register_meta function for torch.nonzero() raises unimplemented by default, "
-            "as a correct data-independent implementation does not exist. This implementation "
-            "returns a fake value, assuming all elements of the tensor are non-zero. To enable "
-            "this registration, please set "
-            "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.")
-    # torch's nonzero: an (n, ndim) tensor laid out column by column; each index
-    # tensor is a view of one column
-    indices = np.array(np.nonzero(np.atleast_1d(condition._np)), dtype=np.int64)
-    by_column = transpose.call(wrap_array(indices, dtypes.int64), 0, 1)
-    return unbind.call(by_column, 1)
+    return nonzero_numpy.call(condition)

@@ -1,0 +1,450 @@
+"""Advanced indexing: `index` (``x[tensors]``), `index_put` (``x[tensors] = v``),
+`take`, `put` and `take_along_dim`.
+
+Note [Where the advanced dimensions land]
+    `index(self, indices)` takes one optional index tensor per leading dim of `self`
+    (None: the dim is kept whole). A bool / uint8 mask stands for as many long
+    tensors as it has dims (its `nonzero()` columns). The index tensors broadcast
+    together to one shape B. If the indexed dims are adjacent, B replaces them in
+    place; if a kept dim separates them, B goes in front (NumPy's rule, which
+    NumPy's fancy indexing applies to the same index tuple, so the kernel lets
+    NumPy gather). The result is a fresh tensor laid out as torch's TensorIterator
+    lays it out over `self` restrided (stride 0 on the indexed dims) and the index
+    tensors: see `_index_strides`.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ...c10 import dtype as dtypes
+from ...c10.dtype import scalar_type_name
+from ...c10.tensor_impl import TensorBase
+from ..meta.pointwise import permuted_strides
+from ..meta.shape import broadcast_shapes, compute_view_stride, wrap_dim
+from ..registry import TensorMeta, op
+from .copy import strides_like
+
+_INDEX_DTYPES = (dtypes.int64, dtypes.int32)
+_MASK_DTYPES = (dtypes.bool, dtypes.uint8)
+
+
+# ----------------------------------------------------------------------------------
+# Shared by every op taking index tensors
+# ----------------------------------------------------------------------------------
+def like_self(self, preserve: bool = False) -> TensorMeta:
+    """The result of an op that writes into a copy of `self`: row-major, or with
+    `preserve` in self's own layout (torch clones with either, op by op)."""
+    return TensorMeta(self._size, self._dtype, strides_like(self, None) if preserve else None)
+
+
+def check_in_range(index: np.ndarray, size: int, message, low: int | None = None) -> None:
+    """Raise if some index lies outside ``[low, size)`` (`low` defaults to ``-size``:
+    negative indices count from the end); `message(value)` words the error.
+
+    Looks at the extremes only (two passes, no per-element Python), then reports the
+    first offending value in memory order, as torch's serial kernels meet it.
+    """
+    if index.size == 0:
+        return
+    low = -size if low is None else low
+    if index.min() >= low and index.max() < size:
+        return
+    flat = index.reshape(-1)
+    bad = flat[(flat < low) | (flat >= size)][0]
+    raise message(int(bad))
+
+
+def out_of_bounds(dim: int, size: int, error=IndexError, prefix: str = ""):
+    """The usual message: ``index 5 is out of bounds for dimension 0 with size 3``."""
+    return lambda value: error(f"{prefix}index {value} is out of bounds for dimension {dim} "
+                               f"with size {size}")
+
+
+def same_dtype_name(t: TensorBase) -> str:
+    return scalar_type_name(t._dtype)
+
+
+class _Operand:
+    """The geometry of one TensorIterator operand (what `permuted_strides` reads)."""
+
+    __slots__ = ("_size", "_stride")
+
+    def __init__(self, size: tuple, stride: tuple) -> None:
+        self._size = size
+        self._stride = stride
+
+
+# ----------------------------------------------------------------------------------
+# index.Tensor: x[i0, i1, ...]
+# ----------------------------------------------------------------------------------
+def _check_index_types(indices) -> None:
+    for t in indices:
+        if t is not None and t._dtype not in _INDEX_DTYPES + _MASK_DTYPES:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def _expand_masks(self, indices) -> list:
+    """torch's expandTensors: one entry per indexed dim, `None` or an `_Operand` of the
+    long index it stands for (a k-dim mask gives k entries of its nonzero count)."""
+    entries = []
+    for t in indices:
+        if t is None or t._dtype not in _MASK_DTYPES:
+            entries.append(None if t is None else _Operand(t._size, t._stride))
+            continue
+        if t._dtype is dtypes.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
+                          "dtype torch.bool instead.", UserWarning, stacklevel=5)
+        start = len(entries)
+        for j, n in enumerate(t._size):
+            if start + j >= len(self._size) or self._size[start + j] != n:
+                raise IndexError(f"The shape of the mask {list(t._size)} at index {j} does not "
+                                 f"match the shape of the indexed tensor {list(self._size)} at "
+                                 f"index {start + j}")
+        count = _mask_count(t)
+        entries.extend(_Operand((count,), (len(t._size),)) for _ in t._size)
+    return entries
+
+
+def _mask_count(mask: TensorBase) -> int:
+    if mask._device.type == "meta":
+        raise NotImplementedError("aten::index with a boolean mask has a data-dependent "
+                                  "result shape: not supported on meta tensors")
+    return int(np.count_nonzero(mask._np))
+
+
+def _broadcast_indices(entries: list) -> tuple:
+    shapes = [e._size for e in entries if e is not None]
+    try:
+        return broadcast_shapes(*shapes)
+    except RuntimeError:
+        listed = ", ".join(str(list(s)) for s in shapes)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {listed}") from None
+
+
+def indexing_geometry(self, indices) -> tuple:
+    """Check `indices` against `self`; return the result's (shape, strides) (Note above)."""
+    _check_index_types(indices)
+    entries = _expand_masks(self, indices)
+    ndim = len(self._size)
+    if len(entries) > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim} (got {len(entries)})")
+    entries += [None] * (ndim - len(entries))
+    indexed = [d for d, e in enumerate(entries) if e is not None]
+    middle = _broadcast_indices(entries)
+    if indexed != list(range(indexed[0], indexed[-1] + 1)):       # separated: B in front
+        kept = [d for d in range(ndim) if entries[d] is None]
+        order = indexed + kept
+        entries = [entries[d] for d in order]
+        size = tuple(self._size[d] for d in order)
+        stride = tuple(self._stride[d] for d in order)
+        before = 0
+    else:
+        size, stride, before = self._size, self._stride, indexed[0]
+    after = before + len(indexed)
+    shape = size[:before] + middle + size[after:]
+    return shape, _index_strides(shape, stride, entries, before, after, middle)
+
+
+def _index_strides(shape, stride, entries, before, after, middle) -> tuple:
+    """TensorIterator's layout over `self` restrided and the reshaped index tensors."""
+    source = _Operand(shape, stride[:before] + (0,) * len(middle) + stride[after:])
+    operands = [source]
+    padded = (1,) * before + middle + (1,) * (len(shape) - before - len(middle))
+    for e in entries[before:after]:
+        lead = len(middle) - len(e._size)
+        expanded = (0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, s, m in
+                                       zip(e._size, e._stride, middle[lead:]))
+        view_stride = compute_view_stride(middle, expanded, padded)
+        if view_stride is not None:
+            operands.append(_Operand(padded, view_stride))
+    return permuted_strides(operands, shape)
+
+
+def _index_meta(self, indices):
+    if not any(t is not None for t in indices):
+        raise IndexError("index(): at least one index tensor is needed")
+    shape, stride = indexing_geometry(self, indices)
+    if self._device.type == "meta" and 0 in shape:
+        stride = None               # torch's meta kernel lays empty results out row-major
+    return TensorMeta(shape, self._dtype, stride)
+
+
+def numpy_index(indices: list) -> tuple:
+    """The index tuple NumPy's fancy indexing reads as torch reads `indices`."""
+    return tuple(slice(None) if i is None else
+                 (i.view(np.bool_) if i.dtype == np.uint8 else i) for i in indices)
+
+
+def check_index_bounds(shape: tuple, indices: list) -> None:
+    """Every integer index within its dim; torch numbers the dims among the indexed ones."""
+    position, dim = 0, 0
+    for i in indices:
+        if i is None:
+            dim += 1
+            continue
+        if i.dtype.kind in "iu" and i.dtype != np.uint8:
+            check_in_range(i, shape[dim], out_of_bounds(position, shape[dim]))
+            dim, position = dim + 1, position + 1
+        else:
+            dim, position = dim + i.ndim, position + i.ndim
+
+
+@op("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", meta=_index_meta, out=True,
+    out_overload="Tensor_out",
+    grad={"self": "index_backward(grad, self, indices)", "indices": "non_differentiable"})
+def index(self, indices, *, out):
+    """Gather the elements named by index tensors, one per leading dim (``x[i, j]``).
+
+    Args:
+        input (Tensor): the tensor to read.
+        indices (list of Tensor or None): long / int index tensors, or bool masks, for
+            the leading dims; None keeps a dim whole. They broadcast together.
+
+    Returns:
+        Tensor: a new tensor (see Note [Where the advanced dimensions land]).
+
+    Example::
+
+        >>> x = torch.arange(6).reshape(2, 3)
+        >>> torch.ops.aten.index(x, [None, torch.tensor([2, 0])])
+        tensor([[2, 0],
+                [5, 3]])
+    """
+    check_index_bounds(self.shape, indices)
+    present = [d for d, i in enumerate(indices) if i is not None]
+    if len(present) == 1 and indices[present[0]].dtype.kind in "iu" and \
+            indices[present[0]].dtype != np.uint8 and out.flags.c_contiguous:
+        # One integer index: np.take writes the result directly (mode 'wrap' is safe:
+        # the range was checked, and it maps -1 to the last element as torch does)
+        np.take(self, indices[present[0]], axis=present[0], out=out, mode="wrap")
+        return
+    np.copyto(out, self[numpy_index(indices)])
+
+
+def index_backward(grad, self, indices):
+    """The gradient of `index`: the incoming gradient summed into zeros of self's shape."""
+    return grad.new_zeros(self.shape).index_put(indices, grad, True)
+
+
+# ----------------------------------------------------------------------------------
+# index_put: x[i0, i1, ...] = values
+# ----------------------------------------------------------------------------------
+def _index_put_meta(self, indices, values, accumulate=False):
+    if values._dtype is not self._dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{scalar_type_name(self._dtype)} for the destination and "
+                           f"{scalar_type_name(values._dtype)} for the source.")
+    if any(t is not None for t in indices):
+        shape, _ = indexing_geometry(self, indices)
+        try:
+            if broadcast_shapes(values._size, shape) != tuple(shape):
+                raise RuntimeError
+        except RuntimeError:
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(values._size)} "
+                               f"cannot be broadcast to indexing result of shape "
+                               f"{list(shape)}") from None
+    return like_self(self, preserve=True)
+
+
+@op("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
+    meta=_index_put_meta, inplace=True, out=True, method=True,
+    grad={"self": "grad if accumulate else grad.index_put(indices, values.new_zeros(()), False)",
+          "values": "grad.index(indices).sum_to_size(values.shape)",
+          "indices": "non_differentiable"})
+def index_put(self, indices, values, accumulate, *, out):
+    """Write (or with `accumulate`, add) `values` at the elements the indices name.
+
+    Every index is checked before anything is written. Without `accumulate`, an
+    element named twice keeps the last value written; with it, every value is summed
+    in (unbuffered, as ``np.add.at``).
+
+    Args:
+        input (Tensor): the tensor to write into (a copy of it, out of place).
+        indices (tuple of Tensor or None): as for indexing (``x[indices]``).
+        values (Tensor): broadcast to the shape ``x[indices]`` has; same dtype as input.
+        accumulate (bool): add instead of overwrite.
+
+    Example::
+
+        >>> x = torch.zeros(4)
+        >>> x.index_put_((torch.tensor([0, 0, 2]),), torch.tensor([1., 2., 3.]), True)
+        tensor([3., 0., 3., 0.])
+    """
+    check_index_bounds(self.shape, indices)
+    if not np.may_share_memory(out, self):
+        np.copyto(out, self)
+    where = numpy_index(indices)
+    if accumulate:
+        np.add.at(out, where, values)
+    else:
+        out[where] = values
+
+
+# ----------------------------------------------------------------------------------
+# take / put: the tensor read as if flattened
+# ----------------------------------------------------------------------------------
+def _check_long(op_name: str, index) -> None:
+    if index._dtype is not dtypes.int64:
+        raise RuntimeError(f"{op_name}(): Expected a long tensor for index, but got "
+                           f"{scalar_type_name(index._dtype)}")
+
+
+def _flat_range_error(numel: int):
+    return lambda value: IndexError(f"out of range: tried to access index {value} on a tensor "
+                                    f"of {numel} elements.")
+
+
+def _take_meta(self, index):
+    _check_long("take", index)
+    return TensorMeta(index._size, self._dtype)
+
+
+@op("take(Tensor self, Tensor index) -> Tensor", meta=_take_meta, out=True, method=True,
+    grad={"self": "self.new_zeros(self.shape).put(index, grad, True)",
+          "index": "non_differentiable"})
+def take(self, index, *, out):
+    """The elements of `input` at `index`, reading `input` as if it were 1-D.
+
+    Args:
+        input (Tensor): the tensor to read.
+        index (LongTensor): flat positions (negative ones count from the end).
+
+    Example::
+
+        >>> torch.take(torch.tensor([[1, 2], [3, 4]]), torch.tensor([0, 3]))
+        tensor([1, 4])
+    """
+    numel = self.size
+    if numel == 0 and index.size:
+        raise IndexError("take(): tried to take from an empty tensor")
+    check_in_range(index, numel, _flat_range_error(numel))
+    np.copyto(out, np.take(self.reshape(-1), index, mode="wrap") if numel else
+              np.empty(index.shape, self.dtype))
+
+
+def _put_meta(self, index, source, accumulate=False):
+    _check_long("put_", index)
+    if source._dtype is not self._dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {scalar_type_name(self._dtype)} and source.dtype = "
+                           f"{scalar_type_name(source._dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.numel()}, index.numel() "
+                         f"= {index.numel()}")
+    return like_self(self, preserve=True)
+
+
+@op("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
+    meta=_put_meta, inplace=True, out=True, method=True,
+    grad={"self": "grad if accumulate else grad.put(index, source.new_zeros(source.shape), "
+                  "False)",
+          "source": "grad.take(index).reshape_as(source)", "index": "non_differentiable"})
+def put(self, index, source, accumulate, *, out):
+    """Write `source` at flat positions `index` of `input` (read as if 1-D).
+
+    Args:
+        input (Tensor): the tensor to write into (a copy of it, out of place).
+        index (LongTensor): flat positions; negative ones count from the end.
+        source (Tensor): one value per index, of input's dtype.
+        accumulate (bool): add into the elements instead of overwriting them.
+
+    Example::
+
+        >>> torch.zeros(2, 2).put_(torch.tensor([0, 3, 3]), torch.tensor([1., 2., 3.]), True)
+        tensor([[1., 0.],
+                [0., 5.]])
+    """
+    numel = self.size
+    if numel == 0 and index.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    check_in_range(index, numel, _flat_range_error(numel))
+    if not np.may_share_memory(out, self):
+        np.copyto(out, self)
+    flat = index.reshape(-1)
+    values = source.reshape(-1)
+    if out.flags.c_contiguous:
+        target, where = out.reshape(-1), flat
+    else:                         # a strided `out`: write through its own dims
+        target, where = out, np.unravel_index(np.where(flat < 0, flat + numel, flat), out.shape)
+    if accumulate:
+        np.add.at(target, where, values)
+    else:
+        target[where] = values
+
+
+# ----------------------------------------------------------------------------------
+# take_along_dim
+# ----------------------------------------------------------------------------------
+def _take_along_dim_meta(self, indices, dim=None):
+    if indices._dtype is not dtypes.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{scalar_type_name(indices._dtype)}")
+    if dim is None:
+        return TensorMeta((indices.numel(),), self._dtype)
+    if len(self._size) != len(indices._size):
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {len(self._size)} dimensions for "
+                           f"input, and {len(indices._size)} dimensions for indices")
+    if not self._size:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, len(self._size))
+    shape = list(broadcast_shapes(_without(self._size, d), _without(indices._size, d)))
+    shape[d] = indices._size[d]
+    return TensorMeta(tuple(shape), self._dtype)
+
+
+def _without(size: tuple, d: int) -> tuple:
+    """`size` with dim d set to 1: every dim but the indexed one broadcasts."""
+    return size[:d] + (1,) + size[d + 1:]
+
+
+@op("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
+    meta=_take_along_dim_meta, out=True, method=True,
+    grad={"self": "take_along_dim_backward(grad, self, indices, dim)",
+          "indices": "non_differentiable"})
+def take_along_dim(self, indices, dim, *, out):
+    """Pick values along `dim` at `indices` (NumPy's ``take_along_axis``).
+
+    `input` and `indices` broadcast in every dim but `dim`; indices are taken modulo
+    the size of `dim` (so negative ones count from the end). Without `dim`, both are
+    read as if flattened, and indices must lie in ``[0, input.numel())``.
+
+    Args:
+        input (Tensor): the tensor to read.
+        indices (LongTensor): positions along `dim`.
+        dim (int, optional): the dim to pick along.
+
+    Example::
+
+        >>> x = torch.tensor([[10, 30, 20], [60, 40, 50]])
+        >>> torch.take_along_dim(x, x.argsort(dim=1), dim=1)
+        tensor([[10, 20, 30],
+                [40, 50, 60]])
+    """
+    if dim is None:
+        flat = self.reshape(-1)
+        check_in_range(indices, flat.size, out_of_bounds(0, flat.size, RuntimeError), low=0)
+        np.take(flat, indices.reshape(-1), out=out, mode="wrap")
+        return
+    d = dim % self.ndim
+    size = self.shape[d]
+    if size == 0 and indices.size:
+        raise ZeroDivisionError("ZeroDivisionError")       # torch's own words
+    shape = out.shape
+    source = np.broadcast_to(self, shape[:d] + (size,) + shape[d + 1:])
+    where = np.broadcast_to(indices % max(size, 1), shape)
+    np.copyto(out, np.take_along_axis(source, where, axis=d))
+
+
+def take_along_dim_backward(grad, self, indices, dim):
+    """Scatter the gradient back along `dim` (through the broadcast inputs)."""
+    if dim is None:
+        return self.new_zeros(self.shape).put(indices.reshape(-1), grad.reshape(-1), True)
+    shape = list(grad.shape)
+    shape[dim] = self.shape[dim]
+    full = self.new_zeros(shape).scatter_add(dim, indices.expand(grad.shape), grad)
+    return full.sum_to_size(self.shape)

@@ -1,0 +1,396 @@
+"""Element-wise addressing along one dim: gather, scatter (src / value / reduce=),
+scatter_add, scatter_reduce.
+
+An `index` tensor has the rank of `self`; each of its elements names a position along
+`dim`, and takes the rest of its coordinates from where it sits in `index`:
+``gather``: ``out[i][j] = self[index[i][j]][j]`` (dim 0); ``scatter``:
+``self[index[i][j]][j] = src[i][j]``. `index` may be smaller than `self` (and `src`)
+in every dim; only its own extent is read or written.
+
+The kernels turn `index` into full coordinates (the index along `dim`, broadcast
+`arange`s elsewhere) and let NumPy gather or assign; reductions use the unbuffered
+``ufunc.at`` (so duplicate positions all count). Duplicates without a reduction
+keep the last value in `index`'s row-major order, as torch's CPU kernel does.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ...c10 import dtype as dtypes
+from ...c10.dtype import from_numpy_dtype
+from ..meta.shape import wrap_dim
+from ..registry import TensorMeta, op
+from .copy import checked_scalar
+from .indexing import check_in_range, like_self, out_of_bounds
+
+_INDEX_DTYPES = (dtypes.int64, dtypes.int32)
+_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+_UFUNCS = {"sum": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum,
+           "mean": np.add}
+
+
+# ----------------------------------------------------------------------------------
+# Checks (torch's scatter_gather_dtype_check and shape checks)
+# ----------------------------------------------------------------------------------
+def _rank(t) -> int:
+    """0-dim tensors count as 1-dim of size 1 here, as in torch."""
+    return max(len(t._size), 1)
+
+
+def _sizes(t) -> tuple:
+    return t._size if t._size else (1,)
+
+
+def _check_index_dtype(name: str, index) -> None:
+    if index._dtype not in _INDEX_DTYPES:
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+
+
+def _check_scatter(name: str, self, dim: int, index, src=None) -> int:
+    """The checks shared by every scatter; returns the wrapped dim."""
+    d = wrap_dim(dim, len(self._size))
+    _check_index_dtype(name, index)
+    if src is not None and src._dtype is not self._dtype:
+        raise RuntimeError(f"{name if name != 'scatter_add' else 'scatter'}(): Expected "
+                           f"self.dtype to be equal to src.dtype")
+    if index.numel() == 0:
+        return d
+    if _rank(index) != _rank(self):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if src is not None and _rank(index) != _rank(src):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    wanted, have = _sizes(index), _sizes(self)
+    too_big = any(wanted[i] > have[i] for i in range(len(wanted)) if i != d)
+    if src is not None:
+        too_big = too_big or any(w > s for w, s in zip(wanted, _sizes(src)))
+    if too_big:
+        message = (f"Expected index {list(index._size)} to be no larger than self "
+                   f"{list(self._size)} apart from dimension {d}")
+        if src is not None:
+            message += f" and to be no larger size than src {list(src._size)}"
+        raise RuntimeError(message)
+    return d
+
+
+# ----------------------------------------------------------------------------------
+# Kernel helpers
+# ----------------------------------------------------------------------------------
+def _at_least_1d(*arrays):
+    return [a.reshape(1) if a.ndim == 0 else a for a in arrays]
+
+
+def _coordinates(index: np.ndarray, dim: int) -> tuple:
+    """The position in the written tensor of every element of `index`."""
+    grids = list(np.ogrid[tuple(slice(n) for n in index.shape)])
+    grids[dim] = index
+    return tuple(grids)
+
+
+def _extent(src: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """The part of `src` that `index` covers (its leading corner of index's shape)."""
+    return src[tuple(slice(n) for n in index.shape)]
+
+
+def _checked_index(index: np.ndarray, size: int, d: int) -> None:
+    check_in_range(index, size, out_of_bounds(d, size, RuntimeError), low=0)
+
+
+def _prepare(out, self, dim: int, index) -> tuple:
+    """Copy self into out (unless it is self), check index; returns 1-d-at-least views."""
+    if not np.may_share_memory(out, self):
+        np.copyto(out, self)
+    out, index = _at_least_1d(out, index)
+    _checked_index(index, out.shape[dim], dim)
+    return out, index
+
+
+def _identity(reduce: str, dtype: np.dtype):
+    """The value a position starts from when `include_self` is False."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.kind == "b":
+        return reduce == "amin"
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return info.min if reduce == "amax" else info.max
+    return -np.inf if reduce == "amax" else np.inf
+
+
+def scatter_reduce_into(out: np.ndarray, dim: int, index: np.ndarray, values,
+                        reduce: str, include_self: bool = True) -> None:
+    """Reduce `values` (broadcast to index's shape) into `out` at index's positions."""
+    where = _coordinates(index, dim)
+    if not include_self:
+        out[where] = _identity(reduce, out.dtype)
+    if reduce != "mean":
+        _UFUNCS[reduce].at(out, where, values)
+        return
+    counts = np.full(out.shape, 1 if include_self else 0, np.int64)
+    np.add.at(counts, where, 1)
+    np.add.at(out, where, values)
+    counts[counts == 0] = 1
+    if out.dtype.kind in "iub":
+        np.floor_divide(out, counts, out=out, casting="unsafe")
+    else:
+        np.divide(out, counts, out=out, casting="unsafe")
+
+
+# ----------------------------------------------------------------------------------
+# gather
+# ----------------------------------------------------------------------------------
+def _gather_meta(self, dim, index, sparse_grad=False):
+    d = wrap_dim(dim, len(self._size))
+    _check_index_dtype("gather", index)
+    if _rank(index) != _rank(self):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                           "tensor")
+    wanted, have = _sizes(index), _sizes(self)
+    for i in range(len(wanted)):
+        if i != d and wanted[i] > have[i]:
+            raise RuntimeError(f"Size does not match at dimension {i} expected index "
+                               f"{list(index._size)} to be no larger than self "
+                               f"{list(self._size)} apart from dimension {d}")
+    return TensorMeta(index._size, self._dtype)
+
+
+@op("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
+    meta=_gather_meta, out=True, method=True,
+    grad={"self": "gather_backward(grad, self, dim, index, sparse_grad)",
+          "index": "non_differentiable"})
+def gather(self, dim, index, sparse_grad, *, out):
+    """Read `input` along `dim` at the positions `index` holds.
+
+    ``out[i][j][k] = input[index[i][j][k]][j][k]`` for ``dim == 0`` (and alike for
+    other dims). `index` has input's rank and is no larger in the other dims.
+
+    Args:
+        input (Tensor): the tensor to read.
+        dim (int): the dim `index` addresses.
+        index (LongTensor): positions along `dim`, in ``[0, input.size(dim))``.
+        sparse_grad (bool): accepted for compatibility; gradients are dense.
+
+    Example::
+
+        >>> torch.gather(torch.tensor([[1, 2], [3, 4]]), 1, torch.tensor([[0, 0], [1, 0]]))
+        tensor([[1, 1],
+                [4, 3]])
+    """
+    source, index, result = _at_least_1d(self, index, out)
+    d = dim % source.ndim
+    _checked_index(index, source.shape[d], d)
+    corner = tuple(slice(None) if i == d else slice(n) for i, n in enumerate(index.shape))
+    np.copyto(result, np.take_along_axis(source[corner], index, axis=d))
+
+
+def gather_backward(grad, self, dim, index, sparse_grad):
+    """The gradient of `gather`: the incoming gradient summed back where it was read."""
+    return grad.new_zeros(self.shape).scatter_add(dim, index, grad)
+
+
+# ----------------------------------------------------------------------------------
+# scatter: src and value, with the legacy reduce='add' | 'multiply'
+# ----------------------------------------------------------------------------------
+_LEGACY_REDUCE = {"add": "sum", "multiply": "prod"}
+
+
+def _legacy_reduce(reduce: str) -> str:
+    if reduce not in _LEGACY_REDUCE:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    return _LEGACY_REDUCE[reduce]
+
+
+def _scatter_src_meta(self, dim, index, src):
+    _check_scatter("scatter", self, dim, index, src)
+    return like_self(self)
+
+
+def _scatter_value_meta(self, dim, index, value):
+    _check_scatter("scatter", self, dim, index)
+    if self._device.type != "meta":
+        checked_scalar(value, self._dtype)
+    return like_self(self)
+
+
+def _scatter_reduce_meta(self, dim, index, src, reduce):
+    _check_scatter("scatter", self, dim, index, src)
+    _legacy_reduce(reduce)
+    warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                  "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                  "instead for more reduction options.", UserWarning, stacklevel=5)
+    return like_self(self)
+
+
+def _scatter_value_reduce_meta(self, dim, index, value, reduce):
+    _legacy_reduce(reduce)
+    return _scatter_value_meta(self, dim, index, value)
+
+
+_SCATTER_GRAD = {"self": "grad.scatter(dim, index, 0)", "index": "non_differentiable"}
+
+
+@op("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+    meta=_scatter_src_meta, inplace=True, out=True, method=True,
+    grad={**_SCATTER_GRAD, "src": "grad.gather(dim, index)"})
+def scatter(self, dim, index, src, *, out):
+    """Write `src` into a copy of `input` along `dim` at the positions `index` holds.
+
+    ``out[index[i][j]][j] = src[i][j]`` for ``dim == 0``. `src` may also be a number
+    (`value`), written at every indexed position. With ``reduce='add'`` or
+    ``'multiply'`` the values are combined with what is there (prefer
+    `scatter_reduce`). Where `index` names a position twice, the later value wins.
+
+    Args:
+        input (Tensor): the tensor to write into (a copy of it, unless in place).
+        dim (int): the dim `index` addresses.
+        index (LongTensor): positions along `dim`.
+        src (Tensor or float): the values (as `value`: one number).
+        reduce (str, optional): ``'add'`` or ``'multiply'``.
+
+    Example::
+
+        >>> torch.zeros(2, 3).scatter_(0, torch.tensor([[1, 0, 1]]), torch.ones(1, 3))
+        tensor([[0., 1., 0.],
+                [1., 0., 1.]])
+    """
+    out, index = _prepare(out, self, dim, index)
+    src, = _at_least_1d(src)
+    out[_coordinates(index, dim % out.ndim)] = _extent(src, index)
+
+
+@op("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+    meta=_scatter_value_meta, inplace=True, out=True, method=True, grad=_SCATTER_GRAD)
+def scatter_value(self, dim, index, value, *, out):
+    """`scatter` with one number written at every indexed position."""
+    value = checked_scalar(value, from_numpy_dtype(out.dtype))
+    out, index = _prepare(out, self, dim, index)
+    out[_coordinates(index, dim % out.ndim)] = value
+
+
+@op("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor",
+    meta=_scatter_reduce_meta, inplace=True, out=True, method=True,
+    grad={"self": "not_implemented('scatter with reduce')",
+          "src": "not_implemented('scatter with reduce')", "index": "non_differentiable"})
+def scatter_reduce_legacy(self, dim, index, src, reduce, *, out):
+    """`scatter` combining `src` with what is there: ``reduce='add'`` or ``'multiply'``."""
+    out, index = _prepare(out, self, dim, index)
+    src, = _at_least_1d(src)
+    scatter_reduce_into(out, dim % out.ndim, index, _extent(src, index), _legacy_reduce(reduce))
+
+
+@op("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) "
+    "-> Tensor", meta=_scatter_value_reduce_meta, inplace=True, out=True, method=True,
+    grad={"self": "not_implemented('scatter with reduce')", "index": "non_differentiable"})
+def scatter_value_reduce(self, dim, index, value, reduce, *, out):
+    """`scatter` combining one number with what is there (``'add'`` or ``'multiply'``)."""
+    value = checked_scalar(value, from_numpy_dtype(out.dtype))
+    out, index = _prepare(out, self, dim, index)
+    scatter_reduce_into(out, dim % out.ndim, index, value, _legacy_reduce(reduce))
+
+
+# ----------------------------------------------------------------------------------
+# scatter_add, scatter_reduce
+# ----------------------------------------------------------------------------------
+def _scatter_add_meta(self, dim, index, src):
+    _check_scatter("scatter_add", self, dim, index, src)
+    return like_self(self)
+
+
+@op("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+    meta=_scatter_add_meta, inplace=True, out=True, method=True,
+    grad={"self": "grad", "src": "grad.gather(dim, index)", "index": "non_differentiable"})
+def scatter_add(self, dim, index, src, *, out):
+    """Add `src` into a copy of `input` along `dim` at the positions `index` holds.
+
+    ``out[index[i][j]][j] += src[i][j]`` for ``dim == 0``; every duplicate adds.
+
+    Args:
+        input (Tensor): the tensor to add into (a copy of it, unless in place).
+        dim (int): the dim `index` addresses.
+        index (LongTensor): positions along `dim`.
+        src (Tensor): the values to add.
+
+    Example::
+
+        >>> torch.zeros(3).scatter_add(0, torch.tensor([0, 0, 2]), torch.ones(3))
+        tensor([2., 0., 1.])
+    """
+    out, index = _prepare(out, self, dim, index)
+    src, = _at_least_1d(src)
+    scatter_reduce_into(out, dim % out.ndim, index, _extent(src, index), "sum")
+
+
+def _scatter_reduce_two_meta(self, dim, index, src, reduce, include_self=True):
+    _check_scatter("scatter_reduce", self, dim, index, src)
+    if reduce not in _REDUCTIONS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
+                           f"got {reduce}")
+    return like_self(self)
+
+
+@op("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+    "bool include_self=True) -> Tensor", meta=_scatter_reduce_two_meta, inplace=True,
+    out=True, method=True,
+    grad={"self": "scatter_reduce_backward(grad, self, dim, index, src, reduce, "
+                  "include_self, result)[0]",
+          "src": "scatter_reduce_backward(grad, self, dim, index, src, reduce, "
+                 "include_self, result)[1]",
+          "index": "non_differentiable"})
+def scatter_reduce(self, dim, index, src, reduce, include_self, *, out):
+    """Reduce `src` into a copy of `input` along `dim` at the positions `index` holds.
+
+    Every position named by `index` becomes the reduction (``'sum'``, ``'prod'``,
+    ``'mean'``, ``'amax'`` or ``'amin'``) of the `src` values sent to it, and of its
+    own value when `include_self`. Integer means round down. Positions no index
+    names keep their value.
+
+    Args:
+        input (Tensor): the tensor to reduce into (a copy of it, unless in place).
+        dim (int): the dim `index` addresses.
+        index (LongTensor): positions along `dim`.
+        src (Tensor): the values to reduce.
+        reduce (str): the reduction.
+        include_self (bool): whether input's values take part.
+
+    Example::
+
+        >>> x = torch.tensor([1., 2., 3.])
+        >>> x.scatter_reduce(0, torch.tensor([0, 0, 1]), torch.tensor([5., 7., 4.]), "amax")
+        tensor([7., 4., 3.])
+    """
+    out, index = _prepare(out, self, dim, index)
+    src, = _at_least_1d(src)
+    scatter_reduce_into(out, dim % out.ndim, index, _extent(src, index), reduce, include_self)
+
+
+def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result):
+    """Gradients of `scatter_reduce` for self and src (sum, prod, mean, amax, amin).
+
+    prod divides the result by each factor (so zero factors give NaN-free results only
+    when nonzero); amax / amin share the gradient evenly among the values that tie
+    with the result, as torch does.
+    """
+    if reduce == "sum":
+        grad_self = grad if include_self else grad.scatter(dim, index, 0)
+        return grad_self, grad.gather(dim, index)
+    if reduce == "mean":
+        counts = self.new_ones(self.shape) if include_self else self.new_zeros(self.shape)
+        counts = counts.scatter_add(dim, index, src.new_ones(src.shape)).clamp(min=1)
+        grad_self = grad / counts
+        grad_self = grad_self if include_self else grad_self.scatter(dim, index, 0)
+        return grad_self, (grad / counts).gather(dim, index)
+    if reduce == "prod":
+        grad_self = (grad * result / self) if include_self else grad.scatter(dim, index, 0)
+        return grad_self, (grad * result).gather(dim, index) / src
+    chosen_src = (src == result.gather(dim, index)).to(grad.dtype)
+    if include_self:
+        chosen_self = (self == result).to(grad.dtype)
+        ties = chosen_self.scatter_add(dim, index, chosen_src)
+    else:
+        ties = self.new_zeros(self.shape).scatter_add(dim, index, chosen_src)
+    share = grad / ties.clamp(min=1)
+    grad_self = share * chosen_self if include_self else grad.scatter(dim, index, 0)
+    return grad_self, share.gather(dim, index) * chosen_src
