@@ -7,3 +7,4 @@ from . import division, power, minmax, binary_math, ternary  # noqa: F401
 from . import special, clamp  # noqa: F401
 from . import reduction  # noqa: F401
 from . import indexing, scatter, index_along, masked  # noqa: F401
+from . import sort, order_statistics, quantile  # noqa: F401
