@@ -8,3 +8,4 @@ from . import special, clamp  # noqa: F401
 from . import reduction, extrema  # noqa: F401
 from . import indexing, scatter, index_along, masked  # noqa: F401
 from . import sort, order_statistics, quantile  # noqa: F401
+from . import scan  # noqa: F401
