@@ -25,6 +25,13 @@ from .graph import Node
 NOT_DIFFERENTIABLE = "non_differentiable"
 _RESERVED = {"grad", "grads", "True", "False", "None"}
 
+# Facts about an input a formula may read instead of the input itself (`self_sym_sizes`):
+# saving them keeps no tensor alive and is immune to later in-place changes, as torch's
+# `_saved_self_sym_sizes` is.
+INPUT_FACTS = {"sym_sizes": lambda t: t._size, "sym_strides": lambda t: t._stride,
+               "sym_storage_offset": lambda t: t._offset, "scalar_type": lambda t: t._dtype,
+               "dim": lambda t: len(t._size), "sym_numel": lambda t: t.numel()}
+
 
 def camel_case(name: str) -> str:
     """``'max_pool2d'`` -> ``'MaxPool2d'`` (torch's node-type spelling)."""
@@ -139,7 +146,22 @@ def _wanted(edge) -> bool:
 
 
 _NODE_TYPES: dict = {}          # qualified op name -> Node subclass
-_COUNTERS: dict = {}            # base name -> how many node types it has
+# Nodes torch names by hand rather than `<Op>Backward<n>`.
+_NODE_NAMES = {"copy_": "CopyBackwards"}
+
+
+def _index(declaration) -> int:
+    """The `n` of `<Op>Backward<n>`: which of the operator's overloads with formulas this
+    is, in declaration order (derivatives.yaml numbers them in its order)."""
+    from ..aten.registry import DECLARATIONS
+    base = declaration.name.split(".")[0]
+    index = 0
+    for other in DECLARATIONS.values():
+        if other is declaration:
+            return index
+        if other.grad is not None and other.name.split(".")[0] == base:
+            index += 1
+    return index
 
 
 def node_type(declaration, schema) -> type:
@@ -148,18 +170,19 @@ def node_type(declaration, schema) -> type:
     if found is not None:
         return found
     base = declaration.name.split(".")[0]
-    index = _COUNTERS.get(base, 0)
-    _COUNTERS[base] = index + 1
+    name = _NODE_NAMES.get(declaration.name) or f"{camel_case(base)}Backward{_index(declaration)}"
     op_name = declaration.name
     inputs = [a for a in schema.arguments if a.type.base == "Tensor"
               and declaration.grad.get(a.name) not in (None, NOT_DIFFERENTIABLE)]
     outputs = _output_names(schema)
     formulas = [Formula(arg.name, declaration.grad[arg.name], op_name) for arg in inputs]
     variables = {a.name for a in schema.arguments} | set(outputs) | _RESERVED
+    variables |= {f"{a.name}_{fact}" for a in schema.arguments if a.type.base == "Tensor"
+                  for fact in INPUT_FACTS}
     for formula in formulas:
         formula.compile(variables)
     used = set().union(*(f.names for f in formulas))
-    cls = type(f"{camel_case(base)}Backward{index}", (FormulaNode,), {
+    cls = type(name, (FormulaNode,), {
         "formulas": tuple(formulas), "output_names": outputs,
         "saved_names": frozenset(used & (variables - _RESERVED)),
         "input_names": tuple(a.name for a in inputs)})

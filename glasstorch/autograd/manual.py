@@ -98,3 +98,42 @@ def special_i1(self):
     """The modified Bessel function I1 (i0's derivative), computed by SciPy."""
     from scipy import special
     return torch.from_numpy(special.i1(self.detach().numpy()).astype(self.numpy().dtype))
+
+
+# ----- views: the gradient lands in the positions the view showed -------------------
+def sum_to(grad, sizes):
+    """`grad` summed over the dimensions that broadcasting `sizes` added (expand's
+    backward)."""
+    from .engine import sum_to as reduce_to
+    return reduce_to(grad, tuple(sizes))
+
+
+def permute_backwards(grad, dims):
+    """permute's inverse: dimension `dims[i]` of the input is dimension `i` of the view."""
+    inverse = [0] * len(dims)
+    for position, dim in enumerate(dims):
+        inverse[dim % len(dims)] = position
+    return grad.permute(inverse)
+
+
+def select_backward(grad, sizes, dim: int, index: int):
+    return torch.select_scatter(grad.new_zeros(sizes), grad, dim, index)
+
+
+def slice_backward(grad, sizes, dim: int, start, end, step: int):
+    return torch.slice_scatter(grad.new_zeros(sizes), grad, dim, start, end, step)
+
+
+def diagonal_backward(grad, sizes, offset: int, dim1: int, dim2: int):
+    return torch.diagonal_scatter(grad.new_zeros(sizes), grad, offset, dim1, dim2)
+
+
+def unfold_backward(grad, sizes, dimension: int, size: int, step: int):
+    """Each window's gradient added back at the positions it covered (windows overlap
+    when step < size, so their contributions sum)."""
+    dimension = dimension % max(len(sizes), 1)
+    windows = grad.shape[dimension] if len(sizes) else 1
+    positions = (torch.arange(windows) * step).unsqueeze(1) + torch.arange(size)
+    spread = grad.movedim(-1, dimension + 1).flatten(dimension, dimension + 1) \
+        if len(sizes) else grad
+    return grad.new_zeros(sizes).index_add(dimension, positions.flatten(), spread)

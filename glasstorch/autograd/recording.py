@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase
-from .formulas import node_type
+from .formulas import INPUT_FACTS, node_type
 from .graph import InputMetadata, gradient_edge
 from .saved import SavedTensor
 
@@ -68,13 +68,22 @@ class _Recording:
         return [self.positions[name] for name in self.cls().input_names]
 
     def save_inputs(self, args: tuple, skip: tuple = ()) -> dict:
-        """The inputs and arguments the formulas read, saved before the call runs."""
+        """The inputs, arguments and input facts (`self_sym_sizes`) the formulas read,
+        saved before the call runs."""
         saved = {}
         for name in self.cls().saved_names:
             index = self.positions.get(name)
-            if index is None or name in skip:
+            if name in skip:
                 continue
-            saved[name] = _save(args[index], self.schema.arguments[index])
+            if index is not None:
+                saved[name] = _save(args[index], self.schema.arguments[index])
+                continue
+            for fact, read in INPUT_FACTS.items():
+                owner = self.positions.get(name[:-len(fact) - 1]) \
+                    if name.endswith("_" + fact) else None
+                if owner is not None:
+                    saved[name] = read(args[owner])
+                    break
         return saved
 
     def make_node(self, args: tuple, saved: dict, edges: tuple):

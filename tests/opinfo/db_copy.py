@@ -181,9 +181,6 @@ def errors_to_copy():
                      r"got self\.layout being Strided and options\.layout set as Sparse$")
 
 
-_NO_FUNCTION = pytest.mark.xfail(strict=True, reason="bindings: torch.fill_ and torch.zero_ "
-                                 "exist in torch but not in glasstorch")
-_NO_FUNCTION_MARKS = {"test_variants": _NO_FUNCTION, "test_variants_match_torch": _NO_FUNCTION}
 
 OPS = [
     OpInfo("clone", variants=("clone", "Tensor.clone"), sample_inputs=sample_clone,
@@ -202,9 +199,9 @@ OPS = [
     OpInfo("fill.Tensor", variants=("fill",), sample_inputs=sample_fill_tensor, ref=_fill),
     OpInfo("fill_.Tensor", variants=("Tensor.fill_", "fill_"),
            sample_inputs=sample_fill_tensor, ref=_fill, error_inputs=errors_fill_tensor,
-           mutates_input=True, marks=_NO_FUNCTION_MARKS),
+           mutates_input=True),
     OpInfo("zero_", variants=("Tensor.zero_", "zero_"), sample_inputs=sample_self,
-           ref=np.zeros_like, mutates_input=True, marks=_NO_FUNCTION_MARKS),
+           ref=np.zeros_like, mutates_input=True),
     OpInfo("detach", variants=("detach", "Tensor.detach"), sample_inputs=sample_self,
            ref=lambda a: a, is_view=True, view_has_base=False),
     OpInfo("_local_scalar_dense", variants=("Tensor.item",), sample_inputs=sample_item,

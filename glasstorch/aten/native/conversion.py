@@ -25,7 +25,7 @@ from .factory import check_options, empty_strided
 @composite("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, "
            "Device? device=None, bool? pin_memory=None, bool non_blocking=False, "
            "MemoryFormat? memory_format=None) -> Tensor", function=False,
-           grad={"self": "grad.to(self.dtype)"})
+           grad={"self": "grad"})        # engine casts to self's dtype
 def to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
             memory_format=None):
     """A copy of `self` converted to the given dtype / device / memory format."""

@@ -319,7 +319,8 @@ def _copy_meta(self, src, non_blocking=False):
 
 
 @op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
-    meta=_copy_meta, method=True, function=False)
+    meta=_copy_meta, method=True, function=False,
+    grad={"self": "zeros_like(grad)", "src": "grad"})
 def copy_(self, src, non_blocking, *, out):
     """Copy the elements of `src` into `self`, broadcasting and converting dtype.
 
@@ -348,7 +349,7 @@ def _clone_meta(self, memory_format=None):
 
 
 @op("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", meta=_clone_meta,
-    method=True, out=True)
+    method=True, out=True, grad={"self": "grad"})
 def clone(self, memory_format, *, out):
     """A copy of `self` with its own storage.
 
@@ -407,20 +408,23 @@ def _fill_tensor_inplace_meta(self, value):
     return described
 
 
-@op("fill.Tensor(Tensor self, Tensor value) -> Tensor", meta=_fill_meta)
+@op("fill.Tensor(Tensor self, Tensor value) -> Tensor", meta=_fill_meta,
+    grad={"self": "zeros_like(grad)", "value": "grad.sum()"})
 def fill_tensor(self, value, *, out):
     """A tensor like `input` filled with the value of a 0-dim tensor (converted like `copy_`)."""
     copy_array(out, value)
 
 
 @op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",
-    meta=_fill_tensor_inplace_meta, method=True)
+    meta=_fill_tensor_inplace_meta, method=True,
+    grad={"self": "zeros_like(grad)", "value": "grad.sum()"})
 def fill_tensor_(self, value, *, out):
     """Fill `self` with the value of a 0-dim tensor (converted like `copy_`)."""
     copy_array(out, value)
 
 
-@op("fill.Scalar(Tensor self, Scalar value) -> Tensor", meta=_fill_meta, inplace=True)
+@op("fill.Scalar(Tensor self, Scalar value) -> Tensor", meta=_fill_meta, inplace=True,
+    grad={"self": "zeros_like(grad)"})
 def fill(self, value, *, out):
     """A tensor like `input` filled with `value`; ``x.fill_(value)`` fills `x` itself.
 
@@ -443,7 +447,8 @@ def _zero_meta(self):
     return TensorMeta(self._size, self._dtype)
 
 
-@op("zero_(Tensor(a!) self) -> Tensor(a!)", meta=_zero_meta, method=True)
+@op("zero_(Tensor(a!) self) -> Tensor(a!)", meta=_zero_meta, method=True,
+    grad={"self": "zeros_like(grad)"})
 def zero_(self, *, out):
     """Fill `self` with zeros, in place.
 

@@ -18,7 +18,7 @@ from ..dispatcher import ops
 from ..meta.shape import compute_view_stride, infer_size, wrap_dim
 from ..registry import composite
 from .copy import clone, contiguous
-from .view import (alias, expand, permute, reshape_alias, select, size_at, slice_, split,
+from .view import (alias, expand, permute, select, size_at, slice_, split,
                    split_with_sizes, squeeze, squeeze_dim, squeeze_dims, strided_geometry,
                    t_geometry, transpose, unsafe_view, unsqueeze, view_, view_as_real)
 
@@ -43,9 +43,8 @@ def reshape(self, shape):
         True
     """
     size = infer_size(shape, self.numel())
-    stride = compute_view_stride(self._size, self._stride, size)
-    if stride is not None:
-        return reshape_alias.call(self, size, stride)
+    if compute_view_stride(self._size, self._stride, size) is not None:
+        return view_.call(self, size)           # as torch: a view (ViewBackward0)
     return unsafe_view.call(clone.call(self, contiguous_format), size)
 
 

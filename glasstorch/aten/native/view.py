@@ -54,7 +54,8 @@ def _view_geometry(self, size) -> tuple:
     return size, stride, self._offset
 
 
-@view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", function=False)
+@view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", function=False,
+      grad={"self": "grad.reshape(self_sym_sizes)"})
 def view_(self, size):
     """Return a tensor with the same data and a new shape (one size may be -1).
 
@@ -121,14 +122,14 @@ def view_dtype(self, dtype):
 
 
 @view("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
-      method=False, function=False)
+      method=False, function=False, grad={"self": "grad.reshape(self_sym_sizes)"})
 def reshape_alias(self, size, stride):
     """The view `reshape` makes once it has found strides for the new shape."""
     return tuple(size), tuple(stride), self._offset
 
 
 @view("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", method=False, function=False,
-      is_view=False)
+      is_view=False, grad={"self": "grad.reshape(self_sym_sizes)"})
 def unsafe_view(self, size):
     """`view` of a fresh tensor that is not recorded as a view (reshape's copying path)."""
     return _view_geometry(self, size)
@@ -137,7 +138,7 @@ def unsafe_view(self, size):
 # ----------------------------------------------------------------------------------
 # Reordering dimensions
 # ----------------------------------------------------------------------------------
-@view("t(Tensor(a) self) -> Tensor(a)")
+@view("t(Tensor(a) self) -> Tensor(a)", grad={"self": "grad.t()"})
 def t(self):
     """Transpose a tensor of at most 2 dims (0-D and 1-D tensors come back as they are).
 
@@ -160,7 +161,8 @@ def t_geometry(self, name: str) -> tuple:
     return self._size[::-1], self._stride[::-1], self._offset
 
 
-@view("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)")
+@view("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+      grad={"self": "grad.transpose(dim0, dim1)"})
 def transpose(self, dim0, dim1):
     """Swap dimensions `dim0` and `dim1`: a view with two sizes and strides exchanged.
 
@@ -179,7 +181,8 @@ def transpose(self, dim0, dim1):
     return tuple(size), tuple(stride), self._offset
 
 
-@view("permute(Tensor(a) self, int[] dims) -> Tensor(a)")
+@view("permute(Tensor(a) self, int[] dims) -> Tensor(a)",
+      grad={"self": "permute_backwards(grad, dims)"})
 def permute(self, dims):
     """Reorder the dimensions: result dim i is input dim ``dims[i]``.
 
@@ -207,7 +210,7 @@ def permute(self, dims):
 # Broadcasting
 # ----------------------------------------------------------------------------------
 @view("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
-      function=False)
+      function=False, grad={"self": "sum_to(grad, self_sym_sizes)"})
 def expand(self, size, implicit=False):
     """Broadcast size-1 dims to larger sizes with stride 0 (no memory is used).
 
@@ -264,7 +267,8 @@ def _expand_geometry(size: tuple, stride: tuple, target: tuple) -> tuple:
 # ----------------------------------------------------------------------------------
 # Taking part of a tensor
 # ----------------------------------------------------------------------------------
-@view("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)")
+@view("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
+      grad={"self": "select_backward(grad, self_sym_sizes, dim, index)"})
 def select(self, dim, index):
     """Take one index along `dim`, removing that dimension.
 
@@ -288,7 +292,8 @@ def select(self, dim, index):
 
 
 @view("slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
-      "SymInt step=1) -> Tensor(a)", method=False, function=False)
+      "SymInt step=1) -> Tensor(a)", method=False, function=False,
+      grad={"self": "slice_backward(grad, self_sym_sizes, dim, start, end, step)"})
 def slice_(self, dim=0, start=None, end=None, step=1):
     """Python's ``start:end:step`` along `dim` (clamped to the size; step must be positive)."""
     sizes, strides = self._size, self._stride
@@ -306,7 +311,8 @@ def slice_(self, dim=0, start=None, end=None, step=1):
             self._offset + start * strides[d])
 
 
-@view("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)")
+@view("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
+      grad={"self": "diagonal_backward(grad, self_sym_sizes, offset, dim1, dim2)"})
 def diagonal(self, offset=0, dim1=0, dim2=1):
     """The diagonal of the (dim1, dim2) planes, as a new last dimension.
 
@@ -334,7 +340,8 @@ def diagonal(self, offset=0, dim1=0, dim2=1):
     return size, stride, start
 
 
-@view("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", function=False)
+@view("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", function=False,
+      grad={"self": "unfold_backward(grad, self_sym_sizes, dimension, size, step)"})
 def unfold(self, dimension, size, step):
     """All windows of `size` elements along `dimension`, `step` apart, as a new last dim.
 
@@ -407,7 +414,7 @@ def strided_geometry(self, size, stride, storage_offset, check_bounds: bool) -> 
 # ----------------------------------------------------------------------------------
 # Adding and removing size-1 dimensions
 # ----------------------------------------------------------------------------------
-@view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)")
+@view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", grad={"self": "grad.squeeze(dim)"})
 def unsqueeze(self, dim):
     """Insert a size-1 dimension at `dim` (-1 appends one at the end).
 
@@ -431,7 +438,7 @@ def _squeeze(self, dims) -> tuple:
             self._offset)
 
 
-@view("squeeze(Tensor(a) self) -> Tensor(a)")
+@view("squeeze(Tensor(a) self) -> Tensor(a)", grad={"self": "grad.reshape(self_sym_sizes)"})
 def squeeze(self):
     """Remove every size-1 dimension.
 
@@ -443,19 +450,20 @@ def squeeze(self):
     return _squeeze(self, range(len(self._size)))
 
 
-@view("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)")
+@view("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", grad={"self": "grad.reshape(self_sym_sizes)"})
 def squeeze_dim(self, dim):
     """Remove dimension `dim` if its size is 1 (otherwise the geometry stays)."""
     return _squeeze(self, (wrap_dim(dim, len(self._size)),))
 
 
-@view("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)")
+@view("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", grad={"self": "grad.reshape(self_sym_sizes)"})
 def squeeze_dims(self, dim):
     """Remove those of the listed dimensions that have size 1."""
     return _squeeze(self, wrap_dims(dim, len(self._size)))
 
 
-@view("alias(Tensor(a) self) -> Tensor(a)", method=False, function=False)
+@view("alias(Tensor(a) self) -> Tensor(a)", method=False, function=False,
+      grad={"self": "grad"})
 def alias(self):
     """A new tensor object viewing exactly the same elements."""
     return self._size, self._stride, self._offset
@@ -464,7 +472,8 @@ def alias(self):
 # ----------------------------------------------------------------------------------
 # Complex numbers as pairs of reals
 # ----------------------------------------------------------------------------------
-@view("view_as_real(Tensor(a) self) -> Tensor(a)", method=False)
+@view("view_as_real(Tensor(a) self) -> Tensor(a)", method=False,
+      grad={"self": "view_as_complex(grad.contiguous())"})
 def view_as_real(self):
     """View a complex tensor as real numbers, with a new last dim of size 2 (real, imag).
 
@@ -479,7 +488,8 @@ def view_as_real(self):
             self._dtype.to_real())
 
 
-@view("view_as_complex(Tensor(a) self) -> Tensor(a)", method=False)
+@view("view_as_complex(Tensor(a) self) -> Tensor(a)", method=False,
+      grad={"self": "view_as_real(grad.contiguous())"})
 def view_as_complex(self):
     """View pairs of reals (a last dim of size 2, stride 1) as complex numbers.
 
@@ -524,7 +534,8 @@ def _pieces(self, dim: int, lengths) -> list:
     return pieces
 
 
-@view("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]")
+@view("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
+      grad={"self": "stack(grads, dim)"})
 def unbind(self, dim=0):
     """Every index along `dim` as a separate view, that dimension removed.
 
@@ -541,7 +552,7 @@ def unbind(self, dim=0):
 
 
 @view("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
-      function=False)
+      function=False, grad={"self": "cat(grads, dim)"})
 def split(self, split_size, dim=0):
     """Views of `split_size` elements along `dim` each (the last may be shorter).
 
@@ -566,7 +577,8 @@ def split(self, split_size, dim=0):
     return _pieces(self, d, lengths)
 
 
-@view("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]")
+@view("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
+      grad={"self": "cat(grads, dim)"})
 def split_with_sizes(self, split_sizes, dim=0):
     """Views along `dim` with the given lengths, which must add up to the dim's size.
 
