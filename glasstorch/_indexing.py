@@ -1,14 +1,16 @@
-"""Basic indexing: ``x[1, 2:5, None, ...]`` lowered to select / slice / unsqueeze views.
+"""Python indexing: ``x[1, 2:5, None, ..., idx]`` and ``x[...] = value``, as torch does it.
 
-Integers select (removing a dim), slices narrow, None inserts a size-1 dim, an
-Ellipsis stands for the dims no other index names. Every step is a view operator,
-so the result shares storage with the indexed tensor (``x[...]`` is a fresh view).
+Basic indices are views: integers select (removing a dim), slices narrow, None inserts
+a size-1 dim, an Ellipsis stands for the dims no other index names. So ``x[1, ::2]``
+shares storage with `x` (``x[...]`` is a fresh view).
 
-A Python bool (or a 0-dim bool / uint8 tensor) is a mask: True inserts a size-1
-dim, False a size-0 one. torch routes masks through advanced indexing, so reading
-gives a copy laid out as torch's index kernel lays it out (`_index_layout`); writing
-goes through the same view. Indexing with tensors or lists (advanced indexing)
-gathers data instead; it arrives with the indexing operators.
+Advanced indices (tensors, lists, NumPy arrays, and bools) are recorded at the dim
+they address in the view built so far, and the view is then gathered by the `index`
+operator (a copy, see Note [Where the advanced dimensions land] in
+aten/native/indexing.py) or written by `index_put_`. As in torch (not NumPy), an
+integer next to advanced indices is still a select: ``x[0, :, [1, 2]]`` has shape
+``(x.shape[1], 2)``. A Python bool (or 0-dim bool / uint8 tensor) inserts a size-1
+dim and indexes it with ``[0]`` (True) or ``[]`` (False).
 """
 from __future__ import annotations
 
@@ -16,23 +18,23 @@ import warnings
 
 import numpy as np
 
-from .aten.native.copy import copy_
-from .aten.native.shape import movedim_int as movedim
+from .aten.native.copy import checked_scalar
+from .aten.dispatcher import ops
+from .aten.native.indexing import index as index_op
 from .aten.native.view import alias, legacy_type_name, select, slice_, unsqueeze
-from .aten.meta.shape import dense_strides_in_order
-from .aten.registry import empty_strided_on
 from .c10 import dtype as dtypes
-from .c10.dispatch_key import DispatchKey, local_keys
-from .c10.tensor_impl import TensorBase
+from .c10.tensor_impl import TensorBase, wrap_array
 
 _slice_op = slice_.call
 _select_op = select.call
 _unsqueeze_op = unsqueeze.call
+_index_op = index_op.call
+_index_put_ = ops.aten.index_put_.default.call
 _MASK_DTYPES = (dtypes.bool, dtypes.uint8)
 
 
 def getitem(self: TensorBase, index):
-    """`self[index]` for basic indices (ints, slices, None, Ellipsis, bools)."""
+    """`self[index]`: a view for basic indices, a gathered copy with advanced ones."""
     kind = type(index)
     if kind is int:
         return _select(self, 0, index, 0)
@@ -42,8 +44,10 @@ def getitem(self: TensorBase, index):
         return _select(self, 0, int(index), 0)
     if kind is not tuple:
         index = _as_tuple(index)
-    result, mask_dim = _apply(self, index)
-    return result if mask_dim is None else _masked_copy(result, mask_dim)
+    view, advanced = _apply(self, index)
+    if not advanced:
+        return alias.call(self) if view is self else view
+    return _index_op(view, [_bool_index(t) if type(t) is bool else t for t in advanced])
 
 
 def setitem(self: TensorBase, index, value) -> None:
@@ -51,12 +55,14 @@ def setitem(self: TensorBase, index, value) -> None:
     if not isinstance(value, TensorBase) and not _is_number(value):
         raise TypeError(f"can't assign a {_type_name(value)} to a {legacy_type_name(self)}")
     if type(index) is int:
-        target = _select(self, 0, index, 0)
+        target, advanced = _select(self, 0, index, 0), None
     else:
-        target, mask_dim = _apply(self, index if type(index) is tuple else _as_tuple(index))
-        if mask_dim is not None and target._size[mask_dim] == 0:
-            return          # a False mask selects nothing: torch writes (and bumps) nothing
-    if not isinstance(value, TensorBase):
+        target, advanced = _apply(self, index if type(index) is tuple else _as_tuple(index))
+    if advanced:
+        if any(t is False for t in advanced):
+            return      # a False mask selects nothing: torch writes (and bumps) nothing
+        _index_put(target, advanced, value)
+    elif not isinstance(value, TensorBase):
         target.fill_(value)
     elif value._size == target._size:
         target.copy_(value)
@@ -66,13 +72,25 @@ def setitem(self: TensorBase, index, value) -> None:
         target.copy_(value.view(_drop_leading_ones(value._size)).expand(target._size))
 
 
+def _index_put(target: TensorBase, advanced: list, value) -> None:
+    """Write through advanced indices with `index_put_` (value's leading 1s dropped)."""
+    if isinstance(value, TensorBase):
+        while value.dim() and value._size[0] == 1:
+            value = _select_op(value, 0, 0)
+    else:
+        value = wrap_array(checked_scalar(value, target._dtype), target._dtype)
+    _index_put_(target, [_bool_index(t) if type(t) is bool else t for t in advanced], value,
+                False)
+
+
 def _apply(self: TensorBase, index: tuple) -> tuple:
-    """Apply a tuple index as a chain of views: (view, the dim masks made, or None)."""
+    """Apply a tuple index: (the view of its basic parts, the advanced indices recorded
+    per dim of that view, or None)."""
     ndim = self.dim()
     consumed = _count_consuming(index)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    result, dim, masks = self, 0, []
+    result, dim, advanced, extra = self, 0, {}, 0
     for position, item in enumerate(index):
         if item is None:
             result = _unsqueeze_op(result, dim)
@@ -84,65 +102,39 @@ def _apply(self: TensorBase, index: tuple) -> tuple:
             dim += 1
         elif _is_mask(item):
             result = _unsqueeze_op(result, dim)
-            masks.append((dim, bool(item)))
+            advanced[dim - extra] = bool(item)      # made an index tensor by _bool_index
             dim += 1
         elif _is_integer(item):
             result = _select(result, dim, int(item), position)
         else:
-            _refuse(item)
-    if masks:
-        return _merge_masks(result, masks)
-    if result is self:
-        result = alias.call(self)
-    return result, None
+            tensor = _as_index_tensor(item)
+            # the list `index` takes counts a k-dim mask once (it expands it itself)
+            advanced[dim - extra] = tensor
+            covered = tensor.dim() if tensor._dtype in _MASK_DTYPES else 1
+            dim += covered
+            extra += covered - 1
+    if not advanced:
+        return result, None
+    return result, [advanced.get(d) for d in range(max(advanced) + 1)]
 
 
-def _merge_masks(view: TensorBase, masks: list) -> tuple:
-    """Masks are advanced indices: all of them together make one dim (size 1 if every
-    mask is True, else 0), in place of the first when they are adjacent, else in front."""
-    dims = [d for d, _ in masks]
-    for d in reversed(dims[1:]):
-        view = _select_op(view, d, 0)
-    first = dims[0]
-    if dims != list(range(first, first + len(dims))):
-        view, first = movedim.call(view, first, 0), 0
-    if not all(keep for _, keep in masks):
-        view = _slice_op(view, first, 0, 0, 1)
-    return view, first
+def _bool_index(keep: bool) -> TensorBase:
+    """The index a bool stands for on its inserted size-1 dim: ``[0]`` or ``[]``."""
+    return wrap_array(np.zeros(1 if keep else 0, np.int64), dtypes.int64)
 
 
-def _masked_copy(view: TensorBase, mask_dim: int) -> TensorBase:
-    device = view._device.type
-    # torch's meta kernel gives an empty result contiguous strides, its CPU kernel not.
-    layout = None if device == "meta" and 0 in view._size else _index_layout(view, mask_dim)
-    result = empty_strided_on(view._size, layout, view._dtype, device)
-    # Filling a fresh result is not a user-visible write: run copy_ below
-    # ADInplaceOrView (torch's AutoDispatchBelowADInplaceOrView) so it stays at version 0.
-    included, excluded = local_keys.included, local_keys.excluded
-    local_keys.set(included, excluded | DispatchKey.ADInplaceOrView)
-    try:
-        return copy_.call(result, view, False)
-    finally:
-        local_keys.set(included, excluded)
-
-
-def _index_layout(view: TensorBase, indexed: int) -> tuple:
-    """The strides torch's index kernel gives its result (TensorIterator's rule).
-
-    Dims are ordered innermost-first by insertion sort on the input's strides; a dim
-    with stride 0 (broadcast, or the indexed dim) compares as "no opinion", which
-    leaves it in its row-major slot while the others sort around it.
-    """
-    size, stride = view._size, view._stride
-
-    def compare(a: int, b: int) -> int:
-        if a == indexed or b == indexed or stride[a] == 0 or stride[b] == 0:
-            return 0
-        if stride[a] != stride[b]:
-            return 1 if stride[a] > stride[b] else -1
-        return 1 if size[a] > size[b] else 0
-
-    return dense_strides_in_order(size, compare)
+def _as_index_tensor(item) -> TensorBase:
+    """An advanced index as a tensor: tensors as they are; sequences as torch reads
+    them (bools stay a mask, anything else becomes int64)."""
+    if isinstance(item, TensorBase):
+        return item
+    if not isinstance(item, (list, tuple, np.ndarray)):
+        _refuse(item)
+    from ._tensor_new import tensor
+    converted = tensor(item)
+    if converted._dtype in _MASK_DTYPES:
+        return converted
+    return converted.to(dtypes.int64)
 
 
 def _count_consuming(index: tuple) -> int:
@@ -228,12 +220,6 @@ def _as_tuple(index) -> tuple:
 
 
 def _refuse(item) -> None:
-    if isinstance(item, (TensorBase, list, tuple, np.ndarray)):
-        if isinstance(item, TensorBase) and (item._dtype.is_floating_point or
-                                             item._dtype.is_complex):
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        raise NotImplementedError("glasstorch: indexing with tensors or lists (advanced "
-                                  "indexing) is not available yet")
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                      "Variables are valid indices (got " + type(item).__name__ + ")")
 

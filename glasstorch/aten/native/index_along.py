@@ -65,7 +65,7 @@ def _index_select_meta(self, dim, index):
 
 @op("index_select(Tensor self, int dim, Tensor index) -> Tensor", meta=_index_select_meta,
     out=True, method=True,
-    grad={"self": "index_select_backward(grad, self.shape, dim, index)",
+    grad={"self": "grad.new_zeros(self_sym_sizes).index_add(dim, index, grad)",
           "index": "non_differentiable"})
 def index_select(self, dim, index, *, out):
     """The slices of `input` along `dim` at the positions in `index`, in that order.
@@ -90,11 +90,6 @@ def index_select(self, dim, index, *, out):
         np.take(source, flat, axis=d, out=out)
     else:
         np.copyto(out, np.take(source, flat, axis=d).reshape(out.shape))
-
-
-def index_select_backward(grad, self_sizes, dim, index):
-    """The gradient of `index_select`: each slice of `grad` added back to where it came from."""
-    return grad.new_zeros(self_sizes).index_add(dim, index, grad)
 
 
 # ----------------------------------------------------------------------------------

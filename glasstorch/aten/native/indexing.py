@@ -20,7 +20,7 @@ import numpy as np
 
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
-from ...c10.tensor_impl import TensorBase
+from ...c10.tensor_impl import TensorBase, contiguous_strides
 from ..meta.pointwise import permuted_strides
 from ..meta.shape import broadcast_shapes, compute_view_stride, wrap_dim
 from ..registry import TensorMeta, op
@@ -160,7 +160,22 @@ def _index_strides(shape, stride, entries, before, after, middle) -> tuple:
         view_stride = compute_view_stride(middle, expanded, padded)
         if view_stride is not None:
             operands.append(_Operand(padded, view_stride))
-    return permuted_strides(operands, shape)
+    strides = permuted_strides(operands, shape)
+    if 0 in shape and strides != contiguous_strides(shape):
+        strides = _zero_spans(shape, strides)
+    return strides
+
+
+def _zero_spans(shape: tuple, strides: tuple) -> tuple:
+    """TensorIterator's strides for an empty result in a permuted order: laid out in the
+    same dim order, but an empty dim makes every outer stride 0 (row-major results
+    keep contiguous strides instead, which skip empty dims)."""
+    order = sorted(range(len(shape)), key=lambda d: (strides[d], shape[d] > 1))
+    result, step = [0] * len(shape), 1
+    for d in order:
+        result[d] = step
+        step *= shape[d]
+    return tuple(result)
 
 
 def _index_meta(self, indices):
@@ -194,7 +209,7 @@ def check_index_bounds(shape: tuple, indices: list) -> None:
 
 @op("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", meta=_index_meta, out=True,
     out_overload="Tensor_out",
-    grad={"self": "index_backward(grad, self, indices)", "indices": "non_differentiable"})
+    grad={"self": "grad.new_zeros(self_sym_sizes).index_put(indices, grad, True)", "indices": "non_differentiable"})
 def index(self, indices, *, out):
     """Gather the elements named by index tensors, one per leading dim (``x[i, j]``).
 
@@ -222,11 +237,6 @@ def index(self, indices, *, out):
         np.take(self, indices[present[0]], axis=present[0], out=out, mode="wrap")
         return
     np.copyto(out, self[numpy_index(indices)])
-
-
-def index_backward(grad, self, indices):
-    """The gradient of `index`: the incoming gradient summed into zeros of self's shape."""
-    return grad.new_zeros(self.shape).index_put(indices, grad, True)
 
 
 # ----------------------------------------------------------------------------------
@@ -303,7 +313,7 @@ def _take_meta(self, index):
 
 
 @op("take(Tensor self, Tensor index) -> Tensor", meta=_take_meta, out=True, method=True,
-    grad={"self": "self.new_zeros(self.shape).put(index, grad, True)",
+    grad={"self": "grad.new_zeros(self_sym_sizes).put(index, grad, True)",
           "index": "non_differentiable"})
 def take(self, index, *, out):
     """The elements of `input` at `index`, reading `input` as if it were 1-D.

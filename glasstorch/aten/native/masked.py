@@ -68,15 +68,10 @@ def masked_fill(self, mask, value, *, out):
 
 @op("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor",
     meta=_masked_fill_meta, inplace=True, out=True, method=True, out_overload="Tensor_out",
-    grad={**_FILL_GRAD, "value": "masked_fill_backward(grad, mask)"})
+    grad={**_FILL_GRAD, "value": "grad.masked_fill(mask.logical_not(), 0).sum()"})
 def masked_fill_tensor(self, mask, value, *, out):
     """`masked_fill` with the value of a 0-dim tensor."""
     _fill_where(self, mask, cast_array(value, from_numpy_dtype(out.dtype)), out)
-
-
-def masked_fill_backward(grad, mask):
-    """The gradient of a 0-dim fill value: the sum of the gradient where it was written."""
-    return grad.masked_fill(mask.logical_not(), 0).sum()
 
 
 # ----------------------------------------------------------------------------------

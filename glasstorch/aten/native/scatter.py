@@ -159,7 +159,7 @@ def _gather_meta(self, dim, index, sparse_grad=False):
 
 @op("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
     meta=_gather_meta, out=True, method=True,
-    grad={"self": "gather_backward(grad, self, dim, index, sparse_grad)",
+    grad={"self": "grad.new_zeros(self_sym_sizes).scatter_add(dim, index, grad)",
           "index": "non_differentiable"})
 def gather(self, dim, index, sparse_grad, *, out):
     """Read `input` along `dim` at the positions `index` holds.
@@ -184,11 +184,6 @@ def gather(self, dim, index, sparse_grad, *, out):
     _checked_index(index, source.shape[d], d)
     corner = tuple(slice(None) if i == d else slice(n) for i, n in enumerate(index.shape))
     np.copyto(result, np.take_along_axis(source[corner], index, axis=d))
-
-
-def gather_backward(grad, self, dim, index, sparse_grad):
-    """The gradient of `gather`: the incoming gradient summed back where it was read."""
-    return grad.new_zeros(self.shape).scatter_add(dim, index, grad)
 
 
 # ----------------------------------------------------------------------------------

@@ -1,0 +1,202 @@
+"""Python indexing (`x[...]`, `x[...] = v`) with basic and advanced indices, as torch.
+
+Two kinds of checks:
+  * differential (skipped without torch): every expression of `GETITEM` on every input
+    of `INPUTS`, in glasstorch and in torch: values, dtype, shape, strides, whether the
+    result aliases the input, and the exact error; every `SETITEM` statement likewise,
+    comparing the written tensor and its version counter, and that a failed write
+    changes nothing;
+  * torch-free: the same expressions where NumPy's fancy indexing is torch's (no
+    integer next to an advanced index), against NumPy; duplicate-index semantics;
+    a failing in-place write leaves the tensor as it was.
+"""
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import glasstorch as gt
+
+_CUBE = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+INPUTS = {                           # name -> how to make x from a fresh module tensor r
+    "contiguous": "r",
+    "transposed": "r.permute(2, 1, 0).contiguous().permute(2, 1, 0)",
+    "strided": "r.unsqueeze(-1).expand(2, 3, 4, 2).contiguous()[..., 1]",
+}
+
+GETITEM = """
+x[[0, 1]] | x[[1, 0, 1]] | x[[-1]] | x[[[0, 1], [1, 0]]] | x[m.tensor([1, 0])]
+x[:, [2, 0]] | x[:, :, [3, 0, -4]] | x[..., [1]] | x[[0, 1], ...] | x[None, [1, 0]]
+x[[0, 1], [1, 2]] | x[[0, 1], :, [1, 2]] | x[:, [0, 1], [1, 2]] | x[[0], :, [[1], [2]]]
+x[[0, 1], None, [1, 2]] | x[None, [0, 1], None, [1, 2]] | x[0, :, [1, 2]] | x[:, 0, [1, 2]]
+x[[0, 1], 1] | x[1, [0, 2], [1, 3]] | x[[[0], [1]], [[0, 1, 2]]] | x[[[0], [1]], :, [[0, 1]]]
+x[m.tensor([[0, 1], [1, 0]]), m.tensor([2, 1])] | x[m.tensor([1, 0], dtype=m.int32)]
+x[m.tensor(1), [0, 2]] | x[[1, 0], m.tensor(2)] | x[m.tensor([0, 1]), 1:, ::2]
+x[x > 5] | x[x[:, :, 0] > 3] | x[x[0] > 5] | x[:, x[0, :, 0] > 3] | x[..., x[0, 0] > 1]
+x[x[:, 0, 0] > 3, 1] | x[x[:, :, 0] > 3, 1:] | x[x[:, :, 0] > 3, None] | x[x[:, :, 0] > 3, [0]]
+x[[True, False]] | x[[1, True]] | x[m.tensor([True, False])] | x[:, m.tensor([0, 1, 1]) > 0]
+x[True] | x[False] | x[True, [0, 1]] | x[[0, 1], True] | x[[0, 1], :, True] | x[None, True]
+x[m.tensor(True)] | x[m.tensor(False), 0] | x[0, True, [1]] | x[True, False]
+x[(0, 1),] | x[[0.5]] | x[[]] | x[m.tensor([], dtype=m.int64)] | x[:, []] | x[[], []]
+x[m.tensor([1, 0], dtype=m.uint8)] | x[[[0, 1]]]
+x[[2]] | x[[-3]] | x[:, [3]] | x[:, :, m.tensor([5, -7])] | x[[0, 1], [0, 1, 2]]
+x[m.tensor([0.5])] | x[m.tensor([1], dtype=m.int16)] | x[m.tensor([True, False, True])]
+x[m.ones(2, 4, dtype=m.bool)] | x[[0], [0], [0], [0]] | x[m.tensor([[[[0]]]]), 0, 0]
+x[0, 0, [0], None, None] | x[..., [0], ...] | x[[0, 1], ..., [1, 2]]
+"""
+
+SETITEM = """
+x[[0, 1]] = 5 | x[[0, 1]] = m.ones(4) | x[[0, 1]] = m.ones(1, 1, 3, 4) | x[[0, 0]] = m.ones(2, 3, 4)
+x[:, [2, 0]] = -1.5 | x[:, [0, 0, 0], 1] = m.tensor([1., 2., 3.]) | x[[1, 0], :, [3, 0]] = 7
+x[x > 5] = 0 | x[x > 20] = m.tensor([7., 8., 9.]) | x[x > 5] = m.tensor(2.) | x[x[:, :, 0] > 3] = 1
+x[True] = 3 | x[False] = 3 | x[[0, 1], True] = m.ones(3, 4) | x[m.tensor(True)] = 9
+x[[0, 1]] = m.ones(3) | x[[0, 1]] = m.ones(4, dtype=m.float64) | x[[5]] = 1 | x[[0]] = 1e40
+x[[0]] = 'a' | x[[0]] = [1] | x[x > 5] = m.ones(3) | x[[0, 1], [0, 1, 2]] = 1
+x[[0], [1], [2]] = m.tensor(4.) | x[..., [0]] = m.arange(3.).reshape(3, 1) | x[[0]] = True
+x[m.tensor([1, 0], dtype=m.int32), 0] = m.ones(4) | x[[], 0] = 1 | x[[-1]] = 2
+"""
+
+
+def _exprs(table: str) -> list:
+    return [e.strip() for line in table.strip().splitlines() for e in line.split(" | ")]
+
+
+def _make(module, layout: str):
+    r = module.tensor(_CUBE.tolist())
+    return eval(INPUTS[layout], {"r": r, "m": module})
+
+
+def _outcome(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn(), None
+        except Exception as error:             # noqa: BLE001 - we compare errors too
+            return None, error
+
+
+def _describe(t, base) -> tuple:
+    same_storage = t.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
+    return (tuple(t.shape), str(t.dtype).replace("glasstorch", "torch"), t.stride(),
+            same_storage, np.asarray(t.tolist()).tolist())
+
+
+def _same_error(expected, actual) -> None:
+    assert actual is not None, f"expected {expected!r}, glasstorch succeeded"
+    assert type(actual).__name__ == type(expected).__name__, (expected, actual)
+    first = str(expected).split("\n")[0]
+    first = re.sub(r" \(Triggered internally at .*\)$", "", first)
+    assert str(actual).split("\n")[0] == first
+
+
+# ----------------------------------------------------------------------------------
+# Differential: glasstorch vs torch
+# ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("layout", list(INPUTS))
+@pytest.mark.parametrize("expr", _exprs(GETITEM))
+def test_getitem_matches_torch(expr: str, layout: str) -> None:
+    torch = pytest.importorskip("torch")
+    results = []
+    for module in (torch, gt):
+        x = _make(module, layout)
+        results.append((_outcome(lambda: eval(expr, {"x": x, "m": module})), x))
+    ((expected, expected_error), tx), ((actual, error), gx) = results
+    if expected_error is not None:
+        _same_error(expected_error, error)
+        return
+    assert error is None, f"torch gave a result, glasstorch raised {error!r}"
+    assert _describe(actual, gx) == _describe(expected, tx)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("statement", _exprs(SETITEM))
+def test_setitem_matches_torch(statement: str, layout: str) -> None:
+    torch = pytest.importorskip("torch")
+    results = []
+    for module in (torch, gt):
+        x = _make(module, layout)
+        _, error = _outcome(lambda: exec(statement, {"x": x, "m": module}))
+        results.append((x.tolist(), x._version, x.stride(), error))
+    (values, version, stride, expected_error), (got, got_version, got_stride, error) = results
+    if expected_error is not None:
+        _same_error(expected_error, error)
+    else:
+        assert error is None, f"torch wrote, glasstorch raised {error!r}"
+    assert (got, got_stride) == (values, stride)
+    assert got_version == version
+
+
+# ----------------------------------------------------------------------------------
+# Torch-free: NumPy's fancy indexing is torch's where no integer sits next to an
+# advanced index (torch selects integers first; NumPy treats them as advanced)
+# ----------------------------------------------------------------------------------
+NUMPY_SAME = """
+x[[0, 1]] | x[[1, 0, 1]] | x[:, [2, 0]] | x[:, :, [3, 0, -4]] | x[..., [1]] | x[None, [1, 0]]
+x[[0, 1], [1, 2]] | x[[0, 1], :, [1, 2]] | x[:, [0, 1], [1, 2]] | x[[0], :, [[1], [2]]]
+x[[0, 1], None, [1, 2]] | x[[[0], [1]], [[0, 1, 2]]] | x[x > 5] | x[x[:, :, 0] > 3]
+x[:, x[0, :, 0] > 3] | x[x[:, :, 0] > 3, 1:] | x[[], []] | x[..., [0], 1:3]
+"""
+
+
+@pytest.mark.parametrize("expr", _exprs(NUMPY_SAME))
+def test_getitem_matches_numpy(expr: str) -> None:
+    reference = eval(expr, {"x": _CUBE})
+    for layout in INPUTS:
+        x = _make(gt, layout)
+        result = eval(expr, {"x": x, "m": gt})
+        assert tuple(result.shape) == reference.shape
+        np.testing.assert_array_equal(result.numpy(), reference)
+        assert result._base is None                   # advanced indexing copies
+
+
+def test_setitem_matches_numpy() -> None:
+    x, reference = _make(gt, "transposed"), _CUBE.copy()
+    mask = reference > 10
+    x[gt.from_numpy(mask)] = -1.0
+    reference[mask] = -1.0
+    x[[0, 1], :, [3, 0]] = gt.tensor([5.0, 6.0, 7.0])         # broadcast to (2, 3)
+    reference[[0, 1], :, [3, 0]] = np.array([5.0, 6.0, 7.0])
+    np.testing.assert_array_equal(x.numpy(), reference)
+
+
+def test_duplicates_last_write_wins_and_accumulate_sums() -> None:
+    x = gt.zeros(4)
+    x[[0, 0, 0]] = gt.tensor([1.0, 2.0, 3.0])
+    assert x.tolist() == [3.0, 0.0, 0.0, 0.0]
+    x.index_put_((gt.tensor([1, 1, 3]),), gt.tensor([1.0, 2.0, 3.0]), accumulate=True)
+    assert x.tolist() == [3.0, 3.0, 0.0, 3.0]
+    y = gt.zeros(3, dtype=gt.bool)
+    y.index_put_((gt.tensor([0, 0]),), gt.tensor([True, True]), accumulate=True)
+    assert y.tolist() == [True, False, False]
+
+
+@pytest.mark.parametrize("call", [
+    "x.index_add_(0, m.tensor([0, 5]), m.ones(2, 4))",
+    "x.index_copy_(0, m.tensor([0, 5]), m.ones(2, 4))",
+    "x.index_fill_(0, m.tensor([0, 5]), 1.)",
+    "x.scatter_(0, m.tensor([[0, 5]]), m.ones(1, 2))",
+    "x.scatter_add_(0, m.tensor([[0, 5]]), m.ones(1, 2))",
+    "x.index_put_((m.tensor([0, 5]),), m.tensor(1.))",
+    "x.put_(m.tensor([0, 50]), m.ones(2))",
+    "x.masked_scatter_(x > 2, m.ones(3))",
+    "x.index_reduce_(0, m.tensor([0, 5]), m.ones(2, 4), 'prod')",
+    "x.__setitem__(([0, 1], [0, 9]), 1.)",
+])
+def test_failed_inplace_write_changes_nothing(call: str) -> None:
+    x = gt.arange(12.0).reshape(3, 4)
+    before, version = x.tolist(), x._version
+    with pytest.raises((IndexError, RuntimeError)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            eval(call, {"x": x, "m": gt})
+    assert x.tolist() == before and x._version == version
+
+
+def test_basic_indexing_stays_a_view_advanced_copies() -> None:
+    x = gt.zeros(2, 3, 4)
+    assert x[1, ::2, None]._base is x
+    y = x[[1, 0]]
+    assert y._base is None and y.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+    y[0, 0, 0] = 100.0
+    assert x[1, 0, 0].item() == 0.0
