@@ -9,3 +9,4 @@ from . import reduction, extrema  # noqa: F401
 from . import indexing, scatter, index_along, masked  # noqa: F401
 from . import sort, order_statistics, quantile  # noqa: F401
 from . import scan  # noqa: F401
+from . import triangular, diagonal  # noqa: F401
