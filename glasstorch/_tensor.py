@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _indexing, _python_ops, _tensor_new
 from .aten import binding, ops
-from .aten.native import conversion as _conversion
+from .aten.native import conversion as _conversion, masked as _masked
 from .c10.dispatch_key import AUTOGRAD, local_keys
 from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
@@ -35,6 +35,7 @@ class Tensor(TensorBase):
     # ----- indexing ---------------------------------------------------------------
     __getitem__ = _indexing.getitem
     __setitem__ = _indexing.setitem
+    nonzero = _masked.nonzero_method      # takes the Python-only as_tuple=
 
     # ----- Python protocol --------------------------------------------------------
     def __len__(self) -> int:
