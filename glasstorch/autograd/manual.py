@@ -11,6 +11,12 @@ import math
 
 import glasstorch as torch
 
+from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)
+    amax_amin_backward, aminmax_backward, evenly_distribute_backward, logsumexp_backward,
+    mean_backward, moment_mean_backward, nanmean_backward, nansum_backward, norm_backward,
+    prod_backward, std_backward, sum_backward, value_selecting_reduction_backward,
+    var_backward)
+
 
 def not_implemented(name: str):
     """The formula of an operator whose derivative torch does not implement either."""

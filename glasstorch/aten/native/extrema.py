@@ -105,7 +105,7 @@ def _declare_extreme(name: str, ufunc, binary_kernel, largest: bool):
                f"(Tensor values, Tensor indices)", meta=_dim_meta(name), method=True,
                out=True, out_overload=f"dim_{name}",
                grad={"self": "value_selecting_reduction_backward(grad, dim, indices, "
-                             "self.shape, keepdim)"})(_dim_kernel(ufunc, largest))
+                             "self_sym_sizes, keepdim)"})(_dim_kernel(ufunc, largest))
     along.declaration.doc = binary.declaration.doc = whole.__doc__
     return overall, binary, along
 
@@ -226,7 +226,7 @@ def _aminmax_meta(self, dim=None, keepdim=False, out=None):
 
 @op("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
     meta=_aminmax_meta, method=True, out=True,
-    grad={"self": "aminmax_backward(grad_min, grad_max, self, min, max, dim, keepdim)"})
+    grad={"self": "aminmax_backward(grads[0], grads[1], self, min, max, dim, keepdim)"})
 @quiet
 def aminmax(self, dim, keepdim, *, out):
     """The smallest and the largest elements of `input`, over every dim or along `dim`.

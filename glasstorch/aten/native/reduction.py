@@ -145,7 +145,7 @@ _SUM_DOC = """The sum of the elements of `input`, over every dim or over `dim`.
 
 
 @op("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", meta=_sum_all_meta,
-    method=True, grad={"self": "grad.expand(self.shape)"})
+    method=True, grad={"self": "grad.expand(self_sym_sizes)"})
 def sum_all(self, dtype, *, out):
     fold(np.add, self, None, False, out)
 
@@ -159,7 +159,7 @@ op("sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!
 @op("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
     "ScalarType? dtype=None) -> Tensor", meta=_sum_meta, method=True, out=True,
     out_overload="IntList_out",
-    grad={"self": "sum_backward(grad, self.shape, dim, keepdim)"})
+    grad={"self": "sum_backward(grad, self_sym_sizes, dim, keepdim)"})
 def sum_dim(self, dim, keepdim, dtype, *, out):
     fold(np.add, self, dim, keepdim, out)
 
@@ -268,14 +268,14 @@ _MEAN_DOC = """The mean of the elements of `input`, over every dim or over `dim`
 
 @op("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", meta=_mean_all_meta,
     method=True, out=True, out_overload="dtype_out",
-    grad={"self": "grad.expand(self.shape) / self.numel()"})
+    grad={"self": "grad.expand(self_sym_sizes) / self_sym_numel"})
 def mean_all(self, dtype, *, out):
     _mean_kernel(self, None, False, out)
 
 
 @op("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
     "-> Tensor", meta=_mean_meta, method=True, out=True, out_overload="out",
-    grad={"self": "mean_backward(grad, self.shape, dim, self.numel(), keepdim)"})
+    grad={"self": "mean_backward(grad, self_sym_sizes, dim, self_sym_numel, keepdim)"})
 def mean_dim(self, dim, keepdim, dtype, *, out):
     _mean_kernel(self, dim, keepdim, out)
 
