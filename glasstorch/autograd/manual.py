@@ -11,6 +11,9 @@ import math
 
 import glasstorch as torch
 
+from .manual_indexing import (  # noqa: F401  (looked up by name from formulas)
+    index_reduce_backward, masked_scatter_backward, masked_select_backward,
+    scatter_reduce_backward, take_along_dim_backward)
 from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)
     amax_amin_backward, aminmax_backward, evenly_distribute_backward, logsumexp_backward,
     mean_backward, moment_mean_backward, nanmean_backward, nansum_backward, norm_backward,

@@ -18,8 +18,9 @@ from ...c10.dtype import from_numpy_dtype, scalar_type_name
 from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import cast_array, checked_scalar
-from .indexing import check_in_range, like_self, out_of_bounds
+from .indexing import check_in_range, check_out_dtype, like_self, out_of_bounds
 from .scatter import scatter_reduce_into
+from .unary import BOOL, COMPLEX, refuse
 
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32)
 
@@ -49,12 +50,13 @@ def _slice_shape(t, d: int) -> tuple:
 # ----------------------------------------------------------------------------------
 # index_select
 # ----------------------------------------------------------------------------------
-def _index_select_meta(self, dim, index):
+def _index_select_meta(self, dim, index, out=None):
     d = wrap_dim(dim, len(self._size))
     if len(index._size) > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index._dtype not in _INDEX_DTYPES:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    check_out_dtype(self, out, "index_select(): self and result must have the same scalar type")
     if not self._size:
         if index.numel() != 1:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
@@ -119,8 +121,9 @@ def _check_source(name: str, self, dim, index, source) -> int:
     return d
 
 
-def _index_add_meta(self, dim, index, source, alpha=1):
+def _index_add_meta(self, dim, index, source, alpha=1, out=None):
     _check_source("index_add_", self, dim, index, source)
+    check_out_dtype(self, out)
     return like_self(self)
 
 
@@ -170,11 +173,12 @@ _REDUCE_CHOICES = ("prod", "mean", "amax", "amin")
 _BETA_WARNED: list = []
 
 
-def _index_reduce_meta(self, dim, index, source, reduce, include_self=True):
+def _index_reduce_meta(self, dim, index, source, reduce, include_self=True, out=None):
     if reduce not in _REDUCE_CHOICES:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
     _check_source("index_reduce_", self, dim, index, source)
+    check_out_dtype(self, out)
     if not _BETA_WARNED:                  # torch warns once per process
         _BETA_WARNED.append(True)
         warnings.warn("index_reduce() is in beta and the API may change at any time.",
@@ -211,6 +215,7 @@ def index_reduce(self, dim, index, source, reduce, include_self, *, out):
         >>> x.index_reduce_(0, torch.tensor([0, 0, 2]), torch.tensor([2., 3., 4.]), 'prod')
         tensor([6., 1., 4.])
     """
+    refuse(out, "index_func_", BOOL | COMPLEX)
     target = _at_least_1d(out)
     d = dim % target.ndim
     flat = _vector(index)
@@ -225,21 +230,10 @@ def index_reduce(self, dim, index, source, reduce, include_self, *, out):
     scatter_reduce_into(target, d, spread, values, reduce, include_self)
 
 
-def index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result):
-    """Gradients of `index_reduce` for self and source: the scatter_reduce gradient
-    with the index spread over each slice."""
-    from .scatter import scatter_reduce_backward
-    shape = [1] * source.dim()
-    shape[dim] = index.numel()
-    spread = index.reshape(shape).expand(source.shape)
-    return scatter_reduce_backward(grad, self, dim, spread, source, reduce, include_self,
-                                   result)
-
-
 # ----------------------------------------------------------------------------------
 # index_copy / index_fill
 # ----------------------------------------------------------------------------------
-def _index_copy_meta(self, dim, index, source):
+def _index_copy_meta(self, dim, index, source, out=None):
     d = wrap_dim(dim, len(self._size))
     if len(index._size) > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got "
@@ -256,6 +250,7 @@ def _index_copy_meta(self, dim, index, source):
                            f"but got (self) {scalar_type_name(self._dtype)} and (source) "
                            f"{scalar_type_name(source._dtype)}")
     _check_slices(self, source, d)
+    check_out_dtype(self, out)
     return like_self(self)
 
 
@@ -307,7 +302,7 @@ def index_copy(self, dim, index, source, *, out):
     target[_slot(target.ndim, d, flat)] = _at_least_1d(source)
 
 
-def _index_fill_meta(self, dim, index, value):
+def _index_fill_meta(self, dim, index, value, out=None):
     wrap_dim(dim, len(self._size))
     if index._dtype is not dtypes.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -319,6 +314,7 @@ def _index_fill_meta(self, dim, index, value):
                                f"got tensor with {len(value._size)} dimension(s).")
     elif self._device.type != "meta":
         checked_scalar(value, self._dtype)
+    check_out_dtype(self, out)
     return like_self(self, preserve=True)
 
 
@@ -336,9 +332,10 @@ def _index_fill_kernel(self, dim, index, value, out) -> None:
 _FILL_GRAD = {"self": "grad.index_fill(dim, index, 0)", "index": "non_differentiable"}
 
 
-@op("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-    meta=_index_fill_meta, inplace=True, out=True, method=True, grad=_FILL_GRAD)
-def index_fill(self, dim, index, value, *, out):
+@op("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
+    meta=_index_fill_meta, inplace=True, out=True, method=True,
+    grad={**_FILL_GRAD, "value": "grad.index_select(dim, index.unique()).sum()"})
+def index_fill_tensor(self, dim, index, value, *, out):
     """Fill the slices of `input` along `dim` at the positions in `index` with `value`.
 
     Args:
@@ -353,12 +350,11 @@ def index_fill(self, dim, index, value, *, out):
         tensor([[5., 0., 5.],
                 [5., 0., 5.]])
     """
-    _index_fill_kernel(self, dim, index, checked_scalar(value, from_numpy_dtype(out.dtype)), out)
-
-
-@op("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
-    meta=_index_fill_meta, inplace=True, out=True, method=True,
-    grad={**_FILL_GRAD, "value": "grad.index_select(dim, index.unique()).sum()"})
-def index_fill_tensor(self, dim, index, value, *, out):
-    """`index_fill` with the value of a 0-dim tensor (converted to input's dtype)."""
     _index_fill_kernel(self, dim, index, cast_array(value, from_numpy_dtype(out.dtype)), out)
+
+
+@op("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+    meta=_index_fill_meta, inplace=True, out=True, method=True, grad=_FILL_GRAD)
+def index_fill(self, dim, index, value, *, out):
+    """`index_fill` with a number as the value (checked to fit input's dtype)."""
+    _index_fill_kernel(self, dim, index, checked_scalar(value, from_numpy_dtype(out.dtype)), out)

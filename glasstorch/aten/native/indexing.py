@@ -19,13 +19,19 @@ import warnings
 import numpy as np
 
 from ...c10 import dtype as dtypes
-from ...c10.dtype import scalar_type_name
+from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.tensor_impl import TensorBase, contiguous_strides
 from ..meta.pointwise import permuted_strides
 from ..meta.shape import broadcast_shapes, compute_view_stride, wrap_dim
 from ..registry import TensorMeta, op
 from .copy import strides_like
 
+META_NONZERO = (
+    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+    "correct data-independent implementation does not exist. This implementation returns a "
+    "fake value, assuming all elements of the tensor are non-zero. To enable this "
+    "registration, please set "
+    "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.")
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32)
 _MASK_DTYPES = (dtypes.bool, dtypes.uint8)
 
@@ -62,8 +68,15 @@ def out_of_bounds(dim: int, size: int, error=IndexError, prefix: str = ""):
                                f"with size {size}")
 
 
-def same_dtype_name(t: TensorBase) -> str:
-    return scalar_type_name(t._dtype)
+def check_out_dtype(self, out, message: str | None = None) -> None:
+    """These ops write an out= tensor of self's dtype only (torch casts nothing here).
+
+    `out` is what a meta rule sees: None for the functional call, self in place."""
+    if out is None or out is self or out._dtype is self._dtype:
+        return
+    raise RuntimeError(message or f"Expected out tensor to have dtype "
+                                  f"{type_meta_name(self._dtype)}, but got "
+                                  f"{type_meta_name(out._dtype)} instead")
 
 
 class _Operand:
@@ -108,9 +121,8 @@ def _expand_masks(self, indices) -> list:
 
 
 def _mask_count(mask: TensorBase) -> int:
-    if mask._device.type == "meta":
-        raise NotImplementedError("aten::index with a boolean mask has a data-dependent "
-                                  "result shape: not supported on meta tensors")
+    if mask._device.type == "meta":     # torch goes through nonzero, which refuses meta
+        raise NotImplementedError(META_NONZERO)
     return int(np.count_nonzero(mask._np))
 
 
@@ -178,10 +190,13 @@ def _zero_spans(shape: tuple, strides: tuple) -> tuple:
     return tuple(result)
 
 
-def _index_meta(self, indices):
-    if not any(t is not None for t in indices):
-        raise IndexError("index(): at least one index tensor is needed")
+def _index_meta(self, indices, out=None):
+    if not indices:
+        raise IndexError("at least one index must be provided")
     shape, stride = indexing_geometry(self, indices)
+    check_out_dtype(self, out, f"index_out: self ({scalar_type_name(self._dtype)}) and result "
+                               f"({scalar_type_name(out._dtype)}) must have the same scalar "
+                               f"type" if out is not None else None)
     if self._device.type == "meta" and 0 in shape:
         stride = None               # torch's meta kernel lays empty results out row-major
     return TensorMeta(shape, self._dtype, stride)
@@ -242,7 +257,10 @@ def index(self, indices, *, out):
 # ----------------------------------------------------------------------------------
 # index_put: x[i0, i1, ...] = values
 # ----------------------------------------------------------------------------------
-def _index_put_meta(self, indices, values, accumulate=False):
+def _index_put_meta(self, indices, values, accumulate=False, out=None):
+    check_out_dtype(self, out)
+    if self._device.type == "meta":         # torch's meta function checks none of this
+        return like_self(self, preserve=out is None)
     if values._dtype is not self._dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{scalar_type_name(self._dtype)} for the destination and "
@@ -256,13 +274,13 @@ def _index_put_meta(self, indices, values, accumulate=False):
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(values._size)} "
                                f"cannot be broadcast to indexing result of shape "
                                f"{list(shape)}") from None
-    return like_self(self, preserve=True)
+    return like_self(self, preserve=out is None or out is self)    # out= is made row-major
 
 
 @op("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
     meta=_index_put_meta, inplace=True, out=True, method=True,
     grad={"self": "grad if accumulate else grad.index_put(indices, values.new_zeros(()), False)",
-          "values": "grad.index(indices).sum_to_size(values.shape)",
+          "values": "sum_to(ops.aten.index.Tensor(grad, indices), values_sym_sizes)",
           "indices": "non_differentiable"})
 def index_put(self, indices, values, accumulate, *, out):
     """Write (or with `accumulate`, add) `values` at the elements the indices name.
@@ -298,8 +316,10 @@ def index_put(self, indices, values, accumulate, *, out):
 # ----------------------------------------------------------------------------------
 def _check_long(op_name: str, index) -> None:
     if index._dtype is not dtypes.int64:
-        raise RuntimeError(f"{op_name}(): Expected a long tensor for index, but got "
-                           f"{scalar_type_name(index._dtype)}")
+        # torch's meta function prints the dtype as Python does (torch.int32)
+        name = str(index._dtype) if index._device.type == "meta" else \
+            scalar_type_name(index._dtype)
+        raise RuntimeError(f"{op_name}(): Expected a long tensor for index, but got {name}")
 
 
 def _flat_range_error(numel: int):
@@ -307,8 +327,16 @@ def _flat_range_error(numel: int):
                                     f"of {numel} elements.")
 
 
-def _take_meta(self, index):
+def _take_meta(self, index, out=None):
     _check_long("take", index)
+    if self.numel() == 0 and index.numel():
+        raise IndexError("take(): tried to take from an empty tensor")
+    if out is not None:
+        check_out_dtype(self, out, f"take(): self and out expected to have the same dtype, but "
+                                   f"got self.dtype = {scalar_type_name(self._dtype)} and "
+                                   f"out.dtype = {scalar_type_name(out._dtype)}")
+        # out= goes through TensorIterator, which lays it out as the index is
+        return TensorMeta(index._size, self._dtype, permuted_strides([index], index._size))
     return TensorMeta(index._size, self._dtype)
 
 
@@ -328,15 +356,16 @@ def take(self, index, *, out):
         tensor([1, 4])
     """
     numel = self.size
-    if numel == 0 and index.size:
-        raise IndexError("take(): tried to take from an empty tensor")
     check_in_range(index, numel, _flat_range_error(numel))
-    np.copyto(out, np.take(self.reshape(-1), index, mode="wrap") if numel else
-              np.empty(index.shape, self.dtype))
+    if index.size:
+        np.copyto(out, np.take(self.reshape(-1), index, mode="wrap"))
 
 
-def _put_meta(self, index, source, accumulate=False):
+def _put_meta(self, index, source, accumulate=False, out=None):
     _check_long("put_", index)
+    check_out_dtype(self, out)
+    if self._device.type == "meta":         # torch's meta function checks no more
+        return like_self(self, preserve=out is None)
     if source._dtype is not self._dtype:
         raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
                            f"self.dtype = {scalar_type_name(self._dtype)} and source.dtype = "
@@ -345,7 +374,7 @@ def _put_meta(self, index, source, accumulate=False):
         raise IndexError(f"put_(): Expected source and index to have the same number of "
                          f"elements, but got source.numel() = {source.numel()}, index.numel() "
                          f"= {index.numel()}")
-    return like_self(self, preserve=True)
+    return like_self(self, preserve=out is None or out is self)    # out= is made row-major
 
 
 @op("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
@@ -389,11 +418,17 @@ def put(self, index, source, accumulate, *, out):
 # ----------------------------------------------------------------------------------
 # take_along_dim
 # ----------------------------------------------------------------------------------
-def _take_along_dim_meta(self, indices, dim=None):
+def _take_along_dim_meta(self, indices, dim=None, out=None):
     if indices._dtype is not dtypes.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{scalar_type_name(indices._dtype)}")
+    check_out_dtype(self, out)
     if dim is None:
+        for t in (self, indices):            # torch flattens both with view(-1)
+            if compute_view_stride(t._size, t._stride, (t.numel(),)) is None:
+                raise RuntimeError("view size is not compatible with input tensor's size and "
+                                   "stride (at least one dimension spans across two contiguous "
+                                   "subspaces). Use .reshape(...) instead.")
         return TensorMeta((indices.numel(),), self._dtype)
     if len(self._size) != len(indices._size):
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
@@ -448,13 +483,3 @@ def take_along_dim(self, indices, dim, *, out):
     source = np.broadcast_to(self, shape[:d] + (size,) + shape[d + 1:])
     where = np.broadcast_to(indices % max(size, 1), shape)
     np.copyto(out, np.take_along_axis(source, where, axis=d))
-
-
-def take_along_dim_backward(grad, self, indices, dim):
-    """Scatter the gradient back along `dim` (through the broadcast inputs)."""
-    if dim is None:
-        return self.new_zeros(self.shape).put(indices.reshape(-1), grad.reshape(-1), True)
-    shape = list(grad.shape)
-    shape[dim] = self.shape[dim]
-    full = self.new_zeros(shape).scatter_add(dim, indices.expand(grad.shape), grad)
-    return full.sum_to_size(self.shape)

@@ -18,23 +18,30 @@ from ..meta.shape import broadcast_shapes
 from ..dispatcher import ops
 from ..registry import TensorMeta, composite, op
 from .copy import cast_array, checked_scalar
-from .view import unbind, view_
+from .indexing import META_NONZERO, check_out_dtype
+from .view import expand, unbind, view_
 
 
 # ----------------------------------------------------------------------------------
 # masked_fill
 # ----------------------------------------------------------------------------------
-def _masked_fill_meta(self, mask, value):
+def _masked_fill_meta(self, mask, value, out=None):
+    on_meta = self._device.type == "meta"      # torch's meta function words it otherwise
     if mask._dtype is not dtypes.bool:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+        raise RuntimeError(f"expected predicate to be bool, got {mask._dtype}" if on_meta else
+                           f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{type_meta_name(mask._dtype)}")
     if hasattr(value, "_size"):
+        if value._size and on_meta:
+            raise RuntimeError(f"only supports a 0-dimensional value tensor, but got tensor "
+                               f"with {len(value._size)} dimension")
         if value._size:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {len(value._size)} dimension(s).")
-    elif self._device.type != "meta":
+    elif not on_meta:
         checked_scalar(value, self._dtype)
-    return TensorMeta(broadcast_shapes(self._size, mask._size), self._dtype)
+    check_out_dtype(self, out)
+    return TensorMeta(broadcast_shapes(mask._size, self._size), self._dtype)
 
 
 def _fill_where(self, mask, value, out) -> None:
@@ -46,10 +53,10 @@ def _fill_where(self, mask, value, out) -> None:
 _FILL_GRAD = {"self": "grad.masked_fill(mask, 0)", "mask": "non_differentiable"}
 
 
-@op("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
-    meta=_masked_fill_meta, inplace=True, out=True, method=True, out_overload="Scalar_out",
-    grad=_FILL_GRAD)
-def masked_fill(self, mask, value, *, out):
+@op("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor",
+    meta=_masked_fill_meta, inplace=True, out=True, method=True, out_overload="Tensor_out",
+    grad={**_FILL_GRAD, "value": "grad.masked_fill(mask.logical_not(), 0).sum()"})
+def masked_fill_tensor(self, mask, value, *, out):
     """`input` with `value` wherever the bool `mask` is True (mask broadcasts).
 
     Args:
@@ -63,29 +70,35 @@ def masked_fill(self, mask, value, *, out):
         >>> x.masked_fill(x < 0, 0.)
         tensor([1., 0., 3.])
     """
-    _fill_where(self, mask, checked_scalar(value, from_numpy_dtype(out.dtype)), out)
-
-
-@op("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor",
-    meta=_masked_fill_meta, inplace=True, out=True, method=True, out_overload="Tensor_out",
-    grad={**_FILL_GRAD, "value": "grad.masked_fill(mask.logical_not(), 0).sum()"})
-def masked_fill_tensor(self, mask, value, *, out):
-    """`masked_fill` with the value of a 0-dim tensor."""
     _fill_where(self, mask, cast_array(value, from_numpy_dtype(out.dtype)), out)
+
+
+@op("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
+    meta=_masked_fill_meta, inplace=True, out=True, method=True, out_overload="Scalar_out",
+    grad=_FILL_GRAD)
+def masked_fill(self, mask, value, *, out):
+    """`masked_fill` with a number as the value (checked to fit input's dtype)."""
+    _fill_where(self, mask, checked_scalar(value, from_numpy_dtype(out.dtype)), out)
 
 
 # ----------------------------------------------------------------------------------
 # masked_scatter / masked_select
 # ----------------------------------------------------------------------------------
-def _masked_scatter_meta(self, mask, source):
+def _masked_scatter_meta(self, mask, source, out=None):
+    on_meta = self._device.type == "meta"      # torch's meta function words it otherwise
     if mask._dtype is not dtypes.bool:
-        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+        raise RuntimeError("Mask must be bool or uint8" if on_meta else
+                           f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {scalar_type_name(mask._dtype)}")
     if source._dtype is not self._dtype:
+        names = (str(self._dtype), str(source._dtype)) if on_meta else \
+            (scalar_type_name(self._dtype), scalar_type_name(source._dtype))
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
-                           f"got{scalar_type_name(self._dtype)} and "
-                           f"{scalar_type_name(source._dtype)}")
-    return TensorMeta(broadcast_shapes(self._size, mask._size), self._dtype)
+                           f"got{' ' if on_meta else ''}{names[0]} and {names[1]}")
+    if out is self:                   # in place, the mask is expanded to self's shape
+        expand.call(mask, self._size)
+    check_out_dtype(self, out)
+    return TensorMeta(broadcast_shapes(mask._size, self._size), self._dtype)
 
 
 @op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
@@ -118,25 +131,21 @@ def masked_scatter(self, mask, source, *, out):
     out[where] = source.reshape(-1)[:count]
 
 
-def masked_scatter_backward(grad, mask, sizes):
-    """The gradient for masked_scatter's source: the masked elements of grad, in order,
-    padded with zeros to source's size."""
-    taken = grad.masked_select(mask)
-    total = 1
-    for n in sizes:
-        total *= n
-    padded = taken.new_zeros((total,))
-    padded[:taken.numel()] = taken
-    return padded.reshape(sizes)
+_NO_META_KERNEL = (
+    "aten::masked_select: attempted to run this operator with Meta tensors, but there was no "
+    "fake impl or Meta kernel registered. You may have run into this message while using an "
+    "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
+    "operator with those APIs you'll need to add a fake impl. Please see the following for "
+    "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
 
 
-def _masked_select_meta(self, mask):
+def _masked_select_meta(self, mask, out=None):
+    if self._device.type == "meta":       # a data-dependent shape: torch has no meta kernel
+        raise NotImplementedError(_NO_META_KERNEL)
     if mask._dtype is not dtypes.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    shape = broadcast_shapes(self._size, mask._size)
-    if mask._device.type == "meta":
-        raise NotImplementedError("masked_select has a data-dependent result shape: not "
-                                  "supported on meta tensors")
+    shape = broadcast_shapes(mask._size, self._size)
+    check_out_dtype(self, out, "masked_select(): self and result must have the same scalar type")
     mask_array = np.broadcast_to(mask._np, shape)
     return TensorMeta((int(np.count_nonzero(mask_array)),), self._dtype)
 
@@ -164,30 +173,15 @@ def masked_select(self, mask, *, out):
     np.copyto(out, np.broadcast_to(self, shape)[np.broadcast_to(mask, shape)])
 
 
-def masked_select_backward(grad, self, mask):
-    """Put the gradient back where the elements came from (summed over broadcast dims)."""
-    shape = broadcast_shapes(tuple(self.shape), tuple(mask.shape))
-    full = grad.new_zeros(shape).masked_scatter(mask.expand(shape), grad)
-    return full.sum_to_size(self.shape)
-
-
 # ----------------------------------------------------------------------------------
 # nonzero / argwhere
 # ----------------------------------------------------------------------------------
-_META_NONZERO = (
-    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
-    "correct data-independent implementation does not exist. This implementation returns a "
-    "fake value, assuming all elements of the tensor are non-zero. To enable this "
-    "registration, please set "
-    "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.")
-
-
 def _nonzero_meta(self, out=None):
     if out is not None and out._dtype is not dtypes.int64:
         raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got "
                            f"scalar type{scalar_type_name(out._dtype)}")
     if self._device.type == "meta":
-        raise NotImplementedError(_META_NONZERO)
+        raise NotImplementedError(META_NONZERO)
     count = int(np.count_nonzero(self._np))
     ndim = len(self._size)
     # torch fills the (count, ndim) result one column at a time: column-major strides

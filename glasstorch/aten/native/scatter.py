@@ -23,7 +23,8 @@ from ...c10.dtype import from_numpy_dtype
 from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import checked_scalar
-from .indexing import check_in_range, like_self, out_of_bounds
+from .indexing import check_in_range, check_out_dtype, like_self, out_of_bounds
+from .unary import BOOL, COMPLEX, refuse
 
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32)
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
@@ -142,7 +143,7 @@ def scatter_reduce_into(out: np.ndarray, dim: int, index: np.ndarray, values,
 # ----------------------------------------------------------------------------------
 # gather
 # ----------------------------------------------------------------------------------
-def _gather_meta(self, dim, index, sparse_grad=False):
+def _gather_meta(self, dim, index, sparse_grad=False, out=None):
     d = wrap_dim(dim, len(self._size))
     _check_index_dtype("gather", index)
     if _rank(index) != _rank(self):
@@ -154,6 +155,7 @@ def _gather_meta(self, dim, index, sparse_grad=False):
             raise RuntimeError(f"Size does not match at dimension {i} expected index "
                                f"{list(index._size)} to be no larger than self "
                                f"{list(self._size)} apart from dimension {d}")
+    check_out_dtype(self, out)
     return TensorMeta(index._size, self._dtype)
 
 
@@ -198,30 +200,33 @@ def _legacy_reduce(reduce: str) -> str:
     return _LEGACY_REDUCE[reduce]
 
 
-def _scatter_src_meta(self, dim, index, src):
+def _scatter_src_meta(self, dim, index, src, out=None):
     _check_scatter("scatter", self, dim, index, src)
+    check_out_dtype(self, out)
     return like_self(self)
 
 
-def _scatter_value_meta(self, dim, index, value):
+def _scatter_value_meta(self, dim, index, value, out=None):
     _check_scatter("scatter", self, dim, index)
     if self._device.type != "meta":
         checked_scalar(value, self._dtype)
+    check_out_dtype(self, out)
     return like_self(self)
 
 
-def _scatter_reduce_meta(self, dim, index, src, reduce):
+def _scatter_reduce_meta(self, dim, index, src, reduce, out=None):
     _check_scatter("scatter", self, dim, index, src)
     _legacy_reduce(reduce)
+    check_out_dtype(self, out)
     warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
                   "will be removed in a future PyTorch release. Use torch.scatter_reduce "
                   "instead for more reduction options.", UserWarning, stacklevel=5)
     return like_self(self)
 
 
-def _scatter_value_reduce_meta(self, dim, index, value, reduce):
+def _scatter_value_reduce_meta(self, dim, index, value, reduce, out=None):
     _legacy_reduce(reduce)
-    return _scatter_value_meta(self, dim, index, value)
+    return _scatter_value_meta(self, dim, index, value, out)
 
 
 _SCATTER_GRAD = {"self": "grad.scatter(dim, index, 0)", "index": "non_differentiable"}
@@ -289,8 +294,9 @@ def scatter_value_reduce(self, dim, index, value, reduce, *, out):
 # ----------------------------------------------------------------------------------
 # scatter_add, scatter_reduce
 # ----------------------------------------------------------------------------------
-def _scatter_add_meta(self, dim, index, src):
+def _scatter_add_meta(self, dim, index, src, out=None):
     _check_scatter("scatter_add", self, dim, index, src)
+    check_out_dtype(self, out)
     return like_self(self)
 
 
@@ -318,11 +324,12 @@ def scatter_add(self, dim, index, src, *, out):
     scatter_reduce_into(out, dim % out.ndim, index, _extent(src, index), "sum")
 
 
-def _scatter_reduce_two_meta(self, dim, index, src, reduce, include_self=True):
+def _scatter_reduce_two_meta(self, dim, index, src, reduce, include_self=True, out=None):
     _check_scatter("scatter_reduce", self, dim, index, src)
     if reduce not in _REDUCTIONS:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
+    check_out_dtype(self, out)
     return like_self(self)
 
 
@@ -356,36 +363,10 @@ def scatter_reduce(self, dim, index, src, reduce, include_self, *, out):
         >>> x.scatter_reduce(0, torch.tensor([0, 0, 1]), torch.tensor([5., 7., 4.]), "amax")
         tensor([7., 4., 3.])
     """
+    if reduce == "mean":
+        refuse(out, "scatter_gather_tensor_cpu_reduce_mean", BOOL)
+    elif reduce in ("amax", "amin"):
+        refuse(out, f"scatter_gather_tensor_cpu_reduce_{reduce}", COMPLEX)
     out, index = _prepare(out, self, dim, index)
     src, = _at_least_1d(src)
     scatter_reduce_into(out, dim % out.ndim, index, _extent(src, index), reduce, include_self)
-
-
-def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result):
-    """Gradients of `scatter_reduce` for self and src (sum, prod, mean, amax, amin).
-
-    prod divides the result by each factor (so zero factors give NaN-free results only
-    when nonzero); amax / amin share the gradient evenly among the values that tie
-    with the result, as torch does.
-    """
-    if reduce == "sum":
-        grad_self = grad if include_self else grad.scatter(dim, index, 0)
-        return grad_self, grad.gather(dim, index)
-    if reduce == "mean":
-        counts = self.new_ones(self.shape) if include_self else self.new_zeros(self.shape)
-        counts = counts.scatter_add(dim, index, src.new_ones(src.shape)).clamp(min=1)
-        grad_self = grad / counts
-        grad_self = grad_self if include_self else grad_self.scatter(dim, index, 0)
-        return grad_self, (grad / counts).gather(dim, index)
-    if reduce == "prod":
-        grad_self = (grad * result / self) if include_self else grad.scatter(dim, index, 0)
-        return grad_self, (grad * result).gather(dim, index) / src
-    chosen_src = (src == result.gather(dim, index)).to(grad.dtype)
-    if include_self:
-        chosen_self = (self == result).to(grad.dtype)
-        ties = chosen_self.scatter_add(dim, index, chosen_src)
-    else:
-        ties = self.new_zeros(self.shape).scatter_add(dim, index, chosen_src)
-    share = grad / ties.clamp(min=1)
-    grad_self = share * chosen_self if include_self else grad.scatter(dim, index, 0)
-    return grad_self, share.gather(dim, index) * chosen_src
