@@ -27,6 +27,11 @@ from ._tensor_new import (  # noqa: F401
     tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
 from .aten.native.shape import split_function as split  # noqa: F401
 from .aten.native.masked import nonzero_function as nonzero  # noqa: F401
+from .aten.native.combine import (  # noqa: F401
+    meshgrid_function as meshgrid, broadcast_tensors_function as broadcast_tensors,
+    block_diag_function as block_diag, cartesian_prod_function as cartesian_prod,
+    atleast_1d_function as atleast_1d, atleast_2d_function as atleast_2d,
+    atleast_3d_function as atleast_3d, broadcast_shapes, unravel_index)
 from . import utils, return_types  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401

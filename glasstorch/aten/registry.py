@@ -73,6 +73,7 @@ class Declaration:
     python_name: str | None = None
     doc: str | None = None
     numbers: bool = False               # Python numbers accepted where the schema says Tensor
+    python_module: str | None = None    # "linalg", "nn": bound in torch.linalg, torch.nn.functional
 
 
 DECLARATIONS: dict = {}      # qualified name of the functional overload -> Declaration
@@ -141,7 +142,8 @@ def view(schema: str, *, method: bool = True, function: bool = True,
 
 
 def composite(schema: str, *, method: bool = False, function: bool = True,
-              python_name: str | None = None, grad: dict | None = None):
+              python_name: str | None = None, grad: dict | None = None, out: bool = False,
+              python_module: str | None = None):
     """Declare an operator written in other operators; it runs on every backend.
 
     Without `grad` it is ATen's CompositeImplicitAutograd: the same body under every
@@ -150,11 +152,20 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
     CompositeExplicitAutograd: autograd and view/version bookkeeping happen for the
     composite as a whole, and its body runs below them, as a backend kernel does (so
     `_to_copy`'s internal `copy_` does not bump the fresh result's version).
+
+    With ``out=True`` the out= overload (``name.out``) is declared too and runs the same
+    body with the `out` tensor as a last argument (None for the functional call), as
+    ATen pairs ``hstack`` with ``hstack_out``: the body hands `out` to the operators it
+    calls (``cat.out``), which check, resize and write it.
+
+    `python_module` binds the function in a namespace module instead of ``torch.``, as
+    native_functions.yaml's ``python_module:`` does (see Note [Namespace modules]).
     """
     def declare(body):
         parsed = parse_schema(schema)
         decl = _new_declaration(parsed, "composite", body, None, grad, method, function,
                                 python_name)
+        decl.python_module = python_module
         overload = _install(decl, parsed)
         explicit = grad is not None
 
@@ -170,8 +181,10 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
         kind = "explicit composite: runs below autograd" if explicit else "composite"
         _label(run_composite, f"{body.__name__} ({kind}, in the operators it is written in)",
                body)
+        overloads = [overload] + ([_install(decl, _out_schema(parsed, None))] if out else [])
         for key in ((CPU, META) if explicit else DispatchKey):
-            overload.register(key, run_composite)
+            for each in overloads:
+                each.register(key, run_composite)
         _bind(decl)
         return overload
     return declare

@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import glasstorch as torch
 
 from .manual_indexing import (  # noqa: F401  (looked up by name from formulas)
     index_reduce_backward, masked_scatter_backward, masked_select_backward,
     scatter_reduce_backward, take_along_dim_backward)
+from .manual_diagonal import (  # noqa: F401  (looked up by name from formulas)
+    as_strided_scatter_backward, diag_backward, slice_part, trace_backward)
+from .manual_distance import (  # noqa: F401  (looked up by name from formulas)
+    cdist_backward, cross_dim, euclidean_dist_backward, renorm_backward)
 from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)
     amax_amin_backward, aminmax_backward, evenly_distribute_backward, logsumexp_backward,
     mean_backward, moment_mean_backward, nanmean_backward, nansum_backward, norm_backward,
@@ -22,8 +28,16 @@ from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)
 
 
 def not_implemented(name: str):
-    """The formula of an operator whose derivative torch does not implement either."""
-    raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+    """The formula of an operator whose derivative torch does not implement either
+    (derivatives.yaml's ``not_implemented``: torch raises NotImplementedError, which is
+    a RuntimeError)."""
+    raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+
+def no_derivative(name: str):
+    """An operator missing from torch's derivatives.yaml: its outputs still require grad,
+    and torch's backward node refuses to run."""
+    raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
 
 def _zero(like):
@@ -88,10 +102,10 @@ def clamp_backward_min_max(grad, self, min, max, mask):
 def logit_backward(grad, self, eps=None):
     """logit(x) = log(x / (1 - x)): 1 / (x (1 - x)) inside the domain (or [eps, 1-eps]);
     NaN outside [0, 1] without eps, 0 outside the clamped range with it."""
-    if eps is None:
+    if eps is None or eps < 0:                 # a negative eps clamps nothing
         outside = (self < 0).logical_or(self > 1)
         fill = torch.full((), math.nan, dtype=grad.dtype)
-    else:
+    else:     # NaN propagates (torch's scalar loop; its vectorized loop gives 0)
         outside = (self < eps).logical_or(self > 1 - eps)
         fill = _zero(grad)
     return torch.where(outside, fill, grad / (self * (1 - self)))
@@ -106,7 +120,18 @@ def mvlgamma_backward(grad, self, p: int):
 def special_i1(self):
     """The modified Bessel function I1 (i0's derivative), computed by SciPy."""
     from scipy import special
-    return torch.from_numpy(special.i1(self.detach().numpy()).astype(self.numpy().dtype))
+    values = self.detach().numpy()
+    return torch.from_numpy(np.asarray(special.i1(values), dtype=values.dtype))
+
+
+def conj(value):
+    """The conjugate of a tensor or of a number (a Scalar argument)."""
+    return value.conj() if isinstance(value, torch.Tensor) else value.conjugate()
+
+
+def threshold_backward(grad, self, threshold):
+    """Pass `grad` where `self` is above `threshold` (relu's derivative, 0 at the kink)."""
+    return torch.where(self <= threshold, _zero(grad), grad)
 
 
 # ----- views: the gradient lands in the positions the view showed -------------------
@@ -140,9 +165,119 @@ def diagonal_backward(grad, sizes, offset: int, dim1: int, dim2: int):
 def unfold_backward(grad, sizes, dimension: int, size: int, step: int):
     """Each window's gradient added back at the positions it covered (windows overlap
     when step < size, so their contributions sum)."""
-    dimension = dimension % max(len(sizes), 1)
+    if not sizes:                             # a 0-dim input: one window of itself
+        return grad.reshape(sizes)
+    dimension = dimension % len(sizes)
     windows = grad.shape[dimension] if len(sizes) else 1
     positions = (torch.arange(windows) * step).unsqueeze(1) + torch.arange(size)
-    spread = grad.movedim(-1, dimension + 1).flatten(dimension, dimension + 1) \
-        if len(sizes) else grad
+    spread = grad.movedim(-1, dimension + 1).flatten(dimension, dimension + 1)
     return grad.new_zeros(sizes).index_add(dimension, positions.flatten(), spread)
+
+
+# ----- joining and repeating: each input gets back its part of the result ------------
+def _real_like(piece, like):
+    """A gradient piece for a real input is real (torch's handle_r_to_c)."""
+    return piece.real if piece.is_complex() and not like.is_complex() else piece
+
+
+def cat_backward(grad, tensors, dim: int):
+    """Each input's slice of `grad` along `dim`; torch's skipped (0,) inputs get empties."""
+    kept = [t for t in tensors if tuple(t.shape) != (0,)]
+    dim = dim % kept[0].dim() if kept else dim
+    grads, start = [], 0
+    for t in tensors:
+        if tuple(t.shape) == (0,):
+            grads.append(grad.new_zeros((0,), dtype=t.dtype))
+            continue
+        grads.append(_real_like(grad.narrow(dim, start, t.shape[dim]), t))
+        start += t.shape[dim]
+    return grads
+
+
+def stack_backward(grad, tensors, dim: int):
+    """Each input's index of `grad` along the new dim."""
+    return [_real_like(piece, t) for piece, t in zip(grad.unbind(dim % grad.dim()), tensors)]
+
+
+def block_diag_backward(grad, tensors):
+    """Each block's part of `grad`, in the block's own shape."""
+    grads, row, column = [], 0, 0
+    for t in tensors:
+        height, width = tuple(t.shape) if t.dim() == 2 else (1, t.numel())
+        piece = grad[row:row + height, column:column + width].reshape(t.shape)
+        grads.append(_real_like(piece, t))
+        row, column = row + height, column + width
+    return grads
+
+
+def repeat_backward(grad, repeats, sizes):
+    """Every copy of each element summed: `grad` seen as (r0, s0, r1, s1, ...) summed over
+    the r dims (and over the dims `repeat` added in front)."""
+    if 0 in repeats:
+        return grad.new_zeros(sizes)
+    extra = len(repeats) - len(sizes)
+    if extra:
+        grad = grad.sum(tuple(range(extra)))
+    split = []
+    for r, s in zip(repeats[extra:], sizes):
+        split += [r, s]
+    return grad.reshape(split).sum(tuple(range(0, len(split), 2))) if split else grad
+
+
+def repeat_interleave_backward(grad, self, repeats, dim):
+    """Each element's copies (slices along `dim`) summed back into it."""
+    source = self.reshape(-1) if dim is None else self
+    dim = 0 if dim is None else dim % self.dim()
+    counts = repeats.reshape(-1).expand(source.shape[dim]) if repeats.numel() == 1 else repeats
+    index = torch.repeat_interleave(counts.contiguous())
+    return grad.new_zeros(source.shape).index_add(dim, index, grad).reshape(self.shape)
+
+
+def roll_backward(grad, shifts, dims):
+    """roll undone: the same roll, backwards."""
+    return grad.roll([-s for s in shifts], dims)
+
+
+def kron_backward(grad, self, other):
+    """kron's gradients: each factor's elements times the matching parts of the other,
+    summed (`grad` seen as (a0, b0, a1, b1, ...))."""
+    rank = max(self.dim(), other.dim())
+    a = (1,) * (rank - self.dim()) + tuple(self.shape)
+    b = (1,) * (rank - other.dim()) + tuple(other.shape)
+    blocks = grad.reshape([n for pair in zip(a, b) for n in pair])
+    left = self.reshape([n for s in a for n in (s, 1)])
+    right = other.reshape([n for s in b for n in (1, s)])
+    grad_self = (blocks * right.conj()).sum(tuple(range(1, 2 * rank, 2))) if rank else \
+        blocks * right.conj()
+    grad_other = (blocks * left.conj()).sum(tuple(range(0, 2 * rank, 2))) if rank else \
+        blocks * left.conj()
+    return grad_self.reshape(self.shape), grad_other.reshape(other.shape)
+
+
+def narrow_copy_backward(grad, sizes, dim: int, start: int, length: int):
+    """`grad` in the narrowed positions, zeros elsewhere. torch's formula slices
+    ``start:start + length`` without wrapping a negative start, which selects nothing
+    (so such a start gets a zero gradient there); done the same here."""
+    zeros = grad.new_zeros(sizes)
+    if start < 0:
+        return zeros
+    return torch.slice_scatter(zeros, grad, dim % len(sizes), start, start + length, 1)
+
+
+def _storage_positions(sizes, strides, offset: int):
+    """The storage index of every element of a strided geometry, in row-major order."""
+    positions = torch.full((), offset, dtype=torch.int64)
+    for size, stride in zip(sizes, strides):
+        positions = positions.unsqueeze(-1) + torch.arange(size) * stride
+    return positions.reshape(-1)
+
+
+def as_strided_backward(grad, sizes, strides, offset, size, stride, storage_offset):
+    """Each element of the strided view adds its gradient to the storage slot it read
+    (slots read twice sum), and the input reads its elements back from those slots."""
+    storage_offset = offset if storage_offset is None else storage_offset
+    read = _storage_positions(size, stride, storage_offset)
+    mine = _storage_positions(sizes, strides, offset)
+    extent = 1 + max([0] + [int(p.max()) for p in (read, mine) if p.numel()])
+    slots = grad.new_zeros((extent,)).index_add(0, read, grad.reshape(-1))
+    return slots.index_select(0, mine).reshape(sizes)

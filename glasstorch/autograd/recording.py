@@ -18,18 +18,29 @@ from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase
 from .formulas import INPUT_FACTS, node_type
-from .graph import InputMetadata, gradient_edge
+from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 
 
+# Operators without formulas whose results never require grad (torch's
+# DONT_REQUIRE_DERIVATIVE): other results of formula-less operators record a
+# `NotImplemented` node, so backward through them fails by name, as in torch.
+DONT_REQUIRE_DERIVATIVE = frozenset({"detach", "view.dtype", "_local_scalar_dense"})
+
+
 def install(declaration) -> None:
-    """Give each overload of a declaration with formulas its Autograd kernel."""
-    if declaration.grad is None:
-        return
+    """Give each overload of a declaration its Autograd kernel: recording from the
+    formulas, or a `NotImplemented` node for an operator without any."""
+    if declaration.grad is None and (declaration.kind == "composite"
+                                     or declaration.name in DONT_REQUIRE_DERIVATIVE):
+        return                         # implicit composites: their parts are recorded
+    missing = declaration.grad is None
     for kind, overload in declaration.overloads.items():
-        if kind is SchemaKind.functional:
+        if missing and kind is not SchemaKind.out:
+            kernel = _not_implemented_kernel(declaration, overload)
+        elif kind is SchemaKind.functional:
             kernel = _functional_kernel(declaration, overload)
         elif kind is SchemaKind.inplace:
             kernel = _inplace_kernel(declaration, overload)
@@ -112,8 +123,8 @@ def _save(value, argument):
     if isinstance(value, TensorBase):
         return SavedTensor(value)
     if argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex)):
-        import glasstorch
-        return glasstorch.tensor(value)
+        import glasstorch            # formulas do arithmetic on it, which bool tensors refuse
+        return glasstorch.tensor(int(value) if isinstance(value, bool) else value)
     if isinstance(value, (list, tuple)) and value and isinstance(value[0], TensorBase):
         return [SavedTensor(v) for v in value]
     return value
@@ -131,8 +142,8 @@ def _attach(node, result, saved: dict) -> None:
         meta.output_nr = index
         meta.requires_grad = True
         tensor._keys |= AUTOGRAD
-    names = node.output_names
-    for name in node.saved_names:
+    names = getattr(node, "output_names", ())
+    for name in getattr(node, "saved_names", ()):
         if name in names:
             index = _output_index(names, name)
             saved[name] = SavedTensor(outputs[index], is_output=True, output_nr=index)
@@ -187,6 +198,37 @@ def _inplace_kernel(declaration, overload):
         _attach(node, result, saved)
         return result
     run_autograd.__qualname__ = f"{declaration.name}_ (autograd: record, then run below)"
+    return run_autograd
+
+
+class NotImplementedNode(Node):
+    """Recorded by an operator without derivative formulas: backward through it fails."""
+
+    def __init__(self, edges: tuple, op_name: str) -> None:
+        super().__init__(edges)
+        self.op_name = op_name
+
+    def name(self) -> str:
+        return "NotImplemented"
+
+    def apply(self, grads: list) -> list:
+        raise RuntimeError(f"derivative for aten::{self.op_name} is not implemented")
+
+
+def _not_implemented_kernel(declaration, overload):
+    positions = [i for i, a in enumerate(overload._schema.arguments) if a.type.base == "Tensor"]
+    name = overload._schema.name
+
+    def run_autograd(op, keys_below, args):
+        result = op.redispatch(keys_below, args)
+        if not any(requires_grad(args[i]) for i in positions) or not isinstance(
+                result, (TensorBase, list, tuple)):
+            return result
+        edges = tuple(_edge(t) for i in positions
+                      for t in (args[i] if isinstance(args[i], (list, tuple)) else [args[i]]))
+        _attach(NotImplementedNode(edges, name), result, {})
+        return result
+    run_autograd.__qualname__ = f"{declaration.name} (autograd: no formula, NotImplemented)"
     return run_autograd
 
 

@@ -241,3 +241,22 @@ def check_no_partial_overlap(written, read) -> None:
         raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                            "written-to tensor refer to a single memory location. Please "
                            "clone() the tensor before performing the operation.")
+
+
+def check_no_overlap(written, read) -> None:
+    """Refuse to write `written` while reading `read` from any of the same memory, fully
+    or partly, as far as torch can tell (its ``assert_no_overlap``, used by `cat`)."""
+    if written._device.type == "meta":
+        return
+    if written is not read:
+        if written._storage is not read._storage or not written.numel() or not read.numel():
+            return
+        if not (is_non_overlapping_and_dense(written._size, written._stride)
+                and is_non_overlapping_and_dense(read._size, read._stride)):
+            return
+        (a_start, a_end), (b_start, b_end) = _byte_span(written), _byte_span(read)
+        if not (a_start < b_end and b_start < a_end):
+            return
+    raise RuntimeError("unsupported operation: some elements of the input tensor and the "
+                       "written-to tensor refer to a single memory location. Please "
+                       "clone() the tensor before performing the operation.")

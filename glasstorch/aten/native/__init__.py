@@ -10,3 +10,4 @@ from . import indexing, scatter, index_along, masked  # noqa: F401
 from . import sort, order_statistics, quantile  # noqa: F401
 from . import scan  # noqa: F401
 from . import triangular, diagonal  # noqa: F401
+from . import join, repeat, combine, resize  # noqa: F401

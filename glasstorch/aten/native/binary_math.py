@@ -135,7 +135,8 @@ def logaddexp2(self, other, *, out):
            promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True,
            out_overload="OutTensor",
            check=all_of(tensor_needed("xlogy"), refuse("xlogy_cpu", complex_=True)),
-           grad={"self": "grad * xlogy((self != 0), other)", "other": "grad * self / other"})
+           grad={"self": "xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)",
+                 "other": "grad * self / other"})
 def xlogy(self, other, *, out, result=None):
     """``input * log(other)``, taken to be 0 where `input` is 0 (unless `other` is NaN).
 

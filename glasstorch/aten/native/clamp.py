@@ -311,7 +311,8 @@ def _check_relu(self) -> None:
         raise RuntimeError("Boolean inputs not supported for relu")
 
 
-@composite("relu(Tensor self) -> Tensor", method=True)
+@composite("relu(Tensor self) -> Tensor", method=True,
+           grad={"self": "threshold_backward(grad, result, 0)"})
 def relu(self):
     """The rectified linear unit ``max(input, 0)``, elementwise (integers too).
 
@@ -324,7 +325,8 @@ def relu(self):
     return clamp_min.call(self, 0)
 
 
-@composite("relu_(Tensor(a!) self) -> Tensor(a!)", method=True)
+@composite("relu_(Tensor(a!) self) -> Tensor(a!)", method=True,
+           grad={"self": "threshold_backward(grad, result, 0)"})
 def relu_(self):
     """In-place `relu`."""
     _check_relu(self)
@@ -402,7 +404,7 @@ def _elementwise_pair_meta(self, other, out=None):
 
 @op("nextafter(Tensor self, Tensor other) -> Tensor", meta=_elementwise_pair_meta,
     inplace=True, out=True, method=True,
-    grad={"self": "not_implemented('nextafter')", "other": "not_implemented('nextafter')"})
+    grad={"self": "grad * (self != other)", "other": "zeros_like(grad)"})   # torch's
 def nextafter(self, other, *, out):
     """The next floating-point value after `input` in the direction of `other`.
 
@@ -472,7 +474,7 @@ def _ldexp_meta(self, other, out=None):
 
 @op("ldexp.Tensor(Tensor self, Tensor other) -> Tensor", meta=_ldexp_meta, inplace=True,
     out=True, method=True,
-    grad={"self": "grad * exp2(other)", "other": "grad * result * 0.6931471805599453"})
+    grad={"self": "grad * pow(2, other)", "other": "grad * result * 0.6931471805599453"})
 @silent
 def ldexp(self, other, *, out):
     """``input * 2 ** other``, elementwise.

@@ -110,7 +110,8 @@ def lerp(self, end, weight, *, out):
 
 lerp_scalar = pointwise(
     "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", inplace=True, out=True,
-    check=_check_lerp, grad={k: v for k, v in _LERP_GRAD.items() if k != "weight"}, numbers=(),
+    check=_check_lerp, grad={"self": "grad * (1 - conj(weight))", "end": "grad * conj(weight)"},
+    numbers=(),
 )(lerp.declaration.kernel)
 
 

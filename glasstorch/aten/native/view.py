@@ -371,7 +371,9 @@ def unfold(self, dimension, size, step):
 
 
 @view("as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
-      "-> Tensor(a)")
+      "-> Tensor(a)",
+      grad={"self": "as_strided_backward(grad, self_sym_sizes, self_sym_strides, "
+                    "self_sym_storage_offset, size, stride, storage_offset)"})
 def as_strided(self, size, stride, storage_offset=None):
     """View the storage with explicit sizes, strides and offset (checked against its bounds).
 
