@@ -21,7 +21,11 @@ OUT_DTYPES = (gt.bool, gt.int64, gt.float32, gt.float64, gt.complex128)
 # torch issues these once per process, so a second call has none to compare.
 WARN_ONCE = ("UserWarning: Casting complex values to real discards the imaginary part",
              "UserWarning: torch.meshgrid: in an upcoming release, it will be required to pass "
-             "the indexing argument.")
+             "the indexing argument.",
+             "UserWarning: The reduce argument of torch.scatter with Tensor src is deprecated "
+             "and will be removed in a future PyTorch release. Use torch.scatter_reduce instead "
+             "for more reduction options.",
+             "UserWarning: index_reduce() is in beta and the API may change at any time.")
 
 
 def _torch_sample(sample: SampleInput) -> SampleInput:
