@@ -32,6 +32,10 @@ from .aten.native.combine import (  # noqa: F401
     block_diag_function as block_diag, cartesian_prod_function as cartesian_prod,
     atleast_1d_function as atleast_1d, atleast_2d_function as atleast_2d,
     atleast_3d_function as atleast_3d, broadcast_shapes, unravel_index)
+from .aten.native.matmul import (  # noqa: F401
+    tensordot_function as tensordot, chain_matmul_function as chain_matmul)
+from .aten.native.einsum import einsum_function as einsum  # noqa: F401
+from . import linalg, nn  # noqa: F401
 from . import utils, return_types  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401

@@ -63,6 +63,7 @@ BINARY = {
     "__eq__": ("eq.Tensor", "plain"), "__ne__": ("ne.Tensor", "plain"),
     "__lt__": ("lt.Tensor", "plain"), "__le__": ("le.Tensor", "plain"),
     "__gt__": ("gt.Tensor", "plain"), "__ge__": ("ge.Tensor", "plain"),
+    "__matmul__": ("matmul", "plain"), "__rmatmul__": ("matmul", "swapped"),
 }
 UNARY = {"__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
          "__invert__": "bitwise_not"}
@@ -119,6 +120,14 @@ def _binary(dunder: str, qualified: str, order: str):
         return method
     call = overload.call
     extra = _defaults_after_operands(overload)
+    if overload.declaration is not None and not overload.declaration.numbers:
+        swapped = order == "swapped"
+
+        def method(self, other):       # matmul: an operand that is no tensor is not ours
+            if not isinstance(other, TensorBase):
+                return NotImplemented
+            return call(other, self, *extra) if swapped else call(self, other, *extra)
+        return method
     if order == "swapped" and dunder in ("__rsub__",) + tuple(_C_REFLECTED):
         def method(self, other):
             if not isinstance(self, TensorBase):

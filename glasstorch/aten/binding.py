@@ -426,7 +426,8 @@ def bind_declaration(decl) -> None:
         factory = all(any(a.name == o for a in schema.arguments) for o in _TENSOR_OPTIONS)
         has_self = any(a.name == "self" for a in schema.arguments)
         if decl.function:
-            _add("function", name, Signature(name, schema, False, out, functional, factory))
+            kind = decl.python_module or "function"     # see Note [Namespace modules]
+            _add(kind, name, Signature(name, schema, False, out, functional, factory))
         if decl.method and has_self:
             _add("method", name, Signature(name, schema, True, None, functional, factory))
     if inplace is not None:
@@ -473,6 +474,31 @@ def add_sink(callback) -> None:
     _SINKS.append(callback)
     for kind, name in list(_SIGNATURES):
         callback(kind, name)
+
+
+def namespace_getattr(module_name: str, kind: str, prefix: str = ""):
+    """The module-level ``__getattr__`` of a namespace module (``torch.linalg``...).
+
+    Note [Namespace modules]
+        torch puts some operators in submodules: ``linalg_multi_dot`` is
+        ``torch.linalg.multi_dot``, ``linear`` is ``torch.nn.functional.linear``
+        (native_functions.yaml's ``python_module:``). A declaration says so with
+        ``python_module="linalg"``; its function binding is then filed under that kind
+        instead of 'function', and the namespace module finds it by name, with the
+        module's prefix (``linalg_``) added. Adding a function to a namespace is that
+        one argument; the module itself lists nothing.
+    """
+    def __getattr__(name: str):
+        try:
+            return get_binding(kind, prefix + name)
+        except KeyError:
+            raise AttributeError(f"module '{module_name}' has no attribute '{name}'") from None
+    return __getattr__
+
+
+def namespace_names(kind: str, prefix: str = "") -> list:
+    """The public names a namespace module offers (for its ``__dir__``)."""
+    return [name[len(prefix):] for name in names(kind) if name.startswith(prefix)]
 
 
 class LazyMethod:

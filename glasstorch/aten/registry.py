@@ -185,6 +185,10 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
         for key in ((CPU, META) if explicit else DispatchKey):
             for each in overloads:
                 each.register(key, run_composite)
+        if explicit:                  # its writes are bumped here, as an `op`'s are
+            for each in overloads:
+                if each.written_args:
+                    each.register(AD_INPLACE_OR_VIEW, _bump_written)
         _bind(decl)
         return overload
     return declare

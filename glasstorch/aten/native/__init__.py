@@ -11,3 +11,4 @@ from . import sort, order_statistics, quantile  # noqa: F401
 from . import scan  # noqa: F401
 from . import triangular, diagonal  # noqa: F401
 from . import join, repeat, combine, resize  # noqa: F401
+from . import blas, addmm, matmul, einsum  # noqa: F401

@@ -1,0 +1,362 @@
+"""Matrix products on BLAS: mm, bmm, mv, dot, vdot, and the helpers the fused
+``beta * self + alpha * product`` family (`addmm.py`) shares.
+
+Every kernel hands its operands to NumPy's `matmul` / `dot` as they are: a transposed
+operand is an F-ordered view, which NumPy passes to BLAS as a transposed matrix, so no
+copy is made; the product is written straight into the allocated result
+(``np.matmul(a, b, out=out)``). float16 and bfloat16 are multiplied in float32 and
+rounded once (torch's opmath); integer products wrap as C's do.
+
+torch checks these operators in two places, and so does this file: the meta rules check
+what torch's meta functions check (ranks, sizes, dtypes where torch's meta does), the
+kernels check what torch's CPU kernels check (dtypes they have no loop for, operands of
+different dtypes), so meta tensors pass where torch's do.
+
+Note [beta == 0 ignores self]
+    As BLAS defines gemm, a zero `beta` means `self` is not read at all: NaN or inf in
+    it do not reach the result. Likewise a zero `alpha` skips the product.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...c10 import dtype as dtypes
+from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
+from ..registry import TensorMeta, op
+from .unary import BOOL, WIDE_UNSIGNED, refuse
+from .view import expand
+
+NO_LOOP = BOOL | WIDE_UNSIGNED          # torch's CPU BLAS kernels have none for these
+_HALF = frozenset(np.dtype(t) for t in (np.float16, dtypes.bfloat16._np))
+
+
+# ----------------------------------------------------------------------------------
+# Shared checks
+# ----------------------------------------------------------------------------------
+def check_out_dtype(out, dtype) -> None:
+    """A structured kernel's out= must have the result's dtype exactly."""
+    if out is not None and out._dtype is not dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {type_meta_name(dtype)}, but "
+                           f"got {type_meta_name(out._dtype)} instead")
+
+
+def check_inplace_shape(self, out, shape: tuple) -> None:
+    """An in-place call (`out` is `self`) must not change `self`'s shape."""
+    if out is self and self._size != tuple(shape):
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(self._size)} and "
+                           f"output tensor size {list(shape)} should match")
+
+
+def check_multipliable(mat1, mat2) -> None:
+    (n, k), (k2, p) = mat1._size, mat2._size
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{p})")
+
+
+def expanded_to(self, shape: tuple) -> None:
+    """Check that `self` broadcasts to `shape` (torch's expand_size errors)."""
+    expand.declaration.meta(self, shape)
+
+
+def dtype_name(array: np.ndarray) -> str:
+    return scalar_type_name(from_numpy_dtype(array.dtype))
+
+
+def check_same_dtype(mat1: np.ndarray, mat2: np.ndarray) -> None:
+    """addmm's kernel check, worded with c10's TypeMeta names."""
+    if mat1.dtype != mat2.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{type_meta_name(from_numpy_dtype(mat1.dtype))} != "
+                           f"{type_meta_name(from_numpy_dtype(mat2.dtype))}")
+
+
+def check_batch_dtypes(batch1: np.ndarray, out: np.ndarray, small: bool) -> None:
+    """bmm's kernels read batch1 as the result's dtype: the small-size loop names batch1's
+    dtype as the expected one, the BLAS path the result's."""
+    if batch1.dtype != out.dtype:
+        expected, found = (batch1, out) if small else (out, batch1)
+        raise RuntimeError(f"expected scalar type {dtype_name(expected)} but found "
+                           f"{dtype_name(found)}")
+
+
+def coefficient(value, dtype: np.dtype):
+    """`alpha` / `beta` as the kernel reads them: converted to the computation's type
+    (C's truncation for integers, as ``Scalar.to<int64_t>()``)."""
+    if dtype.kind == "c":
+        return complex(value)
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{type_meta_name(from_numpy_dtype(dtype))} without overflow")
+        value = value.real
+    if dtype.kind == "b":
+        return bool(value)
+    if dtype.kind in "iu":
+        return np.array(int(value)).astype(dtype)[()]
+    return float(value)
+
+
+# ----------------------------------------------------------------------------------
+# The product, written into `out`
+# ----------------------------------------------------------------------------------
+def compute_dtype(dtype: np.dtype) -> np.dtype:
+    """float16 / bfloat16 are multiplied in float32 (opmath); other dtypes as they are."""
+    return np.dtype(np.float32) if dtype in _HALF else dtype
+
+
+def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, beta=0,
+                   alpha=1) -> None:
+    """``out = beta * self + alpha * (mat1 @ mat2)`` (see Note [beta == 0 ignores self]).
+
+    `self` broadcasts to `out` (None when beta is 0). The product goes straight into
+    `out` when it has the computation's dtype; otherwise it is computed in float32 and
+    rounded once.
+    """
+    compute = compute_dtype(out.dtype)
+    beta, alpha = coefficient(beta, compute), coefficient(alpha, compute)
+    reads_out = beta != 0 and np.may_share_memory(self, out)     # in place: self is out
+    if alpha == 0:
+        result = np.zeros(out.shape, compute)
+    elif compute == out.dtype and not reads_out:
+        np.matmul(mat1, mat2, out=out)
+        result = out
+    else:
+        result = np.matmul(mat1.astype(compute), mat2.astype(compute))
+    if alpha != 0 and alpha != 1:
+        np.multiply(result, alpha, out=result)
+    if beta != 0:
+        scaled = self if beta == 1 else np.multiply(self, beta, dtype=compute)
+        np.add(result, scaled, out=result, casting="unsafe")
+    if result is not out:
+        np.copyto(out, result, casting="unsafe")
+
+
+def empty_sum(out: np.ndarray, self, beta) -> None:
+    """The product of an empty contraction is 0: `out` is ``beta * self``."""
+    beta = coefficient(beta, compute_dtype(out.dtype))
+    if beta == 0:
+        out[...] = 0
+    else:
+        np.copyto(out, np.multiply(self, beta), casting="unsafe")
+
+
+# ----------------------------------------------------------------------------------
+# mm, bmm, mv, dot, vdot
+# ----------------------------------------------------------------------------------
+def _mm_meta(self, mat2, out=None):
+    if self.dim() != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.dim() != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    check_multipliable(self, mat2)
+    check_out_dtype(out, self._dtype)
+    return TensorMeta((self._size[0], mat2._size[1]), self._dtype)
+
+
+@op("mm(Tensor self, Tensor mat2) -> Tensor", meta=_mm_meta, out=True, method=True,
+    grad={"self": "grad.mm(mat2.t().conj())", "mat2": "self.t().conj().mm(grad)"})
+def mm(self, mat2, *, out):
+    """The matrix product of two matrices (no broadcasting; see `torch.matmul`).
+
+    Args:
+        input (Tensor): an ``(n, k)`` matrix.
+        mat2 (Tensor): a ``(k, p)`` matrix of the same dtype.
+
+    Returns:
+        Tensor: the ``(n, p)`` product.
+
+    Example::
+
+        >>> torch.mm(torch.ones(2, 3), torch.ones(3, 4)).shape
+        torch.Size([2, 4])
+    """
+    check_same_dtype(self, mat2)
+    if out.size == 0:
+        return
+    if self.shape[1] == 0:
+        out[...] = 0
+        return
+    refuse(out, "addmm_impl_cpu_", NO_LOOP)
+    affine_product(out, self, mat2, None)
+
+
+def check_batches(batch1, batch2) -> tuple:
+    """bmm's rank and size checks; the result's shape."""
+    if batch1.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if batch2.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    (b, n, k), (b2, k2, p) = batch1._size, batch2._size
+    if (b2, k2) != (b, k):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{b}, {k}] but got: [{b2}, {k2}].")
+    return b, n, p
+
+
+def _bmm_meta(self, mat2, out=None):
+    shape = check_batches(self, mat2)
+    check_out_dtype(out, mat2._dtype)
+    return TensorMeta(shape, mat2._dtype)
+
+
+def small_batches(batch1: np.ndarray, batch2: np.ndarray) -> bool:
+    """torch multiplies batches of tiny matrices in a plain loop, larger ones on BLAS;
+    the two paths word their errors differently."""
+    return batch1.shape[1] * batch1.shape[2] * batch2.shape[2] < 400
+
+
+@op("bmm(Tensor self, Tensor mat2) -> Tensor", meta=_bmm_meta, out=True, method=True,
+    grad={"self": "grad.bmm(mat2.transpose(1, 2).conj())",
+          "mat2": "self.transpose(1, 2).conj().bmm(grad)"})
+def bmm(self, mat2, *, out):
+    """Batched matrix product: ``out[i] = input[i] @ mat2[i]``.
+
+    Args:
+        input (Tensor): a ``(b, n, k)`` batch of matrices.
+        mat2 (Tensor): a ``(b, k, p)`` batch of matrices.
+
+    Returns:
+        Tensor: the ``(b, n, p)`` products, of `mat2`'s dtype.
+
+    Example::
+
+        >>> torch.bmm(torch.ones(5, 2, 3), torch.ones(5, 3, 4)).shape
+        torch.Size([5, 2, 4])
+    """
+    if out.size == 0:
+        return
+    if self.shape[2] == 0:
+        out[...] = 0
+        return
+    small = small_batches(self, mat2)
+    check_batch_dtypes(self, out, small)
+    refuse(out, "bmm" if small else "addmm_impl_cpu_", NO_LOOP)
+    affine_product(out, self, mat2, None)
+
+
+def check_addmv(self_dim: int, self_numel: int, self_dtype, mat, vec) -> None:
+    """addmv's checks, shared by mv (whose `self` is the result)."""
+    if not (mat.dim() == 2 and vec.dim() == 1 and self_dim <= 1):
+        raise RuntimeError(f"vector + matrix @ vector expected, got {self_dim}, {mat.dim()}, "
+                           f"{vec.dim()}")
+    (n, k), k2 = mat._size, vec._size[0]
+    if k != k2 or (n != self_numel and self_numel != 1):
+        shown = self_numel if self_dim else 1
+        raise RuntimeError(f"size mismatch, got input ({shown}), mat ({n}x{k}), vec ({k2})")
+    if not (self_dtype is mat._dtype is vec._dtype):
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{scalar_type_name(self_dtype)}, {scalar_type_name(mat._dtype)}, "
+                           f"and {scalar_type_name(vec._dtype)}")
+
+
+def _mv_meta(self, vec, out=None):
+    if self.dim() == 0:
+        raise IndexError("dimension specified as 0 but tensor has no dimensions")
+    n = self._size[0]
+    # torch runs addmv into `out` itself when it can serve as addmv's `self`
+    usable = out is not None and out.dim() <= 1 and out.numel() in (n, 1)
+    target = out if usable else None
+    check_addmv(1 if target is None else target.dim(), n if target is None else target.numel(),
+                vec._dtype if target is None else target._dtype, self, vec)
+    check_out_dtype(out, vec._dtype)
+    return TensorMeta((n,), vec._dtype)
+
+
+@op("mv(Tensor self, Tensor vec) -> Tensor", meta=_mv_meta, out=True, method=True,
+    grad={"self": "grad.outer(vec.conj())", "vec": "self.t().conj().mv(grad)"})
+def mv(self, vec, *, out):
+    """The product of a matrix and a vector.
+
+    Args:
+        input (Tensor): an ``(n, k)`` matrix.
+        vec (Tensor): a vector of size ``k`` and the same dtype.
+
+    Returns:
+        Tensor: the vector ``input @ vec`` of size ``n``.
+
+    Example::
+
+        >>> torch.mv(torch.ones(2, 3), torch.ones(3))
+        tensor([3., 3.])
+    """
+    addmv_kernel(out, None, self, vec, 0, 1)
+
+
+def addmv_kernel(out, self, mat, vec, beta, alpha) -> None:
+    if mat.size == 0:
+        empty_sum(out, self, beta)
+        return
+    if out.size:
+        refuse(out, "addmv_impl_cpu", NO_LOOP)
+        affine_product(out, mat, vec, self, beta, alpha)
+
+
+def _dot_meta(self, tensor, out=None):
+    if self.dim() != 1 or tensor.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {tensor.dim()}D "
+                           f"tensors")
+    if self._dtype is not tensor._dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{scalar_type_name(self._dtype)} and "
+                           f"{scalar_type_name(tensor._dtype)}")
+    n, m = self._size[0], tensor._size[0]
+    if n != m:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to "
+                           f"have the same number of elements, but got {n} and {m} elements "
+                           f"respectively")
+    if out is not None and out._dtype is not self._dtype:
+        raise RuntimeError(f"result dtype {scalar_type_name(out._dtype)} does not match input "
+                           f"dtype {scalar_type_name(self._dtype)}")
+    return TensorMeta((), self._dtype)
+
+
+def _dot_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, conjugate: bool) -> None:
+    refuse(a, "dot", NO_LOOP)
+    compute = compute_dtype(a.dtype)
+    a, b = a.astype(compute, copy=False), b.astype(compute, copy=False)
+    out[...] = np.vdot(a, b) if conjugate else np.dot(a, b)
+
+
+@op("dot(Tensor self, Tensor tensor) -> Tensor", meta=_dot_meta, out=True, method=True,
+    grad={"self": "grad * tensor.conj()", "tensor": "grad * self.conj()"})
+def dot(self, tensor, *, out):
+    """The dot product of two vectors (no complex conjugation; see `torch.vdot`).
+
+    Args:
+        input (Tensor): a vector.
+        tensor (Tensor): a vector of the same size and dtype.
+
+    Returns:
+        Tensor: a 0-dim tensor, ``sum(input * tensor)``.
+
+    Example::
+
+        >>> torch.dot(torch.tensor([2., 3.]), torch.tensor([2., 1.]))
+        tensor(7.)
+    """
+    _dot_into(out, self, tensor, False)
+
+
+def _vdot_meta(self, other, out=None):
+    return _dot_meta(self, other, out)
+
+
+@op("vdot(Tensor self, Tensor other) -> Tensor", meta=_vdot_meta, out=True, method=True,
+    grad={"self": "grad.conj() * other", "other": "grad * self"})
+def vdot(self, other, *, out):
+    """The dot product of two vectors, the first one complex-conjugated.
+
+    Args:
+        input (Tensor): a vector (conjugated when complex).
+        other (Tensor): a vector of the same size and dtype.
+
+    Returns:
+        Tensor: a 0-dim tensor, ``sum(input.conj() * other)``.
+
+    Example::
+
+        >>> torch.vdot(torch.tensor([1j, 2.]), torch.tensor([1j, 1.]))
+        tensor(3.+0.j)
+    """
+    _dot_into(out, self, other, self.dtype.kind == "c")
+

@@ -1,0 +1,2 @@
+"""torch.nn: for now only its functional interface, `torch.nn.functional`."""
+from . import functional  # noqa: F401

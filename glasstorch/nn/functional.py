@@ -1,0 +1,23 @@
+"""torch.nn.functional: neural-network operations as functions.
+
+Its functions are the bindings of the operators declared with ``python_module="nn"``
+(``linear``; see Note [Namespace modules] in `aten/binding.py`), and the torch
+functions torch also offers under this name (`TORCH_FUNCTIONS`).
+"""
+import sys
+
+from ..aten import binding as _binding
+
+TORCH_FUNCTIONS = frozenset({"bilinear"})     # torch.nn.functional.bilinear is torch.bilinear
+
+_bound = _binding.namespace_getattr(__name__, "nn")
+
+
+def __getattr__(name: str):
+    if name in TORCH_FUNCTIONS:
+        return getattr(sys.modules["glasstorch"], name)
+    return _bound(name)
+
+
+def __dir__():
+    return sorted(set(globals()) | TORCH_FUNCTIONS | set(_binding.namespace_names("nn")))
