@@ -27,6 +27,7 @@ from ._tensor_new import (  # noqa: F401
     tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
 from .aten.native.shape import split_function as split  # noqa: F401
 from .aten.native.masked import nonzero_function as nonzero  # noqa: F401
+from .aten.native.distance import cdist_function as cdist  # noqa: F401
 from .aten.native.combine import (  # noqa: F401
     meshgrid_function as meshgrid, broadcast_tensors_function as broadcast_tensors,
     block_diag_function as block_diag, cartesian_prod_function as cartesian_prod,

@@ -23,11 +23,10 @@ from numpy.lib.stride_tricks import as_strided as strided_array
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
 from ...c10.promotion import can_cast
-from ..meta.shape import has_internal_overlap, wrap_dim
+from ..meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_dim
 from ..dispatcher import ops
 from ..registry import TensorMeta, composite, op
 from .copy import clone, copy_
-from .factory import zeros_like
 from .shape import reshape
 from .triangular import exact_out_dtype
 from .view import as_strided, diagonal, select, slice_
@@ -111,6 +110,8 @@ def _diag_meta(self, diagonal=0, out=None):
         raise RuntimeError(f"diag: result type {scalar_type_name(self._dtype)} can't be cast to "
                            f"the desired out= type {scalar_type_name(out._dtype)}")
     exact_out_dtype(self._dtype, out)
+    if out is not None:
+        check_no_internal_overlap(out)
     if ndim == 1:
         side = self._size[0] + abs(diagonal)
         return TensorMeta((side, side), self._dtype)
@@ -120,7 +121,7 @@ def _diag_meta(self, diagonal=0, out=None):
 
 
 @op("diag(Tensor self, int diagonal=0) -> Tensor", meta=_diag_meta, out=True, method=True,
-    grad={"self": "diag_backward(grad, self.shape, diagonal)"})
+    grad={"self": "diag_backward(grad, self_sym_sizes, diagonal)"})
 def diag(self, diagonal, *, out):
     """A square matrix from a vector's elements, or a vector from a matrix's diagonal.
 
@@ -148,14 +149,6 @@ def diag(self, diagonal, *, out):
         np.copyto(diagonal_of(out, diagonal, 0, 1), self)
     else:
         np.copyto(out, diagonal_of(self, diagonal, 0, 1))
-
-
-def diag_backward(grad, sizes, diagonal: int):
-    """The gradient of `diag`: the diagonal of `grad` for a vector input; for a matrix
-    input, a zero matrix with `grad` on that diagonal."""
-    if len(sizes) == 1:
-        return grad.diagonal(diagonal)
-    return diagonal_scatter(grad.new_zeros(sizes), grad, diagonal)
 
 
 @composite("diagflat(Tensor self, int offset=0) -> Tensor", method=True)
@@ -193,7 +186,7 @@ def _trace_meta(self):
 
 
 @op("trace(Tensor self) -> Tensor", meta=_trace_meta, method=True,
-    grad={"self": "trace_backward(grad, self.shape)"})
+    grad={"self": "trace_backward(grad, self_sym_sizes)"})
 def trace(self, *, out):
     """The sum of the main diagonal of a matrix (integers sum to int64).
 
@@ -208,11 +201,6 @@ def trace(self, *, out):
     # float16 / bfloat16 sum in float32 and round once, as torch's accumulate type does.
     accumulate = np.float32 if out.dtype in _HALF_FLOATS else out.dtype
     out[()] = np.trace(self, dtype=accumulate)
-
-
-def trace_backward(grad, sizes):
-    """The gradient of `trace`: a zero matrix with `grad` along its main diagonal."""
-    return diagonal_scatter(grad.new_zeros(sizes), grad.expand(min(sizes)))
 
 
 @composite("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)",
@@ -336,7 +324,7 @@ def select_scatter(self, src, dim, index):
 @composite("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, "
            "SymInt? end=None, SymInt step=1) -> Tensor", method=True,
            grad={"self": "slice_scatter(grad, zeros_like(src), dim, start, end, step)",
-                 "src": "grad.slice(dim, start, end, step)"})
+                 "src": "slice_part(grad, dim, start, end, step)"})
 def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
     """A copy of `input` with `src` written over ``start:end:step`` along `dim`.
 
@@ -358,7 +346,8 @@ def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
 
 @composite("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, "
            "SymInt? storage_offset=None) -> Tensor", method=True,
-           grad={"self": "as_strided_scatter_backward(grad, src, size, stride, storage_offset)",
+           grad={"self": "as_strided_scatter_backward(grad, self_sym_sizes, size, stride, "
+                         "storage_offset)",
                  "src": "grad.contiguous().as_strided(size, stride, storage_offset)"})
 def as_strided_scatter(self, src, size, stride, storage_offset=None):
     """A copy of `input` with `src` written where ``input.as_strided(size, stride,
@@ -376,11 +365,9 @@ def as_strided_scatter(self, src, size, stride, storage_offset=None):
         tensor([[1., 0.],
                 [0., 1.]])
     """
+    if self.requires_grad and not self.is_contiguous():
+        # torch's backward assumes a dense input, so it refuses the others up front.
+        raise RuntimeError("as_strided_scatter is currently only supported for contiguous "
+                           "inputs")
     output = clone_preserve_strides(self)
     return _scatter_into(output, as_strided.call(output, size, stride, storage_offset), src)
-
-
-def as_strided_scatter_backward(grad, src, size, stride, storage_offset):
-    """The gradient of `as_strided_scatter` for `input`: `grad` with the written part
-    zeroed (as torch, for a contiguous `input` only)."""
-    return as_strided_scatter(grad.contiguous(), zeros_like(src), size, stride, storage_offset)
