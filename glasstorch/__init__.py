@@ -26,6 +26,7 @@ from ._tensor import Tensor  # noqa: F401
 from ._tensor_new import (  # noqa: F401
     tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
 from .aten.native.shape import split_function as split  # noqa: F401
+from .aten.native.unique import unique, unique_consecutive  # noqa: F401
 from .aten.native.masked import nonzero_function as nonzero  # noqa: F401
 from .aten.native.distance import cdist_function as cdist  # noqa: F401
 from .aten.native.combine import (  # noqa: F401

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _indexing, _python_ops, _tensor_new
 from .aten import binding, ops
-from .aten.native import conversion as _conversion, masked as _masked
+from .aten.native import conversion as _conversion, masked as _masked, unique as _unique
 from .c10.dispatch_key import AUTOGRAD, local_keys
 from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
@@ -36,6 +36,8 @@ class Tensor(TensorBase):
     __getitem__ = _indexing.getitem
     __setitem__ = _indexing.setitem
     nonzero = _masked.nonzero_method      # takes the Python-only as_tuple=
+    unique = _unique.unique               # Python functions in torch too
+    unique_consecutive = _unique.unique_consecutive
 
     # ----- Python protocol --------------------------------------------------------
     def __len__(self) -> int:

@@ -20,6 +20,7 @@ from .manual_diagonal import (  # noqa: F401  (looked up by name from formulas)
     as_strided_scatter_backward, diag_backward, slice_part, trace_backward)
 from .manual_distance import (  # noqa: F401  (looked up by name from formulas)
     cdist_backward, cross_dim, euclidean_dist_backward, renorm_backward)
+from .manual_sorting import quantile_backward, quantile_q_backward  # noqa: F401
 from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)
     amax_amin_backward, aminmax_backward, evenly_distribute_backward, logsumexp_backward,
     mean_backward, moment_mean_backward, nanmean_backward, nansum_backward, norm_backward,

@@ -127,6 +127,8 @@ def sample_mode(dtype):
 def sample_quantile(dtype, scalar: bool):
     q_values = (0.0, 0.3, 0.5, 1.0)
     for x in tensors(dtype, shapes=((5,), (3, 4), (2, 3, 4))):
+        if 0 in x.stride():     # repeated elements: which copy torch's sort puts first
+            continue            # (and so which one gets the gradient) is its own choice
         for i, interpolation in enumerate(INTERPOLATIONS):
             q = q_values[i % 4] if scalar else gt.tensor(q_values, dtype=dtype)
             dim = (None, 0, -1)[i % 3]

@@ -20,6 +20,11 @@ torch = pytest.importorskip("torch")
 OUT_DTYPES = (gt.bool, gt.int64, gt.float32, gt.float64, gt.complex128)
 # torch issues these once per process, so a second call has none to compare.
 WARN_ONCE = ("UserWarning: Casting complex values to real discards the imaginary part",
+             *(f"UserWarning: torch.searchsorted(): {what} tensor is non-contiguous, this "
+               f"will lower the performance due to extra data copy when converting "
+               f"non-contiguous tensor to contiguous, please use contiguous {what} tensor if "
+               f"possible. This message will only appear once per program."
+               for what in ("input value", "boundary", "sorter")),
              "UserWarning: torch.meshgrid: in an upcoming release, it will be required to pass "
              "the indexing argument.",
              "UserWarning: The reduce argument of torch.scatter with Tensor src is deprecated "

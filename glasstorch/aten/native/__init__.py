@@ -8,6 +8,7 @@ from . import special, clamp  # noqa: F401
 from . import reduction, extrema  # noqa: F401
 from . import indexing, scatter, index_along, masked  # noqa: F401
 from . import sort, order_statistics, quantile  # noqa: F401
+from . import bucketing, histogram, unique  # noqa: F401
 from . import scan  # noqa: F401
 from . import triangular, diagonal  # noqa: F401
 from . import join, repeat, combine, resize  # noqa: F401

@@ -47,13 +47,6 @@ def _first_nan_where_any(a: np.ndarray, positions: np.ndarray) -> np.ndarray:
     return np.where(nan.any(axis=-1), np.argmax(nan, axis=-1), positions)
 
 
-def evenly_distribute_backward(grad, self, value):
-    """The gradient of a reduction to one value (median of all elements): shared
-    evenly by the elements equal to it (the NaN ones when it is NaN)."""
-    mask = (self == value) | (self.isnan() & value.isnan())
-    return mask * (grad / mask.sum())
-
-
 # ----------------------------------------------------------------------------------
 # kthvalue
 # ----------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ from ...c10 import dtype as dtypes
 from ...c10.tensor_impl import contiguous_strides
 from ..meta.reduction import reduced_shape, reduction_dim
 from ..registry import TensorMeta, op
-from .comparison import NOT_DIFFERENTIABLE
 from .sort import along_last
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -84,35 +83,45 @@ def _lerp(start: np.ndarray, end: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return np.where(np.abs(weight) < 0.5, start + weight * step, end - step * (1 - weight))
 
 
-def _ranks(ordered: np.ndarray, q: np.ndarray, ignore_nan: bool) -> np.ndarray:
-    """The fractional rank of each quantile in each sorted row (rows x quantiles)."""
-    dtype = ordered.dtype.type
-    nan_count = np.count_nonzero(np.isnan(ordered), axis=-1)[..., None]
-    length = ordered.shape[-1]
-    if ignore_nan:
-        ranks = q * (length - nan_count - 1).astype(dtype)
-        return np.where(nan_count == length, dtype(0), ranks)
-    ranks = q * dtype(length - 1)
-    return np.where(nan_count > 0, dtype(length - 1), ranks)
+class QuantilePositions:
+    """Where each quantile of each sorted row is read (arrays shaped rows x quantiles):
+    the positions `below` and `above`, the `weight` of `above` (0 where only `below`
+    is read), and `slope`, d(rank)/dq: the row's last index, 0 where the rank was
+    overridden (a NaN row) or rounded (all but linear interpolation)."""
+
+    def __init__(self, ordered: np.ndarray, q: np.ndarray, interpolation: str,
+                 ignore_nan: bool) -> None:
+        dtype = ordered.dtype.type
+        nan_count = np.count_nonzero(np.isnan(ordered), axis=-1)[..., None]
+        length = ordered.shape[-1]
+        last = (length - nan_count - 1) if ignore_nan else np.full_like(nan_count, length - 1)
+        ranks = q * last.astype(dtype)
+        fixed = (ranks < 0) if ignore_nan else np.broadcast_to(nan_count > 0, ranks.shape)
+        ranks = np.where(fixed, dtype(0 if ignore_nan else length - 1), ranks)
+        rounding = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}.get(interpolation)
+        if rounding is not None:                  # np.round: half to even, as torch.round
+            ranks = rounding(ranks)
+        self.below = ranks.astype(np.int64)
+        blended = interpolation in ("linear", "midpoint")
+        self.above = np.ceil(ranks).astype(np.int64) if blended else self.below
+        if interpolation == "midpoint":
+            self.weight = np.full(ranks.shape, dtype(0.5))
+        else:
+            weight = ranks - self.below.astype(ranks.dtype)
+            self.weight = weight if blended else np.zeros_like(ranks)
+        linear = interpolation == "linear"
+        self.slope = np.where(fixed | (not linear), dtype(0), last.astype(dtype))
 
 
 def _quantile_rows(ordered: np.ndarray, q: np.ndarray, interpolation: str,
                    ignore_nan: bool) -> np.ndarray:
     """Quantiles of sorted rows: an array shaped rows x quantiles."""
-    ranks = _ranks(ordered, q, ignore_nan)
-    if interpolation == "lower":
-        ranks = np.floor(ranks)
-    elif interpolation == "higher":
-        ranks = np.ceil(ranks)
-    elif interpolation == "nearest":
-        ranks = np.round(ranks)                        # half to even, as torch.round
-    below = ranks.astype(np.int64)
-    values = np.take_along_axis(ordered, below, -1)
+    at = QuantilePositions(ordered, q, interpolation, ignore_nan)
+    values = np.take_along_axis(ordered, at.below, -1)
     if interpolation not in ("linear", "midpoint"):
         return values
-    above = np.take_along_axis(ordered, np.ceil(ranks).astype(np.int64), -1)
-    weight = ranks.dtype.type(0.5) if interpolation == "midpoint" else ranks - below
-    return _lerp(values, above, weight).astype(ordered.dtype)
+    above = np.take_along_axis(ordered, at.above, -1)
+    return _lerp(values, above, at.weight).astype(ordered.dtype)
 
 
 def _quantile_into(self, q, dim, interpolation: str, ignore_nan: bool, out) -> None:
@@ -126,13 +135,13 @@ def _quantile_into(self, q, dim, interpolation: str, ignore_nan: bool, out) -> N
     out[...] = result.reshape(out.shape)
 
 
-_GRAD = {"self": "quantile_backward(grad, self, q, dim, keepdim, interpolation, {})",
-         "q": NOT_DIFFERENTIABLE}
+_GRAD = "quantile_backward(grad, self, q, dim, keepdim, interpolation, {})"
+_Q_GRAD = "quantile_q_backward(grad, self, q, dim, keepdim, interpolation, {})"
 
 
 def _declare(name: str, ignore_nan: bool, doc: str):
     """The tensor-q and number-q overloads of quantile or nanquantile."""
-    grad = {"self": _GRAD["self"].format(ignore_nan), "q": _GRAD["q"]}
+    grad = {"self": _GRAD.format(ignore_nan), "q": _Q_GRAD.format(ignore_nan)}
 
     def kernel(self, q, dim, keepdim, interpolation, *, out):
         _quantile_into(self, q, dim, interpolation, ignore_nan, out)

@@ -141,16 +141,6 @@ def along_last(a: np.ndarray, dim: int) -> np.ndarray:
     return a.reshape(1) if a.ndim == 0 else np.moveaxis(a, dim, -1)
 
 
-def value_selecting_reduction_backward(grad, dim: int, indices, sizes, keepdim: bool):
-    """The gradient of an operator that picks elements along `dim` (sort, topk,
-    kthvalue, median, mode): each picked element's gradient returns to where it was
-    picked from; the others get zero."""
-    if not keepdim and len(sizes) > 0:
-        grad = grad.unsqueeze(dim)
-        indices = indices.unsqueeze(dim)
-    return grad.new_zeros(sizes).scatter(dim, indices, grad)
-
-
 # ----------------------------------------------------------------------------------
 # Meta rules
 # ----------------------------------------------------------------------------------
