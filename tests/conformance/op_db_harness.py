@@ -181,8 +181,17 @@ def to_glasstorch(value, torch):
 def _tensor_to_glasstorch(t, torch):
     """The same bytes, sizes, strides and storage offset, in a glasstorch tensor."""
     t = t.detach().resolve_conj().resolve_neg()
+    if t.device.type == "meta":         # no bytes to copy: the geometry alone
+        dtype = getattr(gt, str(t.dtype).removeprefix("torch."))
+        return gt.empty_strided(tuple(t.shape), t.stride(), dtype=dtype, device="meta")
     count = t.untyped_storage().nbytes() // t.element_size()
     flat = t.as_strided((count,), (1,), 0).numpy().copy()
+    # a record may hand over a tensor whose storage an earlier call shrank (resize_,
+    # a failed out=): give the copy room for its geometry, as zeros
+    needed = t.storage_offset() + 1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride())) \
+        if t.numel() else 0
+    if needed > count:
+        flat = np.concatenate([flat, np.zeros(needed - count, flat.dtype)])
     return gt.from_numpy(flat).as_strided(tuple(t.shape), t.stride(), t.storage_offset())
 
 
