@@ -39,6 +39,10 @@ from .aten.native.matmul import (  # noqa: F401
 from .aten.native.einsum import einsum_function as einsum  # noqa: F401
 from . import linalg, nn  # noqa: F401
 from . import utils, return_types  # noqa: F401
+from .c10.generator import Generator, default_generator  # noqa: F401
+from . import random  # noqa: F401
+from .random import (  # noqa: F401
+    manual_seed, seed, initial_seed, get_rng_state, set_rng_state)
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
