@@ -134,7 +134,7 @@ def randint(high, size, dtype, layout, device, pin_memory, *, out):
 
         >>> torch.manual_seed(0)
         >>> torch.randint(3, 10, (4,))
-        tensor([7, 6, 8, 5])
+        tensor([7, 6, 3, 5])
     """
     fill_random(out, 0, high, None)
 
@@ -233,7 +233,7 @@ def randperm(n, dtype, layout, device, pin_memory, *, out):
 
         >>> torch.manual_seed(0)
         >>> torch.randperm(5)
-        tensor([2, 0, 1, 3, 4])
+        tensor([4, 0, 1, 3, 2])
     """
     out[...] = permutation(generator_or_default(None), n).astype(out.dtype)
 
@@ -260,7 +260,7 @@ def rand_like(self, dtype=None, layout=None, device=None, pin_memory=None, memor
 
         >>> torch.manual_seed(0)
         >>> torch.rand_like(torch.zeros(2, dtype=torch.float64))
-        tensor([0.4963, 0.7682], dtype=torch.float64)
+        tensor([0.9701, 0.7078], dtype=torch.float64)
     """
     return rand_like_generator.call(self, None, dtype, layout, device, pin_memory,
                                     memory_format)
@@ -337,7 +337,7 @@ def randint_like(self, high, dtype=None, layout=None, device=None, pin_memory=No
 
         >>> torch.manual_seed(0)
         >>> torch.randint_like(torch.zeros(4), 3, 10)
-        tensor([7., 6., 8., 5.])
+        tensor([7., 6., 3., 5.])
     """
     return _randint_like(self, 0, high, None, dtype, layout, device, pin_memory, memory_format)
 
