@@ -13,17 +13,19 @@ The parts, in the order a gradient meets them:
 from __future__ import annotations
 
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
-from ..c10.tensor_impl import TensorBase
+from ..c10.tensor_impl import TensorBase, set_view_grad_fn
 from . import graph  # noqa: F401
 from .engine import execute
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .graph import gradient_edge
 from .recording import install
 from .saved import saved_tensors_hooks  # noqa: F401
+from .views import view_grad_fn
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "saved_tensors_hooks"]
 
+set_view_grad_fn(view_grad_fn)
 for _declaration in list(DECLARATIONS.values()):
     install(_declaration)
 DECLARATION_SINKS.append(install)

@@ -136,8 +136,8 @@ class FormulaNode(Node):
 
     def __getattr__(self, name: str):
         """`_saved_self`, `_saved_other`, ...: the saved values, as torch exposes them."""
-        if name.startswith("_saved_") and name[7:] in self.__dict__.get("_saved", ()):
-            return self._unpack()[name[7:]]
+        if name.startswith("_saved_") and name[7:] in type(self).saved_names:
+            return self._unpack().get(name[7:])     # None: not needed by this call
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
@@ -182,7 +182,7 @@ def node_type(declaration, schema) -> type:
     for formula in formulas:
         formula.compile(variables)
     used = set().union(*(f.names for f in formulas))
-    cls = type(name, (FormulaNode,), {
+    cls = type(name, (FormulaNode,), {"hand_written": declaration.name in _NODE_NAMES,
         "formulas": tuple(formulas), "output_names": outputs,
         "saved_names": frozenset(used & (variables - _RESERVED)),
         "input_names": tuple(a.name for a in inputs)})

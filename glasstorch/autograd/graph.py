@@ -49,9 +49,14 @@ class Node:
         self._hook_ids = itertools.count()
         self.metadata: dict = {}
 
+    # Nodes torch writes by hand (not generated from formulas) name themselves with
+    # their C++ namespace: ``'torch::autograd::AccumulateGrad'``.
+    hand_written = False
+
     def name(self) -> str:
-        """The node's type name, e.g. ``'MulBackward0'``."""
-        return type(self).__name__
+        """The node's name, e.g. ``'MulBackward0'``."""
+        name = type(self).__name__
+        return f"torch::autograd::{name}" if self.hand_written else name
 
     def apply(self, grads: list) -> list:
         raise NotImplementedError
@@ -82,7 +87,7 @@ class Node:
         return self.apply(list(grads))
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {id(self):#x}>"
+        return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
 class RemovableHandle:
@@ -108,6 +113,8 @@ class AccumulateGrad(Node):
     One per leaf, created on first use and kept by the leaf's autograd record, so every
     use of the leaf in a graph meets at the same node.
     """
+
+    hand_written = True
 
     def __init__(self, variable) -> None:
         super().__init__(())
@@ -144,8 +151,9 @@ def gradient_edge(tensor) -> tuple:
     meta = tensor._autograd
     if meta is None:
         return (None, 0)
-    if meta.grad_fn is not None:
-        return (meta.grad_fn, meta.output_nr)
+    grad_fn = tensor.grad_fn if tensor._base is not None else meta.grad_fn
+    if grad_fn is not None:
+        return (grad_fn, meta.output_nr)
     if meta.requires_grad:
         return (grad_accumulator(tensor), 0)
     return (None, 0)

@@ -20,6 +20,7 @@ from ..c10.tensor_impl import TensorBase
 from .formulas import INPUT_FACTS, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
+from .views import check_view_of_leaf, is_tracked_view, rebase_history
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 
@@ -78,11 +79,21 @@ class _Recording:
     def differentiable_positions(self) -> list:
         return [self.positions[name] for name in self.cls().input_names]
 
-    def save_inputs(self, args: tuple, skip: tuple = ()) -> dict:
-        """The inputs, arguments and input facts (`self_sym_sizes`) the formulas read,
-        saved before the call runs."""
+    def needed_names(self, args: tuple) -> set:
+        """What the formulas of the inputs that require grad read: only that is saved
+        (saving more would keep tensors alive, and fail on their later in-place writes)."""
+        cls = self.cls()
+        needed = set()
+        for formula, position in zip(cls.formulas, self.differentiable_positions()):
+            if requires_grad(args[position]):
+                needed.update(formula.names)
+        return needed & cls.saved_names
+
+    def save_inputs(self, args: tuple, needed: set, skip: tuple = ()) -> dict:
+        """The inputs, arguments and input facts (`self_sym_sizes`) in `needed`, saved
+        before the call runs."""
         saved = {}
-        for name in self.cls().saved_names:
+        for name in needed:
             index = self.positions.get(name)
             if name in skip:
                 continue
@@ -130,7 +141,7 @@ def _save(value, argument):
     return value
 
 
-def _attach(node, result, saved: dict) -> None:
+def _attach(node, result, saved: dict, needed: set = frozenset()) -> None:
     """Make `node` the grad_fn of the differentiable outputs; save the outputs it reads."""
     outputs = list(result) if isinstance(result, (tuple, list)) else [result]
     node._input_metadata = [InputMetadata(t) for t in outputs]
@@ -142,8 +153,10 @@ def _attach(node, result, saved: dict) -> None:
         meta.output_nr = index
         meta.requires_grad = True
         tensor._keys |= AUTOGRAD
+        if tensor._base is not None:          # a view: its grad_fn holds for this version
+            meta.attr_version = tensor._version
     names = getattr(node, "output_names", ())
-    for name in getattr(node, "saved_names", ()):
+    for name in needed:
         if name in names:
             index = _output_index(names, name)
             saved[name] = SavedTensor(outputs[index], is_output=True, output_nr=index)
@@ -163,13 +176,14 @@ def _functional_kernel(declaration, overload):
     def run_autograd(op, keys_below, args):
         if not any(requires_grad(args[i]) for i in recording.differentiable_positions()):
             return op.redispatch(keys_below, args)
-        saved = recording.save_inputs(args)
+        needed = recording.needed_names(args)
+        saved = recording.save_inputs(args, needed)
         edges = recording.edges(args)
         result = op.redispatch(keys_below, args)
         if any(result is arg for arg in args):   # handed an input back: nothing happened
             return result
         node = recording.make_node(args, saved, edges)
-        _attach(node, result, saved)
+        _attach(node, result, saved, needed)
         return result
     run_autograd.__qualname__ = f"{declaration.name} (autograd: record, then run below)"
     return run_autograd
@@ -185,17 +199,20 @@ def _inplace_kernel(declaration, overload):
         if self._autograd is not None and self._autograd.requires_grad \
                 and self._autograd.grad_fn is None:
             raise RuntimeError(_LEAF_INPLACE)
-        if self._base is not None and (requires_grad(self._base) or requires_grad(self)):
-            raise NotImplementedError(
-                f"{op.name}: in-place operations on views of tensors that require grad are "
-                f"not supported yet (torch rewrites the base's history with CopySlices)")
-        saved = recording.save_inputs(args, skip=("self",))
-        if "self" in recording.cls().saved_names:      # the formula needs self's old value
+        through_view = is_tracked_view(self, True)
+        if through_view:
+            check_view_of_leaf(self)
+            base_edge = gradient_edge(self._base)
+        needed = recording.needed_names(args)
+        saved = recording.save_inputs(args, needed, skip=("self",))
+        if "self" in needed:                           # the formula needs self's old value
             saved["self"] = SavedTensor(_clone_below_autograd(self))
         edges = recording.edges(args)                  # self's edge: its history so far
         result = op.redispatch(keys_below, args)
         node = recording.make_node(args, saved, edges)
-        _attach(node, result, saved)
+        _attach(node, result, saved, needed)
+        if through_view:
+            rebase_history(self, node, base_edge)
         return result
     run_autograd.__qualname__ = f"{declaration.name}_ (autograd: record, then run below)"
     return run_autograd
@@ -209,7 +226,10 @@ class NotImplementedNode(Node):
         self.op_name = op_name
 
     def name(self) -> str:
-        return "NotImplemented"
+        return "torch::autograd::NotImplemented"
+
+    def __repr__(self) -> str:
+        return f"<NotImplemented object at {id(self):#x}>"
 
     def apply(self, grads: list) -> list:
         raise RuntimeError(f"derivative for aten::{self.op_name} is not implemented")

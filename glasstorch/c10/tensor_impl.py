@@ -54,7 +54,7 @@ class AutogradMeta:
     """
 
     __slots__ = ("requires_grad", "grad", "grad_fn", "retains_grad", "output_nr",
-                 "grad_accumulator", "hooks", "post_accumulate_hooks")
+                 "grad_accumulator", "hooks", "post_accumulate_hooks", "attr_version")
 
     def __init__(self) -> None:
         self.requires_grad = False
@@ -65,6 +65,7 @@ class AutogradMeta:
         self.grad_accumulator = None     # weak reference to a leaf's AccumulateGrad
         self.hooks = None                # Tensor.register_hook: {id: hook}
         self.post_accumulate_hooks = None
+        self.attr_version = None         # a view: the version its grad_fn describes
 
 
 class TensorBase:
@@ -269,7 +270,11 @@ class TensorBase:
     @property
     def grad_fn(self):
         meta = self._autograd
-        return None if meta is None else meta.grad_fn
+        if meta is None:
+            return None
+        if self._base is not None and meta.attr_version is not None:
+            return _view_grad_fn(self)       # stale after an in-place write: made anew
+        return meta.grad_fn
 
     @property
     def grad(self):
@@ -301,6 +306,17 @@ class TensorBase:
     @property
     def _cdata(self) -> int:
         return id(self)
+
+
+def _view_grad_fn(view):
+    """Set by the autograd package (autograd/views.py): a view's current grad_fn."""
+    return view._autograd.grad_fn
+
+
+def set_view_grad_fn(function) -> None:
+    """Install autograd's rule for a view's grad_fn (c10 does not know autograd)."""
+    global _view_grad_fn
+    _view_grad_fn = function
 
 
 def set_tensor_class(cls: type) -> None:

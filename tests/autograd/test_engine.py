@@ -217,7 +217,10 @@ def test_saved_tensors_are_exposed():
     x = leaf([1.0, 2.0])
     other = torch.tensor([3.0, 4.0])
     y = x * other
-    assert y.grad_fn._saved_other is other and y.grad_fn._saved_self is x
+    assert y.grad_fn._saved_other is other
+    assert y.grad_fn._saved_self is None           # other needs no gradient: not saved
+    z = x.exp()
+    assert z.grad_fn._saved_result.tolist() == z.tolist() and z.grad_fn._saved_result is not z
 
 
 def test_implicit_gradient_only_for_scalars():
@@ -243,3 +246,53 @@ def test_detach_leaves_the_graph():
     x = leaf([1.0])
     d = (x * 2).detach()
     assert not d.requires_grad and d.grad_fn is None and d.is_leaf
+
+
+def test_inplace_through_a_view_rewrites_the_base():
+    x = leaf([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
+    b = x * 1
+    view = b[0]
+    view.mul_(2)
+    assert b.grad_fn.name() == "torch::autograd::CopySlices"
+    assert repr(b.grad_fn).startswith("<CopySlices object")
+    assert view.grad_fn.name() == "AsStridedBackward0"
+    b.sum().backward()
+    assert x.grad.tolist() == [[2.0, 2.0, 2.0], [1.0, 1.0, 1.0]]
+
+
+def test_views_see_inplace_writes_of_their_base():
+    x = leaf([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
+    b = x * 1
+    column = b[:, 1]
+    b.mul_(3)
+    assert column.grad_fn.name() == "AsStridedBackward0"
+    column.sum().backward()
+    assert x.grad.tolist() == [[0.0, 3.0, 0.0], [0.0, 3.0, 0.0]]
+
+
+def test_setitem_on_a_tensor_needing_grad():
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    y = x.clone()
+    y[:, 0] = y[:, 1] * 10            # the saved view is not needed: no version error
+    (y * y).sum().backward()
+    assert x.grad.tolist() == [[0.0, 202.0, 4.0], [0.0, 808.0, 10.0]]
+    fresh = torch.zeros(3)
+    w = leaf([1.0])
+    fresh[1:2].copy_(w * 5)
+    assert fresh.requires_grad and fresh.grad_fn.name() == "torch::autograd::CopySlices"
+
+
+def test_inplace_on_a_view_of_a_leaf_raises():
+    x = leaf([1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match=r"^a view of a leaf Variable that requires grad is "
+                                           r"being used in an in-place operation\.$"):
+        x[0].mul_(2)
+
+
+def test_operators_without_formulas_fail_in_backward():
+    x = leaf([1.5, 2.0])
+    y = torch.floor_divide(x, 2)
+    assert repr(y) == "tensor([0., 1.], grad_fn=<NotImplemented>)"
+    with pytest.raises(RuntimeError, match=r"^derivative for aten::floor_divide is not "
+                                           r"implemented$"):
+        y.backward(torch.ones(2))

@@ -19,7 +19,8 @@ from ..dispatcher import ops
 from ..registry import TensorMeta, composite, op
 from .copy import cast_array, checked_scalar
 from .indexing import META_NONZERO, check_out_dtype
-from .view import expand, unbind, view_
+from .split_views import unbind
+from .view import expand, view_
 
 
 # ----------------------------------------------------------------------------------

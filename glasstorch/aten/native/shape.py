@@ -18,9 +18,10 @@ from ..dispatcher import ops
 from ..meta.shape import compute_view_stride, infer_size, wrap_dim
 from ..registry import composite
 from .copy import clone, contiguous
-from .view import (alias, expand, permute, select, size_at, slice_, split,
-                   split_with_sizes, squeeze, squeeze_dim, squeeze_dims, strided_geometry,
-                   t_geometry, transpose, unsafe_view, unsqueeze, view_, view_as_real)
+from .split_views import split, split_with_sizes
+from .view import (alias, expand, permute, select, size_at, slice_, squeeze, squeeze_dim,
+                   squeeze_dims, strided_geometry, t_geometry, transpose, unsafe_view,
+                   unsqueeze, view_, view_as_real)
 
 
 # ----------------------------------------------------------------------------------

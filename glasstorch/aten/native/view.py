@@ -54,8 +54,11 @@ def _view_geometry(self, size) -> tuple:
     return size, stride, self._offset
 
 
-@view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", function=False,
-      grad={"self": "grad.reshape(self_sym_sizes)"})
+# The gradient of a view that only regroups elements: reshaped back.
+_RESHAPE = {"self": "grad.reshape(self_sym_sizes)"}
+
+
+@view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", function=False, grad=_RESHAPE)
 def view_(self, size):
     """Return a tensor with the same data and a new shape (one size may be -1).
 
@@ -122,14 +125,14 @@ def view_dtype(self, dtype):
 
 
 @view("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
-      method=False, function=False, grad={"self": "grad.reshape(self_sym_sizes)"})
+      method=False, function=False, grad=_RESHAPE)
 def reshape_alias(self, size, stride):
     """The view `reshape` makes once it has found strides for the new shape."""
     return tuple(size), tuple(stride), self._offset
 
 
 @view("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", method=False, function=False,
-      is_view=False, grad={"self": "grad.reshape(self_sym_sizes)"})
+      is_view=False, grad=_RESHAPE)
 def unsafe_view(self, size):
     """`view` of a fresh tensor that is not recorded as a view (reshape's copying path)."""
     return _view_geometry(self, size)
@@ -440,7 +443,7 @@ def _squeeze(self, dims) -> tuple:
             self._offset)
 
 
-@view("squeeze(Tensor(a) self) -> Tensor(a)", grad={"self": "grad.reshape(self_sym_sizes)"})
+@view("squeeze(Tensor(a) self) -> Tensor(a)", grad=_RESHAPE)
 def squeeze(self):
     """Remove every size-1 dimension.
 
@@ -452,13 +455,13 @@ def squeeze(self):
     return _squeeze(self, range(len(self._size)))
 
 
-@view("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", grad={"self": "grad.reshape(self_sym_sizes)"})
+@view("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", grad=_RESHAPE)
 def squeeze_dim(self, dim):
     """Remove dimension `dim` if its size is 1 (otherwise the geometry stays)."""
     return _squeeze(self, (wrap_dim(dim, len(self._size)),))
 
 
-@view("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", grad={"self": "grad.reshape(self_sym_sizes)"})
+@view("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", grad=_RESHAPE)
 def squeeze_dims(self, dim):
     """Remove those of the listed dimensions that have size 1."""
     return _squeeze(self, wrap_dims(dim, len(self._size)))
@@ -520,83 +523,3 @@ def view_as_complex(self):
                                   "(ComplexHalf) tensors")
     return (self._size[:-1], tuple(st // 2 for st in self._stride[:-1]), self._offset // 2,
             complex_dtype)
-
-
-# ----------------------------------------------------------------------------------
-# Several views at once
-# ----------------------------------------------------------------------------------
-def _pieces(self, dim: int, lengths) -> list:
-    """Consecutive narrow views along `dim` with the given lengths, from index 0."""
-    before, after = self._size[:dim], self._size[dim + 1:]
-    step = self._stride[dim]
-    pieces, start = [], 0
-    for n in lengths:
-        pieces.append((before + (n,) + after, self._stride, self._offset + start * step))
-        start += n
-    return pieces
-
-
-@view("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
-      grad={"self": "stack(grads, dim)"})
-def unbind(self, dim=0):
-    """Every index along `dim` as a separate view, that dimension removed.
-
-    Example::
-
-        >>> [t.shape for t in torch.zeros(2, 3).unbind(1)]
-        [torch.Size([2]), torch.Size([2]), torch.Size([2])]
-    """
-    d = wrap_dim(dim, len(self._size))
-    count = size_at(self, d)
-    size, stride = self._size[:d] + self._size[d + 1:], self._stride[:d] + self._stride[d + 1:]
-    step = self._stride[d]
-    return [(size, stride, self._offset + i * step) for i in range(count)]
-
-
-@view("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
-      function=False, grad={"self": "cat(grads, dim)"})
-def split(self, split_size, dim=0):
-    """Views of `split_size` elements along `dim` each (the last may be shorter).
-
-    Example::
-
-        >>> [t.shape[0] for t in torch.zeros(5).split(2)]
-        [2, 2, 1]
-    """
-    if not self._size:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    if split_size < 0:
-        raise RuntimeError(f"split expects split_size be non-negative, but got "
-                           f"split_size={split_size}")
-    d = wrap_dim(dim, len(self._size))
-    length = self._size[d]
-    if split_size == 0 and length != 0:
-        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
-                           f"dimension size of {length}")
-    # Always at least one piece, even when split_size exceeds the dim (torch keeps it).
-    count = max(-(-length // split_size), 1) if split_size else 1
-    lengths = [split_size] * (count - 1) + [length - split_size * (count - 1)]
-    return _pieces(self, d, lengths)
-
-
-@view("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
-      grad={"self": "cat(grads, dim)"})
-def split_with_sizes(self, split_sizes, dim=0):
-    """Views along `dim` with the given lengths, which must add up to the dim's size.
-
-    Example::
-
-        >>> [t.shape[0] for t in torch.zeros(5).split_with_sizes([1, 4])]
-        [1, 4]
-    """
-    if not self._size:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    d = wrap_dim(dim, len(self._size))
-    if any(n < 0 for n in split_sizes):
-        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
-                           f"entries, but got split_sizes={list(split_sizes)}")
-    if sum(split_sizes) != self._size[d]:
-        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
-                           f"{self._size[d]} (input tensor's size at dimension {dim}), but got "
-                           f"split_sizes={list(split_sizes)}")
-    return _pieces(self, d, split_sizes)
