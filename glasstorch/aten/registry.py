@@ -84,7 +84,7 @@ DECLARATIONS: dict = {}      # qualified name of the functional overload -> Decl
 # ----------------------------------------------------------------------------------
 def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: bool = False,
        function: bool = True, grad: dict | None = None, python_name: str | None = None,
-       out_overload: str | None = None):
+       out_overload: str | None = None, python_module: str | None = None):
     """Declare a structured operator (see the module docstring).
 
     Args:
@@ -98,11 +98,14 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
         grad: derivative formulas keyed by input name (wired by the autograd engine).
         python_name: the Python name when it differs from the schema's.
         out_overload: the out= overload's name when not the usual one.
+        python_module: bind the function in a namespace module (``"linalg"``) instead
+            of ``torch.``, as for `composite`.
     """
     def declare(kernel):
         parsed = parse_schema(schema)
         decl = _new_declaration(parsed, "op", kernel, meta, grad, method, function,
                                 python_name)
+        decl.python_module = python_module
         main = _install(decl, parsed)
         _register_structured(main, decl, parsed.kind.value)
         if inplace:

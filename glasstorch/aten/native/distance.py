@@ -339,7 +339,7 @@ def cross_product(self: np.ndarray, other: np.ndarray, dim: int, out: np.ndarray
 
 
 @op("linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor",
-    meta=_linalg_cross_meta, out=True, function=False,
+    meta=_linalg_cross_meta, out=True, python_module="linalg",
     grad={"self": "cross(other.conj(), grad, dim)", "other": "cross(grad, self.conj(), dim)"})
 def linalg_cross(self, other, dim, *, out):
     """The cross product of 3-vectors along `dim` (batch dims broadcast).
