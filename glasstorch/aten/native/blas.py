@@ -104,6 +104,15 @@ def compute_dtype(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.float32) if dtype in _HALF else dtype
 
 
+def product_into(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> None:
+    """``out = mat1 @ mat2``: BLAS writes `out` directly; float16 / bfloat16 through float32."""
+    if out.dtype in _HALF:
+        np.copyto(out, np.matmul(mat1.astype(np.float32), mat2.astype(np.float32)),
+                  casting="unsafe")
+    else:
+        np.matmul(mat1, mat2, out=out)
+
+
 def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, beta=0,
                    alpha=1) -> None:
     """``out = beta * self + alpha * (mat1 @ mat2)`` (see Note [beta == 0 ignores self]).
@@ -144,9 +153,9 @@ def empty_sum(out: np.ndarray, self, beta) -> None:
 # mm, bmm, mv, dot, vdot
 # ----------------------------------------------------------------------------------
 def _mm_meta(self, mat2, out=None):
-    if self.dim() != 2:
+    if len(self._size) != 2:
         raise RuntimeError("self must be a matrix")
-    if mat2.dim() != 2:
+    if len(mat2._size) != 2:
         raise RuntimeError("mat2 must be a matrix")
     check_multipliable(self, mat2)
     check_out_dtype(out, self._dtype)
@@ -177,7 +186,7 @@ def mm(self, mat2, *, out):
         out[...] = 0
         return
     refuse(out, "addmm_impl_cpu_", NO_LOOP)
-    affine_product(out, self, mat2, None)
+    product_into(out, self, mat2)
 
 
 def check_batches(batch1, batch2) -> tuple:
@@ -231,7 +240,7 @@ def bmm(self, mat2, *, out):
     small = small_batches(self, mat2)
     check_batch_dtypes(self, out, small)
     refuse(out, "bmm" if small else "addmm_impl_cpu_", NO_LOOP)
-    affine_product(out, self, mat2, None)
+    product_into(out, self, mat2)
 
 
 def check_addmv(self_dim: int, self_numel: int, self_dtype, mat, vec) -> None:

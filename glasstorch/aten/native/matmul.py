@@ -21,7 +21,9 @@ from ...c10.tensor_impl import TensorBase
 from ..dispatcher import ops
 from ..meta.shape import broadcast_shapes, wrap_dims
 from ..registry import TensorMeta, _prepare_out, composite
-from .blas import bmm, mm, mv
+from ..schema import SchemaKind
+from .addmm import addmm
+from .blas import bmm, dot, mm, mv
 from .copy import clone, contiguous, copy_
 from .shape import _caller_stacklevel, _warn_once, reshape
 from .view import expand, permute, squeeze_dim, t, transpose, unsafe_view, unsqueeze
@@ -41,12 +43,11 @@ def resize_out(out, shape: tuple) -> None:
     _prepare_out(_aten.matmul.out, out, TensorMeta(tuple(shape), out._dtype))
 
 
-def _into(name: str, args: tuple, out, overload: str = "default"):
-    """``aten.<name>`` on `args`, or its out= overload writing `out` when one is given."""
-    packet = getattr(_aten, name)
+def _into(op, args: tuple, out):
+    """The operator `op` on `args`, or its out= overload writing `out` when one is given."""
     if out is None:
-        return getattr(packet, overload).call(*args)
-    return packet.out.call(*args, out)
+        return op.call(*args)
+    return op.declaration.overloads[SchemaKind.out].call(*args, out)
 
 
 # ----------------------------------------------------------------------------------
@@ -90,7 +91,7 @@ def _matmul_folded(tensor1, tensor2, out):
         return contiguous.call(output.mT, contiguous_format) if transposed else output
     resize_out(out, output_shape)
     target = reshape.call(out, (rows, small._size[-1]) if small_is_matrix else (rows,))
-    _into("mm" if small_is_matrix else "mv", (folded, small), target)
+    _into(mm if small_is_matrix else mv, (folded, small), target)
     if target._storage is not out._storage:
         copy_.call(out, target, False)
     return out
@@ -107,9 +108,9 @@ def _matmul_batched(tensor1, tensor2, out):
     if dim1 == 3 and dim2 == 3 and batch1[0] != batch2[0]:
         # a broadcast batch of one that needs a gradient goes through the fold instead
         if batch1[0] == 1 and tensor1.requires_grad:
-            return _into("matmul", (squeeze_dim.call(tensor1, 0), tensor2), out)
+            return _into(matmul, (squeeze_dim.call(tensor1, 0), tensor2), out)
         if batch2[0] == 1 and tensor2.requires_grad:
-            return _into("matmul", (tensor1, squeeze_dim.call(tensor2, 0)), out)
+            return _into(matmul, (tensor1, squeeze_dim.call(tensor2, 0)), out)
     batch = broadcast_shapes(batch1, batch2)
     count = _product(batch)
     left = reshape.call(expand.call(tensor1, batch + (n, m1), False), (count, n, m1))
@@ -154,21 +155,21 @@ def matmul(self, other, out=None):
         >>> (torch.ones(3) @ torch.ones(3, 2)).shape
         torch.Size([2])
     """
-    dim1, dim2 = self.dim(), other.dim()
+    dim1, dim2 = len(self._size), len(other._size)
     if dim1 == 0 or dim2 == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{dim1}D and {dim2}D")
     if dim1 == 1 and dim2 == 1:
-        return _into("dot", (self, other), out)
+        return _into(dot, (self, other), out)
     if dim1 == 2 and dim2 == 1:
-        return _into("mv", (self, other), out)
+        return _into(mv, (self, other), out)
     if dim1 == 1 and dim2 == 2:      # a row times the matrix, then without the row dim
-        product = _into("mm", (unsqueeze.call(self, 0), other), out)
+        product = _into(mm, (unsqueeze.call(self, 0), other), out)
         if out is not None:          # torch squeezes the out= tensor itself
             return _aten.squeeze_.dim.call(product, 0)
         return unsafe_view.call(product, product._size[1:])
     if dim1 == 2 and dim2 == 2:
-        return _into("mm", (self, other), out)
+        return _into(mm, (self, other), out)
     if _should_fold(self, other, out is not None):
         return _matmul_folded(self, other, out)
     return _matmul_batched(self, other, out)
@@ -194,11 +195,11 @@ def inner(self, other, out=None):
         torch.Size([2, 4])
     """
     if self.dim() == 0 or other.dim() == 0:
-        return _into("mul", (self, other), out, "Tensor")
+        return _into(_aten.mul.Tensor, (self, other), out)
     if self._size[-1] != other._size[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
                            f"got shapes {list(self._size)} and {list(other._size)}")
-    return _into("tensordot", (self, other, (-1,), (-1,)), out)
+    return _into(tensordot, (self, other, (-1,), (-1,)), out)
 
 
 def _check_1d(tensor, name: str, function: str) -> None:
@@ -221,7 +222,7 @@ def outer(self, vec2, out=None):
     """
     _check_1d(self, "self", "outer")
     _check_1d(vec2, "vec2", "outer")
-    return _into("mul", (reshape.call(self, (self._size[0], 1)), vec2), out, "Tensor")
+    return _into(_aten.mul.Tensor, (reshape.call(self, (self._size[0], 1)), vec2), out)
 
 
 @composite("ger(Tensor self, Tensor vec2) -> Tensor", method=True, out=True)
@@ -231,7 +232,7 @@ def ger(self, vec2, out=None):
         warnings.warn("torch.ger is deprecated and will be removed in a future PyTorch "
                       "release. Use torch.outer instead.", UserWarning,
                       stacklevel=_caller_stacklevel())
-    return _into("outer", (self, vec2), out)
+    return _into(outer, (self, vec2), out)
 
 
 def _sum_keepdim(tensor, dim: int):
@@ -303,7 +304,7 @@ def _chain_product(matrices, split, i: int, j: int, out=None):
         return matrices[i]
     left = _chain_product(matrices, split, i, split[i][j])
     right = _chain_product(matrices, split, split[i][j] + 1, j)
-    return _into("mm", (left, right), out)
+    return _into(mm, (left, right), out)
 
 
 def _multi_dot_operands(tensors) -> tuple:
@@ -382,7 +383,7 @@ def chain_matmul(matrices, out=None):
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     if len(matrices) > 1:
-        return _into("linalg_multi_dot", (matrices,), out)
+        return _into(linalg_multi_dot, (matrices,), out)
     if out is None:
         return clone.call(matrices[0], None)
     resize_out(out, matrices[0]._size)
@@ -416,11 +417,11 @@ def linear(input, weight, bias=None, out=None):
                            f"{input.dim()}D and {weight.dim()}D")
     weight_t = t.call(weight)
     if input.dim() == 2 and bias is not None:       # fused, as BLAS's gemm
-        return _into("addmm", (bias, input, weight_t, 1, 1), out)
+        return _into(addmm, (bias, input, weight_t, 1, 1), out)
     if (out is None and bias is not None and input.is_contiguous()
             and (input.dim() == 3 or bias.dim() == 1)):
         return _flatten_linear(input, weight_t, bias)
-    output = _into("matmul", (input, weight_t), out)
+    output = _into(matmul, (input, weight_t), out)
     if bias is not None:
         _aten.add_.Tensor.call(output, bias, 1)
     return output
