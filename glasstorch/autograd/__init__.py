@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
 from ..c10.tensor_impl import TensorBase, set_view_grad_fn
-from . import graph  # noqa: F401
+from . import function, graph  # noqa: F401
 from .engine import execute
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .graph import gradient_edge
 from .recording import install
@@ -23,7 +24,7 @@ from .saved import saved_tensors_hooks  # noqa: F401
 from .views import view_grad_fn
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "is_grad_enabled", "saved_tensors_hooks"]
+           "is_grad_enabled", "saved_tensors_hooks", "Function", "once_differentiable"]
 
 set_view_grad_fn(view_grad_fn)
 for _declaration in list(DECLARATIONS.values()):

@@ -1,0 +1,117 @@
+"""Custom autograd Functions: both forward styles, ctx, dirty and non-differentiable
+outputs, identity outputs, wrong gradient counts (messages are torch's)."""
+import pytest
+
+import glasstorch as torch
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        ctx.save_for_backward(x)
+        ctx.k = k
+        return x * x * k
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return 2 * x * grad * ctx.k, None
+
+
+def test_forward_with_ctx_and_saved_tensors():
+    x = torch.tensor([3.0, 4.0], requires_grad=True)
+    y = Square.apply(x, 2.0)
+    assert type(y.grad_fn).__name__ == "SquareBackward"
+    assert repr(y) == "tensor([18., 32.], grad_fn=<SquareBackward>)"
+    assert len(y.grad_fn.next_functions) == 1            # tensor inputs only
+    y.sum().backward()
+    assert x.grad.tolist() == [12.0, 16.0]
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second"):
+        y.grad_fn.saved_tensors
+
+
+def test_setup_context_and_non_differentiable_outputs():
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2, x > 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.mark_non_differentiable(output[1])
+
+        @staticmethod
+        def backward(ctx, grad, mask_grad):
+            return grad * 2
+    x = torch.tensor([3.0, 4.0], requires_grad=True)
+    doubled, mask = Double.apply(x)
+    assert doubled.requires_grad and not mask.requires_grad
+    assert torch.autograd.grad(doubled.sum(), x)[0].tolist() == [2.0, 2.0]
+
+
+def test_returned_input_becomes_a_new_view():
+    class Identity(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 5
+    x = torch.tensor([1.0], requires_grad=True)
+    y = Identity.apply(x)
+    assert y is not x and y._base is x
+    assert torch.autograd.grad(y.sum(), x)[0].tolist() == [5.0]
+
+
+def test_dirty_inputs_take_the_node():
+    class DoubleInPlace(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = x * 1
+    assert DoubleInPlace.apply(z) is z and z.grad_fn.name() == "DoubleInPlaceBackward"
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad has been used "
+                                           "in an in-place operation"):
+        DoubleInPlace.apply(x)
+
+
+def test_wrong_number_of_gradients():
+    class Add(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x + y
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+    x = torch.tensor([1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^function AddBackward returned an incorrect "
+                                           r"number of gradients \(expected 2, got 1\)$"):
+        torch.autograd.grad(Add.apply(x, x).sum(), x)
+
+
+def test_needs_input_grad_and_once_differentiable():
+    class Product(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, scale):
+            ctx.flags = ctx.needs_input_grad
+            ctx.save_for_backward(a, b)
+            return a * b * scale
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, grad):
+            a, b = ctx.saved_tensors
+            return grad * b, grad * a, None
+    a = torch.tensor([2.0], requires_grad=True)
+    out = Product.apply(a, torch.tensor([3.0]), 1.0)
+    assert out.grad_fn.flags == (True, False, False)
+    grad, = torch.autograd.grad(out.sum(), a, create_graph=True)
+    assert grad.tolist() == [3.0] and not grad.requires_grad
