@@ -9,8 +9,6 @@ checked before anything is written: a failed in-place call leaves `self` as it w
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ...c10 import dtype as dtypes
@@ -20,6 +18,7 @@ from ..registry import TensorMeta, op
 from .copy import cast_array, checked_scalar
 from .indexing import check_in_range, check_out_dtype, like_self, out_of_bounds
 from .scatter import scatter_reduce_into
+from .shape import _warn_once as warn_once
 from .unary import BOOL, COMPLEX, refuse
 
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32)
@@ -170,7 +169,6 @@ def index_add(self, dim, index, source, alpha, *, out):
 
 
 _REDUCE_CHOICES = ("prod", "mean", "amax", "amin")
-_BETA_WARNED: list = []
 
 
 def _index_reduce_meta(self, dim, index, source, reduce, include_self=True, out=None):
@@ -179,10 +177,7 @@ def _index_reduce_meta(self, dim, index, source, reduce, include_self=True, out=
                            f"amin but got {reduce}.")
     _check_source("index_reduce_", self, dim, index, source)
     check_out_dtype(self, out)
-    if not _BETA_WARNED:                  # torch warns once per process
-        _BETA_WARNED.append(True)
-        warnings.warn("index_reduce() is in beta and the API may change at any time.",
-                      UserWarning, stacklevel=5)
+    warn_once("index_reduce() is in beta and the API may change at any time.")  # as torch
     return like_self(self)
 
 
@@ -227,7 +222,7 @@ def index_reduce(self, dim, index, source, reduce, include_self, *, out):
     shape = [1] * values.ndim
     shape[d] = flat.size
     spread = np.broadcast_to(flat.reshape(shape), values.shape)
-    scatter_reduce_into(target, d, spread, values, reduce, include_self)
+    scatter_reduce_into(target, d, spread, values, reduce, include_self, opmath=False)
 
 
 # ----------------------------------------------------------------------------------
@@ -255,15 +250,16 @@ def _index_copy_meta(self, dim, index, source, out=None):
 
 
 def _check_slices(self, source, d: int) -> None:
-    """index_copy's slice shapes: equal in every dim but `d` (0-dim counts as 1-dim)."""
-    mine, theirs = self._size or (1,), source._size or (1,)
-    if len(mine) != len(theirs):
+    """index_copy's slice shapes: equal in every dim but `d` (0-dim counts as 1-dim);
+    torch numbers the dims of the slices (without `d`) in its message."""
+    if len(self._size or (1,)) != len(source._size or (1,)):
         raise IndexError("index_copy_(): When source and destination are not scalars, their "
                          "dimensionality must match. Source dimensionality "
                          f"({len(source._size)}), destination dimensionality "
                          f"({len(self._size)})")
+    mine, theirs = _slice_shape(self, d), _slice_shape(source, d)
     for i, (a, b) in enumerate(zip(mine, theirs)):
-        if i != d and a != b:
+        if a != b:
             raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
                                f"shapes. Destination slice shape: {a} at dimension {i} and "
                                f"source slice shape: {b} at dimension {i}.")
@@ -315,7 +311,7 @@ def _index_fill_meta(self, dim, index, value, out=None):
     elif self._device.type != "meta":
         checked_scalar(value, self._dtype)
     check_out_dtype(self, out)
-    return like_self(self, preserve=True)
+    return like_self(self, preserve=out is None or out is self)    # out= is made row-major
 
 
 def _index_fill_kernel(self, dim, index, value, out) -> None:

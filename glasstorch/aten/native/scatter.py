@@ -14,8 +14,6 @@ keep the last value in `index`'s row-major order, as torch's CPU kernel does.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ...c10 import dtype as dtypes
@@ -24,10 +22,12 @@ from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import checked_scalar
 from .indexing import check_in_range, check_out_dtype, like_self, out_of_bounds
+from .shape import _warn_once as warn_once
 from .unary import BOOL, COMPLEX, refuse
 
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32)
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+_REDUCED_FLOATS = (np.dtype(np.float16), np.dtype(dtypes.bfloat16._np))
 _UFUNCS = {"sum": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum,
            "mean": np.add}
 
@@ -122,8 +122,18 @@ def _identity(reduce: str, dtype: np.dtype):
 
 
 def scatter_reduce_into(out: np.ndarray, dim: int, index: np.ndarray, values,
-                        reduce: str, include_self: bool = True) -> None:
-    """Reduce `values` (broadcast to index's shape) into `out` at index's positions."""
+                        reduce: str, include_self: bool = True, opmath: bool = True) -> None:
+    """Reduce `values` (broadcast to index's shape) into `out` at index's positions.
+
+    With `opmath`, float16 / bfloat16 accumulate in float32 and round once at the end,
+    as torch's scatter kernels do (index_reduce rounds after every step instead).
+    """
+    if opmath and out.dtype in _REDUCED_FLOATS:
+        wide = out.astype(np.float32)
+        scatter_reduce_into(wide, dim, index, np.asarray(values).astype(np.float32), reduce,
+                            include_self, opmath=False)
+        np.copyto(out, wide, casting="unsafe")
+        return
     where = _coordinates(index, dim)
     if not include_self:
         out[where] = _identity(reduce, out.dtype)
@@ -218,9 +228,9 @@ def _scatter_reduce_meta(self, dim, index, src, reduce, out=None):
     _check_scatter("scatter", self, dim, index, src)
     _legacy_reduce(reduce)
     check_out_dtype(self, out)
-    warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
-                  "will be removed in a future PyTorch release. Use torch.scatter_reduce "
-                  "instead for more reduction options.", UserWarning, stacklevel=5)
+    warn_once("The reduce argument of torch.scatter with Tensor src is deprecated and will "
+              "be removed in a future PyTorch release. Use torch.scatter_reduce instead for "
+              "more reduction options.")         # once per process, as torch
     return like_self(self)
 
 
@@ -270,10 +280,10 @@ def scatter_value(self, dim, index, value, *, out):
     out[_coordinates(index, dim % out.ndim)] = value
 
 
+# scatter with reduce= has no derivative formula, in torch either: backward through it
+# fails by name ("derivative for aten::scatter is not implemented")
 @op("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor",
-    meta=_scatter_reduce_meta, inplace=True, out=True, method=True,
-    grad={"self": "not_implemented('scatter with reduce')",
-          "src": "not_implemented('scatter with reduce')", "index": "non_differentiable"})
+    meta=_scatter_reduce_meta, inplace=True, out=True, method=True)
 def scatter_reduce_legacy(self, dim, index, src, reduce, *, out):
     """`scatter` combining `src` with what is there: ``reduce='add'`` or ``'multiply'``."""
     out, index = _prepare(out, self, dim, index)
@@ -282,8 +292,7 @@ def scatter_reduce_legacy(self, dim, index, src, reduce, *, out):
 
 
 @op("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) "
-    "-> Tensor", meta=_scatter_value_reduce_meta, inplace=True, out=True, method=True,
-    grad={"self": "not_implemented('scatter with reduce')", "index": "non_differentiable"})
+    "-> Tensor", meta=_scatter_value_reduce_meta, inplace=True, out=True, method=True)
 def scatter_value_reduce(self, dim, index, value, reduce, *, out):
     """`scatter` combining one number with what is there (``'add'`` or ``'multiply'``)."""
     value = checked_scalar(value, from_numpy_dtype(out.dtype))
