@@ -133,11 +133,12 @@ def _check_weight(dtype, numel: int, weight_dtype, weight_size: tuple) -> None:
                            f"weight tensor should have the same dtype, but got "
                            f"input({type_meta_name(dtype)}), and "
                            f"weight({type_meta_name(weight_dtype)})")
-    if (tuple(weight_size) or (1,)) != (numel,):
+    weight_numel = math.prod(weight_size)        # torch flattens the weights first
+    if weight_numel != numel:
         raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the "
                            f"same shape as the input tensor excluding its innermost dimension, "
                            f"but got input with shape [{numel}, 1] and weight with shape "
-                           f"{list(weight_size)}")
+                           f"[{weight_numel}]")
 
 
 def _histogram_bins_meta(self, bins, weight=None, density=False, out=None):

@@ -57,6 +57,11 @@ def _kthvalue_meta(self, k, dim=-1, keepdim=False, out=None):
     if k < 1 or k > length:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     if out is not None:
+        if any(t._storage is self._storage and self.numel() and t.numel() for t in out):
+            # torch's assert_no_overlap: a result may not be written over the input
+            raise RuntimeError("unsupported operation: some elements of the input tensor and "
+                               "the written-to tensor refer to a single memory location. "
+                               "Please clone() the tensor before performing the operation.")
         if out[0]._dtype is not self._dtype:
             raise RuntimeError("output values must be of same type as input")
         if out[1]._dtype is not dtypes.int64:
