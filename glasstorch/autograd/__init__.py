@@ -17,6 +17,7 @@ from ..c10.tensor_impl import TensorBase, set_view_grad_fn
 from . import function, graph  # noqa: F401
 from .engine import execute
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .graph import gradient_edge
 from .recording import install
