@@ -46,4 +46,4 @@ def test_a_wrong_backward_is_reported():
 def test_single_precision_inputs_warn():
     with pytest.warns(UserWarning, match="is not a double precision floating point"):
         torch.autograd.gradcheck(lambda a: a * 2, (torch.ones(2, requires_grad=True),),
-                                 atol=1e-2)
+                                 eps=1e-2, atol=1e-2)
