@@ -248,7 +248,8 @@ def errors_cov():
         ((x,), {"aweights": gt.tensor([1, 2, 3])},
          r"^cov\(\): expected aweights to have floating point dtype but got aweights with Long "
          r"dtype$"),
-        ((x,), {"aweights": gt.tensor([1.0, -2.0, 3.0])}, r"^cov\(\): aweights cannot be negative$"),
+        ((x,), {"aweights": gt.tensor([1.0, -2.0, 3.0])},
+         r"^cov\(\): aweights cannot be negative$"),
         ((x,), {"aweights": gt.zeros(3)}, r"^cov\(\): weights sum to zero, can't be normalized$"),
     )
     for args, kwargs, message in messages:

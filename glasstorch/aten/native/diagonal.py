@@ -16,7 +16,6 @@ Note [Scatter copies keep the input's layout]
 """
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 from numpy.lib.stride_tricks import as_strided as strided_array
 
@@ -27,11 +26,10 @@ from ..meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_d
 from ..dispatcher import ops
 from ..registry import TensorMeta, composite, op
 from .copy import clone, copy_
+from .reduction import accumulation
 from .shape import reshape
 from .triangular import exact_out_dtype
 from .view import as_strided, diagonal, select, slice_
-
-_HALF_FLOATS = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 
 
 def diagonal_of(a: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
@@ -199,8 +197,7 @@ def trace(self, *, out):
         tensor(12)
     """
     # float16 / bfloat16 sum in float32 and round once, as torch's accumulate type does.
-    accumulate = np.float32 if out.dtype in _HALF_FLOATS else out.dtype
-    out[()] = np.trace(self, dtype=accumulate)
+    out[()] = np.trace(self, dtype=accumulation(out.dtype))
 
 
 @composite("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)",

@@ -18,15 +18,18 @@ from __future__ import annotations
 import numpy as np
 
 from ...c10 import dtype as dtypes
-from ...c10.dtype import scalar_type_name, type_meta_name
+from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ..meta.shape import broadcast_shapes, check_no_internal_overlap, wrap_dim
 from ..registry import TensorMeta, composite, op
-from .diagonal import _HALF_FLOATS
+from .reduction import accumulation
 from .shape import _warn_once, reshape
 from .triangular import exact_out_dtype
 from .view import expand, view_
 
 _PAIR_BLOCK = 1 << 20       # elements of one block of pairwise differences
+# The direct road's kernel has no loops for these (the matmul road takes them).
+_NO_DIRECT_KERNEL = {np.dtype(dtypes.float16._np): "Half",
+                     np.dtype(dtypes.bfloat16._np): "BFloat16"}
 
 
 def _dtype_shown(t) -> str:
@@ -77,16 +80,11 @@ def _cdist_meta(x1, x2, p, compute_mode, out=None):
 
 def _check_direct_dtypes(x1: np.ndarray, x2: np.ndarray) -> None:
     """The direct road's kernel takes float32 and float64 operands of one dtype."""
-    if x1.dtype in _HALF_FLOATS:
-        name = "Half" if x1.dtype == np.float16 else "BFloat16"
-        raise NotImplementedError(f"\"cdist\" not implemented for '{name}'")
+    if x1.dtype in _NO_DIRECT_KERNEL:
+        raise NotImplementedError(f"\"cdist\" not implemented for '{_NO_DIRECT_KERNEL[x1.dtype]}'")
     if x1.dtype != x2.dtype:
-        raise RuntimeError(f"expected scalar type {_numpy_type_name(x1)} but found "
-                           f"{_numpy_type_name(x2)}")
-
-
-def _numpy_type_name(a: np.ndarray) -> str:
-    return {np.dtype(np.float32): "Float", np.dtype(np.float64): "Double"}.get(a.dtype, str(a.dtype))
+        raise RuntimeError(f"expected scalar type {scalar_type_name(from_numpy_dtype(x1.dtype))} "
+                           f"but found {scalar_type_name(from_numpy_dtype(x2.dtype))}")
 
 
 @op("_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor",
@@ -140,7 +138,7 @@ def _p_norm(diff: np.ndarray, p: float) -> np.ndarray:
 def euclidean_distances(x1: np.ndarray, x2: np.ndarray, out: np.ndarray) -> None:
     """The matmul road of Note [cdist's two roads], as torch's `_euclidean_dist` builds it:
     ``[-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T``, clamped at 0, square-rooted."""
-    compute = np.dtype(np.float32) if out.dtype in _HALF_FLOATS else out.dtype
+    compute = accumulation(out.dtype)          # float16 / bfloat16 multiply in float32
     a, b = x1.astype(compute, copy=False), x2.astype(compute, copy=False)
     a_norm = np.einsum("...k,...k->...", a, a)[..., None]
     b_norm = np.einsum("...k,...k->...", b, b)[..., None]
