@@ -25,7 +25,7 @@ from ..schema import SchemaKind
 from .addmm import addmm
 from .blas import bmm, dot, mm, mv
 from .copy import clone, contiguous, copy_
-from .shape import _caller_stacklevel, _warn_once, reshape
+from .shape import _caller_stacklevel, reshape
 from .view import expand, permute, squeeze_dim, t, transpose, unsafe_view, unsqueeze
 
 _aten = ops.aten
@@ -371,12 +371,18 @@ def linalg_multi_dot(tensors, out=None):
     return out if out is not None else _aten.view.default.call(result, shape)
 
 
+_CHAIN_WARNED: set = set()
+
+
 @composite("chain_matmul(Tensor[] matrices) -> Tensor", out=True, function=False)
 def chain_matmul(matrices, out=None):
     """The product of a chain of matrices (deprecated: see `torch.linalg.multi_dot`)."""
-    _warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
-               "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
-               "more tensors rather than multiple parameters.")
+    if (out is None) not in _CHAIN_WARNED:        # once per overload, as torch warns
+        _CHAIN_WARNED.add(out is None)
+        warnings.warn("torch.chain_matmul is deprecated and will be removed in a future "
+                      "PyTorch release. Use torch.linalg.multi_dot instead, which accepts a "
+                      "list of two or more tensors rather than multiple parameters.",
+                      UserWarning, stacklevel=_caller_stacklevel())
     for matrix in matrices:
         if matrix.dim() != 2:
             raise RuntimeError(f"Tensor dimension is {matrix.dim()}, expected 2 instead.")
