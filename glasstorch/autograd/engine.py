@@ -15,6 +15,7 @@ import heapq
 import itertools
 
 from ..c10.dispatch_key import AUTOGRAD, local_keys
+from . import anomaly_mode
 from .graph import InputMetadata, Node
 
 
@@ -153,7 +154,16 @@ def _run_node(node: Node, inputs: list, retain_graph: bool) -> list:
         replaced = hook(tuple(inputs))
         if replaced is not None:
             inputs = list(replaced)
-    outputs = node.apply(inputs)
+    if anomaly_mode.is_anomaly_enabled():
+        try:
+            outputs = node.apply(inputs)
+        except Exception:
+            anomaly_mode.warn_forward_stack(node)
+            raise
+        if anomaly_mode.is_anomaly_check_nan_enabled():
+            anomaly_mode.check_nan(node, outputs)
+    else:
+        outputs = node.apply(inputs)
     if not retain_graph:
         node.release()
     outputs = validate_outputs(node, outputs)

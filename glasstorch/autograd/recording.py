@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase
+from .anomaly_mode import is_anomaly_enabled, record_stack
 from .formulas import INPUT_FACTS, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
@@ -145,6 +146,8 @@ def _attach(node, result, saved: dict, needed: set = frozenset()) -> None:
     """Make `node` the grad_fn of the differentiable outputs; save the outputs it reads."""
     outputs = list(result) if isinstance(result, (tuple, list)) else [result]
     node._input_metadata = [InputMetadata(t) for t in outputs]
+    if is_anomaly_enabled():
+        record_stack(node)
     for index, tensor in enumerate(outputs):
         if not (tensor._dtype.is_floating_point or tensor._dtype.is_complex):
             continue

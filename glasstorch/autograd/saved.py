@@ -108,3 +108,11 @@ class saved_tensors_hooks:
 
     def __exit__(self, *exc) -> None:
         _hooks.stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Keep saved tensors in CPU memory until backward (glasstorch tensors always are,
+    so packing is the identity; the class exists so torch code runs unchanged)."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        super().__init__(lambda tensor: tensor, lambda tensor: tensor)

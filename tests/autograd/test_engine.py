@@ -296,3 +296,30 @@ def test_operators_without_formulas_fail_in_backward():
     with pytest.raises(RuntimeError, match=r"^derivative for aten::floor_divide is not "
                                            r"implemented$"):
         y.backward(torch.ones(2))
+
+
+def test_anomaly_mode_names_the_node_returning_nan():
+    x = leaf([0.0, 1.0])
+    with torch.autograd.set_detect_anomaly(True):
+        y = x.sqrt() * 0
+        with pytest.raises(RuntimeError, match=r"^Function 'MulBackward0' returned nan values "
+                                               r"in its 0th output\.$"):
+            y.log().sum().backward()
+    with torch.autograd.set_detect_anomaly(True):
+        broken = torch.floor_divide(x * 1, 2)
+        with pytest.warns(UserWarning, match="Error detected in torch::autograd::NotImplemented"
+                                             ". Traceback of forward call"):
+            with pytest.raises(RuntimeError, match="derivative for aten::floor_divide"):
+                broken.sum().backward()
+
+
+def test_graph_as_text_and_dot():
+    x = leaf([1.0, 1.0])
+    y = (x * 2).exp()
+    text = torch.autograd.graph.format_graph(y)
+    assert text.splitlines() == ["ExpBackward0 (saved: result [2])",
+                                 "└── MulBackward0 (saved: other [])",
+                                 "    ├── AccumulateGrad (leaf [2] torch.float32)",
+                                 "    └── None"]
+    dot = torch.autograd.graph.to_dot(y)
+    assert dot.startswith("digraph backward {") and "n0 -> n1" in dot and "n1 -> n2" in dot
