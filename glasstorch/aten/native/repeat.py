@@ -13,7 +13,7 @@ import numpy as np
 
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name, type_meta_name
-from ..meta.shape import wrap_dim, wrap_dims
+from ..meta.shape import compute_view_stride, wrap_dim, wrap_dims
 from ..registry import TensorMeta, composite, op
 from ...c10.layout import contiguous_format
 from .copy import clone, strides_like
@@ -241,8 +241,11 @@ def _roll_meta(self, shifts, dims=()):
         if not self._size:
             raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
         wrap_dim(d, self.dim())
-    if self.numel() == 0:        # torch returns a clone, keeping the input's layout
+    if self.numel() == 0 and dims:   # torch returns a clone, keeping the input's layout
         return TensorMeta(self._size, self._dtype, strides_like(self, None))
+    if self.numel() == 0:           # ... of the input viewed flat, viewed back
+        flat = compute_view_stride(self._size, self._stride, (0,))
+        return TensorMeta(self._size, self._dtype, compute_view_stride((0,), flat, self._size))
     return TensorMeta(self._size, self._dtype)
 
 
