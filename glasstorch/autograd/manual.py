@@ -242,16 +242,13 @@ def roll_backward(grad, shifts, dims):
 def kron_backward(grad, self, other):
     """kron's gradients: each factor's elements times the matching parts of the other,
     summed (`grad` seen as (a0, b0, a1, b1, ...))."""
-    rank = max(self.dim(), other.dim())
-    a = (1,) * (rank - self.dim()) + tuple(self.shape)
-    b = (1,) * (rank - other.dim()) + tuple(other.shape)
-    blocks = grad.reshape([n for pair in zip(a, b) for n in pair])
-    left = self.reshape([n for s in a for n in (s, 1)])
-    right = other.reshape([n for s in b for n in (1, s)])
-    grad_self = (blocks * right.conj()).sum(tuple(range(1, 2 * rank, 2))) if rank else \
-        blocks * right.conj()
-    grad_other = (blocks * left.conj()).sum(tuple(range(0, 2 * rank, 2))) if rank else \
-        blocks * left.conj()
+    from ..aten.native.combine import kron_shapes
+    left, right, _ = kron_shapes(tuple(self.shape), tuple(other.shape))
+    blocks = grad.reshape([a * b for a, b in zip(left, right)])
+    grad_self, grad_other = blocks * other.reshape(right).conj(), blocks * self.reshape(left).conj()
+    if left:                            # sum over the other factor's interleaved dims
+        grad_self = grad_self.sum(tuple(range(1, len(left), 2)))
+        grad_other = grad_other.sum(tuple(range(0, len(left), 2)))
     return grad_self.reshape(self.shape), grad_other.reshape(other.shape)
 
 

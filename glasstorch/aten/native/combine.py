@@ -254,7 +254,7 @@ def block_diag(tensors, *, out):
         row, column = row + height, column + width
 
 
-def _kron_shapes(a: tuple, b: tuple) -> tuple:
+def kron_shapes(a: tuple, b: tuple) -> tuple:
     """The inputs padded to one rank, as interleaved shapes ``(a0, 1, a1, 1, ...)`` and
     ``(1, b0, 1, b1, ...)``; their product has shape ``(a0, b0, a1, b1, ...)``."""
     rank = max(len(a), len(b))
@@ -266,7 +266,7 @@ def _kron_shapes(a: tuple, b: tuple) -> tuple:
 
 
 def _kron_meta(self, other):
-    left, right, size = _kron_shapes(self._size, other._size)
+    left, right, size = kron_shapes(self._size, other._size)
     _check_kron_view(self, other, left, right, size)
     return TensorMeta(size, promote_types(self._dtype, other._dtype))
 
@@ -308,7 +308,7 @@ def kron(self, other, *, out):
                 [3, 3, 4, 4],
                 [3, 3, 4, 4]])
     """
-    left, right, _ = _kron_shapes(self.shape, other.shape)
+    left, right, _ = kron_shapes(self.shape, other.shape)
     dtype = promote_types(dtypes.from_numpy_dtype(self.dtype),
                           dtypes.from_numpy_dtype(other.dtype))
     a, b = cast_array(self, dtype).reshape(left), cast_array(other, dtype).reshape(right)

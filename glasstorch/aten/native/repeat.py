@@ -130,7 +130,7 @@ def repeat_interleave_indices(repeats, output_size, *, out):
     np.copyto(out, np.repeat(np.arange(repeats.size, dtype=out.dtype), repeats))
 
 
-def _interleave_geometry(self, counts, dim):
+def _interleave_geometry(self, dim):
     """(dim to repeat along, the input's size there); dim None flattens the input."""
     if dim is None:
         return 0, self.numel()
@@ -142,7 +142,7 @@ def _interleave_geometry(self, counts, dim):
 
 
 def _interleave_tensor_meta(self, repeats, dim=None, output_size=None):
-    d, length = _interleave_geometry(self, repeats, dim)
+    d, length = _interleave_geometry(self, dim)
     if repeats.dim() > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
     if repeats.dim() == 1 and repeats._size[0] not in (1, length):
