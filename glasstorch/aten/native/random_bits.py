@@ -38,12 +38,32 @@ _LOW_BITS = {dtypes.float32: 24, dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.
 # ----------------------------------------------------------------------------------
 # Fused multiply-add (Note [Fused multiply-add])
 # ----------------------------------------------------------------------------------
+_BEYOND_FLOAT = np.uint64((1 << 29) - 1)      # the 29 mantissa bits a double has beyond a float's
+_HALFWAY = np.uint64(1 << 28)
+
+
 def _fma32(a, b, c) -> np.ndarray:
-    """Round a*b + c once to float32: the product is exact in double; a double sum
-    that lands exactly between two floats is nudged by the sum's lost low part."""
-    a64 = np.asarray(a, np.float32).astype(np.float64)
-    product = a64 * np.asarray(b, np.float32).astype(np.float64)
-    c64 = np.asarray(c, np.float32).astype(np.float64)
+    """Round a*b + c once to float32 (a an array; b, c arrays or scalars of float32).
+
+    The product of two floats is exact in double, so the double sum is rounded once;
+    rounding it again to float32 is then right unless it landed exactly halfway
+    between two floats (its 29 extra bits are 100...0). Those rare elements are
+    recomputed exactly, from the part of the sum the double lost.
+    """
+    total = np.asarray(a, np.float64) * b + c
+    rounded = total.astype(np.float32)
+    halfway = (total.view(np.uint64) & _BEYOND_FLOAT) == _HALFWAY
+    if halfway.any():
+        at = np.nonzero(halfway)
+        parts = [np.broadcast_to(np.asarray(v, np.float32), total.shape)[at] for v in (a, b, c)]
+        rounded[at] = _fma32_exact(*parts)
+    return rounded
+
+
+def _fma32_exact(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a*b + c rounded once to float32, whatever the double sum's rounding did."""
+    product = a.astype(np.float64) * b.astype(np.float64)
+    c64 = c.astype(np.float64)
     total = product + c64
     lost = _two_sum_error(product, c64, total)
     rounded = total.astype(np.float32)
@@ -81,6 +101,8 @@ def _fma64(a, b, c) -> np.ndarray:
 
 def fma(a, b, c, dtype) -> np.ndarray:
     """``a * b + c`` rounded once to `dtype` (float32 or float64), as FMA does."""
+    if np.ndim(b) == 0 and np.ndim(c) == 0 and b == 1 and c == 0:
+        return np.asarray(a, dtype._np) + dtype._np.type(0)    # a * 1 + 0 (-0 becomes +0)
     return _fma32(a, b, c) if dtype is dtypes.float32 else _fma64(a, b, c)
 
 
@@ -98,9 +120,8 @@ def unit_uniform(generator, n: int, dtype) -> np.ndarray:
     if dtype is dtypes.float64:
         words = generator.random64(n)
         return (words & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
-    words = generator.random(n)
-    low = (words & np.uint64((1 << digits) - 1)).astype(np.float32)
-    return low * np.float32(2.0 ** -digits)
+    low = (generator.random(n) & np.uint32((1 << digits) - 1)).view(np.int32)
+    return low.astype(np.float32) * np.float32(2.0 ** -digits)
 
 
 def uniform_real(generator, n: int, dtype, low: float, high: float) -> np.ndarray:

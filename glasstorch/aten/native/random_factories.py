@@ -195,6 +195,17 @@ def permutation(generator, n: int) -> np.ndarray:
     For n < 2**32 / 20: Fisher-Yates from the front, element i swapped with i + z,
     z = word % (n - i), one 32-bit word per step (n - 1 words). Larger n: the
     "inside-out" shuffle with 64-bit draws, z = draw % (i + 1).
+
+    Note [Fisher-Yates without a loop]
+        Step k swaps positions k and t_k = k + z_k; later steps never touch positions
+        below their own, so position k holds its final value after step k: the value
+        position t_k held just before step k. That value is the one the last earlier
+        step writing t_k moved there (or t_k itself if no step wrote it), and a step
+        j writing position t moves there what position j held before step j, which
+        is found the same way. So each result is found by following "last earlier
+        writer" links back to a position no step wrote before: sort the steps by the
+        position they write, link each to the previous writer of that position, and
+        resolve the chains by pointer jumping (log of their length NumPy passes).
     """
     if n < _SMALL_PERMUTATION:
         offsets = (generator.random(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint64))
@@ -208,16 +219,30 @@ def permutation(generator, n: int) -> np.ndarray:
 
 
 def _swap_forward(offsets: np.ndarray, n: int) -> np.ndarray:
-    """Apply swap(i, i + offsets[i]) for i = 0 .. n-2 to range(n).
-
-    The swaps form a chain (each step reads what earlier steps left), so they are
-    applied in order on a Python list, which is the fastest sequential container.
-    """
-    values = list(range(n))
-    for i, offset in enumerate(offsets.tolist()):
-        j = i + offset
-        values[i], values[j] = values[j], values[i]
-    return np.array(values, dtype=np.int64)
+    """range(n) after swap(k, k + offsets[k]) for k = 0 .. n-2, in that order, without
+    a loop over the steps (see Note [Fisher-Yates without a loop])."""
+    steps = np.arange(n - 1, dtype=np.int64)
+    moving = offsets > 0
+    writers = steps[moving]
+    keys = np.sort((writers + offsets[moving]) * n + writers)   # by position, then step
+    written, writers = np.divmod(keys, n)
+    first = np.ones(len(keys), bool)
+    first[1:] = written[1:] != written[:-1]
+    last = np.ones(len(keys), bool)
+    last[:-1] = first[1:]
+    source = np.arange(n, dtype=np.int64)
+    source[written[last]] = writers[last]
+    while True:                      # pointer jumping: each pass doubles the chains followed
+        deeper = source[source]
+        if np.array_equal(deeper, source):
+            break
+        source = deeper
+    result = source.copy()
+    earlier = np.empty(len(keys), np.int64)
+    earlier[1:] = writers[:-1]
+    earlier[first] = -1
+    result[writers] = np.where(earlier >= 0, source[earlier], written)
+    return result
 
 
 @op(f"randperm(SymInt n, *, {_INT_OPTIONS}) -> Tensor", meta=_randperm_meta, out=True)

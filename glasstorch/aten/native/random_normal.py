@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...c10 import dtype as dtypes
+from ..parallel import parallel_for
 from .random_bits import _fma32, fma, unit_uniform
 
 F32 = np.float32
@@ -48,10 +49,11 @@ def _cephes_log(x: np.ndarray) -> np.ndarray:
     e = exponent.astype(F32) + F32(1) - np.where(low, F32(1), F32(0))
     x = (x - F32(1)) + np.where(low, x, F32(0))
     z = x * x
+    x64, z64 = x.astype(np.float64), z.astype(np.float64)     # converted once, used often
     y = np.full_like(x, _LOG_POLY[0])
     for coefficient in _LOG_POLY[1:]:
-        y = _fma32(y, x, coefficient)
-    y = _fma32(y * x, z, e * _LOG_Q1)
+        y = _fma32(y, x64, coefficient)
+    y = _fma32(y * x, z64, e * _LOG_Q1)
     y = _fma32(-z, F32(0.5), y)
     result = _fma32(e, _LOG_Q2, x + y)
     return np.where(invalid, F32(np.nan), result)
@@ -69,9 +71,12 @@ def _cephes_sincos(x: np.ndarray) -> tuple:
     for part in _PI_PARTS:                   # x - y * pi/4, in extended precision
         x = _fma32(y, part, x)
     z = x * x
-    cos_poly = _fma32(_fma32(np.full_like(z, _COS_POLY[0]), z, _COS_POLY[1]), z, _COS_POLY[2])
-    cos_poly = _fma32(cos_poly * z, z, -(z * F32(0.5))) + F32(1)
-    sin_poly = _fma32(_fma32(np.full_like(z, _SIN_POLY[0]), z, _SIN_POLY[1]), z, _SIN_POLY[2])
+    z64 = z.astype(np.float64)
+    cos_poly = _fma32(_fma32(np.full_like(z, _COS_POLY[0]), z64, _COS_POLY[1]), z64,
+                      _COS_POLY[2])
+    cos_poly = _fma32(cos_poly * z, z64, -(z * F32(0.5))) + F32(1)
+    sin_poly = _fma32(_fma32(np.full_like(z, _SIN_POLY[0]), z64, _SIN_POLY[1]), z64,
+                      _SIN_POLY[2])
     sin_poly = _fma32(sin_poly * z, x, x)
     sine = np.where(use_sine_poly, sin_poly, cos_poly)
     cosine = np.where(use_sine_poly, cos_poly, sin_poly)
@@ -80,14 +85,27 @@ def _cephes_sincos(x: np.ndarray) -> tuple:
 
 
 def _blocks_avx2(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """Blocks of 16 float32 uniforms -> normals, as normal_fill_16_AVX2."""
+    """Blocks of 16 float32 uniforms -> normals, as normal_fill_16_AVX2, computed a
+    cache-sized slab of blocks at a time, the slabs shared over the thread pool."""
     blocks = uniforms.reshape(-1, 16)
+    out = np.empty_like(blocks)
+
+    def body(start: int, stop: int) -> None:
+        for first in range(start, stop, _SLAB):
+            _fill_blocks(blocks[first:min(first + _SLAB, stop)],
+                         out[first:min(first + _SLAB, stop)], mean, std)
+    parallel_for(0, len(blocks), _SLAB, body)
+    return out.reshape(-1)
+
+
+_SLAB = 2048            # blocks per step: 16K lanes, whose float64 temporaries stay in L2
+
+
+def _fill_blocks(blocks: np.ndarray, out: np.ndarray, mean: float, std: float) -> None:
     radius = np.sqrt(F32(-2) * _cephes_log(F32(1) - blocks[:, :8]))
     sine, cosine = _cephes_sincos(_TWO_PI * blocks[:, 8:])
-    out = np.empty_like(blocks)
-    out[:, :8] = _fma32(radius * cosine, F32(std), F32(mean))
-    out[:, 8:] = _fma32(radius * sine, F32(std), F32(mean))
-    return out.reshape(-1)
+    out[:, :8] = fma(radius * cosine, F32(std), F32(mean), dtypes.float32)
+    out[:, 8:] = fma(radius * sine, F32(std), F32(mean), dtypes.float32)
 
 
 def _blocks_libm(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
