@@ -132,3 +132,16 @@ def test_triangle_indices_of_large_matrices():
         rows, cols = np.triu_indices(500, offset, 300)
         np.testing.assert_array_equal(gt.triu_indices(500, 300, offset).numpy(),
                                       np.stack([rows, cols]))
+
+
+# ----- out= overloads only torch.ops.aten has -------------------------------------------------
+@pytest.mark.parametrize("call", [lambda m, o: m.trace(m.ones(2, 2), out=o),
+                                  lambda m, o: m.diag_embed(m.ones(2), out=o),
+                                  lambda m, o: m.diagonal_scatter(m.ones(2, 2), m.ones(2), out=o)])
+def test_out_overloads_left_to_ops_aten(call):
+    """torch binds no out= for these in Python (registry's ``bind_out=False``), yet
+    ``torch.ops.aten.<name>.out`` exists and writes `out`."""
+    with pytest.raises(TypeError, match="unexpected keyword argument 'out'"):
+        call(gt, gt.empty(0))
+    out = gt.empty(0)
+    assert gt.ops.aten.trace.out(gt.ones(3, 3), out=out) is out and out.item() == 3.0

@@ -419,7 +419,7 @@ def bind_declaration(decl) -> None:
     """Add the Python signatures of a declaration and regenerate the affected names."""
     functional = decl.overloads.get(SchemaKind.functional)
     inplace = decl.overloads.get(SchemaKind.inplace)
-    out = decl.overloads.get(SchemaKind.out)
+    out = decl.overloads.get(SchemaKind.out) if decl.bind_out else None
     name = decl.python_name
     if functional is not None:
         schema = functional._schema

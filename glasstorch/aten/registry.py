@@ -74,6 +74,7 @@ class Declaration:
     doc: str | None = None
     numbers: bool = False               # Python numbers accepted where the schema says Tensor
     python_module: str | None = None    # "linalg", "nn": bound in torch.linalg, torch.nn.functional
+    bind_out: bool = True               # out= in the Python binding (else torch.ops.aten only)
 
 
 DECLARATIONS: dict = {}      # qualified name of the functional overload -> Declaration
@@ -84,7 +85,8 @@ DECLARATIONS: dict = {}      # qualified name of the functional overload -> Decl
 # ----------------------------------------------------------------------------------
 def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: bool = False,
        function: bool = True, grad: dict | None = None, python_name: str | None = None,
-       out_overload: str | None = None, python_module: str | None = None):
+       out_overload: str | None = None, python_module: str | None = None,
+       bind_out: bool = True):
     """Declare a structured operator (see the module docstring).
 
     Args:
@@ -100,12 +102,15 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
         out_overload: the out= overload's name when not the usual one.
         python_module: bind the function in a namespace module (``"linalg"``) instead
             of ``torch.``, as for `composite`.
+        bind_out: give the Python binding an ``out=`` keyword; False for the out=
+            overloads torch's Python API leaves to ``torch.ops.aten`` (`trace.out`).
     """
     def declare(kernel):
         parsed = parse_schema(schema)
         decl = _new_declaration(parsed, "op", kernel, meta, grad, method, function,
                                 python_name)
         decl.python_module = python_module
+        decl.bind_out = bind_out
         main = _install(decl, parsed)
         _register_structured(main, decl, parsed.kind.value)
         if inplace:
@@ -146,7 +151,7 @@ def view(schema: str, *, method: bool = True, function: bool = True,
 
 def composite(schema: str, *, method: bool = False, function: bool = True,
               python_name: str | None = None, grad: dict | None = None, out: bool = False,
-              python_module: str | None = None):
+              python_module: str | None = None, bind_out: bool = True):
     """Declare an operator written in other operators; it runs on every backend.
 
     Without `grad` it is ATen's CompositeImplicitAutograd: the same body under every
@@ -162,13 +167,15 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
     calls (``cat.out``), which check, resize and write it.
 
     `python_module` binds the function in a namespace module instead of ``torch.``, as
-    native_functions.yaml's ``python_module:`` does (see Note [Namespace modules]).
+    native_functions.yaml's ``python_module:`` does (see Note [Namespace modules]);
+    ``bind_out=False`` keeps ``out=`` out of the Python binding, as for `op`.
     """
     def declare(body):
         parsed = parse_schema(schema)
         decl = _new_declaration(parsed, "composite", body, None, grad, method, function,
                                 python_name)
         decl.python_module = python_module
+        decl.bind_out = bind_out
         overload = _install(decl, parsed)
         explicit = grad is not None
 

@@ -24,7 +24,7 @@ from ...c10.dtype import scalar_type_name
 from ...c10.promotion import can_cast
 from ..meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_dim
 from ..dispatcher import ops
-from ..registry import TensorMeta, composite, op
+from ..registry import TensorMeta, _prepare_out, composite, op
 from .copy import clone, copy_
 from .reduction import accumulation
 from .shape import reshape
@@ -63,8 +63,9 @@ def _embed_dims(self, dim1: int, dim2: int) -> tuple:
     return d1, d2
 
 
-def _diag_embed_meta(self, offset=0, dim1=-2, dim2=-1):
+def _diag_embed_meta(self, offset=0, dim1=-2, dim2=-1, out=None):
     d1, d2 = _embed_dims(self, dim1, dim2)
+    exact_out_dtype(self._dtype, out)
     side = abs(offset) + self._size[-1]
     size = list(self._size[:-1])
     size.insert(min(d1, d2), side)
@@ -73,7 +74,8 @@ def _diag_embed_meta(self, offset=0, dim1=-2, dim2=-1):
 
 
 @op("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
-    meta=_diag_embed_meta, method=True, grad={"self": "grad.diagonal(offset, dim1, dim2)"})
+    meta=_diag_embed_meta, method=True, out=True, bind_out=False,
+    grad={"self": "grad.diagonal(offset, dim1, dim2)"})
 def diag_embed(self, offset, dim1, dim2, *, out):
     """Matrices whose diagonals are the last dim of `input`, zeros elsewhere.
 
@@ -171,7 +173,7 @@ def diagflat(self, offset=0):
 # ----------------------------------------------------------------------------------
 # trace, fill_diagonal_
 # ----------------------------------------------------------------------------------
-def _trace_meta(self):
+def _trace_meta(self, out=None):
     # torch's meta function words the check without the op's name and has no dtype check.
     on_meta = self._device.type == "meta"
     if self._dtype is dtypes.bool and not on_meta:
@@ -180,10 +182,12 @@ def _trace_meta(self):
         prefix = "" if on_meta else "trace: "
         raise RuntimeError(f"{prefix}expected a matrix, but got tensor with dim {self.dim()}")
     integral = not (self._dtype.is_floating_point or self._dtype.is_complex)
-    return TensorMeta((), dtypes.int64 if integral else self._dtype)
+    result = dtypes.int64 if integral else self._dtype
+    exact_out_dtype(result, out)
+    return TensorMeta((), result)
 
 
-@op("trace(Tensor self) -> Tensor", meta=_trace_meta, method=True,
+@op("trace(Tensor self) -> Tensor", meta=_trace_meta, method=True, out=True, bind_out=False,
     grad={"self": "trace_backward(grad, self_sym_sizes)"})
 def trace(self, *, out):
     """The sum of the main diagonal of a matrix (integers sum to int64).
@@ -255,29 +259,37 @@ def clone_preserve_strides(self):
     return as_strided.call(whole, self._size, self._stride, self._offset)
 
 
-def _scatter(self, src, take):
+def _scatter(name: str, self, src, take, out):
     """`self` copied, with `src` written into ``take(copy)``, a view of the copy. torch's
     meta kernels of diagonal/select/slice_scatter only describe the copy: no checks."""
     output = clone_preserve_strides(self)
-    if self._device.type == "meta":
-        return output
-    return _scatter_into(output, take(output), src)
+    if self._device.type != "meta":
+        _scatter_into(output, take(output), src)
+    return output if out is None else _write_out(name, output, out)
 
 
-def _scatter_into(output, part, src):
+def _write_out(name: str, result, out):
+    """The out= overload of a scatter op, as torch's generated wrapper runs it: the
+    result first, then `out` checked (its exact dtype), resized and written."""
+    exact_out_dtype(result._dtype, out)
+    _prepare_out(getattr(ops.aten, name).out, out, TensorMeta(result._size, result._dtype))
+    copy_.call(out, result, False)
+    return out
+
+
+def _scatter_into(output, part, src) -> None:
     """Copy `src` into `part` (a view of `output`) after torch's size check."""
     if part._size != src._size:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
                            f"{list(src._size)}, slice size = {list(part._size)}")
     copy_.call(part, src, False)
-    return output
 
 
 @composite("diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) "
-           "-> Tensor", method=True,
+           "-> Tensor", method=True, out=True, bind_out=False,
            grad={"self": "diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)",
                  "src": "grad.diagonal(offset, dim1, dim2)"})
-def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1, out=None):
     """A copy of `input` with `src` written on a diagonal: the out-of-place
     ``input.diagonal(offset, dim1, dim2).copy_(src)``.
 
@@ -292,14 +304,15 @@ def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
         tensor([[0., 1., 0.],
                 [0., 0., 1.]])
     """
-    return _scatter(self, src, lambda output: diagonal.call(output, offset, dim1, dim2))
+    return _scatter("diagonal_scatter", self, src,
+                    lambda output: diagonal.call(output, offset, dim1, dim2), out)
 
 
 @composite("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor",
-           method=True,
+           method=True, out=True, bind_out=False,
            grad={"self": "select_scatter(grad, zeros_like(src), dim, index)",
                  "src": "grad.select(dim, index)"})
-def select_scatter(self, src, dim, index):
+def select_scatter(self, src, dim, index, out=None):
     """A copy of `input` with `src` written at `index` along `dim`: the out-of-place
     ``input.select(dim, index).copy_(src)``.
 
@@ -315,14 +328,16 @@ def select_scatter(self, src, dim, index):
         tensor([[1., 1.],
                 [0., 0.]])
     """
-    return _scatter(self, src, lambda output: select.call(output, dim, index))
+    return _scatter("select_scatter", self, src, lambda output: select.call(output, dim, index),
+                    out)
 
 
 @composite("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, "
-           "SymInt? end=None, SymInt step=1) -> Tensor", method=True,
+           "SymInt? end=None, SymInt step=1) -> Tensor", method=True, out=True,
+           bind_out=False,
            grad={"self": "slice_scatter(grad, zeros_like(src), dim, start, end, step)",
                  "src": "slice_part(grad, dim, start, end, step)"})
-def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
+def slice_scatter(self, src, dim=0, start=None, end=None, step=1, out=None):
     """A copy of `input` with `src` written over ``start:end:step`` along `dim`.
 
     Args:
@@ -338,15 +353,17 @@ def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
         tensor([[1., 0., 1., 0.],
                 [1., 0., 1., 0.]])
     """
-    return _scatter(self, src, lambda output: slice_.call(output, dim, start, end, step))
+    return _scatter("slice_scatter", self, src,
+                    lambda output: slice_.call(output, dim, start, end, step), out)
 
 
 @composite("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, "
-           "SymInt? storage_offset=None) -> Tensor", method=True,
+           "SymInt? storage_offset=None) -> Tensor", method=True, out=True,
+           bind_out=False,
            grad={"self": "as_strided_scatter_backward(grad, self_sym_sizes, size, stride, "
                          "storage_offset)",
                  "src": "grad.contiguous().as_strided(size, stride, storage_offset)"})
-def as_strided_scatter(self, src, size, stride, storage_offset=None):
+def as_strided_scatter(self, src, size, stride, storage_offset=None, out=None):
     """A copy of `input` with `src` written where ``input.as_strided(size, stride,
     storage_offset)`` would look (offsets count in `input`'s storage).
 
@@ -367,4 +384,5 @@ def as_strided_scatter(self, src, size, stride, storage_offset=None):
         raise RuntimeError("as_strided_scatter is currently only supported for contiguous "
                            "inputs")
     output = clone_preserve_strides(self)
-    return _scatter_into(output, as_strided.call(output, size, stride, storage_offset), src)
+    _scatter_into(output, as_strided.call(output, size, stride, storage_offset), src)
+    return output if out is None else _write_out("as_strided_scatter", output, out)

@@ -161,7 +161,8 @@ def _euclidean_meta(x1, x2, out=None):
     return TensorMeta(batch + (x1._size[-2], x2._size[-2]), x1._dtype)
 
 
-@op("_euclidean_dist(Tensor x1, Tensor x2) -> Tensor", meta=_euclidean_meta,
+@op("_euclidean_dist(Tensor x1, Tensor x2) -> Tensor", meta=_euclidean_meta, out=True,
+    bind_out=False,
     grad={"x1": "euclidean_dist_backward(grad, x1, x2, result)[0]",
           "x2": "euclidean_dist_backward(grad, x1, x2, result)[1]"})
 def euclidean_dist(x1, x2, *, out):
