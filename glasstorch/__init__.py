@@ -73,6 +73,11 @@ def __dir__():
 
 
 
+def detach_(input: Tensor) -> Tensor:
+    """`input.detach_()`: detach a tensor from the autograd graph in place."""
+    return input.detach_()
+
+
 def result_type(tensor, other) -> dtype:
     """The dtype an arithmetic operation on `tensor` and `other` produces.
 

@@ -274,6 +274,24 @@ class Tensor(TensorBase):
         meta.post_accumulate_hooks[key] = hook
         return RemovableHandle(meta.post_accumulate_hooks, key)
 
+    def detach_(self):
+        """Detach this tensor from the graph in place: it becomes a leaf that does not
+        require grad. Views cannot (their history is their base's)."""
+        meta = self._autograd
+        if meta is None:
+            return self
+        if self._base is not None and meta.requires_grad:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
+                "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
+                "be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        meta.grad_fn = None
+        meta.requires_grad = False
+        self._keys &= ~AUTOGRAD
+        return self
+
     def retain_grad(self) -> None:
         """Keep this non-leaf tensor's gradient in `.grad` during backward."""
         from .autograd.graph import retain_grad

@@ -24,6 +24,8 @@ Note [Which class results have]
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import dispatch_key
@@ -43,6 +45,14 @@ class VersionCounter:
 
     def __init__(self) -> None:
         self.value = 0
+
+
+_NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
 
 
 class AutogradMeta:
@@ -279,7 +289,11 @@ class TensorBase:
     @property
     def grad(self):
         meta = self._autograd
-        return None if meta is None else meta.grad
+        if meta is None:
+            return None
+        if meta.grad_fn is not None and not meta.retains_grad:
+            warnings.warn(_NON_LEAF_GRAD, UserWarning, stacklevel=2)
+        return meta.grad
 
     @grad.setter
     def grad(self, value) -> None:

@@ -323,3 +323,26 @@ def test_graph_as_text_and_dot():
                                  "    └── None"]
     dot = torch.autograd.graph.to_dot(y)
     assert dot.startswith("digraph backward {") and "n0 -> n1" in dot and "n1 -> n2" in dot
+
+
+def test_grad_of_a_non_leaf_warns_unless_retained():
+    x = leaf([1.0])
+    y = x * 2
+    with pytest.warns(UserWarning, match=r"^The \.grad attribute of a Tensor that is not a leaf"):
+        assert y.grad is None
+    y.retain_grad()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert y.grad is None
+
+
+def test_detach_in_place():
+    x = leaf([1.0, 2.0])
+    y = x * 1
+    assert y.detach_() is y and not y.requires_grad and y.grad_fn is None
+    view = (x * 1)[0]
+    with pytest.raises(RuntimeError, match="^Can't detach views in-place. Use detach"):
+        view.detach_()
+    z = x * 3
+    assert torch.detach_(z) is z and z.is_leaf
