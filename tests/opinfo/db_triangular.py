@@ -221,8 +221,9 @@ def _storage_copy(a):
 
 def _diagonal_scatter(a, src, offset=0, dim1=0, dim2=1):
     result = _storage_copy(a)
-    from glasstorch.aten.native.diagonal import diagonal_of
-    np.copyto(diagonal_of(result, offset, dim1 % a.ndim, dim2 % a.ndim), src.astype(a.dtype))
+    planes = np.moveaxis(result, (dim1 % a.ndim, dim2 % a.ndim), (-2, -1))   # a view
+    index = np.arange(src.shape[-1])
+    planes[..., index + max(-offset, 0), index + max(offset, 0)] = src.astype(a.dtype)
     return result
 
 

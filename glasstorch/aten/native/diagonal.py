@@ -22,8 +22,8 @@ from numpy.lib.stride_tricks import as_strided as strided_array
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
 from ...c10.promotion import can_cast
-from ..meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_dim
 from ..dispatcher import ops
+from ..meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_dim
 from ..registry import TensorMeta, _prepare_out, composite, op
 from .copy import clone, copy_
 from .reduction import accumulation
