@@ -20,6 +20,8 @@ Note [Order keys]
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ...c10 import dtype as dtypes
@@ -30,7 +32,8 @@ from ..registry import TensorMeta, op
 from .comparison import NOT_DIFFERENTIABLE
 from .copy import strides_like
 
-_LOW_WORD = np.uint64(0xFFFFFFFF)
+# which uint32 half of a packed uint64 holds the low bits (the position)
+_POSITION_WORD = 0 if sys.byteorder == "little" else 1
 _SELECT_GRAD = "value_selecting_reduction_backward(grad, dim, indices, self.shape, {})"
 
 
@@ -91,16 +94,59 @@ def _integer_keys(a: np.ndarray) -> np.ndarray:
     return keys
 
 
+def sort_keys(keys: np.ndarray) -> tuple:
+    """Sort `keys` along the last axis, stably: (the int64 positions, the sorted keys).
+
+    uint32 keys travel packed with their positions (Note [Order keys]). Wider keys take
+    NumPy's fast unstable argsort, then equal keys, if any, have their positions put
+    back in order by a second sort of (run of equal keys, position) pairs.
+    """
+    if keys.dtype == np.uint32:
+        packed = np.empty(keys.shape, np.uint64)
+        words = packed.view(np.uint32).reshape(keys.shape + (2,))
+        words[..., _POSITION_WORD] = np.arange(keys.shape[-1], dtype=np.uint32)
+        words[..., 1 - _POSITION_WORD] = keys
+        packed.sort(axis=-1)
+        return words[..., _POSITION_WORD].astype(np.int64), words[..., 1 - _POSITION_WORD]
+    order = np.argsort(keys, axis=-1)
+    ordered = np.take_along_axis(keys, order, -1)
+    ties = ordered[..., 1:] == ordered[..., :-1]
+    if ties.any():
+        runs = np.zeros(keys.shape, np.uint64)
+        np.cumsum(~ties, axis=-1, out=runs[..., 1:])
+        runs <<= np.uint64(32)
+        runs |= order.astype(np.uint64)
+        runs.sort(axis=-1)
+        order = (runs & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    return order, ordered
+
+
 def stable_order(keys: np.ndarray) -> np.ndarray:
     """The int64 positions along the last axis that sort `keys` stably."""
-    if keys.dtype != np.uint32:
-        return np.argsort(keys, axis=-1, kind="stable")
-    packed = keys.astype(np.uint64)
-    packed <<= np.uint64(32)
-    packed |= np.arange(keys.shape[-1], dtype=np.uint64)
-    packed.sort(axis=-1)
-    packed &= _LOW_WORD
-    return packed.astype(np.int64)
+    return sort_keys(keys)[0]
+
+
+def sorted_values(a: np.ndarray, order: np.ndarray, ordered_keys: np.ndarray,
+                  descending: bool) -> np.ndarray:
+    """The elements of `a` (last axis) in `order`, read back from their sorted 32-bit
+    keys where that is exact (a sequential pass, where gathering jumps around memory);
+    zeros and NaN, whose sign and payload the keys dropped, are gathered."""
+    if ordered_keys.dtype != np.uint32 or a.dtype.kind not in "biufV" or a.size == 0:
+        return np.take_along_axis(a, order, -1)
+    keys = ~ordered_keys if descending else ordered_keys
+    if a.dtype.kind == "b":
+        return keys.astype(bool)
+    if a.dtype.kind in "iu":
+        low = np.array(int(a.min()) % 2 ** 64, dtype=np.uint64).view(np.int64)
+        return (keys.astype(np.int64) + low).astype(a.dtype)
+    # undo the key: positive numbers had only the sign bit flipped, negative ones all bits
+    flip = (keys >> np.uint32(31)) - np.uint32(1)
+    flip |= np.uint32(0x80000000)
+    values = (keys ^ flip).view(np.float32)
+    lost = (values == 0) | np.isnan(values)
+    if lost.any():
+        values[lost] = np.take_along_axis(a, order, -1)[lost]
+    return values.astype(a.dtype, copy=False)
 
 
 def select_kth(keys: np.ndarray, k: int) -> np.ndarray:
@@ -191,11 +237,11 @@ def _sort_into(self: np.ndarray, dim: int, descending: bool, values, indices) ->
     _refuse_complex(self, "Sort")
     dim = reduction_dim(dim, self.ndim)
     a = along_last(self, dim)
-    order = stable_order(order_keys(a, descending))
+    order, ordered_keys = sort_keys(order_keys(a, descending))
     if indices is not None:
         along_last(indices, dim)[...] = order
     if values is not None:
-        along_last(values, dim)[...] = np.take_along_axis(a, order, -1)
+        along_last(values, dim)[...] = sorted_values(a, order, ordered_keys, descending)
 
 
 @op("sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
