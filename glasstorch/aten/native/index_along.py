@@ -16,7 +16,8 @@ from ...c10.dtype import from_numpy_dtype, scalar_type_name
 from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import cast_array, checked_scalar
-from .indexing import check_in_range, check_out_dtype, like_self, out_of_bounds
+from .indexing import (check_in_range, check_out_dtype, check_out_overlap, like_self,
+                       out_of_bounds)
 from .scatter import scatter_reduce_into
 from .shape import _warn_once as warn_once
 from .unary import BOOL, COMPLEX, refuse
@@ -56,6 +57,7 @@ def _index_select_meta(self, dim, index, out=None):
     if index._dtype not in _INDEX_DTYPES:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     check_out_dtype(self, out, "index_select(): self and result must have the same scalar type")
+    check_out_overlap(out, self, index)
     if not self._size:
         if index.numel() != 1:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "

@@ -22,7 +22,8 @@ from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.tensor_impl import TensorBase, contiguous_strides
 from ..meta.pointwise import permuted_strides
-from ..meta.shape import broadcast_shapes, compute_view_stride, wrap_dim
+from ..meta.shape import (broadcast_shapes, check_no_internal_overlap, check_no_overlap,
+                          compute_view_stride, wrap_dim)
 from ..registry import TensorMeta, op
 from .copy import strides_like
 
@@ -66,6 +67,17 @@ def out_of_bounds(dim: int, size: int, error=IndexError, prefix: str = ""):
     """The usual message: ``index 5 is out of bounds for dimension 0 with size 3``."""
     return lambda value: error(f"{prefix}index {value} is out of bounds for dimension {dim} "
                                f"with size {size}")
+
+
+def check_out_overlap(out, *reads) -> None:
+    """An out= tensor may not overlap itself nor any tensor the op reads (torch's
+    assert_no_internal_overlap / assert_no_overlap for gathering ops, which have no
+    in-place form: `out` is always an out= tensor)."""
+    if out is None:
+        return
+    check_no_internal_overlap(out)
+    for t in reads:
+        check_no_overlap(out, t)
 
 
 def check_out_dtype(self, out, message: str | None = None) -> None:
@@ -335,6 +347,7 @@ def _take_meta(self, index, out=None):
         check_out_dtype(self, out, f"take(): self and out expected to have the same dtype, but "
                                    f"got self.dtype = {scalar_type_name(self._dtype)} and "
                                    f"out.dtype = {scalar_type_name(out._dtype)}")
+        check_out_overlap(out, self, index)
         # out= goes through TensorIterator, which lays it out as the index is
         return TensorMeta(index._size, self._dtype, permuted_strides([index], index._size))
     return TensorMeta(index._size, self._dtype)

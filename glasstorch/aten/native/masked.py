@@ -18,7 +18,7 @@ from ..meta.shape import broadcast_shapes
 from ..dispatcher import ops
 from ..registry import TensorMeta, composite, op
 from .copy import cast_array, checked_scalar
-from .indexing import META_NONZERO, check_out_dtype
+from .indexing import META_NONZERO, check_out_dtype, check_out_overlap
 from .split_views import unbind
 from .view import expand, view_
 
@@ -39,8 +39,8 @@ def _masked_fill_meta(self, mask, value, out=None):
         if value._size:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {len(value._size)} dimension(s).")
-    elif not on_meta:
-        checked_scalar(value, self._dtype)
+    if not on_meta:                   # a tensor value is converted as its item() would be
+        checked_scalar(value._np.item() if hasattr(value, "_size") else value, self._dtype)
     check_out_dtype(self, out)
     return TensorMeta(broadcast_shapes(mask._size, self._size), self._dtype)
 
@@ -147,6 +147,7 @@ def _masked_select_meta(self, mask, out=None):
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = broadcast_shapes(mask._size, self._size)
     check_out_dtype(self, out, "masked_select(): self and result must have the same scalar type")
+    check_out_overlap(out, self, mask)
     mask_array = np.broadcast_to(mask._np, shape)
     return TensorMeta((int(np.count_nonzero(mask_array)),), self._dtype)
 

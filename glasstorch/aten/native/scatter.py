@@ -21,7 +21,8 @@ from ...c10.dtype import from_numpy_dtype
 from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import checked_scalar
-from .indexing import check_in_range, check_out_dtype, like_self, out_of_bounds
+from .indexing import (check_in_range, check_out_dtype, check_out_overlap, like_self,
+                       out_of_bounds)
 from .shape import _warn_once as warn_once
 from .unary import BOOL, COMPLEX, refuse
 
@@ -45,7 +46,7 @@ def _sizes(t) -> tuple:
 
 
 def _check_index_dtype(name: str, index) -> None:
-    if index._dtype not in _INDEX_DTYPES:
+    if index._dtype not in _INDEX_DTYPES and index.numel():     # an empty index is any dtype
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
 
 
@@ -156,6 +157,9 @@ def scatter_reduce_into(out: np.ndarray, dim: int, index: np.ndarray, values,
 def _gather_meta(self, dim, index, sparse_grad=False, out=None):
     d = wrap_dim(dim, len(self._size))
     _check_index_dtype("gather", index)
+    if index.numel() == 0:              # torch checks an empty index no further
+        check_out_dtype(self, out)
+        return TensorMeta(index._size, self._dtype)
     if _rank(index) != _rank(self):
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
@@ -166,6 +170,7 @@ def _gather_meta(self, dim, index, sparse_grad=False, out=None):
                                f"{list(index._size)} to be no larger than self "
                                f"{list(self._size)} apart from dimension {d}")
     check_out_dtype(self, out)
+    check_out_overlap(out, self, index)
     return TensorMeta(index._size, self._dtype)
 
 
@@ -191,6 +196,8 @@ def gather(self, dim, index, sparse_grad, *, out):
         tensor([[1, 1],
                 [4, 3]])
     """
+    if index.size == 0:
+        return
     source, index, result = _at_least_1d(self, index, out)
     d = dim % source.ndim
     _checked_index(index, source.shape[d], d)
