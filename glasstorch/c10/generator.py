@@ -148,8 +148,11 @@ class Generator:
 
     def random64(self, n: int) -> np.ndarray:
         """`n` 64-bit draws (ATen's `random64()`): the first word of a pair is the high half."""
-        words = self.random(2 * n).astype(np.uint64)
-        return (words[0::2] << np.uint64(32)) | words[1::2]
+        words = self.random(2 * n)
+        result = words[0::2].astype(np.uint64)
+        result <<= np.uint64(32)
+        result |= words[1::2]
+        return result
 
     def snapshot(self) -> tuple:
         """The engine's exact position, for a sampler that must draw ahead and then

@@ -316,7 +316,7 @@ def fill_random(out: np.ndarray, from_: int, to, generator) -> None:
         values = bits.uniform_int_full_range(generator, out.size)
     else:
         values = bits.uniform_int_from_to(generator, out.size, range_, base, dtype)
-    bits.fill_in_memory_order(out, values.astype(out.dtype))
+    bits.fill_in_memory_order(out, values)
 
 
 @op("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) "
@@ -366,7 +366,7 @@ def random_(self, generator, *, out):
         tensor([ 2732, 10799], dtype=torch.int16)
     """
     values = bits.uniform_int(generator_or_default(generator), out.size, dtype_of(out))
-    bits.fill_in_memory_order(out, values.astype(out.dtype))
+    bits.fill_in_memory_order(out, values)
 
 
 # ----------------------------------------------------------------------------------

@@ -116,12 +116,19 @@ def accumulate_type(dtype):
 
 def unit_uniform(generator, n: int, dtype) -> np.ndarray:
     """`n` draws of ``uniform_real_distribution<dtype>(0, 1)``, in the accumulate type."""
+    # In place where possible: every fresh array of a million elements costs page faults.
     digits = _LOW_BITS[dtype]
     if dtype is dtypes.float64:
         words = generator.random64(n)
-        return (words & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
-    low = (generator.random(n) & np.uint32((1 << digits) - 1)).view(np.int32)
-    return low.astype(np.float32) * np.float32(2.0 ** -digits)
+        np.bitwise_and(words, np.uint64((1 << 53) - 1), out=words)
+        result = words.view(np.int64).astype(np.float64)
+        result *= 2.0 ** -53
+        return result
+    words = generator.random(n)
+    np.bitwise_and(words, np.uint32((1 << digits) - 1), out=words)
+    result = words.view(np.int32).astype(np.float32)
+    result *= np.float32(2.0 ** -digits)
+    return result
 
 
 def uniform_real(generator, n: int, dtype, low: float, high: float) -> np.ndarray:
@@ -137,9 +144,13 @@ def uniform_real(generator, n: int, dtype, low: float, high: float) -> np.ndarra
     x = unit_uniform(generator, n, accumulate_type(dtype))
     if not (low_acc == 0 and high_acc == 1):
         x = fma(x, acc(high_acc - low_acc), low_acc, accumulate_type(dtype))
-    values = x.astype(dtype._np)
-    top, bottom = dtype._np.type(high), dtype._np.type(low)
-    return np.where(values == top, bottom, values)
+    elif dtype is accumulate_type(dtype):
+        return x                                    # below 1 already: nothing rounds up
+    values = x.astype(dtype._np, copy=False)
+    top = values == dtype._np.type(high)
+    if top.any():
+        values[top] = dtype._np.type(low)
+    return values
 
 
 def uniform_double(generator, n: int) -> np.ndarray:
@@ -151,9 +162,15 @@ def uniform_int_from_to(generator, n: int, range_: int, base: int, dtype) -> np.
     """`n` integers ``word % range + base`` as int64 (ATen's uniform_int_from_to)."""
     wide = range_ >= (1 << 32) and dtype in (dtypes.int64, dtypes.float64, dtypes.float32,
                                              dtypes.bfloat16)
-    words = generator.random64(n) if wide else generator.random(n)
-    offsets = words % np.uint64(range_)
-    return (offsets + np.uint64(base & 0xFFFFFFFFFFFFFFFF)).view(np.int64)
+    if wide:
+        offsets = generator.random64(n) % np.uint64(range_)
+    else:
+        words = generator.random(n)
+        if range_ < (1 << 32):                      # else word % range is the word
+            np.remainder(words, np.uint32(range_), out=words)
+        offsets = words.astype(np.uint64)
+    offsets += np.uint64(base & 0xFFFFFFFFFFFFFFFF)   # wraps around as C's unsigned sum
+    return offsets.view(np.int64)
 
 
 def uniform_int_full_range(generator, n: int) -> np.ndarray:
