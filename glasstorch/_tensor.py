@@ -13,7 +13,7 @@ import numpy as np
 from . import _indexing, _python_ops, _tensor_new
 from .aten import binding, ops
 from .aten.native import conversion as _conversion, masked as _masked, unique as _unique
-from .c10.dispatch_key import AUTOGRAD, local_keys
+from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
 from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
@@ -273,6 +273,10 @@ class Tensor(TensorBase):
         key = next_hook_id()
         meta.post_accumulate_hooks[key] = hook
         return RemovableHandle(meta.post_accumulate_hooks, key)
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made in inference mode (see `torch.inference_mode`)."""
+        return bool(self._keys & INFERENCE)
 
     def detach_(self):
         """Detach this tensor from the graph in place: it becomes a leaf that does not

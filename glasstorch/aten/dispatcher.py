@@ -186,6 +186,9 @@ def _missing_kernel(op: OpOverload, key: DispatchKey):
         return python_fallback
     if key in (DispatchKey.Autograd, DispatchKey.ADInplaceOrView):
         return FALLTHROUGH
+    if key is DispatchKey.Inference:
+        from ..autograd.inference_mode import inference_fallback
+        return inference_fallback
 
     def not_implemented(op, keyset, args):
         raise NotImplementedError(

@@ -19,6 +19,7 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .engine import execute
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
+from .inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .graph import gradient_edge
 from .recording import install

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 
-from ..c10.dispatch_key import AUTOGRAD
+from ..c10.dispatch_key import AUTOGRAD, INFERENCE
 from ..c10.tensor_impl import make_view
 
 _FREED = ("Trying to backward through the graph a second time (or directly access saved "
@@ -31,6 +31,12 @@ class SavedTensor:
                  "unpack_hook", "grad_fn")
 
     def __init__(self, tensor, is_output: bool = False, output_nr: int = 0) -> None:
+        if tensor._keys & INFERENCE:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.version = tensor._version
         self.is_output = is_output
         # Named in the error if the tensor changes: an input's history when saved.

@@ -19,7 +19,9 @@ class DispatchKey(enum.IntFlag):
     The order is torch's: autograd records first, then view/version bookkeeping,
     then Python dispatch modes (which so see every call after autograd and as the
     backend would), then the backend. `__torch_function__` is not a dispatch key:
-    it acts earlier, in the Python bindings.
+    it acts earlier, in the Python bindings. `Inference` (glasstorch's way of keeping
+    torch's inference-mode rules) comes first: it is present while `inference_mode`
+    is on and on the tensors made there.
     """
 
     CPU = 1
@@ -27,11 +29,12 @@ class DispatchKey(enum.IntFlag):
     Python = 4
     ADInplaceOrView = 8
     Autograd = 16
+    Inference = 32
 
 
 # Highest priority first: the order a call visits the keys.
-DISPATCH_ORDER = (DispatchKey.Autograd, DispatchKey.ADInplaceOrView, DispatchKey.Python,
-                  DispatchKey.Meta, DispatchKey.CPU)
+DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.Autograd, DispatchKey.ADInplaceOrView,
+                  DispatchKey.Python, DispatchKey.Meta, DispatchKey.CPU)
 BACKEND_KEYS = DispatchKey.CPU | DispatchKey.Meta
 
 # The key sets tensors are born with, by device type.
@@ -39,6 +42,7 @@ CPU_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.CPU)
 META_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.Meta)
 AUTOGRAD = int(DispatchKey.Autograd)
 PYTHON = int(DispatchKey.Python)
+INFERENCE = int(DispatchKey.Inference)
 KEYS_BY_DEVICE_TYPE = {"cpu": CPU_KEYS, "meta": META_KEYS}
 
 

@@ -221,6 +221,8 @@ class TensorBase:
     # ----- versions and views -----------------------------------------------------
     @property
     def _version(self) -> int:
+        if self._keys & dispatch_key.INFERENCE:
+            raise RuntimeError("Inference tensors do not track version counter.")
         vc = self._vc
         return 0 if vc is None else vc.value
 
@@ -251,6 +253,10 @@ class TensorBase:
     def requires_grad(self, flag: bool) -> None:
         if type(flag) is not bool:
             raise TypeError(f"requires_grad must be a bool, not {type(flag).__name__}")
+        if flag and self._keys & dispatch_key.INFERENCE \
+                and not dispatch_key.local_keys.included & dispatch_key.INFERENCE:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         if flag and not (self._dtype.is_floating_point or self._dtype.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")

@@ -346,3 +346,30 @@ def test_detach_in_place():
         view.detach_()
     z = x * 3
     assert torch.detach_(z) is z and z.is_leaf
+
+
+def test_inference_mode_and_inference_tensors():
+    normal = torch.ones(3)
+    with torch.inference_mode():
+        made = torch.ones(3)
+        assert torch.is_inference_mode_enabled() and not (made * 2).requires_grad
+        assert made.is_inference() and (normal * 2).is_inference()
+        assert not normal[0:2].is_inference() and normal[0:2]._base is normal
+        assert made[0:1].is_inference() and made[0:1]._base is None
+        made.add_(1)                              # allowed inside the mode
+    assert not torch.is_inference_mode_enabled() and made[0:1].is_inference()
+    with pytest.raises(RuntimeError, match="^Inplace update to inference tensor outside "
+                                           "InferenceMode is not allowed"):
+        made.add_(1)
+    with pytest.raises(RuntimeError, match="^Setting requires_grad=True on inference tensor"):
+        made.requires_grad_()
+    with pytest.raises(RuntimeError, match="^Inference tensors cannot be saved for backward"):
+        torch.ones(3, requires_grad=True) * made
+    with pytest.raises(RuntimeError, match="^Inference tensors do not track version counter"):
+        made._version
+    assert made.tolist() == [2.0, 2.0, 2.0] and not (made * 2).is_inference()
+
+    @torch.inference_mode()
+    def doubled(t):
+        return t * 2
+    assert doubled(normal).is_inference() and not doubled(leaf([1.0])).requires_grad
