@@ -329,12 +329,12 @@ def _linalg_cross_meta(self, other, dim=-1, out=None):
 
 def cross_product(self: np.ndarray, other: np.ndarray, dim: int, out: np.ndarray) -> None:
     """``out = self x other`` along `dim` (of length 3), the other dims broadcast."""
-    a = np.moveaxis(np.broadcast_to(self, out.shape), dim, 0)
-    b = np.moveaxis(np.broadcast_to(other, out.shape), dim, 0)
-    result = np.moveaxis(out, dim, 0)
+    def component(a: np.ndarray, i: int) -> np.ndarray:
+        return a[(slice(None),) * dim + (i, Ellipsis)]        # a view, 0-d included
     for i in range(3):                 # component i = a[j] b[k] - a[k] b[j], (i, j, k) cyclic
         j, k = (i + 1) % 3, (i + 2) % 3
-        np.subtract(a[j, ...] * b[k, ...], a[k, ...] * b[j, ...], out=result[i, ...])
+        np.subtract(component(self, j) * component(other, k),
+                    component(self, k) * component(other, j), out=component(out, i))
 
 
 @op("linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor",
