@@ -139,9 +139,9 @@ class _Layout:
 def _align(tensor, own: list, i: int, layout: _Layout):
     """`tensor` with its dims in the common order (diagonals taken, size-1 dims added)."""
     permutation, dim = [-1] * layout.total, 0
+    covered = tensor.dim() - (len(own) - 1)         # by the ellipsis, if there is one
     for label in own:
         if label == ELLIPSIS:
-            covered = tensor.dim() - (len(own) - 1)
             for j in range(layout.ellipsis_dims - covered, layout.ellipsis_dims):
                 size = tensor._size[dim]
                 if size != 1:
@@ -217,6 +217,12 @@ def sumproduct_pair(left, right, sum_dims: list):
         else:
             right_only.append(d)
             right_size *= right._size[d]
+    if left_only and right_only and right_only[-1] < left_only[0]:
+        # when all of right's own dims come before left's, right goes first, so that the
+        # product comes out in the aligned order (torch's choice, which fixes the strides)
+        left, right = right, left
+        left_only, right_only = right_only, left_only
+        left_size, right_size = right_size, left_size
     order = both + left_only + sum_dims + right_only
     out_size = ([left._size[d] for d in both + left_only] + [1] * len(sum_dims)
                 + [right._size[d] for d in right_only])

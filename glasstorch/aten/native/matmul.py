@@ -236,7 +236,8 @@ def ger(self, vec2, out=None):
 
 
 def _sum_keepdim(tensor, dim: int):
-    return _aten.sum.dim_IntList.call(tensor, [dim], True, None)
+    """The sum over `dim`, kept, in the tensor's own dtype (integers stay narrow)."""
+    return _aten.sum.dim_IntList.call(tensor, [dim], True, tensor._dtype)
 
 
 @composite("tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor",
@@ -471,6 +472,11 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 def _check_bilinear(input1, input2, weight, bias) -> None:
+    operands = [("input1", input1), ("input2", input2), ("weight", weight)]
+    operands += [("bias", bias)] if bias is not None else []
+    if any(tensor._dtype is not input1._dtype for _, tensor in operands):
+        listed = ", ".join(f"{name}: {type_meta_name(tensor._dtype)}" for name, tensor in operands)
+        raise RuntimeError(f"All tensors must have the same dtype, got {listed}")
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} "
                            f"and {input2.dim()}")
@@ -485,11 +491,6 @@ def _check_bilinear(input1, input2, weight, bias) -> None:
     if bias is not None and bias._size[0] != weight._size[0]:
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
                            f"{bias._size[0]} but expected {weight._size[0]}")
-    if not (input1._dtype is input2._dtype is weight._dtype):
-        raise RuntimeError(f"All tensors must have the same dtype, got input1: "
-                           f"{type_meta_name(input1._dtype)}, input2: "
-                           f"{type_meta_name(input2._dtype)}, weight: "
-                           f"{type_meta_name(weight._dtype)}")
 
 
 # ----------------------------------------------------------------------------------
