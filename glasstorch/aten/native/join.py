@@ -43,8 +43,9 @@ def _skipped(t) -> bool:
 def _result_dtype(tensors, out, name: str):
     """Every input's dtype promoted together; an out= tensor must be able to hold it."""
     dtype = tensors[0]._dtype
-    for t in tensors[1:]:
-        dtype = promote_types(dtype, t._dtype)
+    for t in tensors:
+        if t._dtype is not dtype:
+            dtype = promote_types(dtype, t._dtype)
     if out is not None and not can_cast(dtype, out._dtype):
         raise TypeError(f"{name}(): input types can't be cast to the desired output type "
                         f"{scalar_type_name(out._dtype)}")
@@ -53,26 +54,34 @@ def _result_dtype(tensors, out, name: str):
 
 def _output_format(tensors):
     """channels_last when every input looks channels_last, else contiguous (torch's rule)."""
-    formats = {suggest_memory_format(t) for t in tensors}
-    return formats.pop() if len(formats) == 1 else contiguous_format
+    found = None
+    for t in tensors:
+        layout = suggest_memory_format(t) if len(t._size) in (4, 5) else contiguous_format
+        if layout is contiguous_format or (found is not None and layout is not found):
+            return contiguous_format
+        found = layout
+    return found
 
 
 def _check_cat_shapes(tensors, first, dim: int) -> int:
     """torch's per-tensor checks against the first non-skipped tensor; returns the total
     size along `dim`."""
     total = 0
+    want = first._size
     for i, t in enumerate(tensors):
-        if _skipped(t):
+        size = t._size
+        if size == (0,):                # skipped: Note [cat's legacy empty tensors]
             continue
-        if t.dim() != first.dim():
+        if len(size) != len(want):
             raise RuntimeError(f"Tensors must have same number of dimensions: got "
-                               f"{first.dim()} and {t.dim()}")
-        for d, (want, got) in enumerate(zip(first._size, t._size)):
-            if d != dim and want != got:
-                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. "
-                                   f"Expected size {want} but got size {got} for tensor "
-                                   f"number {i} in the list.")
-        total += t._size[dim]
+                               f"{len(want)} and {len(size)}")
+        if size != want:
+            for d, (expected, got) in enumerate(zip(want, size)):
+                if d != dim and expected != got:
+                    raise RuntimeError(f"Sizes of tensors must match except in dimension "
+                                       f"{dim}. Expected size {expected} but got size {got} "
+                                       f"for tensor number {i} in the list.")
+        total += size[dim]
     return total
 
 
@@ -107,23 +116,27 @@ def _cat_meta(tensors, dim=0, out=None):
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     on_meta = tensors[0]._device.type == "meta"
-    for i, t in enumerate(tensors if not on_meta else ()):
-        if not t._size:
+    first = None
+    for i, t in enumerate(tensors):
+        if not t._size and not on_meta:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                f"concatenated")
-    valid = [t for t in tensors if not _skipped(t)]
-    if valid:
-        dim = wrap_dim(dim, valid[0].dim())
+        if first is None and t._size != (0,):
+            first = t
+    if first is not None:
+        dim = wrap_dim(dim, len(first._size))
     dtype = _result_dtype(tensors, out, "torch.cat")
-    if not valid:
+    if first is None:
         return TensorMeta((0,), dtype)
     if on_meta:
         _check_meta_shapes(tensors, dim)
-    size = list(valid[0]._size)
-    size[dim] = _check_cat_shapes(tensors, valid[0], dim)
+    size = list(first._size)
+    size[dim] = _check_cat_shapes(tensors, first, dim)
     _check_written(out, tensors)
-    return TensorMeta(tuple(size), dtype,
-                      memory_format_strides(tuple(size), _output_format(tensors)))
+    size = tuple(size)
+    layout = _output_format(tensors)
+    return TensorMeta(size, dtype,
+                      None if layout is contiguous_format else memory_format_strides(size, layout))
 
 
 @op("cat(Tensor[] tensors, int dim=0) -> Tensor", meta=_cat_meta, out=True,
@@ -156,13 +169,14 @@ def cat(tensors, dim, *, out):
                 [3., 4.],
                 [5., 6.]])
     """
-    arrays = [a for a in tensors if a.shape != (0,)]
-    if not arrays or out.size == 0:
+    if out.size == 0:
         return
-    axis = dim % arrays[0].ndim
-    dtype = from_numpy_dtype(out.dtype)
-    arrays = [a if a.dtype == out.dtype else cast_array(a, dtype) for a in arrays]
-    np.concatenate(arrays, axis=axis, out=out)
+    arrays = [a for a in tensors if a.shape != (0,)]
+    kind = out.dtype
+    if any(a.dtype != kind for a in arrays):
+        dtype = from_numpy_dtype(kind)
+        arrays = [a if a.dtype == kind else cast_array(a, dtype) for a in arrays]
+    np.concatenate(arrays, axis=dim % out.ndim, out=out)
 
 
 cat_out = ops.aten.cat.out
@@ -235,8 +249,9 @@ def stack(tensors, dim, *, out):
     if out.size == 0:
         return
     dtype = from_numpy_dtype(out.dtype)
-    arrays = [a if a.dtype == out.dtype else cast_array(a, dtype) for a in tensors]
-    np.stack(arrays, axis=dim % out.ndim, out=out)
+    before = (slice(None),) * (dim % out.ndim)
+    for i, a in enumerate(tensors):         # each input into its index along `dim`
+        np.copyto(out[before + (i, ...)], a if a.dtype == out.dtype else cast_array(a, dtype))
 
 
 # ----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from ...c10.dtype import scalar_type_name, type_meta_name
 from ..meta.shape import compute_view_stride, wrap_dim, wrap_dims
 from ..registry import TensorMeta, composite, op
 from ...c10.layout import contiguous_format
+from ...c10.tensor_impl import contiguous_strides
 from .copy import clone, strides_like
 from .shape import flatten, reshape
 from .view import expand, unsqueeze
@@ -314,6 +315,8 @@ def _flip_meta(self, dims):
         if self._device.type != "meta":
             raise
         raise RuntimeError("duplicate value in the list of dims") from None
+    if self._stride == contiguous_strides(self._size):
+        return TensorMeta(self._size, self._dtype)          # row-major, the common case
     return TensorMeta(self._size, self._dtype, strides_like(self, None))
 
 
@@ -334,7 +337,9 @@ def flip(self, dims, *, out):
                 [1, 2]])
     """
     if self.ndim:
-        self = np.flip(self, tuple(d % self.ndim for d in dims))
+        flipped = {d % self.ndim for d in dims}
+        self = self[tuple(slice(None, None, -1) if d in flipped else slice(None)
+                          for d in range(self.ndim))]
     np.copyto(out, self)
 
 
