@@ -194,6 +194,21 @@ def _histogram_range(x: np.ndarray, range) -> tuple:
     return (low - 0.5, high + 0.5) if low == high else (low, high)
 
 
+def _searched_bins(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The bin of each element between equally spaced `edges`: the interpolated guess,
+    which may be one bin off next to an edge, corrected by counting the edges <= x
+    among the guess's neighbours (torch's upper_bound over that window)."""
+    bins = edges.size - 1
+    guess = _guess_bins(x, edges[0], edges[-1], bins)
+    first = np.maximum(guess - 1, 0)
+    stop = np.minimum(guess + 2, bins + 1)
+    position = first - 1
+    for offset in (0, 1, 2):
+        edge = first + offset
+        position += (edge < stop) & (edges[np.minimum(edge, bins)] <= x)
+    return position
+
+
 @op("histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, "
     "Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)",
     meta=_histogram_count_meta, out=True, out_overload="bin_ct_out", method=True,
@@ -229,18 +244,8 @@ def histogram_count(self, bins, range, weight, density, *, out):
     refuse(self, "histogram_cpu", _NOT_FLOATING)
     edges = edges.astype(x.dtype)
     inside = _inside(x, edges[0], edges[-1])
-    chosen = x[inside]
-    guess = _guess_bins(chosen, edges[0], edges[-1], bins)
-    # The guess may be one bin off next to an edge: count the edges <= x among the
-    # guess's neighbours (torch's upper_bound over that window).
-    first = np.maximum(guess - 1, 0)
-    stop = np.minimum(guess + 2, bins + 1)
-    position = first - 1
-    for offset in (0, 1, 2):
-        edge = first + offset
-        position += (edge < stop) & (edges[np.minimum(edge, bins)] <= chosen)
     weights = None if weight is None else weight.reshape(-1)[inside]
-    counted = _count(position, bins, weights, x.dtype)
+    counted = _count(_searched_bins(x[inside], edges), bins, weights, x.dtype)
     hist[...] = _normalised(counted, edges, density)
     bin_edges[...] = edges
 
