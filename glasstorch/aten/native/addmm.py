@@ -241,12 +241,13 @@ def addbmm(self, batch1, batch2, beta, alpha, *, out):
     """
     self = np.broadcast_to(self, out.shape)
     b, n, k = batch1.shape
-    if b == 0 or k == 0 or out.size == 0:
-        if b:
-            _check_same_dtype_as(out, batch1, batch2)
+    if b:                       # torch accumulates batch by batch with addmm_
+        _check_same_dtype_as(out, batch1, batch2)
+        if out.size == 0:
+            return
+    if b == 0 or k == 0:
         empty_sum(out, self, beta)
         return
-    _check_same_dtype_as(out, batch1, batch2)
     refuse(out, "addmm_impl_cpu_", NO_LOOP)
     # sum_i A_i @ B_i is one product: the A_i side by side times the B_i stacked
     side_by_side = batch1.transpose(1, 0, 2).reshape(n, b * k)

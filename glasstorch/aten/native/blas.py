@@ -22,6 +22,7 @@ import numpy as np
 
 from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
+from ...c10.promotion import can_cast, result_type_with_scalar
 from ..registry import TensorMeta, op
 from .unary import BOOL, WIDE_UNSIGNED, refuse
 from .view import expand
@@ -140,13 +141,24 @@ def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, be
         np.copyto(out, result, casting="unsafe")
 
 
-def empty_sum(out: np.ndarray, self, beta) -> None:
-    """The product of an empty contraction is 0: `out` is ``beta * self``."""
-    beta = coefficient(beta, compute_dtype(out.dtype))
+def empty_sum(out: np.ndarray, self, beta, in_place: bool = True) -> None:
+    """The product of an empty contraction is 0: `out` is ``beta * self``.
+
+    torch scales the result in place (``result.mul_(beta)``) for addmm and the batched
+    forms, so a fractional `beta` cannot scale an integer result; addmv converts `beta`
+    to the result's type first.
+    """
     if beta == 0:
         out[...] = 0
-    else:
-        np.copyto(out, np.multiply(self, beta), casting="unsafe")
+        return
+    if in_place:
+        dtype = from_numpy_dtype(out.dtype)
+        scaled = result_type_with_scalar(dtype, beta)
+        if not can_cast(scaled, dtype):
+            raise RuntimeError(f"result type {scalar_type_name(scaled)} can't be cast to the "
+                               f"desired output type {scalar_type_name(dtype)}")
+    beta = coefficient(beta, compute_dtype(out.dtype))
+    np.copyto(out, np.multiply(self, beta), casting="unsafe")
 
 
 # ----------------------------------------------------------------------------------
@@ -293,7 +305,7 @@ def mv(self, vec, *, out):
 
 def addmv_kernel(out, self, mat, vec, beta, alpha) -> None:
     if mat.size == 0:
-        empty_sum(out, self, beta)
+        empty_sum(out, self, beta, in_place=False)
         return
     if out.size:
         refuse(out, "addmv_impl_cpu", NO_LOOP)
