@@ -114,8 +114,10 @@ def bernoulli_float_(self, p, generator, *, out):
 def _bernoulli_meta(self, generator=None, out=None):
     """An out= tensor of any dtype bernoulli_ fills is taken as it is, resized quietly."""
     _bernoulli_tensor_meta(self, self)
-    if out is not None and self.numel() and out._dtype not in _BERNOULLI_SELF:
-        raise not_implemented("bernoulli_tensor_cpu_self_", out._dtype)
+    if out is not None:
+        check_no_internal_overlap(out)
+        if self.numel() and out._dtype not in _BERNOULLI_SELF:
+            raise not_implemented("bernoulli_tensor_cpu_self_", out._dtype)
     return _resized_quietly(out, self._size, self._dtype)
 
 
