@@ -163,28 +163,36 @@ def tolerance(entry, dtype) -> tuple:
 # ----------------------------------------------------------------------------------
 # Moving values between torch and glasstorch (exact geometry)
 # ----------------------------------------------------------------------------------
-def to_glasstorch(value, torch):
-    """torch tensors, dtypes and devices inside `value` as glasstorch's; the rest as is."""
+def to_glasstorch(value, torch, shared: dict | None = None):
+    """torch tensors, dtypes and devices inside `value` as glasstorch's; the rest as is.
+
+    With `shared` (a dict, filled as tensors are converted), tensors over one torch
+    storage become views of one glasstorch storage, so aliasing (an out= that is also
+    an input) survives the conversion.
+    """
     if isinstance(value, torch.Tensor):
-        return _tensor_to_glasstorch(value, torch)
+        return _tensor_to_glasstorch(value, torch, shared)
     if isinstance(value, torch.dtype):
         return getattr(gt, str(value).removeprefix("torch."))
     if isinstance(value, torch.device):
         return gt.device(str(value))
     if isinstance(value, (tuple, list)):
-        return type(value)(to_glasstorch(v, torch) for v in value)
+        return type(value)(to_glasstorch(v, torch, shared) for v in value)
     if isinstance(value, dict):
-        return {k: to_glasstorch(v, torch) for k, v in value.items()}
+        return {k: to_glasstorch(v, torch, shared) for k, v in value.items()}
     return value
 
 
-def _tensor_to_glasstorch(t, torch):
+def _tensor_to_glasstorch(t, torch, shared: dict | None = None):
     """The same bytes, sizes, strides and storage offset, in a glasstorch tensor."""
     t = t.detach().resolve_conj().resolve_neg()
     if t.device.type == "meta":         # no bytes to copy: the geometry alone
         dtype = getattr(gt, str(t.dtype).removeprefix("torch."))
         return gt.empty_strided(tuple(t.shape), t.stride(), dtype=dtype, device="meta")
     count = t.untyped_storage().nbytes() // t.element_size()
+    key = (t.untyped_storage().data_ptr(), t.dtype)
+    if shared is not None and key in shared and count:
+        return shared[key].as_strided(tuple(t.shape), t.stride(), t.storage_offset())
     flat = t.as_strided((count,), (1,), 0).numpy().copy()
     # a record may hand over a tensor whose storage an earlier call shrank (resize_,
     # a failed out=): give the copy room for its geometry, as zeros
@@ -192,7 +200,10 @@ def _tensor_to_glasstorch(t, torch):
         if t.numel() else 0
     if needed > count:
         flat = np.concatenate([flat, np.zeros(needed - count, flat.dtype)])
-    return gt.from_numpy(flat).as_strided(tuple(t.shape), t.stride(), t.storage_offset())
+    base = gt.from_numpy(flat)
+    if shared is not None and count:
+        shared[key] = base
+    return base.as_strided(tuple(t.shape), t.stride(), t.storage_offset())
 
 
 def to_torch(t, torch):
@@ -256,9 +267,10 @@ def describe(sample, torch) -> str:
 
 def convert_sample(sample, torch) -> types.SimpleNamespace:
     """The sample's input, args and kwargs as glasstorch values."""
-    return types.SimpleNamespace(input=to_glasstorch(sample.input, torch),
-                                 args=to_glasstorch(sample.args, torch),
-                                 kwargs=to_glasstorch(sample.kwargs, torch))
+    shared: dict = {}
+    return types.SimpleNamespace(input=to_glasstorch(sample.input, torch, shared),
+                                 args=to_glasstorch(sample.args, torch, shared),
+                                 kwargs=to_glasstorch(sample.kwargs, torch, shared))
 
 
 def outcome(call, sample, torch):
