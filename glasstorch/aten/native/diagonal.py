@@ -21,6 +21,7 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
 from ...c10.promotion import can_cast
+from ...c10.tensor_impl import make_tensor
 from ..dispatcher import ops
 from ..meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_dim
 from ..registry import TensorMeta, _prepare_out, composite, op
@@ -245,9 +246,16 @@ def clone_preserve_strides(self):
     keep the input's layout]); a dense clone when `self` overlaps itself."""
     if has_internal_overlap(self._size, self._stride):
         return clone.call(self, None)
-    elements = self._storage.nbytes() // self._dtype.itemsize
-    whole = clone.call(as_strided.call(self, (elements,), (1,), 0), None)
-    return as_strided.call(whole, self._size, self._stride, self._offset)
+    return make_tensor(self._storage.clone(), self._size, self._stride, self._offset,
+                       self._dtype)
+
+
+def _part(output, view_op, *args):
+    """The view `view_op` would make of the fresh `output`, by its geometry rule alone:
+    inside the op no version or base bookkeeping is due, so no dispatch either (these
+    ops run in every backward of indexing: select_backward is a select_scatter)."""
+    size, stride, offset = view_op.declaration.meta(output, *args)[:3]
+    return make_tensor(output._storage, tuple(size), tuple(stride), offset, output._dtype)
 
 
 def _scatter(name: str, self, src, take, out):
@@ -296,7 +304,7 @@ def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1, out=None):
                 [0., 0., 1.]])
     """
     return _scatter("diagonal_scatter", self, src,
-                    lambda output: diagonal.call(output, offset, dim1, dim2), out)
+                    lambda output: _part(output, diagonal, offset, dim1, dim2), out)
 
 
 @composite("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor",
@@ -319,7 +327,7 @@ def select_scatter(self, src, dim, index, out=None):
         tensor([[1., 1.],
                 [0., 0.]])
     """
-    return _scatter("select_scatter", self, src, lambda output: select.call(output, dim, index),
+    return _scatter("select_scatter", self, src, lambda output: _part(output, select, dim, index),
                     out)
 
 
@@ -345,7 +353,7 @@ def slice_scatter(self, src, dim=0, start=None, end=None, step=1, out=None):
                 [1., 0., 1., 0.]])
     """
     return _scatter("slice_scatter", self, src,
-                    lambda output: slice_.call(output, dim, start, end, step), out)
+                    lambda output: _part(output, slice_, dim, start, end, step), out)
 
 
 @composite("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, "
@@ -375,5 +383,5 @@ def as_strided_scatter(self, src, size, stride, storage_offset=None, out=None):
         raise RuntimeError("as_strided_scatter is currently only supported for contiguous "
                            "inputs")
     output = clone_preserve_strides(self)
-    _scatter_into(output, as_strided.call(output, size, stride, storage_offset), src)
+    _scatter_into(output, _part(output, as_strided, size, stride, storage_offset), src)
     return output if out is None else _write_out("as_strided_scatter", output, out)
