@@ -18,6 +18,7 @@ The formulas run on tensors through the ordinary operators, so with grad mode on
 from __future__ import annotations
 
 import ast
+import re
 
 from . import manual
 from .graph import Node
@@ -34,8 +35,10 @@ INPUT_FACTS = {"sym_sizes": lambda t: t._size, "sym_strides": lambda t: t._strid
 
 
 def camel_case(name: str) -> str:
-    """``'max_pool2d'`` -> ``'MaxPool2d'`` (torch's node-type spelling)."""
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+    """``'max_pool2d'`` -> ``'MaxPool2D'``, ``'log1p'`` -> ``'Log1P'``: torch's node-type
+    spelling (a capital after each underscore and after each digit)."""
+    spelled = "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+    return re.sub(r"(?<=\d)([a-z])", lambda m: m.group(1).upper(), spelled)
 
 
 class Formula:
@@ -146,8 +149,67 @@ def _wanted(edge) -> bool:
 
 
 _NODE_TYPES: dict = {}          # qualified op name -> Node subclass
-# Nodes torch names by hand rather than `<Op>Backward<n>`.
-_NODE_NAMES = {"copy_": "CopyBackwards"}
+# Names that `<Op>Backward<n>` with n in declaration order does not give: torch numbers
+# an operator's overloads in derivatives.yaml's order, and names some nodes by hand.
+_NODE_NAMES = {
+    "copy_": "CopyBackwards", "div.Tensor_mode": "DivBackward2",
+    "fill.Scalar": "FillBackward0", "fill.Tensor": "FillBackward1",
+    "fill_.Tensor": "FillBackward1", "fmod.Tensor": "FmodBackward1",
+    "remainder.Tensor": "RemainderBackward1", "index_fill.int_Scalar": "IndexFillBackward0",
+    "index_fill.int_Tensor": "IndexFillBackward1", "lerp.Scalar": "LerpBackward0",
+    "lerp.Tensor": "LerpBackward1", "masked_fill.Scalar": "MaskedFillBackward0",
+    "masked_fill.Tensor": "MaskedFillBackward1", "max": "MaxBackward1", "max.dim": "MaxBackward0",
+    "min": "MinBackward1", "min.dim": "MinBackward0", "pow.Tensor_Tensor": "PowBackward1",
+    "norm.ScalarOpt_dtype": "NormBackward2", "norm.ScalarOpt_dim_dtype": "NormBackward3",
+    "std": "StdBackward0", "std.dim": "StdBackward0", "std.correction": "StdBackward0",
+    "var": "VarBackward0", "var.dim": "VarBackward0", "var.correction": "VarBackward0",
+    "std_mean": "StdMeanBackward0", "std_mean.dim": "StdMeanBackward0",
+    "std_mean.correction": "StdMeanBackward0", "var_mean": "VarMeanBackward0",
+    "var_mean.dim": "VarMeanBackward0", "var_mean.correction": "VarMeanBackward0",
+    "clamp_min": "ClampMinBackward0", "clamp_min.Tensor": "ClampMinBackward1",
+    "clamp_max": "ClampMaxBackward0", "clamp_max.Tensor": "ClampMaxBackward1",
+    "clip": "ClampBackward1", "clip.Tensor": "ClampBackward0",
+    "max.other": "MaximumBackward0", "min.other": "MinimumBackward0",
+    "float_power.Tensor_Tensor": "PowBackward1", "square": "PowBackward0",
+}
+_HAND_WRITTEN = {"copy_"}
+# A number where the schema says Tensor is torch's wrapped number, or selects one of its
+# `.Scalar` overloads: (declaration, the arguments given as numbers) -> that node's name.
+_SCALAR_NODE_NAMES = {
+    ("sub.Tensor", ("self",)): "RsubBackward1",           # `2 - x`: torch's rsub.Scalar
+    ("pow.Tensor_Tensor", ("exponent",)): "PowBackward0",
+    ("pow.Tensor_Tensor", ("self",)): "PowBackward2",
+    ("float_power.Tensor_Tensor", ("exponent",)): "PowBackward0",
+    ("float_power.Tensor_Tensor", ("self",)): "PowBackward2",
+    ("xlogy.Tensor", ("self",)): "XlogyBackward1", ("xlogy.Tensor", ("other",)): "XlogyBackward2",
+    ("copysign.Tensor", ("other",)): "CopysignBackward1",
+    ("fmod.Tensor", ("other",)): "FmodBackward0",
+    ("remainder.Tensor", ("other",)): "RemainderBackward0",
+    ("remainder.Tensor", ("self",)): "RemainderBackward2",
+}
+_VARIANTS: dict = {}            # (node type, name) -> its subclass of that name
+
+
+def named_for_call(cls, declaration, numbers: tuple):
+    """The node type of one call: `cls`, or a same-formula subclass named after the
+    torch overload that numbers in `numbers` (Tensor arguments) would have selected."""
+    name = _SCALAR_NODE_NAMES.get((declaration.name, numbers))
+    if name is None or name == cls.__name__:
+        return cls
+    variant = _VARIANTS.get((cls, name))
+    if variant is None:
+        variant = _VARIANTS[cls, name] = type(name, (cls,), {})
+    return variant
+
+
+def _aliased(declaration):
+    """The declaration an alias (`negative` of `neg`) repeats: its nodes are the main
+    operator's, as torch's aliases decompose into the main operator."""
+    kernel = getattr(declaration.kernel, "aliased", None)
+    if kernel is None:
+        return None
+    from ..aten.registry import DECLARATIONS
+    return next((d for d in DECLARATIONS.values() if d.kernel is kernel and d.grad), None)
 
 
 def _index(declaration) -> int:
@@ -159,7 +221,8 @@ def _index(declaration) -> int:
     for other in DECLARATIONS.values():
         if other is declaration:
             return index
-        if other.grad is not None and other.name.split(".")[0] == base:
+        if other.grad is not None and other.name.split(".")[0] == base \
+                and _aliased(other) is None:
             index += 1
     return index
 
@@ -168,6 +231,11 @@ def node_type(declaration, schema) -> type:
     """The Node subclass for a declaration with `grad=` formulas (made once)."""
     found = _NODE_TYPES.get(declaration.name)
     if found is not None:
+        return found
+    target = _aliased(declaration)
+    if target is not None:
+        functional = next(iter(target.overloads.values()))._schema
+        found = _NODE_TYPES[declaration.name] = node_type(target, functional)
         return found
     base = declaration.name.split(".")[0]
     name = _NODE_NAMES.get(declaration.name) or f"{camel_case(base)}Backward{_index(declaration)}"
@@ -182,7 +250,7 @@ def node_type(declaration, schema) -> type:
     for formula in formulas:
         formula.compile(variables)
     used = set().union(*(f.names for f in formulas))
-    cls = type(name, (FormulaNode,), {"hand_written": declaration.name in _NODE_NAMES,
+    cls = type(name, (FormulaNode,), {"hand_written": declaration.name in _HAND_WRITTEN,
         "formulas": tuple(formulas), "output_names": outputs,
         "saved_names": frozenset(used & (variables - _RESERVED)),
         "input_names": tuple(a.name for a in inputs)})

@@ -18,7 +18,7 @@ from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase
 from .anomaly_mode import is_anomaly_enabled, record_stack
-from .formulas import INPUT_FACTS, node_type
+from .formulas import INPUT_FACTS, named_for_call, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
 from .views import check_view_of_leaf, is_tracked_view, rebase_history
@@ -71,6 +71,8 @@ class _Recording:
         self.node_class = None
         names = [a.name for a in self.schema.arguments]
         self.positions = {name: i for i, name in enumerate(names)}
+        self.tensor_positions = [i for i, a in enumerate(self.schema.arguments)
+                                 if a.type.base == "Tensor" and not a.type.is_list]
 
     def cls(self):
         if self.node_class is None:            # compiled on first use, not at import
@@ -112,7 +114,10 @@ class _Recording:
     def make_node(self, args: tuple, saved: dict, edges: tuple):
         spans = tuple(len(args[i]) if isinstance(args[i], (list, tuple)) else None
                       for i in self.differentiable_positions())
-        return self.cls()(edges, saved, spans)
+        numbers = tuple(self.schema.arguments[i].name for i in self.tensor_positions
+                        if isinstance(args[i], (bool, int, float, complex)))
+        cls = named_for_call(self.cls(), self.declaration, numbers) if numbers else self.cls()
+        return cls(edges, saved, spans)
 
     def edges(self, args: tuple) -> tuple:
         found = []

@@ -115,6 +115,7 @@ def alias_of(kernel, target: str):
     alias.__name__ = alias.__qualname__ = f"{target}_alias"
     alias.__doc__ = f"Alias for :func:`torch.{target}`."
     alias.__wrapped__ = kernel          # its signature is the kernel's (`result` included)
+    alias.aliased = kernel              # autograd records the main operator's node
     return alias
 
 
@@ -217,7 +218,8 @@ subtract = pointwise("subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha
                      **_SUB)(alias_of(sub.declaration.kernel, "sub"))
 
 
-@composite("rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")
+@composite("rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+           grad={"self": "-grad * conj(alpha)", "other": "grad"})
 def rsub(self, other, alpha=1):
     """Subtract `input`, scaled by `alpha`, from `other`: ``other - alpha * input``.
 
@@ -236,7 +238,8 @@ def rsub(self, other, alpha=1):
     return sub.call(other, self, alpha)
 
 
-@composite("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")
+@composite("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+           grad={"self": "-grad * conj(alpha)"})
 def rsub_scalar(self, other, alpha=1):
     """`rsub` of a number: ``other - alpha * input``."""
     return sub.call(other, self, alpha)

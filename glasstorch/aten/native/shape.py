@@ -19,8 +19,8 @@ from ..meta.shape import compute_view_stride, infer_size, wrap_dim
 from ..registry import composite
 from .copy import clone, contiguous
 from .split_views import split, split_with_sizes
-from .view import (alias, expand, permute, select, size_at, slice_, squeeze, squeeze_dim,
-                   squeeze_dims, strided_geometry, t_geometry, transpose, unsafe_view,
+from .view import (alias, expand, permute, reshape_alias, select, size_at, slice_, squeeze,
+                   squeeze_dim, squeeze_dims, strided_geometry, t_geometry, transpose, unsafe_view,
                    unsqueeze, view_, view_as_real)
 
 
@@ -44,9 +44,12 @@ def reshape(self, shape):
         True
     """
     size = infer_size(shape, self.numel())
-    if compute_view_stride(self._size, self._stride, size) is not None:
-        return view_.call(self, size)           # as torch: a view (ViewBackward0)
-    return unsafe_view.call(clone.call(self, contiguous_format), size)
+    stride = compute_view_stride(self._size, self._stride, size)
+    if stride is None:
+        return unsafe_view.call(clone.call(self, contiguous_format), size)
+    if self.is_contiguous():                    # torch's two view roads, two node names
+        return view_.call(self, size)
+    return reshape_alias.call(self, size, stride)
 
 
 @composite("reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", method=True,
@@ -149,7 +152,7 @@ def _movedim(self, source, destination):
     for wrapped, given, name in ((src, source, "source"), (dst, destination, "destination")):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
-    if ndim <= 1:
+    if ndim == 0:
         return alias.call(self)
     order = [None] * ndim
     for s, d in zip(src, dst):

@@ -80,6 +80,7 @@ def _alias_kernel(kernel, alias: str, name: str):
         kernel(*args, out=out)
     run.__name__ = run.__qualname__ = alias
     run.__doc__ = f"Alias for :func:`torch.{name}`."
+    run.aliased = kernel                # autograd records the main operator's node
     return run
 
 
