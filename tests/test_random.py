@@ -139,6 +139,37 @@ def _multinomial(m, g):
             m.multinomial(weights.t().contiguous().t(), 2, generator=g))
 
 
+@recipe("in-place samplers on strided and transposed tensors")
+def _strided(m, g):
+    gapped = m.zeros(6, 40)[:, ::2]                       # 120 elements, not contiguous
+    return (gapped.normal_(generator=g), m.zeros(4, 30)[::2].uniform_(generator=g),
+            _transposed(m, 6, 5, "int64").random_(-7, 7, generator=g),
+            m.zeros(3, 8, dtype=m.float64)[:, 1::3].exponential_(generator=g),
+            _transposed(m, 7, 3).log_normal_(generator=g),
+            _transposed(m, 4, 9, "float64").cauchy_(generator=g),
+            _transposed(m, 4, 5).bernoulli_(m.linspace(0, 1, 20).reshape(5, 4).t(),
+                                            generator=g))
+
+
+@recipe("random_ on unsigned and narrow dtypes")
+def _unsigned(m, g):
+    return (m.empty(9, dtype=m.uint16).random_(0, 60000, generator=g),
+            m.empty(9, dtype=m.uint32).random_(5, 2 ** 32 - 1, generator=g),
+            m.empty(9, dtype=m.uint64).random_(0, 2 ** 40, generator=g),
+            m.empty(9, dtype=m.int32).random_(-(2 ** 31), 2 ** 31, generator=g),
+            m.empty(9, dtype=m.float16).random_(-100, 2000, generator=g),
+            m.empty(9, dtype=m.bfloat16).random_(generator=g),
+            m.empty(9, dtype=m.float32).random_(0, 2 ** 30, generator=g),
+            m.empty(9, dtype=m.int64).random_(3, 3 + 2 ** 28, generator=g),
+            m.empty(9, dtype=m.int64).random_(3, 2 + 2 ** 28, generator=g))
+
+
+@recipe("normal_ at the block boundaries")
+def _block_sizes(m, g):
+    return tuple(m.randn(n, generator=g) for n in (31, 32, 33, 48, 64, 65)) + tuple(
+        m.empty(n, dtype=m.float64).normal_(3.0, 0.5, generator=g) for n in (16, 47))
+
+
 @recipe("poisson")
 def _poisson(m, g):
     return m.poisson(m.tensor([[0.0, 0.5, 3.0], [9.99, 10.0, 250.0]]), generator=g)
@@ -150,6 +181,7 @@ def _arrays(result):
     return [result]
 
 
+@pytest.mark.filterwarnings("ignore:to - 1 is out of bounds")   # float random_, both libraries
 @pytest.mark.parametrize("name", sorted(RECIPES))
 def test_bitwise_equal_to_torch(name):
     torch = pytest.importorskip("torch")

@@ -315,7 +315,7 @@ def fill_random(out: np.ndarray, from_: int, to, generator) -> None:
     if range_ is None:
         values = bits.uniform_int_full_range(generator, out.size)
     else:
-        values = bits.uniform_int_from_to(generator, out.size, range_, base, dtype)
+        values = bits.uniform_int_from_to(generator, out.size, range_, base)
     bits.fill_in_memory_order(out, values)
 
 

@@ -11,7 +11,7 @@ rounds where ATen's does. The rules, per transformation (ATen's
   8 for bfloat16) or of one 64-bit draw (53 for double), times 2**-digits, then
   ``x * (to - from) + from`` in the accumulate type (float for the small types).
 * uniform int in [base, base + range): ``word % range + base``; the word is 64-bit
-  when range >= 2**32 for int64/float/double/bfloat16 results, else 32-bit.
+  when range >= 2**28, else 32-bit.
 * normal (one at a time): Box-Muller on two uniform doubles, the sine kept for the
   next call (`next_double_normal_sample`); see `normal_scalar_path`.
 * exponential, cauchy, geometric, log-normal: one uniform double each, through
@@ -158,11 +158,14 @@ def uniform_double(generator, n: int) -> np.ndarray:
     return unit_uniform(generator, n, dtypes.float64)
 
 
-def uniform_int_from_to(generator, n: int, range_: int, base: int, dtype) -> np.ndarray:
+# From this range on, torch 2.13 draws 64 bits per integer (whatever the dtype), so that
+# the modulo's bias stays negligible; below it, one 32-bit word.
+_WIDE_RANGE = 1 << 28
+
+
+def uniform_int_from_to(generator, n: int, range_: int, base: int) -> np.ndarray:
     """`n` integers ``word % range + base`` as int64 (ATen's uniform_int_from_to)."""
-    wide = range_ >= (1 << 32) and dtype in (dtypes.int64, dtypes.float64, dtypes.float32,
-                                             dtypes.bfloat16)
-    if wide:
+    if range_ >= _WIDE_RANGE:
         offsets = generator.random64(n) % np.uint64(range_)
     else:
         words = generator.random(n)
