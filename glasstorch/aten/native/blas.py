@@ -122,6 +122,9 @@ def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, be
     `out` when it has the computation's dtype; otherwise it is computed in float32 and
     rounded once.
     """
+    if beta == 0 and alpha == 1 and type(alpha) is not bool:   # the plain product
+        product_into(out, mat1, mat2)
+        return
     compute = compute_dtype(out.dtype)
     beta, alpha = coefficient(beta, compute), coefficient(alpha, compute)
     reads_out = beta != 0 and np.may_share_memory(self, out)     # in place: self is out
