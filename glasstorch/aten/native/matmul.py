@@ -175,6 +175,13 @@ def matmul(self, other, out=None):
     return _matmul_batched(self, other, out)
 
 
+@composite("linalg_matmul(Tensor self, Tensor other) -> Tensor", out=True,
+           python_module="linalg")
+def linalg_matmul(self, other, out=None):
+    """`torch.matmul` under its torch.linalg name."""
+    return _into(matmul, (self, other), out)
+
+
 # ----------------------------------------------------------------------------------
 # inner, outer, tensordot
 # ----------------------------------------------------------------------------------
