@@ -95,7 +95,7 @@ def kthvalue(self, k, dim, keepdim, *, out):
     if self.size == 0:
         return
     dim = reduction_dim(dim, self.ndim)
-    positions = select_kth(order_keys(along_last(self, dim)), k)
+    positions = select_kth(along_last(self, dim), k)
     _write_picked(self, dim, positions, out)
 
 
@@ -188,7 +188,7 @@ def median_dim(self, dim, keepdim, *, out):
         return
     dim = reduction_dim(dim, self.ndim)
     a = along_last(self, dim)
-    positions = select_kth(order_keys(a), (a.shape[-1] - 1) // 2 + 1)
+    positions = select_kth(a, (a.shape[-1] - 1) // 2 + 1)
     _write_picked(self, dim, _first_nan_where_any(a, positions), out)
 
 

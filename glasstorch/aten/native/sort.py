@@ -149,36 +149,59 @@ def sorted_values(a: np.ndarray, order: np.ndarray, ordered_keys: np.ndarray,
     return values.astype(a.dtype, copy=False)
 
 
-def select_kth(keys: np.ndarray, k: int) -> np.ndarray:
-    """The position along the last axis of the `k`-th smallest key (1-based) in each
-    row; among equal keys, the one a stable sort would put there.
+def _plain(a: np.ndarray) -> bool:
+    """Whether NumPy's own order of `a` is torch's: integers, or floats without NaN.
+    Partitions and comparisons then run on the values, without building keys."""
+    return a.dtype.kind in "iu" or (a.dtype.kind == "f" and not np.isnan(a).any())
 
-    Linear time: a partition finds the k-th key, then the equal keys are counted off
-    in position order.
+
+def _kth_from(a: np.ndarray, k: int, largest: bool) -> tuple:
+    """The `k`-th element of each row counted from the wanted end, and the mask of
+    the elements strictly before it in that order. Keys stand in for the values
+    where NumPy's order is not torch's (NaN, bool, bfloat16)."""
+    n = a.shape[-1]
+    if _plain(a):
+        index = n - k if largest else k - 1
+        kth = np.partition(a, index, axis=-1)[..., index:index + 1]
+        return kth, (a > kth if largest else a < kth), a
+    keys = order_keys(a, largest)
+    kth = np.partition(keys, k - 1, axis=-1)[..., k - 1:k]
+    return kth, keys < kth, keys
+
+
+def _first_ties(equal: np.ndarray, count) -> np.ndarray:
+    """Keep, in each row, only the first `count` True entries of `equal` (in place)."""
+    if np.any(np.count_nonzero(equal, axis=-1, keepdims=True) != count):
+        equal &= np.cumsum(equal, axis=-1) <= count
+    return equal
+
+
+def select_kth(a: np.ndarray, k: int) -> np.ndarray:
+    """The position along the last axis of the `k`-th smallest element (1-based) of
+    each row; among equal elements, the one a stable sort would put there.
+
+    Linear time: a partition finds the k-th element, then the equal ones are counted
+    off in position order.
     """
-    kth = np.partition(keys, k - 1, axis=-1)[..., k - 1:k]
-    below = np.count_nonzero(keys < kth, axis=-1, keepdims=True)
-    equal = keys == kth
-    wanted = np.cumsum(equal, axis=-1) == (k - below)
-    return np.argmax(equal & wanted, axis=-1)
+    kth, before, compared = _kth_from(a, k, False)
+    wanted = k - np.count_nonzero(before, axis=-1, keepdims=True)
+    equal = _first_ties(compared == kth, wanted)
+    return equal.shape[-1] - 1 - np.argmax(equal[..., ::-1], axis=-1)     # the last kept
 
 
-def smallest_k(keys: np.ndarray, k: int) -> np.ndarray:
-    """Positions of the `k` smallest keys of each row, in stable sorted order."""
-    n = keys.shape[-1]
+def top_k(a: np.ndarray, k: int, largest: bool) -> np.ndarray:
+    """Positions of the `k` largest (or smallest) elements of each row, in stable
+    sorted order: a partition, then a sort of the `k` chosen only."""
+    n = a.shape[-1]
     if k == 0:
-        return np.zeros(keys.shape[:-1] + (0,), np.int64)
+        return np.zeros(a.shape[:-1] + (0,), np.int64)
     if 4 * k >= n:
-        return stable_order(keys)[..., :k]
-    kth = np.partition(keys, k - 1, axis=-1)[..., k - 1:k]
-    chosen = keys < kth
-    equal = keys == kth
+        return stable_order(order_keys(a, largest))[..., :k]
+    kth, chosen, compared = _kth_from(a, k, largest)
     missing = k - np.count_nonzero(chosen, axis=-1, keepdims=True)
-    if np.any(np.count_nonzero(equal, axis=-1, keepdims=True) != missing):
-        equal &= np.cumsum(equal, axis=-1) <= missing        # the first ties only
-    chosen |= equal
-    positions = np.nonzero(chosen.reshape(-1, n))[1].reshape(keys.shape[:-1] + (k,))
-    picked = np.take_along_axis(keys, positions, -1)
+    chosen |= _first_ties(compared == kth, missing)
+    positions = (np.flatnonzero(chosen) % n).reshape(a.shape[:-1] + (k,))
+    picked = order_keys(np.take_along_axis(a, positions, -1), largest)
     return np.take_along_axis(positions, stable_order(picked), -1)
 
 
@@ -381,6 +404,6 @@ def topk(self, k, dim, largest, sorted, *, out):
         return
     dim = reduction_dim(dim, self.ndim)
     a = along_last(self, dim)
-    positions = smallest_k(order_keys(a, largest), k)
+    positions = top_k(a, k, largest)
     along_last(indices, dim)[...] = positions
     along_last(values, dim)[...] = np.take_along_axis(a, positions, -1)

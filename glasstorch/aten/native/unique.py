@@ -67,11 +67,26 @@ def _runs(starts: np.ndarray, length: int) -> tuple:
     return run, np.diff(np.append(first, length))
 
 
-def _unique_flat(array: np.ndarray, consecutive: bool) -> tuple:
+def _sorted_flat(flat: np.ndarray, want_order: bool) -> tuple:
+    """(the elements in torch's sorted order, the order or None). Without the order
+    (no inverse asked for) NumPy's fast value sort does: its order differs from the
+    stable one only among equal elements, and of those only the zeros' signs show (the
+    first zero in `flat` is the one kept)."""
+    if want_order or flat.dtype.kind not in "biuf":
+        order = stable_order(order_keys(flat))
+        return flat[order], order
+    ordered = np.sort(flat)
+    if flat.dtype.kind == "f":
+        zeros = ordered == 0
+        if zeros.any():
+            ordered[zeros] = flat[np.argmax(flat == 0)]
+    return ordered, None
+
+
+def _unique_flat(array: np.ndarray, consecutive: bool, want_inverse: bool) -> tuple:
     """(values, inverse, counts) of all elements, sorted unless `consecutive`."""
     flat = array.reshape(-1)
-    order = None if consecutive else stable_order(order_keys(flat))
-    ordered = flat if consecutive else flat[order]
+    ordered, order = (flat, None) if consecutive else _sorted_flat(flat, want_inverse)
     starts = np.ones(ordered.shape, bool)
     starts[1:] = ordered[1:] != ordered[:-1]          # NaN != NaN: every NaN stays
     run, counts = _runs(starts, ordered.size)
@@ -134,7 +149,7 @@ def _moved_back(moved: np.ndarray, dim: int, dtype) -> TensorBase:
 
 def _all_elements(self, name: str, consecutive: bool, want_inverse: bool,
                   want_counts: bool) -> tuple:
-    values, inverse, counts = _unique_flat(_data(self, name), consecutive)
+    values, inverse, counts = _unique_flat(_data(self, name), consecutive, want_inverse)
     values = wrap_array(np.array(values, order="C"), self._dtype)
     return _tensors(values, inverse, counts, want_inverse, want_counts)
 
