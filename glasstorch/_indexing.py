@@ -42,6 +42,8 @@ def getitem(self: TensorBase, index):
         return _slice(self, 0, index)
     if isinstance(index, np.integer):
         return _select(self, 0, int(index), 0)
+    if isinstance(index, TensorBase) and index._size and self._size:
+        return _index_op(self, [index])          # x[tensor]: straight to the operator
     if kind is not tuple:
         index = _as_tuple(index)
     view, advanced = _apply(self, index)
@@ -98,7 +100,8 @@ def _apply(self: TensorBase, index: tuple) -> tuple:
         elif item is Ellipsis:      # as torch: each Ellipsis skips the unnamed dims
             dim += ndim - consumed
         elif type(item) is slice:
-            result = _slice(result, dim, item)
+            if not _whole(item, result, dim):     # `:` keeps the geometry: no view needed
+                result = _slice(result, dim, item)
             dim += 1
         elif _is_mask(item):
             result = _unsqueeze_op(result, dim)
@@ -116,6 +119,12 @@ def _apply(self: TensorBase, index: tuple) -> tuple:
     if not advanced:
         return result, None
     return result, [advanced.get(d) for d in range(max(advanced) + 1)]
+
+
+def _whole(item: slice, view: TensorBase, dim: int) -> bool:
+    """A bare ``:`` on a dim `view` has."""
+    return item.start is None and item.stop is None and item.step is None and \
+        dim < len(view._size)
 
 
 def _bool_index(keep: bool) -> TensorBase:

@@ -90,7 +90,7 @@ def index_select(self, dim, index, *, out):
     flat = _vector(index)
     check_in_range(flat, source.shape[d], _out_of_range, low=0)
     if out.flags.c_contiguous and source.ndim == out.ndim:
-        np.take(source, flat, axis=d, out=out)
+        np.take(source, flat, axis=d, out=out, mode="wrap")     # checked: no buffering
     else:
         np.copyto(out, np.take(source, flat, axis=d).reshape(out.shape))
 

@@ -169,7 +169,15 @@ def indexing_geometry(self, indices) -> tuple:
         size, stride, before = self._size, self._stride, indexed[0]
     after = before + len(indexed)
     shape = size[:before] + middle + size[after:]
+    if _all_row_major(self, indices):
+        return shape, None          # TensorIterator keeps the row-major order: no sorting
     return shape, _index_strides(shape, stride, entries, before, after, middle)
+
+
+def _all_row_major(self, indices) -> bool:
+    """`self` and every index tensor row-major (the common case, decided cheaply)."""
+    return all(t._stride == contiguous_strides(t._size) for t in (self, *indices)
+               if t is not None)
 
 
 def _index_strides(shape, stride, entries, before, after, middle) -> tuple:

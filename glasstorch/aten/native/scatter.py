@@ -18,6 +18,7 @@ import numpy as np
 
 from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype
+from ...c10.tensor_impl import contiguous_strides
 from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import checked_scalar
@@ -83,11 +84,29 @@ def _at_least_1d(*arrays):
     return [a.reshape(1) if a.ndim == 0 else a for a in arrays]
 
 
-def _coordinates(index: np.ndarray, dim: int) -> tuple:
-    """The position in the written tensor of every element of `index`."""
+def _flat_positions(index: np.ndarray, dim: int, shape: tuple) -> np.ndarray:
+    """Where each element of `index` points in a row-major array of `shape`, as one
+    flat position (the index along `dim`, its own coordinates elsewhere)."""
+    strides = contiguous_strides(shape)
+    positions = index.astype(np.int64)          # int32 indices: no overflow below
+    if strides[dim] != 1:
+        positions *= strides[dim]
+    for k, n in enumerate(index.shape):
+        if k != dim and n > 1:
+            step = np.arange(n, dtype=np.int64) * strides[k]
+            positions = positions + step.reshape((n,) + (1,) * (index.ndim - k - 1))
+    return positions
+
+
+def _targets(out: np.ndarray, index: np.ndarray, dim: int) -> tuple:
+    """(array, NumPy index) naming the elements of `out` that `index` addresses: flat
+    positions into a row-major `out` (1-D fancy indexing is NumPy's fastest), else
+    one coordinate array per dim."""
+    if out.flags.c_contiguous:
+        return out.reshape(-1), _flat_positions(index, dim, out.shape)
     grids = list(np.ogrid[tuple(slice(n) for n in index.shape)])
     grids[dim] = index
-    return tuple(grids)
+    return out, tuple(grids)
 
 
 def _extent(src: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -135,15 +154,19 @@ def scatter_reduce_into(out: np.ndarray, dim: int, index: np.ndarray, values,
                             include_self, opmath=False)
         np.copyto(out, wide, casting="unsafe")
         return
-    where = _coordinates(index, dim)
+    target, where = _targets(out, index, dim)
+    values = np.broadcast_to(values, index.shape)
+    if target is not out:                # flat positions take flat values
+        values = values.reshape(-1)
+        where = where.reshape(-1)
     if not include_self:
-        out[where] = _identity(reduce, out.dtype)
+        target[where] = _identity(reduce, out.dtype)
     if reduce != "mean":
-        _UFUNCS[reduce].at(out, where, values)
+        _UFUNCS[reduce].at(target, where, values)
         return
     counts = np.full(out.shape, 1 if include_self else 0, np.int64)
-    np.add.at(counts, where, 1)
-    np.add.at(out, where, values)
+    np.add.at(counts.reshape(-1) if target is not out else counts, where, 1)
+    np.add.at(target, where, values)
     counts[counts == 0] = 1
     if out.dtype.kind in "iub":
         np.floor_divide(out, counts, out=out, casting="unsafe")
@@ -201,8 +224,12 @@ def gather(self, dim, index, sparse_grad, *, out):
     source, index, result = _at_least_1d(self, index, out)
     d = dim % source.ndim
     _checked_index(index, source.shape[d], d)
-    corner = tuple(slice(None) if i == d else slice(n) for i, n in enumerate(index.shape))
-    np.copyto(result, np.take_along_axis(source[corner], index, axis=d))
+    source = np.ascontiguousarray(source)
+    positions = _flat_positions(index, d, source.shape)
+    if result.flags.c_contiguous:
+        np.take(source.reshape(-1), positions, out=result, mode="wrap")   # checked already
+    else:
+        np.copyto(result, np.take(source.reshape(-1), positions))
 
 
 # ----------------------------------------------------------------------------------
@@ -275,7 +302,8 @@ def scatter(self, dim, index, src, *, out):
     """
     out, index = _prepare(out, self, dim, index)
     src, = _at_least_1d(src)
-    out[_coordinates(index, dim % out.ndim)] = _extent(src, index)
+    target, where = _targets(out, index, dim % out.ndim)
+    target[where] = _extent(src, index)
 
 
 @op("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
@@ -284,7 +312,8 @@ def scatter_value(self, dim, index, value, *, out):
     """`scatter` with one number written at every indexed position."""
     value = checked_scalar(value, from_numpy_dtype(out.dtype))
     out, index = _prepare(out, self, dim, index)
-    out[_coordinates(index, dim % out.ndim)] = value
+    target, where = _targets(out, index, dim % out.ndim)
+    target[where] = value
 
 
 # scatter with reduce= has no derivative formula, in torch either: backward through it
