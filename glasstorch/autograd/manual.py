@@ -35,12 +35,6 @@ def not_implemented(name: str):
     raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
 
 
-def no_derivative(name: str):
-    """An operator missing from torch's derivatives.yaml: its outputs still require grad,
-    and torch's backward node refuses to run."""
-    raise RuntimeError(f"derivative for aten::{name} is not implemented")
-
-
 def _zero(like):
     return torch.zeros((), dtype=like.dtype)
 

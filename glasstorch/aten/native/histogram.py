@@ -7,6 +7,9 @@ against its neighbouring edges so that the counts agree with the edges it return
 (an explicit tensor of edges is searched instead). Every bin holds its left edge;
 the last one holds its right edge too. Elements outside ``[left, right]`` and NaN
 are not counted.
+
+None of them has a derivative in torch: `histogram` and `bincount` (with weights)
+record a node whose backward refuses, `histc`'s result does not require grad.
 """
 from __future__ import annotations
 
@@ -211,8 +214,7 @@ def _searched_bins(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
 
 @op("histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, "
     "Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)",
-    meta=_histogram_count_meta, out=True, out_overload="bin_ct_out", method=True,
-    grad={"self": "no_derivative('histogram')", "weight": "no_derivative('histogram')"})
+    meta=_histogram_count_meta, out=True, out_overload="bin_ct_out", method=True)
 def histogram_count(self, bins, range, weight, density, *, out):
     """A histogram of the elements of `input`, and the edges of its bins.
 
@@ -252,9 +254,7 @@ def histogram_count(self, bins, range, weight, density, *, out):
 
 @op("histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, "
     "bool density=False) -> (Tensor hist, Tensor bin_edges)",
-    meta=_histogram_bins_meta, out=True, out_overload="bins_tensor_out", method=True,
-    grad={"self": "no_derivative('histogram')", "bins": "no_derivative('histogram')",
-          "weight": "no_derivative('histogram')"})
+    meta=_histogram_bins_meta, out=True, out_overload="bins_tensor_out", method=True)
 def histogram_edges(self, bins, weight, density, *, out):
     """`histogram` with the edges of the bins given as a 1-D tensor."""
     hist, bin_edges = out
@@ -298,8 +298,7 @@ def _bincount_meta(self, weights=None, minlength=0):
 
 
 @op("bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor",
-    meta=_bincount_meta, method=True,
-    grad={"self": NOT_DIFFERENTIABLE, "weights": "no_derivative('bincount')"})
+    meta=_bincount_meta, method=True)
 def bincount(self, weights, minlength, *, out):
     """How many times each value ``0, 1, ..., max(input)`` occurs in `input` (or the sum
     of the `weights` at its occurrences).
