@@ -20,6 +20,7 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ..meta.shape import broadcast_shapes, check_no_internal_overlap, wrap_dim
+from ..parallel import parallel_for
 from ..registry import TensorMeta, composite, op
 from .reduction import accumulation
 from .shape import _warn_once, reshape
@@ -112,14 +113,17 @@ def cdist_forward(x1, x2, p, compute_mode, *, out):
 
 def pairwise_distances(x1: np.ndarray, x2: np.ndarray, p: float, out: np.ndarray) -> None:
     """The direct road: ``out[..., i, j] = |x1[..., i, :] - x2[..., j, :]|_p``, computed
-    in blocks of rows of `x1` so the differences never take more than a few MB."""
-    rows = x1.shape[-2]
-    step = max(1, _PAIR_BLOCK // max(1, x2.shape[-2] * x2.shape[-1] * (out.size // max(
-        1, out.shape[-2] * out.shape[-1]))))
-    for start in range(0, rows, step):
-        stop = min(start + step, rows)
-        diff = np.abs(x1[..., start:stop, None, :] - x2[..., None, :, :])
-        out[..., start:stop, :] = _p_norm(diff, p)
+    in blocks of rows of `x1` (so the differences never take more than a few MB), the
+    blocks shared over the thread pool."""
+    batch = out.size // (out.shape[-2] * out.shape[-1])
+    step = max(1, _PAIR_BLOCK // max(1, x2.shape[-2] * x2.shape[-1] * batch))
+
+    def rows(start: int, stop: int) -> None:
+        for first in range(start, stop, step):
+            last = min(first + step, stop)
+            diff = np.abs(x1[..., first:last, None, :] - x2[..., None, :, :])
+            out[..., first:last, :] = _p_norm(diff, p)
+    parallel_for(0, x1.shape[-2], step, rows)
 
 
 def _p_norm(diff: np.ndarray, p: float) -> np.ndarray:
