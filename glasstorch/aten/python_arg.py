@@ -110,6 +110,17 @@ def to_scalar(value, param):
     _fail(param, value)
 
 
+def to_scalar_list(value, param):
+    """A Scalar[] argument: a sequence of numbers. Tensors (even 0-dim ones) are left
+    to a Tensor[] overload, as torch's parser does (``torch.gradient(x, spacing=(t,))``)."""
+    if isinstance(value, (tuple, list)) and not any(isinstance(v, TensorBase) for v in value):
+        try:
+            return [to_scalar(v, param) for v in value]
+        except Mismatch:
+            pass
+    _fail(param, value)
+
+
 def to_tensor(value, param):
     if isinstance(value, TensorBase):
         return value
@@ -191,7 +202,7 @@ _CONVERTERS = {
     "Generator": to_generator, "complex": to_scalar,
 }
 _LIST_CONVERTERS = {"int": to_int_list, "SymInt": to_int_list, "Tensor": to_tensor_list,
-                    "float": to_float_list, "Dimname": to_any, "Scalar": to_any,
+                    "float": to_float_list, "Dimname": to_any, "Scalar": to_scalar_list,
                     "bool": to_any}
 _TYPE_TEXT = {"Tensor": "Tensor", "int": "int", "SymInt": "int", "float": "float",
               "bool": "bool", "Scalar": "Number", "ScalarType": "torch.dtype",

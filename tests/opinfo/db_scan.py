@@ -201,6 +201,204 @@ def errors_count_nonzero():
                      known_bug_on_meta=META_REPEATED)
 
 
+# ----- diff, gradient, trapezoid, cumulative_trapezoid (`aten/native/integration.py`) -----
+def _float_of(x) -> np.dtype:
+    """torch's integrals of integer samples (an array or a dtype) are float32."""
+    dtype = np.dtype(getattr(x, "dtype", x))
+    return np.dtype(np.float32) if dtype.kind in "biu" else dtype
+
+
+def ref_diff(x, n=1, dim=-1, prepend=None, append=None):
+    """Samples give prepend / append of x's dtype (promotion: tests/test_scan.py)."""
+    if n == 0:
+        return x.copy()
+    joined = np.concatenate([t for t in (prepend, x, append) if t is not None], axis=dim)
+    with np.errstate(all="ignore"):
+        return np.diff(joined, min(n, joined.shape[dim]), axis=dim)
+
+
+def ref_gradient(x, spacing=None, dim=None, edge_order=1):
+    axes = list(range(x.ndim)) if dim is None else [dim] if isinstance(dim, int) else dim
+    if spacing is None:
+        spacing = [1.0] * len(axes)
+    elif not isinstance(spacing, (list, tuple)):
+        spacing = [spacing] * len(axes)
+    dtype = _float_of(x)
+    with np.errstate(all="ignore"):
+        results = np.gradient(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64),
+                              *spacing, axis=tuple(axes),
+                              edge_order=edge_order)
+    results = [results] if len(axes) == 1 else results
+    return [r.astype(dtype) for r in results]
+
+
+def _integral_dtype(y: np.ndarray, x) -> np.dtype:
+    """y's float dtype; with `x`, torch's promotion of the two first (an integer x
+    does not widen a floating y, as NumPy's promotion would)."""
+    if x is None or (x.dtype.kind in "biu" and y.dtype.kind not in "biu"):
+        return _float_of(y)
+    return _float_of(np.result_type(y.dtype, x.dtype))
+
+
+def _heights(y: np.ndarray, dim: int) -> np.ndarray:
+    """``y[i] + y[i + 1]`` along `dim`, added in y's dtype as torch does, then widened."""
+    count = y.shape[dim]
+    with np.errstate(all="ignore"):
+        pairs = np.take(y, range(1, count), axis=dim) + np.take(y, range(count - 1), axis=dim)
+    return pairs.astype(np.complex128 if y.dtype.kind == "c" else np.float64)
+
+
+def _widths(y: np.ndarray, x, dx, dim: int):
+    """``x[i + 1] - x[i]`` along `dim`, placed as torch places a 1-D `x`."""
+    if x is None:
+        return dx
+    if x.ndim == 1:
+        return np.diff(x).reshape([-1 if d == dim % y.ndim else 1 for d in range(y.ndim)])
+    return np.diff(x.reshape((1,) * (y.ndim - x.ndim) + x.shape), axis=dim)
+
+
+def ref_trapezoid(y, x=None, dx=1, dim=-1):
+    if y.shape[dim] == 0:
+        return np.zeros(np.delete(y.shape, dim % y.ndim), y.dtype)
+    total = np.sum(_heights(y, dim) * _widths(y, x, dx, dim), axis=dim) / 2
+    return np.asarray(total).astype(_integral_dtype(y, x))
+
+
+def ref_cumulative_trapezoid(y, x=None, dx=1, dim=-1):
+    steps = _heights(y, dim) * _widths(y, x, dx, dim) / 2
+    return np.cumsum(steps, axis=dim).astype(_integral_dtype(y, x))
+
+
+def sample_diff(dtype):
+    """Every standard tensor with a few orders (out= of an empty dim fails in torch too:
+    there is no last step to write it)."""
+    for x in tensors(dtype):
+        for n, dim in ((1, -1), (2, 0), (0, -1)):
+            if x.dim() and x.shape[dim] > n:
+                yield SampleInput(x, n, dim)
+    yield SampleInput(make_tensor((5,), dtype), 7, 0)
+    x = make_tensor((3, 4), dtype)
+    yield SampleInput(x, 1, 1, make_tensor((3, 2), dtype, seed=1), make_tensor((3, 1), dtype))
+    yield SampleInput(x, 2, 0, None, make_tensor((2, 4), dtype, seed=2))
+
+
+def _sixteen_bits(dtype) -> bool:
+    """float16 / bfloat16: torch rounds every step of the edge_order=2 formula."""
+    return dtype in (gt.float16, gt.bfloat16)
+
+
+def _gradient_tensors(dtype):
+    return tensors(dtype, shapes=((5,), (3, 4), (2, 3, 4)))
+
+
+def sample_gradient(overload: str):
+    """Samples the `overload` of gradient takes (each is called directly too)."""
+    def samples(dtype):
+        if dtype is gt.uint8:
+            return
+        second = 1 if _sixteen_bits(dtype) else 2
+        for x in _gradient_tensors(dtype):
+            if overload == "scalarint":
+                yield SampleInput(x)
+                yield SampleInput(x, spacing=2.0, dim=-1, edge_order=second)
+            elif overload == "array":
+                yield SampleInput(x, dim=[0, -1] if x.dim() > 1 else [0], edge_order=second)
+            elif overload == "scalararray":
+                yield SampleInput(x, spacing=0.5, dim=[-1])
+            elif overload == "scalarrayint":
+                yield SampleInput(x, spacing=[0.5 + d for d in range(x.dim())])
+            elif overload == "tensorarrayint":
+                yield SampleInput(x, spacing=(_coordinates(x.shape[-1]),), dim=-1,
+                                  edge_order=second)
+    return samples
+
+
+def _coordinates(count: int):
+    return gt.tensor([0.0, 0.5, 2.0, 2.5, 4.0][:count])
+
+
+def sample_trapezoid(with_x: bool, cumulative: bool = False):
+    def samples(dtype):
+        for y in tensors(dtype, shapes=((5,), (3, 4), (2, 3, 4), (1, 3, 1))):
+            if with_x:
+                yield SampleInput(y, make_tensor((y.shape[-1],), gt.float64, low=0, high=5))
+                yield SampleInput(y, make_tensor(y.shape, gt.int64, seed=3), dim=0)
+            else:
+                yield SampleInput(y)
+                yield SampleInput(y, dx=0.5, dim=0)
+        if not (cumulative or with_x):
+            yield SampleInput(make_tensor((4, 0), dtype), dim=1)
+    return samples
+
+
+def errors_diff():
+    x = make_tensor((2, 3), gt.float32)
+    yield ErrorInput(SampleInput(make_tensor((), gt.float32)), RuntimeError,
+                     r"^diff expects input to be at least one-dimensional$")
+    yield ErrorInput(SampleInput(x, -1), RuntimeError, r"^order must be non-negative but got -1$")
+    yield ErrorInput(SampleInput(x, 1, -1, make_tensor((3,), gt.float32)), RuntimeError,
+                     r"^diff expects prepend or append to be the same dimension as input$")
+    yield ErrorInput(SampleInput(x, 1, -1, None, make_tensor((3, 1), gt.float32)), RuntimeError,
+                     r"^diff expects the shape of tensor to prepend or append to match that of "
+                     r"input except along the differencing dimension; input.size\(0\) = 2, but "
+                     r"got tensor.size\(0\) = 3$")
+    yield ErrorInput(SampleInput(x, 1, 2), IndexError, r"^Dimension out of range")
+
+
+def errors_gradient():
+    x = make_tensor((3, 4), gt.float32)
+    yield ErrorInput(SampleInput(make_tensor((3,), gt.uint8)), RuntimeError,
+                     r"^torch.gradient does not support uint8 input.$")
+    yield ErrorInput(SampleInput(x, spacing=[1.0]), RuntimeError,
+                     r"^torch.gradient expected spacing to be unspecified, a scalar, or a list "
+                     r"of length equal to 'self.dim\(\) = 2', since dim argument was not given, "
+                     r"but got a list of length 1$")
+    yield ErrorInput(SampleInput(x, spacing=[1.0, 2.0], dim=[0]), RuntimeError,
+                     r"^torch.gradient expected spacing to be unspecified, a scalar or it's "
+                     r"spacing and dim arguments to have the same length, but got a spacing "
+                     r"argument of length 2 and a dim argument of length 1.$")
+    yield ErrorInput(SampleInput(x, edge_order=3), RuntimeError,
+                     r"^torch.gradient only supports edge_order=1 and edge_order=2.$")
+    yield ErrorInput(SampleInput(make_tensor((2, 4), gt.float32), edge_order=2), RuntimeError,
+                     r"^torch.gradient expected each dimension size to be at least edge_order\+1$")
+    yield ErrorInput(SampleInput(x, dim=2), IndexError, r"^Dimension out of range")
+    yield ErrorInput(SampleInput(x, spacing=(gt.tensor(1.0),), dim=0), RuntimeError,
+                     r"^torch.gradient expected each element of spacing to have one dimension, "
+                     r"but got an element with 0 dimensions!$")
+
+
+def errors_trapezoid(name: str, with_x: bool, number: bool = True):
+    def errors():
+        y = make_tensor((3, 4), gt.float32)
+        if with_x:
+            yield ErrorInput(SampleInput(y, make_tensor((3,), gt.float32)), RuntimeError,
+                             rf"^{name}: There must be one `x` value for each sample point$")
+            yield ErrorInput(SampleInput(y, make_tensor((4,), gt.bool)), RuntimeError,
+                             rf"^{name}: received a bool input for `x` or `y`, but bool is not "
+                             rf"supported$")
+            return
+        yield ErrorInput(SampleInput(make_tensor((3,), gt.bool)), RuntimeError,
+                         rf"^{name}: received a bool input for `y`, but bool is not supported$")
+        yield ErrorInput(SampleInput(y, dim=2), IndexError, r"^Dimension out of range")
+        if number:
+            yield ErrorInput(SampleInput(y, dx=1j), RuntimeError,
+                             rf"^{name}: Currently, we only support dx as a real number.$")
+    return errors
+
+
+def _integral(name: str, overload: str, ref, errors_name: str, **flags):
+    with_x = overload == "x"
+    return OpInfo(f"{name}.{overload}", variants=(name,), ref=ref,
+                  sample_inputs=sample_trapezoid(with_x, name.startswith("cumulative")),
+                  error_inputs=errors_trapezoid(errors_name, with_x, **flags),
+                  dtypes=INTEGRAL + INEXACT)
+
+
+def _gradient(overload: str, **flags):
+    return OpInfo(f"gradient.{overload}", variants=("gradient",), ref=ref_gradient,
+                  sample_inputs=sample_gradient(overload), dtypes=INTEGRAL + INEXACT, **flags)
+
+
 OPS = [
     OpInfo("cumsum", variants=("cumsum", "Tensor.cumsum"), ref=_cumulative(np.add),
            sample_inputs=sample_cumulative(), error_inputs=errors_cumulative("cumsum"),
@@ -223,4 +421,17 @@ OPS = [
            error_inputs=errors_count_nonzero, dtypes=ALL),
     OpInfo("count_nonzero.dim_IntList", variants=("count_nonzero", "Tensor.count_nonzero"),
            ref=ref_count_nonzero, sample_inputs=sample_count_nonzero(True), dtypes=ALL),
+    OpInfo("diff", variants=("diff", "Tensor.diff"), ref=ref_diff, sample_inputs=sample_diff,
+           error_inputs=errors_diff, out="diff", dtypes=ALL),
+    _gradient("scalarint", error_inputs=errors_gradient),
+    _gradient("array"),
+    _gradient("scalararray", covers=("gradient.scalarrayarray",)),
+    _gradient("scalarrayint"),
+    _gradient("tensorarrayint", covers=("gradient.tensorarray",)),
+    _integral("trapezoid", "x", ref_trapezoid, "trapezoid"),
+    _integral("trapezoid", "dx", ref_trapezoid, "trapezoid"),
+    _integral("trapz", "x", ref_trapezoid, "trapezoid"),
+    _integral("trapz", "dx", ref_trapezoid, "trapezoid", number=False),
+    _integral("cumulative_trapezoid", "x", ref_cumulative_trapezoid, "cumulative_trapezoid"),
+    _integral("cumulative_trapezoid", "dx", ref_cumulative_trapezoid, "cumulative_trapezoid"),
 ]
