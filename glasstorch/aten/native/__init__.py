@@ -15,3 +15,4 @@ from . import join, repeat, combine, resize  # noqa: F401
 from . import blas, addmm, matmul, einsum  # noqa: F401
 from . import distance, statistics  # noqa: F401
 from . import random, random_factories, sampling  # noqa: F401
+from . import integration  # noqa: F401
