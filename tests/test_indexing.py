@@ -200,3 +200,27 @@ def test_basic_indexing_stays_a_view_advanced_copies() -> None:
     assert y._base is None and y.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
     y[0, 0, 0] = 100.0
     assert x[1, 0, 0].item() == 0.0
+
+
+EXPANDED_WRITES = """
+x.index_put_((m.tensor([0, 1]),), m.tensor(1.)) | x.put_(m.tensor([0, 1]), m.ones(2))
+x.scatter_(0, m.tensor([[0, 1]]), m.ones(1, 2)) | x.scatter_(0, m.tensor([[0, 1]]), 1.)
+x.scatter_add_(0, m.tensor([[0, 1]]), m.ones(1, 2)) | x.index_fill_(0, m.tensor([0]), 1.)
+x.scatter_reduce_(0, m.tensor([[0, 1]]), m.ones(1, 2), 'sum') | x.masked_fill_(x > 0, 1.)
+x.index_add_(0, m.tensor([0]), m.ones(1, 4)) | x.index_copy_(0, m.tensor([0]), m.ones(1, 4))
+x.masked_scatter_(x > -1, m.ones(12)) | x.__setitem__([0, 1], 2.)
+"""
+
+
+@pytest.mark.parametrize("statement", _exprs(EXPANDED_WRITES))
+def test_writes_into_expanded_tensors_match_torch(statement: str) -> None:
+    """torch refuses the scatter-like writes into a tensor whose elements share memory,
+    and lets index_put_ / index_fill_ / masked_fill_ write through."""
+    torch = pytest.importorskip("torch")
+    results = []
+    for module in (torch, gt):
+        x = module.zeros(1, 4).expand(3, 4)
+        _, error = _outcome(lambda: exec(statement, {"x": x, "m": module}))
+        results.append((x.tolist(), None if error is None else (type(error).__name__,
+                                                                 str(error))))
+    assert results[1] == results[0]

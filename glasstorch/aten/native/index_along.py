@@ -16,8 +16,8 @@ from ...c10.dtype import from_numpy_dtype, scalar_type_name
 from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import cast_array, checked_scalar
-from .indexing import (check_in_range, check_out_dtype, check_out_overlap, like_self,
-                       out_of_bounds)
+from .indexing import (check_in_range, check_out_dtype, check_out_overlap, check_written,
+                       like_self, out_of_bounds)
 from .scatter import scatter_reduce_into
 from .shape import _warn_once as warn_once
 from .unary import BOOL, COMPLEX, refuse
@@ -125,6 +125,7 @@ def _check_source(name: str, self, dim, index, source) -> int:
 def _index_add_meta(self, dim, index, source, alpha=1, out=None):
     _check_source("index_add_", self, dim, index, source)
     check_out_dtype(self, out)
+    check_written(out)
     return like_self(self)
 
 
@@ -179,6 +180,7 @@ def _index_reduce_meta(self, dim, index, source, reduce, include_self=True, out=
                            f"amin but got {reduce}.")
     _check_source("index_reduce_", self, dim, index, source)
     check_out_dtype(self, out)
+    check_written(out)
     warn_once("index_reduce() is in beta and the API may change at any time.")  # as torch
     return like_self(self)
 
@@ -248,6 +250,7 @@ def _index_copy_meta(self, dim, index, source, out=None):
                            f"{scalar_type_name(source._dtype)}")
     _check_slices(self, source, d)
     check_out_dtype(self, out)
+    check_written(out)
     return like_self(self)
 
 

@@ -80,6 +80,13 @@ def check_out_overlap(out, *reads) -> None:
         check_no_overlap(out, t)
 
 
+def check_written(out) -> None:
+    """Scatter-like ops (not index_put_ / index_fill_ / masked_fill_) refuse to write,
+    in place or out=, a tensor whose elements share memory (an expanded one)."""
+    if out is not None:
+        check_no_internal_overlap(out)
+
+
 def check_out_dtype(self, out, message: str | None = None) -> None:
     """These ops write an out= tensor of self's dtype only (torch casts nothing here).
 
@@ -395,6 +402,7 @@ def _put_meta(self, index, source, accumulate=False, out=None):
         raise IndexError(f"put_(): Expected source and index to have the same number of "
                          f"elements, but got source.numel() = {source.numel()}, index.numel() "
                          f"= {index.numel()}")
+    check_written(out)
     return like_self(self, preserve=out is None or out is self)    # out= is made row-major
 
 

@@ -18,7 +18,7 @@ from ..meta.shape import broadcast_shapes
 from ..dispatcher import ops
 from ..registry import TensorMeta, composite, op
 from .copy import cast_array, checked_scalar
-from .indexing import META_NONZERO, check_out_dtype, check_out_overlap
+from .indexing import META_NONZERO, check_out_dtype, check_out_overlap, check_written
 from .split_views import unbind
 from .view import expand, view_
 
@@ -99,6 +99,7 @@ def _masked_scatter_meta(self, mask, source, out=None):
     if out is self:                   # in place, the mask is expanded to self's shape
         expand.call(mask, self._size)
     check_out_dtype(self, out)
+    check_written(out)
     return TensorMeta(broadcast_shapes(mask._size, self._size), self._dtype)
 
 

@@ -22,8 +22,8 @@ from ...c10.tensor_impl import contiguous_strides
 from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import checked_scalar
-from .indexing import (check_in_range, check_out_dtype, check_out_overlap, like_self,
-                       out_of_bounds)
+from .indexing import (check_in_range, check_out_dtype, check_out_overlap, check_written,
+                       like_self, out_of_bounds)
 from .shape import _warn_once as warn_once
 from .unary import BOOL, COMPLEX, refuse
 
@@ -247,6 +247,7 @@ def _legacy_reduce(reduce: str) -> str:
 def _scatter_src_meta(self, dim, index, src, out=None):
     _check_scatter("scatter", self, dim, index, src)
     check_out_dtype(self, out)
+    check_written(out)
     return like_self(self)
 
 
@@ -255,6 +256,7 @@ def _scatter_value_meta(self, dim, index, value, out=None):
     if self._device.type != "meta":
         checked_scalar(value, self._dtype)
     check_out_dtype(self, out)
+    check_written(out)
     return like_self(self)
 
 
@@ -262,6 +264,7 @@ def _scatter_reduce_meta(self, dim, index, src, reduce, out=None):
     _check_scatter("scatter", self, dim, index, src)
     _legacy_reduce(reduce)
     check_out_dtype(self, out)
+    check_written(out)
     warn_once("The reduce argument of torch.scatter with Tensor src is deprecated and will "
               "be removed in a future PyTorch release. Use torch.scatter_reduce instead for "
               "more reduction options.")         # once per process, as torch
@@ -342,6 +345,7 @@ def scatter_value_reduce(self, dim, index, value, reduce, *, out):
 def _scatter_add_meta(self, dim, index, src, out=None):
     _check_scatter("scatter_add", self, dim, index, src)
     check_out_dtype(self, out)
+    check_written(out)
     return like_self(self)
 
 
@@ -375,6 +379,7 @@ def _scatter_reduce_two_meta(self, dim, index, src, reduce, include_self=True, o
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
     check_out_dtype(self, out)
+    check_written(out)
     return like_self(self)
 
 
