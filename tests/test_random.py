@@ -170,6 +170,14 @@ def _block_sizes(m, g):
         m.empty(n, dtype=m.float64).normal_(3.0, 0.5, generator=g) for n in (16, 47))
 
 
+@recipe("double draws stored in float16 and bfloat16 (rounded through float32)")
+def _narrow(m, g):
+    return (m.empty(4096, dtype=m.float16).cauchy_(generator=g),
+            m.empty(4096, dtype=m.bfloat16).exponential_(generator=g),
+            m.empty(9, dtype=m.bfloat16).random_(0, 2 ** 30, generator=g),
+            m.poisson(m.full((5,), 3000.0, dtype=m.float16), generator=g))
+
+
 @recipe("poisson")
 def _poisson(m, g):
     return m.poisson(m.tensor([[0.0, 0.5, 3.0], [9.99, 10.0, 250.0]]), generator=g)

@@ -270,4 +270,15 @@ def memory_order_with_axes(out: np.ndarray) -> tuple:
 def fill_in_memory_order(out: np.ndarray, values: np.ndarray) -> None:
     """Write `values` (one per element, in draw order) into `out` in memory order."""
     view = memory_order_with_axes(out)[0]
-    view[...] = values.reshape(view.shape)
+    with np.errstate(over="ignore", invalid="ignore"):     # out of range: inf, as C's cast
+        view[...] = narrowed(values, out.dtype).reshape(view.shape)
+
+
+def narrowed(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`values` ready to be stored as `dtype`. c10's Half and BFloat16 are built from a
+    float, so a double or an integer reaches them rounded twice, through float32."""
+    if dtype.itemsize == 2 and dtype.kind != "i" and dtype.kind != "u" \
+            and values.dtype != np.float32 and values.dtype.kind in "fiu":
+        with np.errstate(over="ignore"):
+            return values.astype(np.float32)
+    return values

@@ -321,7 +321,8 @@ def poisson(self, generator, *, out):
         tensor([ 2.,  5., 17.])
     """
     rates = np.ascontiguousarray(self, dtype=np.float64).reshape(-1)
-    out.reshape(-1)[...] = sample_poisson(generator_or_default(generator), rates)
+    counts = sample_poisson(generator_or_default(generator), rates)
+    out.reshape(-1)[...] = bits.narrowed(counts, out.dtype)
 
 
 # ----------------------------------------------------------------------------------
