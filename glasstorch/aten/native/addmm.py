@@ -306,4 +306,5 @@ def baddbmm(self, batch1, batch2, beta, alpha, *, out):
     small = small_batches(batch1, batch2)
     check_batch_dtypes(batch1, out, small)
     refuse(out, "baddbmm" if small else "addmm_impl_cpu_", NO_LOOP)
-    affine_product(out, batch1, batch2, self, beta, alpha)
+    affine_product(out, batch1, batch2, self, beta, alpha,
+                   in_order=small and out.dtype.kind in "fcV")

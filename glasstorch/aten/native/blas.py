@@ -115,14 +115,14 @@ def product_into(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> None:
 
 
 def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, beta=0,
-                   alpha=1) -> None:
+                   alpha=1, in_order: bool = False) -> None:
     """``out = beta * self + alpha * (mat1 @ mat2)`` (see Note [beta == 0 ignores self]).
 
     `self` broadcasts to `out` (None when beta is 0). The product goes straight into
     `out` when it has the computation's dtype; otherwise it is computed in float32 and
-    rounded once.
+    rounded once. `in_order`: sum the products in order (`sum_in_order`).
     """
-    if beta == 0 and alpha == 1 and type(alpha) is not bool:   # the plain product
+    if beta == 0 and alpha == 1 and type(alpha) is not bool and not in_order:
         product_into(out, mat1, mat2)
         return
     compute = compute_dtype(out.dtype)
@@ -130,6 +130,8 @@ def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, be
     reads_out = beta != 0 and np.may_share_memory(self, out)     # in place: self is out
     if alpha == 0:
         result = np.zeros(out.shape, compute)
+    elif in_order:
+        result = sum_in_order(mat1.astype(compute), mat2.astype(compute))
     elif compute == out.dtype and not reads_out:
         np.matmul(mat1, mat2, out=out)
         result = out
@@ -142,6 +144,25 @@ def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, be
         np.add(result, scaled, out=result, casting="unsafe")
     if result is not out:
         np.copyto(out, result, casting="unsafe")
+
+
+def sum_in_order(batch1: np.ndarray, batch2: np.ndarray) -> np.ndarray:
+    """``batch1 @ batch2`` with each product rounded and the sum taken term by term in
+    order, as torch's plain loop for tiny batches does (so its float results agree to
+    the bit; BLAS orders the sum its own way). A running sum is a cumulative sum.
+
+    Complex products are spelled out in real arithmetic, as C++'s complex<float> does
+    them (NumPy's own complex multiply may fuse them).
+    """
+    left, right = batch1[..., :, :, None], batch2[..., None, :, :]
+    if left.dtype.kind != "c":
+        return np.cumsum(left * right, axis=-2)[..., -1, :]
+    real = left.real * right.real - left.imag * right.imag
+    imag = left.real * right.imag + left.imag * right.real
+    result = np.empty(real.shape[:-2] + real.shape[-1:], left.dtype)
+    result.real = np.cumsum(real, axis=-2)[..., -1, :]
+    result.imag = np.cumsum(imag, axis=-2)[..., -1, :]
+    return result
 
 
 def empty_sum(out: np.ndarray, self, beta, in_place: bool = True) -> None:
@@ -225,7 +246,7 @@ def _bmm_meta(self, mat2, out=None):
 
 def small_batches(batch1: np.ndarray, batch2: np.ndarray) -> bool:
     """torch multiplies batches of tiny matrices in a plain loop, larger ones on BLAS;
-    the two paths word their errors differently."""
+    the two paths word their errors differently, and round differently."""
     return batch1.shape[1] * batch1.shape[2] * batch2.shape[2] < 400
 
 
@@ -255,7 +276,7 @@ def bmm(self, mat2, *, out):
     small = small_batches(self, mat2)
     check_batch_dtypes(self, out, small)
     refuse(out, "bmm" if small else "addmm_impl_cpu_", NO_LOOP)
-    product_into(out, self, mat2)
+    affine_product(out, self, mat2, None, in_order=small and out.dtype.kind in "fcV")
 
 
 def check_addmv(self_dim: int, self_numel: int, self_dtype, mat, vec) -> None:
