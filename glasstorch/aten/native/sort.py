@@ -1,7 +1,7 @@
 """Sorting and selection along a dimension: sort, argsort, msort, topk.
 
-The helpers here (`order_keys`, `stable_order`, `select_kth`, `along_last`) are shared
-with the order statistics (`order_statistics.py`: kthvalue, median, mode, quantile)
+The helpers here (`order_keys`, `stable_order`, `select_kth`, `top_k`, `along_last`)
+are shared with the order statistics (`order_statistics.py`: kthvalue, median, mode)
 and `unique.py`.
 
 Note [Order keys]
@@ -14,9 +14,15 @@ Note [Order keys]
     an integer through its offset from the smallest one. A key of at most 32 bits is
     packed with the element's position into one uint64 (key above, position below):
     the packed values are distinct, so any sort of them is the stable sort, and the
-    positions come back out of the low bits. Descending order sorts the inverted
-    keys, so equal elements still keep their order, as torch's stable sort does.
-    Wider keys (float64, int64 spanning more than 2**32) take NumPy's stable argsort.
+    positions come back out of the low bits, the sorted values out of the high ones.
+    Descending order sorts the inverted keys, so equal elements still keep their
+    order, as torch's stable sort does. Wider keys (float64, int64 spanning more than
+    2**32) take NumPy's fast argsort, and where equal keys occur their positions are
+    put back in order by a second, packed sort.
+
+    torch's own sort with ``stable=False`` (the default) is an introsort: on rows of
+    more than 16 elements it leaves equal elements in an order of its own, which no
+    stable sort reproduces; with ``stable=True`` the results are the same.
 """
 from __future__ import annotations
 
