@@ -44,6 +44,13 @@ x[[2]] | x[[-3]] | x[:, [3]] | x[:, :, m.tensor([5, -7])] | x[[0, 1], [0, 1, 2]]
 x[m.tensor([0.5])] | x[m.tensor([1], dtype=m.int16)] | x[m.tensor([True, False, True])]
 x[m.ones(2, 4, dtype=m.bool)] | x[[0], [0], [0], [0]] | x[m.tensor([[[[0]]]]), 0, 0]
 x[0, 0, [0], None, None] | x[..., [0], ...] | x[[0, 1], ..., [1, 2]]
+x[np.array([0, 1])] | x[np.array([[0], [1]]), 1] | x[:, np.array([True, False, True])]
+x[np.int64(1), [0]] | x[[0] * 40] | x[list(range(2)) * 20, 0] | x[[[0, 1]] * 33]
+x[m.tensor([[True, False, True], [False, True, True]])] | x[..., None, [0, 1]]
+x[[0, 1], [[0], [1]], [[[0]], [[1]]]] | x[-1, [-1, -2], -1] | x[m.tensor([[0, 1]]).t()]
+x[m.arange(2).expand(3, 2)] | x[None][[0]] | x[[0, 1]][:, [0]] | x[0][[0, 2], 1:3]
+x.permute(2, 0, 1)[[1, 3]] | x.permute(2, 0, 1)[:, [1, 0], [2, 0]] | x[:, :, ::2][[1, 0]]
+x.permute(1, 2, 0)[[0, 2], :, [1, 0]] | x.permute(2, 0, 1)[[]]
 """
 
 SETITEM = """
@@ -100,7 +107,7 @@ def test_getitem_matches_torch(expr: str, layout: str) -> None:
     results = []
     for module in (torch, gt):
         x = _make(module, layout)
-        results.append((_outcome(lambda: eval(expr, {"x": x, "m": module})), x))
+        results.append((_outcome(lambda: eval(expr, {"x": x, "m": module, "np": np})), x))
     ((expected, expected_error), tx), ((actual, error), gx) = results
     if expected_error is not None:
         _same_error(expected_error, error)
