@@ -156,6 +156,10 @@ def _uniform_gradient(self, spacing: list, dims, edge_order: int) -> list:
 def _coordinate_gradient(self, coordinates, dims, edge_order: int) -> list:
     """Second-order differences for samples at the given coordinates, one 1-D tensor
     of them per dim (the weights of the three neighbours follow from the two steps)."""
+    for where in coordinates:
+        if where.device != self.device:
+            raise RuntimeError(f"torch.gradient expected each tensor to be on the same device, "
+                               f"but got devices {self.device} and {where.device}!")
     results = []
     for dim, where in zip(dims, coordinates):
         if where.dim() != 1:
