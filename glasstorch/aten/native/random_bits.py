@@ -50,9 +50,12 @@ def _fma32(a, b, c) -> np.ndarray:
     between two floats (its 29 extra bits are 100...0). Those rare elements are
     recomputed exactly, from the part of the sum the double lost.
     """
-    total = np.asarray(a, np.float64) * b + c
+    total = np.multiply(a, b, dtype=np.float64)
+    total += c
     rounded = total.astype(np.float32)
-    halfway = (total.view(np.uint64) & _BEYOND_FLOAT) == _HALFWAY
+    bits = total.view(np.uint64)                    # total is not needed any more
+    np.bitwise_and(bits, _BEYOND_FLOAT, out=bits)
+    halfway = bits == _HALFWAY
     if halfway.any():
         at = np.nonzero(halfway)
         parts = [np.broadcast_to(np.asarray(v, np.float32), total.shape)[at] for v in (a, b, c)]
