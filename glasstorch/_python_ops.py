@@ -120,7 +120,9 @@ def _binary(dunder: str, qualified: str, order: str):
         return method
     call = overload.call
     extra = _defaults_after_operands(overload)
-    if overload.declaration is not None and not overload.declaration.numbers:
+    # `numbers` is False only for operators that are not elementwise (matmul), which take
+    # tensors alone; elementwise ones accept numbers as operands (a set, or True)
+    if overload.declaration is not None and overload.declaration.numbers is False:
         swapped = order == "swapped"
 
         def method(self, other):       # matmul: an operand that is no tensor is not ours
