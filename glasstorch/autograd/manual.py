@@ -24,7 +24,8 @@ from .manual_sorting import quantile_backward, quantile_q_backward  # noqa: F401
 from .manual_scan import (  # noqa: F401  (looked up by name from formulas)
     cummaxmin_backward, cumprod_backward, cumsum_backward, logcumsumexp_backward)
 from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)
-    amax_amin_backward, aminmax_backward, evenly_distribute_backward, logsumexp_backward,
+    amax_amin_backward, aminmax_backward, dist_backward, evenly_distribute_backward,
+    logsumexp_backward,
     mean_backward, moment_mean_backward, nanmean_backward, nansum_backward, norm_backward,
     prod_backward, std_backward, sum_backward, value_selecting_reduction_backward,
     var_backward)

@@ -116,7 +116,10 @@ def var_backward(grad, self, dim, correction, keepdim: bool):
     sizes = tuple(self.shape)
     grad = restore_reduced_dims(grad, dim, sizes, keepdim)
     mean = self.mean(_reduced(dim, len(sizes)), keepdim=True) if sizes else self
-    return (2.0 / (_count(sizes, dim) - correction)) * grad * (self - mean)
+    # torch counts the listed dims only: an empty list counts 1 (it reduced everything)
+    listed = math.prod(self.shape) if dim is None else _count(sizes, dim) if dim else 1
+    freedom = max(0, listed - correction)
+    return (2.0 / freedom if freedom else math.inf) * grad * (self - mean)
 
 
 def std_backward(grad, self, result, dim, correction, keepdim: bool):
@@ -142,14 +145,16 @@ def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
     grad = restore_reduced_dims(grad, dim, sizes, keepdim)
     norm = restore_reduced_dims(result, dim, sizes, keepdim)
     if p == 0:
-        return torch.zeros_like(self)
+        return None                        # torch leaves the gradient undefined
     if p == 1:
         return self.sgn() * grad
     if p == 2:
         return self * (grad / norm).masked_fill(norm == 0, 0)
     if math.isinf(p):
-        mask = self.abs() == norm
-        return self.sgn() * mask * grad / mask.sum(_reduced(dim, len(sizes)), keepdim=True)
+        # the extreme elements share it; a NaN norm came from the NaN elements
+        mask = (self.abs() == norm) | (self.isnan() & norm.isnan())
+        count = mask.sum(_reduced(dim, len(sizes)), keepdim=True)
+        return self.sgn() * mask * (grad / count)
     scale = self.abs().pow(p - 1) * grad / norm.pow(p - 1)
     return (self.sgn() * scale).masked_fill(norm == 0, 0)
 
@@ -159,3 +164,11 @@ def logsumexp_backward(grad, self, result, dim, keepdim: bool):
     sizes = tuple(self.shape)
     grad = restore_reduced_dims(grad, dim, sizes, keepdim)
     return grad * (self - restore_reduced_dims(result, dim, sizes, keepdim)).exp()
+
+
+def dist_backward(grad, self, other, p, result, sizes):
+    """dist = norm(self - other): norm's gradient summed back to one input's `sizes`
+    (pass ``-grad`` for `other`); undefined for p = 0, as torch's."""
+    from .engine import sum_to
+    found = norm_backward(grad, self - other, p, result)
+    return None if found is None else sum_to(found, tuple(sizes))

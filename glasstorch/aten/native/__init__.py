@@ -5,7 +5,7 @@ from . import trigonometric, rounding, predicates, conj  # noqa: F401
 from . import comparison, bitwise  # noqa: F401
 from . import division, power, minmax, binary_math, ternary  # noqa: F401
 from . import special, clamp  # noqa: F401
-from . import reduction, extrema  # noqa: F401
+from . import reduction, extrema, moments, norms  # noqa: F401
 from . import indexing, scatter, index_along, masked  # noqa: F401
 from . import sort, order_statistics, quantile  # noqa: F401
 from . import bucketing, histogram, unique  # noqa: F401
