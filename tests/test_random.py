@@ -301,3 +301,10 @@ def test_refused_calls_draw_nothing():
     with pytest.raises(RuntimeError, match="probability tensor contains"):
         gt.multinomial(gt.tensor([1.0, -1.0]), 1, generator=g)
     assert g.get_state().numpy().tobytes() == before and not x.any()
+
+
+def test_generator_arguments_are_glasstorch_generators():
+    with pytest.raises(TypeError, match=r"^rand\(\) received an invalid combination of "
+                                        r"arguments - got \(int, generator=int\)"):
+        gt.rand(2, generator=3)
+    assert gt.rand(2, generator=gt.Generator()).shape == (2,)

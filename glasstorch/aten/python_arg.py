@@ -14,6 +14,7 @@ import numpy as np
 from ..c10 import dtype as dtypes
 from ..c10 import layout as layouts
 from ..c10.device import device as Device
+from ..c10.generator import Generator
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
 
@@ -189,7 +190,7 @@ def to_any(value, param):
 
 
 def to_generator(value, param):
-    if type(value).__name__ == "Generator":
+    if isinstance(value, Generator):
         return value
     _fail(param, value)
 
