@@ -28,6 +28,7 @@ from ._tensor_new import (  # noqa: F401
 from .aten.native.shape import split_function as split  # noqa: F401
 from .aten.native.unique import unique, unique_consecutive  # noqa: F401
 from .aten.native.masked import nonzero_function as nonzero  # noqa: F401
+from .aten.native.norms import norm_function as norm  # noqa: F401
 from .aten.native.distance import cdist_function as cdist  # noqa: F401
 from .aten.native.combine import (  # noqa: F401
     meshgrid_function as meshgrid, broadcast_tensors_function as broadcast_tensors,

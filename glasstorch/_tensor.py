@@ -13,6 +13,7 @@ import numpy as np
 from . import _indexing, _python_ops, _tensor_new
 from .aten import binding, ops
 from .aten.native import conversion as _conversion, masked as _masked, unique as _unique
+from .aten.native import norms as _norms
 from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
 from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
@@ -38,6 +39,7 @@ class Tensor(TensorBase):
     nonzero = _masked.nonzero_method      # takes the Python-only as_tuple=
     unique = _unique.unique               # Python functions in torch too
     unique_consecutive = _unique.unique_consecutive
+    norm = _norms.tensor_norm             # torch.norm's routing, a Python function in torch
 
     # ----- Python protocol --------------------------------------------------------
     def __len__(self) -> int:
