@@ -228,19 +228,21 @@ def _mode_meta(self, dim=-1, keepdim=False, out=None):
 
 def _mode_positions(a: np.ndarray) -> np.ndarray:
     """Per row of `a` (last axis): the last position of its most frequent value, the
-    smallest such value when several are equally frequent."""
+    smallest such value when several are equally frequent. NaN sorts last and, as in
+    torch (which compares with ``!=``), each NaN counts once. (With NaN present torch's
+    own order depends on how its insertion sort meets values NaN does not compare to.)"""
     n = a.shape[-1]
-    keys = order_keys(a).reshape(-1, n)
-    order = stable_order(keys)
-    keys = np.take_along_axis(keys, order, -1)
-    starts = np.ones(keys.shape, bool)
-    starts[:, 1:] = keys[:, 1:] != keys[:, :-1]
+    rows = a.reshape(-1, n)
+    order = stable_order(order_keys(rows))
+    ordered = np.take_along_axis(rows, order, -1)
+    starts = np.ones(ordered.shape, bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]   # NaN != NaN: a run of its own
     run = np.cumsum(starts.reshape(-1)) - 1
-    length = np.bincount(run)[run].reshape(keys.shape)
-    rows = np.arange(keys.shape[0])
-    first = np.argmax(length, axis=-1)                 # the first longest run: smallest value
-    last = first + length[rows, first] - 1             # stable order: its largest position
-    return order[rows, last].reshape(a.shape[:-1])
+    length = np.bincount(run)[run].reshape(ordered.shape)
+    index = np.arange(ordered.shape[0])
+    first = np.argmax(length, axis=-1)                 # the first longest run
+    last = first + length[index, first] - 1            # stable order: its largest position
+    return order[index, last].reshape(a.shape[:-1])
 
 
 @op("mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)",
