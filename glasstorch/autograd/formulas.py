@@ -171,6 +171,10 @@ _NODE_NAMES = {
     "clip": "ClampBackward1", "clip.Tensor": "ClampBackward0",
     "max.other": "MaximumBackward0", "min.other": "MinimumBackward0",
     "float_power.Tensor_Tensor": "PowBackward1", "square": "PowBackward0",
+    # random: numbered in derivatives.yaml's order, not in the order bindings try them
+    "normal.Tensor_float": "NormalBackward1", "normal.float_Tensor": "NormalBackward2",
+    "normal.Tensor_Tensor": "NormalBackward3", "bernoulli_.Tensor": "BernoulliBackward1",
+    "bernoulli_.float": "BernoulliBackward2",
 }
 _HAND_WRITTEN = {"copy_"}
 # A number where the schema says Tensor is torch's wrapped number, or selects one of its
