@@ -17,7 +17,7 @@ from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, op
 from .copy import cast_array, checked_scalar
 from .indexing import (check_in_range, check_out_dtype, check_out_overlap, check_written,
-                       like_self, out_of_bounds)
+                       like_self, out_of_bounds, warn_if_expanded)
 from .scatter import scatter_reduce_into
 from .shape import _warn_once as warn_once
 from .unary import BOOL, COMPLEX, refuse
@@ -316,6 +316,8 @@ def _index_fill_meta(self, dim, index, value, out=None):
     elif self._device.type != "meta":
         checked_scalar(value, self._dtype)
     check_out_dtype(self, out)
+    if out is self:
+        warn_if_expanded(out, "index_fill_", "tensor[mask] = scalar")
     return like_self(self, preserve=out is None or out is self)    # out= is made row-major
 
 

@@ -23,9 +23,10 @@ from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.tensor_impl import TensorBase, contiguous_strides
 from ..meta.pointwise import permuted_strides
 from ..meta.shape import (broadcast_shapes, check_no_internal_overlap, check_no_overlap,
-                          compute_view_stride, wrap_dim)
+                          compute_view_stride, has_internal_overlap, wrap_dim)
 from ..registry import TensorMeta, op
-from .copy import strides_like
+from .copy import checked_scalar, strides_like
+from .shape import _caller_stacklevel as caller_stacklevel
 
 META_NONZERO = (
     "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
@@ -128,15 +129,19 @@ def _expand_masks(self, indices) -> list:
         if t._dtype is dtypes.uint8:
             warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
                           "dtype torch.bool instead.", UserWarning, stacklevel=5)
-        start = len(entries)
-        for j, n in enumerate(t._size):
-            if start + j >= len(self._size) or self._size[start + j] != n:
-                raise IndexError(f"The shape of the mask {list(t._size)} at index {j} does not "
-                                 f"match the shape of the indexed tensor {list(self._size)} at "
-                                 f"index {start + j}")
+        _check_mask_shape(self, t, len(entries))
         count = _mask_count(t)
         entries.extend(_Operand((count,), (len(t._size),)) for _ in t._size)
     return entries
+
+
+def _check_mask_shape(self, mask, start: int) -> None:
+    """A mask indexing dims start, start + 1, ... must have those dims' sizes."""
+    for j, n in enumerate(mask._size):
+        if start + j >= len(self._size) or self._size[start + j] != n:
+            raise IndexError(f"The shape of the mask {list(mask._size)} at index {j} does not "
+                             f"match the shape of the indexed tensor {list(self._size)} at "
+                             f"index {start + j}")
 
 
 def _mask_count(mask: TensorBase) -> int:
@@ -284,10 +289,49 @@ def index(self, indices, *, out):
 # ----------------------------------------------------------------------------------
 # index_put: x[i0, i1, ...] = values
 # ----------------------------------------------------------------------------------
+def warn_if_expanded(out, op_name: str, example: str) -> None:
+    """torch's deprecation warning for writing in place into an expanded tensor."""
+    if out is not None and out._device.type != "meta" and \
+            has_internal_overlap(out._size, out._stride):
+        warnings.warn(f"Use of {op_name} on expanded tensors is deprecated. Please clone() the "
+                      f"tensor before performing this operation. This also applies to advanced "
+                      f"indexing e.g. {example}", UserWarning, stacklevel=caller_stacklevel())
+
+
+def _single_mask(indices, values, accumulate):
+    """torch's index_put_ shortcut: one mask index (the rest None) and a one-element value
+    without accumulate become ``masked_fill_(mask, value.item())``; that mask, or None."""
+    if accumulate or values.numel() != 1:
+        return None
+    present = [t for t in indices if t is not None]
+    if len(present) == 1 and present[0]._dtype in _MASK_DTYPES:
+        return present[0]
+    return None
+
+
 def _index_put_meta(self, indices, values, accumulate=False, out=None):
     check_out_dtype(self, out)
+    if out is self:
+        warn_if_expanded(out, "index_put_", "tensor[indices] = tensor")
     if self._device.type == "meta":         # torch's meta function checks none of this
         return like_self(self, preserve=out is None)
+    mask = _single_mask(indices, values, accumulate)
+    if mask is not None:
+        _check_mask_shape(self, mask, next(i for i, t in enumerate(indices) if t is mask))
+        if mask._dtype is not dtypes.bool:
+            raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with "
+                               "dtype unsigned char")
+        checked_scalar(values._np.item(), self._dtype)
+        if out is self:
+            warn_if_expanded(out, "masked_fill_", "tensor[mask] = scalar")
+        return like_self(self, preserve=out is None or out is self)
+    _check_values(self, indices, values)
+    if out is self:
+        check_no_overlap(self, values)
+    return like_self(self, preserve=out is None or out is self)    # out= is made row-major
+
+
+def _check_values(self, indices, values) -> None:
     if values._dtype is not self._dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{scalar_type_name(self._dtype)} for the destination and "
@@ -301,7 +345,6 @@ def _index_put_meta(self, indices, values, accumulate=False, out=None):
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(values._size)} "
                                f"cannot be broadcast to indexing result of shape "
                                f"{list(shape)}") from None
-    return like_self(self, preserve=out is None or out is self)    # out= is made row-major
 
 
 @op("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",

@@ -18,7 +18,8 @@ from ..meta.shape import broadcast_shapes
 from ..dispatcher import ops
 from ..registry import TensorMeta, composite, op
 from .copy import cast_array, checked_scalar
-from .indexing import META_NONZERO, check_out_dtype, check_out_overlap, check_written
+from .indexing import (META_NONZERO, check_out_dtype, check_out_overlap, check_written,
+                       warn_if_expanded)
 from .split_views import unbind
 from .view import expand, view_
 
@@ -42,6 +43,8 @@ def _masked_fill_meta(self, mask, value, out=None):
     if not on_meta:                   # a tensor value is converted as its item() would be
         checked_scalar(value._np.item() if hasattr(value, "_size") else value, self._dtype)
     check_out_dtype(self, out)
+    if out is self:
+        warn_if_expanded(out, "masked_fill_", "tensor[mask] = scalar")
     return TensorMeta(broadcast_shapes(mask._size, self._size), self._dtype)
 
 
