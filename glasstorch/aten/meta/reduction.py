@@ -29,8 +29,11 @@ def reduction_dims(dim, ndim: int) -> tuple:
 
     Raises:
         IndexError: a dim out of range ("Dimension out of range ...").
-        RuntimeError: a repeated dim ("dim 0 appears multiple times in the list of dims").
+        RuntimeError: a repeated dim ("dim 0 appears multiple times in the list of dims"),
+            or more than 64 dims (torch's TensorIterator limit).
     """
+    if ndim > 64:
+        raise RuntimeError("only tensors with up to 64 dims are supported")
     if dim is None or (not isinstance(dim, int) and len(dim) == 0):
         return tuple(range(ndim))
     wrapped = (wrap_dim(dim, ndim),) if isinstance(dim, int) else wrap_dims(dim, ndim)
