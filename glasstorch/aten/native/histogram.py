@@ -290,8 +290,8 @@ def _bincount_meta(self, weights=None, minlength=0):
     if values.size and values.min() < 0:
         raise RuntimeError(_BINCOUNT_INPUT)
     length = max(int(values.max()) + 1 if values.size else 0, minlength)
-    if weights is None:
-        return TensorMeta((length,), dtypes.int64)
+    if weights is None or not values.size:         # no input: int64 counts, whatever
+        return TensorMeta((length,), dtypes.int64)  # the weights' dtype (as torch)
     # float weights count in float, other weights in double
     float_weights = weights._dtype is dtypes.float32
     return TensorMeta((length,), dtypes.float32 if float_weights else dtypes.float64)
