@@ -113,19 +113,20 @@ def _matmul_batched(tensor1, tensor2, out):
             return _into(matmul, (tensor1, squeeze_dim.call(tensor2, 0)), out)
     batch = broadcast_shapes(batch1, batch2)
     count = _product(batch)
-    left = reshape.call(expand.call(tensor1, batch + (n, m1), False), (count, n, m1))
+    left = _reshaped(_expanded(tensor1, batch, (n, m1)), (count, n, m1))
     vector_rhs = dim2 == 1
     if vector_rhs:
-        right = reshape.call(expand.call(tensor2, batch + (m2,), False), (count, m2))
-        right = unsqueeze.call(right, 2)
+        right = unsqueeze.call(_reshaped(_expanded(tensor2, batch, (m2,)), (count, m2)), 2)
     else:
-        right = reshape.call(expand.call(tensor2, batch + (m2, p), False), (count, m2, p))
+        right = _reshaped(_expanded(tensor2, batch, (m2, p)), (count, m2, p))
     output_shape = batch + ((n,) if dim1 > 1 else ()) + ((p,) if dim2 > 1 else ())
     if out is None:
         product = bmm.call(left, right)
         if vector_rhs:
-            product = squeeze_dim.call(product, -1)
-        return unsafe_view.call(product, output_shape)
+            return unsafe_view.call(squeeze_dim.call(product, -1), output_shape)
+        # a 3-D batch is already the result: bmm's fresh tensor, no view to drop
+        return product if product._size == output_shape else unsafe_view.call(product,
+                                                                               output_shape)
     resize_out(out, output_shape)
     target = reshape.call(out, (count, n, p))
     _aten.bmm.out.call(left, right, target)
@@ -134,6 +135,17 @@ def _matmul_batched(tensor1, tensor2, out):
     if target._storage is not out._storage:
         copy_.call(out, reshape.call(target, out._size), False)
     return out
+
+
+def _reshaped(tensor, shape: tuple):
+    """`tensor` reshaped (itself when it already has the shape: a 3-D batch)."""
+    return tensor if tensor._size == shape else reshape.call(tensor, shape)
+
+
+def _expanded(tensor, batch: tuple, matrix: tuple):
+    """`tensor` broadcast to ``batch + matrix`` (itself when it already has that shape)."""
+    shape = batch + matrix
+    return tensor if tensor._size == shape else expand.call(tensor, shape, False)
 
 
 @composite("matmul(Tensor self, Tensor other) -> Tensor", method=True, out=True)
