@@ -272,10 +272,6 @@ BINDING_GAPS = {
                                                "error 'Only Tensors ...' (capital O)",
     "xt.contiguous(torch.preserve_format)": "binding: keyword-only methods word positional "
                                             "arguments as torch does",
-    "torch.fill_(torch.ones(2), 3)": "binding: in-place-only operators get no torch.<name> "
-                                     "function (torch.fill_, torch.zero_)",
-    "torch.zero_(torch.ones(2))": "binding: in-place-only operators get no torch.<name> "
-                                  "function (torch.fill_, torch.zero_)",
 }
 
 
