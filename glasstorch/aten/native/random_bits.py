@@ -272,7 +272,7 @@ def memory_order_with_axes(out: np.ndarray) -> tuple:
 
 def fill_in_memory_order(out: np.ndarray, values: np.ndarray) -> None:
     """Write `values` (one per element, in draw order) into `out` in memory order."""
-    view = memory_order_with_axes(out)[0]
+    view = out.reshape(-1) if out.flags.c_contiguous else memory_order_with_axes(out)[0]
     with np.errstate(over="ignore", invalid="ignore"):     # out of range: inf, as C's cast
         view[...] = narrowed(values, out.dtype).reshape(view.shape)
 
