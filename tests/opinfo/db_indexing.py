@@ -340,6 +340,26 @@ def sample_nonzero(dtype):
     yield SampleInput(gt.zeros((3, 2), dtype=dtype))
 
 
+def ref_nonzero_static(a, size, fill_value=-1):
+    found = ref_nonzero(a)[:size]
+    padding = np.full((size - len(found), a.ndim), fill_value, np.int64)
+    return np.concatenate([found, padding]) if a.ndim else np.zeros((size, 0), np.int64)
+
+
+def sample_nonzero_static(dtype):
+    for sample in sample_nonzero(dtype):
+        for size in (0, 2, 30):
+            yield SampleInput(sample.input, size=size)
+    yield SampleInput(make_tensor((3, 4), dtype), size=5, fill_value=7)
+
+
+def errors_nonzero_static():
+    yield ErrorInput(SampleInput(make_tensor((3,), gt.float32), size=-1), RuntimeError,
+                     r"^nonzero_static: 'size' must be an non-negative integer$",
+                     known_bug_on_meta="indexing owner: torch's meta function fails later, "
+                                       "making a tensor of negative size")
+
+
 _META = {"test_meta": pytest.mark.skip(reason=NO_META)}
 
 OPS = [
@@ -372,6 +392,12 @@ OPS = [
            error_inputs=errors_masked_select, out="masked_select", marks=_META),
     OpInfo("nonzero", variants=("nonzero", "Tensor.nonzero"), ref=ref_nonzero,
            sample_inputs=sample_nonzero, out="nonzero", marks=_META),
+    OpInfo("nonzero_static", variants=("nonzero_static", "Tensor.nonzero_static"),
+           ref=ref_nonzero_static, sample_inputs=sample_nonzero_static,
+           error_inputs=errors_nonzero_static, out="nonzero_static",
+           marks={"test_meta": pytest.mark.skip(reason="torch's meta function lays the "
+                                                       "result out by columns, its CPU "
+                                                       "kernel by rows")}),
     OpInfo("nonzero_numpy", variants=("ops.aten.nonzero_numpy",), ref=ref_nonzero_numpy,
            sample_inputs=sample_nonzero, marks=_META),
     OpInfo("argwhere", variants=("argwhere", "Tensor.argwhere"), ref=ref_nonzero,

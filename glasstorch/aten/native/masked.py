@@ -219,6 +219,38 @@ def nonzero(self, *, out):
         out[:, column] = positions
 
 
+def _nonzero_static_meta(self, size, fill_value=-1, out=None):
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    if out is not None and out._dtype is not dtypes.int64:
+        raise RuntimeError(f"nonzero_static: Expected out tensor to have scalar type Long but "
+                           f"got scalar type{scalar_type_name(out._dtype)}")
+    shape = (size, len(self._size))
+    # torch's meta function lays the result out column by column, its CPU kernel by rows
+    return TensorMeta(shape, dtypes.int64, (1, size) if self._device.type == "meta" else None)
+
+
+@op("nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor",
+    meta=_nonzero_static_meta, out=True, method=True, grad={"self": "non_differentiable"})
+def nonzero_static(self, size, fill_value, *, out):
+    """`nonzero` with a fixed number of rows, `size`: the first `size` positions, padded
+    with `fill_value` when there are fewer (so the shape does not depend on the data).
+
+    Example::
+
+        >>> torch.nonzero_static(torch.tensor([0, 3, 5]), size=3)
+        tensor([[ 1],
+                [ 2],
+                [-1]])
+    """
+    out[...] = fill_value
+    if self.ndim == 0:
+        return
+    for column, positions in enumerate(np.nonzero(self)):
+        count = min(size, positions.size)
+        out[:count, column] = positions[:count]
+
+
 @composite("nonzero_numpy(Tensor self) -> Tensor[]", function=False)
 def nonzero_numpy(self):
     """`nonzero` as one 1-D tensor per dim (views of its columns); 0-dim counts as 1-D."""
