@@ -68,7 +68,6 @@ def addmm(self, mat1, mat2, beta, alpha, *, out):
                 [7., 7.]])
     """
     check_same_dtype(mat1, mat2)
-    self = np.broadcast_to(self, out.shape)
     if out.size == 0:
         return
     if mat1.shape[1] == 0:
@@ -107,7 +106,7 @@ def addmv(self, mat, vec, beta, alpha, *, out):
         >>> torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(3), beta=0.5)
         tensor([3.5000, 3.5000])
     """
-    addmv_kernel(out, np.broadcast_to(self, out.shape), mat, vec, beta, alpha)
+    addmv_kernel(out, self, mat, vec, beta, alpha)
 
 
 class _Geometry:
@@ -239,7 +238,6 @@ def addbmm(self, batch1, batch2, beta, alpha, *, out):
         tensor([[12., 12.],
                 [12., 12.]])
     """
-    self = np.broadcast_to(self, out.shape)
     b, n, k = batch1.shape
     if b:                       # torch accumulates batch by batch with addmm_
         _check_same_dtype_as(out, batch1, batch2)
@@ -297,7 +295,6 @@ def baddbmm(self, batch1, batch2, beta, alpha, *, out):
         tensor([[4., 4.],
                 [4., 4.]])
     """
-    self = np.broadcast_to(self, out.shape)
     if out.size == 0:
         return
     if batch1.shape[2] == 0:
