@@ -17,8 +17,7 @@ Note [Order keys]
     positions come back out of the low bits, the sorted values out of the high ones.
     Descending order sorts the inverted keys, so equal elements still keep their
     order, as torch's stable sort does. Wider keys (float64, int64 spanning more than
-    2**32) take NumPy's fast argsort, and where equal keys occur their positions are
-    put back in order by a second, packed sort.
+    2**32) are sorted as two 32-bit digits, each pass a packed sort (a radix sort).
 
     torch's own sort with ``stable=False`` (the default) is an introsort: on rows of
     more than 16 elements it leaves equal elements in an order of its own, which no
@@ -101,30 +100,29 @@ def _integer_keys(a: np.ndarray) -> np.ndarray:
 
 
 def sort_keys(keys: np.ndarray) -> tuple:
-    """Sort `keys` along the last axis, stably: (the int64 positions, the sorted keys).
+    """Sort `keys` along the last axis, stably: (the int64 positions, the sorted keys,
+    or None for 64-bit keys).
 
-    uint32 keys travel packed with their positions (Note [Order keys]). Wider keys take
-    NumPy's fast unstable argsort, then equal keys, if any, have their positions put
-    back in order by a second sort of (run of equal keys, position) pairs.
+    uint32 keys travel packed with their positions (Note [Order keys]). 64-bit keys
+    are sorted as two 32-bit digits, least significant first: each pass is stable,
+    so the second keeps the first's order among equal high digits (a radix sort).
     """
     if keys.dtype == np.uint32:
-        packed = np.empty(keys.shape, np.uint64)
-        words = packed.view(np.uint32).reshape(keys.shape + (2,))
-        words[..., _POSITION_WORD] = np.arange(keys.shape[-1], dtype=np.uint32)
-        words[..., 1 - _POSITION_WORD] = keys
-        packed.sort(axis=-1)
-        return words[..., _POSITION_WORD].astype(np.int64), words[..., 1 - _POSITION_WORD]
-    order = np.argsort(keys, axis=-1)
-    ordered = np.take_along_axis(keys, order, -1)
-    ties = ordered[..., 1:] == ordered[..., :-1]
-    if ties.any():
-        runs = np.zeros(keys.shape, np.uint64)
-        np.cumsum(~ties, axis=-1, out=runs[..., 1:])
-        runs <<= np.uint64(32)
-        runs |= order.astype(np.uint64)
-        runs.sort(axis=-1)
-        order = (runs & np.uint64(0xFFFFFFFF)).astype(np.int64)
-    return order, ordered
+        return _packed_sort(keys)
+    low_first, _ = _packed_sort((keys & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+    high = np.take_along_axis((keys >> np.uint64(32)).astype(np.uint32), low_first, -1)
+    high_then, _ = _packed_sort(high)
+    return np.take_along_axis(low_first, high_then, -1), None
+
+
+def _packed_sort(keys: np.ndarray) -> tuple:
+    """Stable sort of uint32 `keys`: (int64 positions, sorted keys)."""
+    packed = np.empty(keys.shape, np.uint64)
+    words = packed.view(np.uint32).reshape(keys.shape + (2,))
+    words[..., _POSITION_WORD] = np.arange(keys.shape[-1], dtype=np.uint32)
+    words[..., 1 - _POSITION_WORD] = keys
+    packed.sort(axis=-1)
+    return words[..., _POSITION_WORD].astype(np.int64), words[..., 1 - _POSITION_WORD]
 
 
 def stable_order(keys: np.ndarray) -> np.ndarray:
@@ -137,7 +135,7 @@ def sorted_values(a: np.ndarray, order: np.ndarray, ordered_keys: np.ndarray,
     """The elements of `a` (last axis) in `order`, read back from their sorted 32-bit
     keys where that is exact (a sequential pass, where gathering jumps around memory);
     zeros and NaN, whose sign and payload the keys dropped, are gathered."""
-    if ordered_keys.dtype != np.uint32 or a.dtype.kind not in "biufV" or a.size == 0:
+    if ordered_keys is None or a.dtype.kind not in "biufV" or a.size == 0:
         return np.take_along_axis(a, order, -1)
     keys = ~ordered_keys if descending else ordered_keys
     if a.dtype.kind == "b":
