@@ -34,6 +34,9 @@ _ACCUMULATE = {np.dtype(np.float32): np.dtype(np.float64),
                np.dtype(dtypes.bfloat16._np): np.dtype(np.float32)}
 # With at least this many lanes, stepping all lanes together beats NumPy's accumulate
 _LANES_FOR_STEPS = 64
+# Elements per block of `_through_buffer`: its buffer stays in cache
+_BLOCK_ELEMENTS = 1 << 15
+_IDENTITY = {np.add: 0, np.multiply: 1, np.logaddexp: -np.inf}
 _NOT_LOGCUMSUMEXP = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16,
                                                     np.int32, np.int64))
 
@@ -42,10 +45,11 @@ _NOT_LOGCUMSUMEXP = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8,
 # The running value along one dim
 # ----------------------------------------------------------------------------------
 def running(ufunc, x: np.ndarray, dim: int, out: np.ndarray) -> None:
-    """``out[i] = ufunc(x[i], out[i - 1])`` along `dim`, in the accumulation dtype.
+    """``out[i] = ufunc(out[i - 1], x[i])`` along `dim`, from the operation's identity,
+    in the accumulation dtype (Note [Scan accumulation]).
 
     Args:
-        ufunc: a binary NumPy ufunc (`np.add`, `np.multiply`, `np.logaddexp`).
+        ufunc: `np.add`, `np.multiply` or `np.logaddexp`.
         x: the input, already in the result dtype (or one that converts exactly).
         dim: the scanned dim (wrapped; ignored for a 0-dim `x`).
         out: the result, of the result dtype.
@@ -58,9 +62,11 @@ def running(ufunc, x: np.ndarray, dim: int, out: np.ndarray) -> None:
     if lanes >= _LANES_FOR_STEPS and not _innermost(x, dim):
         _step_all_lanes(ufunc, np.moveaxis(x, dim, 0), np.moveaxis(out, dim, 0), acc)
     elif acc == out.dtype:
-        ufunc.accumulate(x, axis=dim, dtype=acc, out=out)
+        ufunc.accumulate(x, axis=dim, out=out)
+        if ufunc is np.add and out.dtype.kind in "fc" and _leading_negative_zero(x, dim):
+            np.add(out, 0, out=out)     # torch's sum starts at +0.0: -0.0 + 0.0 is +0.0
     else:
-        write(out, ufunc.accumulate(x, axis=dim, dtype=acc))
+        _through_buffer(ufunc, np.moveaxis(x, dim, -1), np.moveaxis(out, dim, -1), acc)
 
 
 def _innermost(x: np.ndarray, dim: int) -> bool:
@@ -69,13 +75,48 @@ def _innermost(x: np.ndarray, dim: int) -> bool:
     return not strides or abs(x.strides[dim]) <= min(strides)
 
 
+def _leading_negative_zero(x: np.ndarray, dim: int) -> bool:
+    first = np.take(x, 0, axis=dim)
+    return bool(np.signbit(first.real).any() or (x.dtype.kind == "c" and
+                                                 np.signbit(first.imag).any()))
+
+
 def _step_all_lanes(ufunc, x: np.ndarray, out: np.ndarray, acc: np.dtype) -> None:
     """`running` with `dim` moved first: every lane advances by one element per step."""
-    carry = x[0].astype(acc)
-    write(out[0, ...], carry)
-    for i in range(1, x.shape[0]):
-        ufunc(x[i], carry, out=carry)
+    carry = np.full(x.shape[1:], _IDENTITY[ufunc], acc)
+    for i in range(x.shape[0]):
+        ufunc(carry, x[i], out=carry)
         write(out[i, ...], carry)
+
+
+def _through_buffer(ufunc, x: np.ndarray, out: np.ndarray, acc: np.dtype) -> None:
+    """`running` along the last axis through a buffer of the accumulation dtype that
+    fits in cache: a few whole lanes at a time, or one long lane in pieces."""
+    if x.ndim > 1 and x[0].size > _BLOCK_ELEMENTS:
+        for i in range(x.shape[0]):
+            _through_buffer(ufunc, x[i], out[i], acc)
+        return
+    rows = max(1, _BLOCK_ELEMENTS // x[0].size) if x.ndim > 1 else 1
+    for start in range(0, x.shape[0] if x.ndim > 1 else 1, rows):
+        part = (slice(start, start + rows),) if x.ndim > 1 else ()
+        _pieces(ufunc, x[part], out[part], acc)
+
+
+def _pieces(ufunc, x: np.ndarray, out: np.ndarray, acc: np.dtype) -> None:
+    """Each piece along the last axis is copied into the buffer after the previous
+    piece's last running value (the identity at first), accumulated, and rounded
+    into `out`."""
+    length = x.shape[-1]
+    width = max(1, min(length, _BLOCK_ELEMENTS * x.shape[-1] // max(x.size, 1)))
+    buffer = np.empty(x.shape[:-1] + (width + 1,), acc)
+    buffer[..., 0] = _IDENTITY[ufunc]
+    for start in range(0, length, width):
+        count = min(width, length - start)
+        block = buffer[..., :count + 1]
+        block[..., 1:] = x[..., start:start + count]
+        ufunc.accumulate(block, axis=-1, out=block)
+        write(out[..., start:start + count], block[..., 1:])
+        buffer[..., 0] = block[..., -1]
 
 
 # ----------------------------------------------------------------------------------
@@ -276,6 +317,10 @@ def _cumulative_extreme(name: str, ufunc, x: np.ndarray, dim: int, out: tuple) -
         return
     refuse(x, f"{name}_cpu", COMPLEX)
     dim = _dim(x, dim)
+    if x.size // x.shape[dim] >= _LANES_FOR_STEPS and not _innermost(x, dim):
+        _extreme_by_steps(ufunc, np.moveaxis(x, dim, 0), np.moveaxis(values, dim, 0),
+                          np.moveaxis(indices, dim, 0))
+        return
     takes_over = x == ufunc.accumulate(x, axis=dim)
     if x.dtype.kind not in "biu":
         takes_over |= np.isnan(x)
@@ -284,6 +329,24 @@ def _cumulative_extreme(name: str, ufunc, x: np.ndarray, dim: int, out: tuple) -
     positions = np.arange(x.shape[dim]).reshape(shape)
     np.maximum.accumulate(np.where(takes_over, positions, 0), axis=dim, out=indices)
     np.copyto(values, np.take_along_axis(x, indices, axis=dim))
+
+
+def _extreme_by_steps(ufunc, x: np.ndarray, values: np.ndarray, indices: np.ndarray) -> None:
+    """`_cumulative_extreme` with `dim` moved first, all lanes stepping together by
+    torch's rule: the new element takes over where it is NaN, or where it is at least
+    as extreme as a running value that is not NaN."""
+    best, where = x[0].copy(), np.zeros(x.shape[1:], np.int64)
+    at_least = np.greater_equal if ufunc is np.maximum else np.less_equal
+    floating = x.dtype.kind not in "biu"
+    values[0, ...], indices[0, ...] = best, 0
+    for i in range(1, x.shape[0]):
+        takes_over = at_least(x[i], best)
+        if floating:
+            takes_over &= ~np.isnan(best)
+            takes_over |= np.isnan(x[i])
+        np.copyto(best, x[i], where=takes_over)
+        np.copyto(where, i, where=takes_over)
+        values[i, ...], indices[i, ...] = best, where
 
 
 _CUMULATIVE_EXTREME_DOC = """The running {word} of `input` along `dim`, and the index where
