@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from ...c10 import dtype as dtypes
@@ -61,6 +62,11 @@ def sampler_meta(self, kernel: str, accepted: tuple) -> TensorMeta:
     return TensorMeta(self._size, self._dtype, self._stride)
 
 
+def largest_value(dtype) -> float:
+    """The largest finite value of a floating dtype (ml_dtypes knows bfloat16's too)."""
+    return float(ml_dtypes.finfo(dtype._np).max)
+
+
 def real_view(out: np.ndarray) -> np.ndarray:
     """A complex array as real pairs (torch's view_as_real), any other array as is."""
     if out.dtype.kind != "c":
@@ -83,8 +89,7 @@ def _uniform_meta(self, from_=0.0, to=1.0, generator=None):
     dtype = self._dtype.to_real() if self._dtype.is_complex else self._dtype
     if dtype not in FLOATING:
         raise not_implemented("check_uniform_bounds", dtype)
-    info = np.finfo(dtype._np) if dtype is not dtypes.bfloat16 else None
-    largest = float(info.max) if info is not None else 3.3895313892515355e38
+    largest = largest_value(dtype)
     for name, value in (("from", from_), ("to", to)):
         if not -largest <= value <= largest:
             raise RuntimeError(f"{name} is out of bounds for {type_meta_name(dtype)}")
@@ -193,11 +198,6 @@ def normal_(self, mean, std, generator, *, out):
 # ----------------------------------------------------------------------------------
 # random_
 # ----------------------------------------------------------------------------------
-def _digits(dtype) -> int:
-    return {dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float32: 24,
-            dtypes.float64: 53}[dtype]
-
-
 def _round_trip(value: int, dtype) -> int:
     """int64 -> dtype -> int64, as C++'s casts do (saturating where C++ is undefined)."""
     with np.errstate(over="ignore"):            # float16: beyond its range is inf
@@ -210,7 +210,7 @@ def _update_from(from_: int, dtype) -> int:
     rounded = _round_trip(from_ + 1, dtype)
     if rounded < from_:
         n = abs(from_ + 1).bit_length() - 1
-        from_ = rounded + (1 << (n - _digits(dtype) + 1))
+        from_ = rounded + (1 << (n - bits.MANTISSA_DIGITS[dtype] + 1))
     return from_
 
 
@@ -219,7 +219,7 @@ def _update_to(to: int, dtype) -> int:
     rounded = _round_trip(to - 1, dtype)
     if rounded >= to:
         n = abs(to - 1).bit_length() - 1
-        to = rounded - (1 << (n - _digits(dtype) + 1))
+        to = rounded - (1 << (n - bits.MANTISSA_DIGITS[dtype] + 1))
     return to
 
 
@@ -227,9 +227,7 @@ def _dtype_limits(dtype) -> tuple:
     if dtype is dtypes.bool:
         return 0, 1
     if dtype.is_floating_point:
-        largest = 3.3895313892515355e38 if dtype is dtypes.bfloat16 else \
-            float(np.finfo(dtype._np).max)
-        return -largest, largest
+        return -largest_value(dtype), largest_value(dtype)
     if dtype is dtypes.uint64:
         return 0, 2 ** 63 - 1
     info = np.iinfo(dtype._np)
@@ -247,7 +245,7 @@ def _check_in_range(from_: int, to_inclusive: int, dtype) -> None:
             raise RuntimeError(f"{name} is out of bounds for {type_meta_name(dtype)}")
     if dtype.is_floating_point:
         import warnings
-        digits = _digits(dtype)
+        digits = bits.MANTISSA_DIGITS[dtype]
         for name, value in (("from", from_), ("to - 1", to_inclusive)):
             if value < -(1 << digits) or value > (1 << digits):
                 warnings.warn(
@@ -278,7 +276,7 @@ def random_plan(dtype, from_: int, to) -> tuple:
     if from_ == int64_min:
         return None, from_
     if dtype.is_floating_point:
-        to_inclusive = 1 << _digits(dtype)
+        to_inclusive = 1 << bits.MANTISSA_DIGITS[dtype]
         from_ = _update_from(from_, dtype)
         if from_ >= to_inclusive:
             raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than or equal "

@@ -7,9 +7,10 @@ transforming them with NumPy gives the same numbers, provided every arithmetic s
 rounds where ATen's does. The rules, per transformation (ATen's
 `core/TransformationHelper.h` and `core/DistributionsHelper.h`):
 
-* uniform real: the low `digits` bits of one 32-bit word (24 for float, 11 for half,
-  8 for bfloat16) or of one 64-bit draw (53 for double), times 2**-digits, then
-  ``x * (to - from) + from`` in the accumulate type (float for the small types).
+* uniform real: the low 24 bits of one 32-bit word (float, and half and bfloat16,
+  which are drawn as floats) or the low 53 of one 64-bit draw (double), times
+  2**-bits, then ``x * (to - from) + from`` fused; a value rounding up to `to` in the
+  result's dtype becomes `from`.
 * uniform int in [base, base + range): ``word % range + base``; the word is 64-bit
   when range >= 2**28, else 32-bit.
 * normal (one at a time): Box-Muller on two uniform doubles, the sine kept for the
@@ -32,7 +33,10 @@ import numpy as np
 from ...c10 import dtype as dtypes
 
 TWO_PI = 2.0 * np.pi
-_LOW_BITS = {dtypes.float32: 24, dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float64: 53}
+# numeric_limits<T>::digits: a unit uniform's random bits (float32 and float64), and
+# the integers a floating dtype holds exactly (random_'s ranges)
+MANTISSA_DIGITS = {dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float32: 24,
+                   dtypes.float64: 53}
 
 
 # ----------------------------------------------------------------------------------
@@ -120,7 +124,7 @@ def accumulate_type(dtype):
 def unit_uniform(generator, n: int, dtype) -> np.ndarray:
     """`n` draws of ``uniform_real_distribution<dtype>(0, 1)``, in the accumulate type."""
     # In place where possible: every fresh array of a million elements costs page faults.
-    digits = _LOW_BITS[dtype]
+    digits = MANTISSA_DIGITS[dtype]
     if dtype is dtypes.float64:
         words = generator.random64(n)
         np.bitwise_and(words, np.uint64((1 << 53) - 1), out=words)
@@ -191,7 +195,7 @@ def uniform_int(generator, n: int, dtype) -> np.ndarray:
     if dtype is dtypes.bool:
         return (words & np.uint64(1)).astype(np.int64)
     if dtype.is_floating_point:
-        modulus = (1 << _LOW_BITS[dtype]) + 1
+        modulus = (1 << MANTISSA_DIGITS[dtype]) + 1
     else:
         modulus = int(np.iinfo(dtype._np).max) + 1
     return (words % np.uint64(modulus)).astype(np.int64)
