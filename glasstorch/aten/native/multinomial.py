@@ -55,6 +55,9 @@ def _without_replacement(weights: np.ndarray, num_samples: int, generator, picks
     if num_samples == 1:
         picks[:, 0] = np.argmax(keys, axis=-1)
     else:
+        # torch's topk orders equal keys as libstdc++'s nth_element/partial_sort leave
+        # them; ties happen only between zero weights (drawn when num_samples exceeds
+        # the non-zero ones), which glasstorch returns in index order instead.
         order = np.argsort(-keys.astype(np.float64), axis=-1, kind="stable")
         picks[...] = order[:, :num_samples]
 
