@@ -125,16 +125,21 @@ def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, be
     `out` when it has the computation's dtype; otherwise it is computed in float32 and
     rounded once. `in_order`: sum the products in order (`sum_in_order`).
     """
-    if beta == 0 and alpha == 1 and type(alpha) is not bool and not in_order:
-        product_into(out, mat1, mat2)
-        return
     compute = compute_dtype(out.dtype)
+    if beta == 0 and alpha == 1 and type(alpha) is not bool:     # the plain product
+        if in_order:
+            np.copyto(out, sum_in_order(mat1.astype(compute, copy=False),
+                                        mat2.astype(compute, copy=False)), casting="unsafe")
+        else:
+            product_into(out, mat1, mat2)
+        return
     beta, alpha = coefficient(beta, compute), coefficient(alpha, compute)
     reads_out = beta != 0 and np.may_share_memory(self, out)     # in place: self is out
     if alpha == 0:
         result = np.zeros(out.shape, compute)
     elif in_order:
-        result = sum_in_order(mat1.astype(compute), mat2.astype(compute))
+        result = sum_in_order(mat1.astype(compute, copy=False),
+                              mat2.astype(compute, copy=False))
     elif compute == out.dtype and not reads_out:
         np.matmul(mat1, mat2, out=out)
         result = out

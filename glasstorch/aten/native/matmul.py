@@ -57,11 +57,11 @@ def _should_fold(tensor1, tensor2, has_out: bool) -> bool:
     """Whether the larger operand can be folded into a matrix (one mm instead of bmm)
     without copying it (torch's heuristic, kept because it decides the result's
     strides and the error messages)."""
-    larger_first = tensor1.dim() >= tensor2.dim()
-    big = tensor1 if larger_first else tensor2.mT
-    small_dim = tensor2.dim() if larger_first else tensor1.dim()
-    if not (big.dim() >= 3 and small_dim <= 2):
+    dim1, dim2 = len(tensor1._size), len(tensor2._size)
+    if not (max(dim1, dim2) >= 3 and min(dim1, dim2) <= 2):
         return False
+    larger_first = dim1 >= dim2
+    big = tensor1 if larger_first else tensor2.mT
     small = tensor2 if larger_first else tensor1
     if small.requires_grad and not has_out:      # folding saves a large gradient buffer
         return True
