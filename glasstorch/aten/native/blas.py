@@ -5,7 +5,9 @@ Every kernel hands its operands to NumPy's `matmul` / `dot` as they are: a trans
 operand is an F-ordered view, which NumPy passes to BLAS as a transposed matrix, so no
 copy is made; the product is written straight into the allocated result
 (``np.matmul(a, b, out=out)``). float16 and bfloat16 are multiplied in float32 and
-rounded once (torch's opmath); integer products wrap as C's do.
+rounded once (torch's opmath); integer products wrap as C's do. Batches of tiny
+matrices (bmm, baddbmm with n*k*p < 400) are the exception: torch sums them in a plain
+loop, term by term, and so does `sum_in_order`, to round as torch rounds.
 
 torch checks these operators in two places, and so does this file: the meta rules check
 what torch's meta functions check (ranks, sizes, dtypes where torch's meta does), the
