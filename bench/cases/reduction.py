@@ -1,0 +1,34 @@
+"""Reductions on 4M float32 elements: sum, mean, max, std, argmax, over everything and
+over a dim of a (1024, 4096) view of the same data (the kept rows, dim=1, and the
+long-stride dim, dim=0). NumPy's own function on the same array is the floor;
+torch uses every core.
+"""
+import os
+
+from bench import case
+
+WHOLE = "reduction: 4M float32, every element"
+ALONG = "reduction: 4M float32 as (1024, 4096), over a dim"
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def _data(torch, np):
+    torch.set_num_threads(CORES)
+    x = np.random.default_rng(0).standard_normal(4 * 2 ** 20, dtype=np.float32)
+    m = x.reshape(1024, 4096)
+    return {"torch": torch, "np": np, "x": x, "m": m, "a": torch.from_numpy(x),
+            "b": torch.from_numpy(m)}
+
+
+for stmt, numpy in (("a.sum()", "x.sum()"), ("a.mean()", "x.mean()"),
+                    ("a.max()", "x.max()"), ("a.std()", "x.std(ddof=1)"),
+                    ("a.argmax()", "x.argmax()")):
+    case(stmt, numpy=numpy, group=WHOLE)(_data)
+
+for dim in (1, 0):
+    for stmt, numpy in ((f"b.sum({dim})", f"m.sum({dim})"), (f"b.mean({dim})", f"m.mean({dim})"),
+                        (f"b.amax({dim})", f"m.max({dim})"),
+                        (f"b.max({dim})", f"(m.max({dim}), m.argmax({dim}))"),
+                        (f"b.std({dim})", f"m.std({dim}, ddof=1)"),
+                        (f"b.argmax({dim})", f"m.argmax({dim})")):
+        case(stmt, numpy=numpy, group=ALONG)(_data)
