@@ -316,6 +316,9 @@ def tensor_repr(t: Tensor, tensor_contents: Optional[str] = None) -> str:
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    tangent = t._autograd.fw_grad if t._autograd is not None else None
+    if tangent is not None:                     # a dual tensor of forward AD
+        suffixes.append(f"tangent={tangent!r}")
     return _join_suffixes(prefix + contents, suffixes, indent)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
 from ..c10.tensor_impl import TensorBase, set_view_grad_fn
-from . import anomaly_mode, function, functional, graph  # noqa: F401
+from . import anomaly_mode, forward_ad, function, functional, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .engine import execute
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401

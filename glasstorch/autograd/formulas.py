@@ -117,8 +117,8 @@ class FormulaNode(Node):
         for name, value in self._saved.items():
             if isinstance(value, SavedTensor):
                 value = value.unpack(self)
-            elif isinstance(value, list) and value and isinstance(value[0], SavedTensor):
-                value = [v.unpack(self) for v in value]
+            elif isinstance(value, list) and any(isinstance(v, SavedTensor) for v in value):
+                value = [None if v is None else v.unpack(self) for v in value]
             values[name] = value
         return values
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase
+from . import forward_ad
+from .grad_mode import no_grad
 from .anomaly_mode import is_anomaly_enabled, record_stack
 from .formulas import INPUT_FACTS, named_for_call, node_type
 from .graph import InputMetadata, Node, gradient_edge
@@ -142,8 +144,8 @@ def _save(value, argument):
     if argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex)):
         import glasstorch            # formulas do arithmetic on it, which bool tensors refuse
         return glasstorch.tensor(int(value) if isinstance(value, bool) else value)
-    if isinstance(value, (list, tuple)) and value and isinstance(value[0], TensorBase):
-        return [SavedTensor(v) for v in value]
+    if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
+        return [None if v is None else SavedTensor(v) for v in value]    # Tensor?[] has Nones
     return value
 
 
@@ -178,20 +180,79 @@ def _output_index(names: tuple, name: str) -> int:
     return sum(1 for n in names[:position + 1] if n.startswith("result")) - 1
 
 
+# ----------------------------------------------------------------------------------
+# Forward AD: tangents of dual inputs give the result's tangent (forward_ad.py)
+# ----------------------------------------------------------------------------------
+def _dual_inputs(recording, args: tuple):
+    """name -> tangent of the differentiable inputs that carry one; None if none do."""
+    if not forward_ad.is_active():
+        return None
+    found = {}
+    for name, index in zip(recording.cls().input_names, recording.differentiable_positions()):
+        tangent = forward_ad.tangents_of(args[index])
+        if tangent is not None:
+            found[name] = tangent
+    return found or None
+
+
+def _jvp_values(recording, args: tuple, replaced: dict = None) -> dict:
+    """Every argument (tensors detached) and input fact, as the formulas read them."""
+    values = dict(replaced or {})
+    for index, argument in enumerate(recording.schema.arguments):
+        value = args[index]
+        if argument.name not in values:
+            values[argument.name] = _detached(value, argument)
+        if isinstance(value, TensorBase):
+            for fact, read in INPUT_FACTS.items():
+                values[f"{argument.name}_{fact}"] = read(value)
+    return values
+
+
+def _detached(value, argument):
+    if isinstance(value, TensorBase):
+        return value.detach()
+    if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
+        return [None if v is None else v.detach() for v in value]
+    return _save(value, argument)
+
+
+def _set_output_tangent(recording, values: dict, tangents: dict, result) -> None:
+    outputs = list(result) if isinstance(result, (tuple, list)) else [result]
+    cls = recording.cls()
+    for name in cls.output_names:
+        values[name] = outputs[_output_index(cls.output_names, name)].detach()
+    found = forward_ad.jvp(cls, values, tangents, [o.detach() for o in outputs])
+    for output, tangent in zip(outputs, found):
+        if not (output._dtype.is_floating_point or output._dtype.is_complex):
+            continue
+        held = forward_ad.tangent_of(output)
+        if held is None:
+            forward_ad.set_tangent(output, tangent)
+        else:                  # written in place: so is its tangent (shared, as in torch)
+            with no_grad():
+                held.copy_(tangent)
+
+
 def _functional_kernel(declaration, overload):
     recording = _Recording(declaration, overload)
 
     def run_autograd(op, keys_below, args):
-        if not any(requires_grad(args[i]) for i in recording.differentiable_positions()):
+        needs = any(requires_grad(args[i]) for i in recording.differentiable_positions())
+        tangents = _dual_inputs(recording, args)
+        if not needs and tangents is None:
             return op.redispatch(keys_below, args)
-        needed = recording.needed_names(args)
-        saved = recording.save_inputs(args, needed)
-        edges = recording.edges(args)
+        if needs:
+            needed = recording.needed_names(args)
+            saved = recording.save_inputs(args, needed)
+            edges = recording.edges(args)
         result = op.redispatch(keys_below, args)
         if any(result is arg for arg in args):   # handed an input back: nothing happened
             return result
-        node = recording.make_node(args, saved, edges)
-        _attach(node, result, saved, needed)
+        if needs:
+            node = recording.make_node(args, saved, edges)
+            _attach(node, result, saved, needed)
+        if tangents is not None:
+            _set_output_tangent(recording, _jvp_values(recording, args), tangents, result)
         return result
     run_autograd.__qualname__ = f"{declaration.name} (autograd: record, then run below)"
     return run_autograd
@@ -202,8 +263,14 @@ def _inplace_kernel(declaration, overload):
 
     def run_autograd(op, keys_below, args):
         self = args[0]
+        tangents = _dual_inputs(recording, args)
+        if tangents is not None:                     # forward AD: self's old value first
+            values = _jvp_values(recording, args, {"self": _clone_below_autograd(self)})
         if not any(requires_grad(args[i]) for i in recording.differentiable_positions()):
-            return op.redispatch(keys_below, args)
+            result = op.redispatch(keys_below, args)
+            if tangents is not None:
+                _set_output_tangent(recording, values, tangents, result)
+            return result
         if self._autograd is not None and self._autograd.requires_grad \
                 and self._autograd.grad_fn is None:
             raise RuntimeError(_LEAF_INPLACE)
@@ -221,6 +288,8 @@ def _inplace_kernel(declaration, overload):
         _attach(node, result, saved, needed)
         if through_view:
             rebase_history(self, node, base_edge)
+        if tangents is not None:
+            _set_output_tangent(recording, values, tangents, result)
         return result
     run_autograd.__qualname__ = f"{declaration.name}_ (autograd: record, then run below)"
     return run_autograd

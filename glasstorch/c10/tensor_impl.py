@@ -64,7 +64,8 @@ class AutogradMeta:
     """
 
     __slots__ = ("requires_grad", "grad", "grad_fn", "retains_grad", "output_nr",
-                 "grad_accumulator", "hooks", "post_accumulate_hooks", "attr_version")
+                 "grad_accumulator", "hooks", "post_accumulate_hooks", "attr_version",
+                 "fw_grad")
 
     def __init__(self) -> None:
         self.requires_grad = False
@@ -76,6 +77,7 @@ class AutogradMeta:
         self.hooks = None                # Tensor.register_hook: {id: hook}
         self.post_accumulate_hooks = None
         self.attr_version = None         # a view: the version its grad_fn describes
+        self.fw_grad = None              # forward AD: the tangent at the active level
 
 
 class TensorBase:

@@ -373,3 +373,27 @@ def test_inference_mode_and_inference_tensors():
     def doubled(t):
         return t * 2
     assert doubled(normal).is_inference() and not doubled(leaf([1.0])).requires_grad
+
+
+def test_forward_mode_dual_tensors():
+    fwAD = torch.autograd.forward_ad
+    primal, tangent = torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.5])
+    with pytest.raises(RuntimeError, match="^Trying to create a dual Tensor for forward AD but "
+                                           "no level exists"):
+        fwAD.make_dual(primal, tangent)
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(primal, tangent)
+        assert repr(dual) == "tensor([1., 2.], tangent=tensor([1.0000, 0.5000]))"
+        out = (dual * dual).sum()                     # d/dt sum(x^2) = 2 x . t
+        assert fwAD.unpack_dual(out).tangent.item() == 4.0
+        assert fwAD.unpack_dual(dual + torch.tensor([[1.0], [2.0]])).tangent.tolist() == \
+            [[1.0, 0.5], [1.0, 0.5]]
+        relu = torch.relu(fwAD.make_dual(torch.tensor([-1.0, 2.0]), torch.tensor([5.0, 6.0])))
+        assert fwAD.unpack_dual(relu).tangent.tolist() == [0.0, 6.0]
+        inplace = fwAD.make_dual(primal.clone(), tangent)
+        inplace.mul_(2)                               # the tangent is updated in place
+        assert tangent.tolist() == [2.0, 1.0]
+        with pytest.raises(RuntimeError, match="^Nested forward mode AD is not supported"):
+            fwAD.enter_dual_level()
+        assert fwAD.unpack_dual(primal).tangent is None
+    assert fwAD.unpack_dual(out).tangent is None      # leaving the level drops tangents

@@ -1,0 +1,166 @@
+"""`torch.autograd.forward_ad`: forward-mode AD with dual tensors.
+
+Inside a `dual_level`, `make_dual(x, t)` gives a tensor carrying a tangent `t`; every
+operator on dual tensors also computes its result's tangent, the Jacobian-vector
+product ``J t``; `unpack_dual` reads it back. Leaving the level drops every tangent.
+
+The tangent of an operator comes from the same declared formulas as backward, so no
+operator needs a second formula: a formula is linear in `grad` (it computes
+``vjp(u) = J^H u``), so with a probe `u` that requires grad,
+``s = Re(sum(conj(vjp_i(u)) * t_i))`` over the inputs has the gradient ``J t`` with
+respect to `u` (the engine computes it). That costs a small backward per operator: a
+teaching design, exact for every operator with formulas, not a fast one.
+"""
+from __future__ import annotations
+
+import collections
+import weakref
+
+from ..c10.dispatch_key import AUTOGRAD
+from ..c10.tensor_impl import TensorBase, make_view
+
+UnpackedDualTensor = collections.namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
+
+_levels: list = []                 # the active level (torch supports one at a time)
+_duals: list = []                  # weak references to the tensors given tangents
+
+
+def enter_dual_level() -> int:
+    """Start a level for dual tensors; returns its index."""
+    if _levels:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _levels.append(len(_levels))
+    return _levels[-1]
+
+
+def exit_dual_level(*, level: int | None = None) -> None:
+    """End the level: every tangent set in it is dropped."""
+    if not _levels:
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one "
+                           "that was created. This is not supported.")
+    _levels.pop()
+    for ref in _duals:
+        tensor = ref()
+        if tensor is not None and tensor._autograd is not None:
+            tensor._autograd.fw_grad = None
+            if not tensor._autograd.requires_grad:
+                tensor._keys &= ~AUTOGRAD
+    _duals.clear()
+
+
+class dual_level:
+    """A context in which dual tensors live.
+
+    Example::
+
+        >>> import torch.autograd.forward_ad as fwAD
+        >>> with fwAD.dual_level():
+        ...     x = fwAD.make_dual(torch.tensor([1., 2.]), torch.tensor([1., 0.]))
+        ...     fwAD.unpack_dual(x * x).tangent
+        tensor([2., 0.])
+    """
+
+    def __enter__(self) -> int:
+        return enter_dual_level()
+
+    def __exit__(self, *exc) -> None:
+        exit_dual_level()
+
+
+def is_active() -> bool:
+    return bool(_levels)
+
+
+def tangent_of(tensor):
+    """The tangent of `tensor` at the active level, or None."""
+    meta = tensor._autograd if isinstance(tensor, TensorBase) else None
+    return None if meta is None else meta.fw_grad
+
+
+def set_tangent(tensor, tangent) -> None:
+    meta = tensor._autograd_meta()
+    meta.fw_grad = tangent
+    tensor._keys |= AUTOGRAD
+    _duals.append(weakref.ref(tensor))
+
+
+def make_dual(tensor, tangent, *, level: int | None = None):
+    """A view of `tensor` that carries `tangent` (its directional derivative).
+
+    Args:
+        tensor (Tensor): the primal values.
+        tangent (Tensor): the tangent, of `tensor`'s size.
+    """
+    if not _levels:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level "
+                           "exists, make sure to enter_dual_level() first.")
+    if not (tensor.dtype.is_floating_point or tensor.dtype.is_complex):
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    if tangent.shape != tensor.shape:
+        raise RuntimeError(f"Trying to set a forward gradient that has a different size than "
+                           f"that of the original Tensor, this is not supported. Tensor is of "
+                           f"size {list(tensor.shape)} while the given forward gradient is of "
+                           f"size {list(tangent.shape)}.")
+    dual = tensor.view_as(tensor)
+    set_tangent(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor, *, level: int | None = None) -> UnpackedDualTensor:
+    """(primal, tangent) of a dual tensor: the primal a view without the tangent, the
+    tangent None for a tensor that has none."""
+    tangent = tangent_of(tensor) if _levels else None
+    if tangent is None:
+        return UnpackedDualTensor(tensor, None)
+    primal = make_view(tensor, (tensor._size, tensor._stride, tensor._offset),
+                       tensor._base if tensor._base is not None else tensor)
+    return UnpackedDualTensor(primal, tangent)
+
+
+def tangents_of(value):
+    """A tensor's tangent, or for a list of tensors the list of theirs (None: none)."""
+    if isinstance(value, (list, tuple)):
+        found = [tangent_of(v) for v in value]
+        return None if all(t is None for t in found) else found
+    return tangent_of(value)
+
+
+def _pairing(found, tangent):
+    """Re(sum(conj(found) * tangent)), `found` first summed to the tangent's shape."""
+    from .engine import sum_to
+    if not isinstance(found, TensorBase) or not found.requires_grad or tangent is None:
+        return None
+    if found.shape != tangent.shape:
+        found = sum_to(found, tuple(tangent.shape))
+    if found.is_complex() or tangent.is_complex():
+        return (found.conj() * tangent).real.sum()
+    return (found * tangent).sum()
+
+
+def jvp(node_class, values: dict, tangents: dict, outputs: list) -> list:
+    """``J t`` of one operator, one tangent per output: the gradients, with respect to
+    probes `u` (one per output), of ``Re(sum(conj(vjp_i(u)) * t_i))`` over the inputs
+    (see the module docstring)."""
+    import glasstorch
+    from . import grad as autograd_grad
+    with glasstorch.enable_grad():
+        probes = [glasstorch.zeros_like(o).requires_grad_() for o in outputs]
+        values = dict(values, grad=probes[0], grads=probes)
+        terms = []
+        for formula, name in zip(node_class.formulas, node_class.input_names):
+            tangent = tangents.get(name)
+            if tangent is None:
+                continue
+            found = formula(values)
+            if isinstance(tangent, list):
+                terms += [_pairing(f, t) for f, t in zip(found, tangent)]
+            else:
+                terms.append(_pairing(found, tangent))
+        terms = [t for t in terms if t is not None]
+        if not terms:
+            return [glasstorch.zeros_like(o) for o in outputs]
+        found = autograd_grad(sum(terms[1:], terms[0]), probes, allow_unused=True)
+    return [glasstorch.zeros_like(o) if g is None else g.detach()
+            for g, o in zip(found, outputs)]
