@@ -242,3 +242,14 @@ def test_writes_into_expanded_tensors_match_torch(statement: str) -> None:
         texts = [re.sub(r" \(Triggered internally at .*\)$", "", str(w.message)) for w in caught]
         results.append((x.tolist(), error, texts))
     assert results[1] == results[0]
+
+
+def test_gradient_through_advanced_indexing() -> None:
+    """index's backward sums the gradient into the rows read (a Tensor?[] list with None
+    entries is saved for backward as it is)."""
+    x = gt.arange(12.0, dtype=gt.float64).reshape(3, 4).requires_grad_()
+    gt.ops.aten.index(x, [gt.tensor([1, 1]), None]).sum().backward()
+    assert x.grad.tolist() == [[0.0] * 4, [2.0] * 4, [0.0] * 4]
+    x.grad = None
+    x[:, [0, 0, 3]].sum().backward()
+    assert x.grad.tolist() == [[2.0, 0.0, 0.0, 1.0]] * 3

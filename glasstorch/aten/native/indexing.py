@@ -35,6 +35,7 @@ META_NONZERO = (
     "registration, please set "
     "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.")
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32)
+_FEW = 64               # index arrays this small are range-checked in Python
 _MASK_DTYPES = (dtypes.bool, dtypes.uint8)
 
 
@@ -51,15 +52,21 @@ def check_in_range(index: np.ndarray, size: int, message, low: int | None = None
     """Raise if some index lies outside ``[low, size)`` (`low` defaults to ``-size``:
     negative indices count from the end); `message(value)` words the error.
 
-    Looks at the extremes only (two passes, no per-element Python), then reports the
-    first offending value in memory order, as torch's serial kernels meet it.
+    Looks at the extremes only (two NumPy passes; a few indices are read as Python
+    ints, cheaper than two reductions), then reports the first offending value in
+    memory order, as torch's serial kernels meet it.
     """
-    if index.size == 0:
+    count = index.size
+    if count == 0:
         return
     low = -size if low is None else low
-    if index.min() >= low and index.max() < size:
-        return
     flat = index.reshape(-1)
+    if count <= _FEW:
+        values = flat.tolist()
+        if min(values) >= low and max(values) < size:
+            return
+    elif index.min() >= low and index.max() < size:
+        return
     bad = flat[(flat < low) | (flat >= size)][0]
     raise message(int(bad))
 
@@ -112,10 +119,10 @@ class _Operand:
 # ----------------------------------------------------------------------------------
 # index.Tensor: x[i0, i1, ...]
 # ----------------------------------------------------------------------------------
-def _check_index_types(indices) -> None:
+def _check_index_types(indices, error: type) -> None:
     for t in indices:
         if t is not None and t._dtype not in _INDEX_DTYPES + _MASK_DTYPES:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            raise error("tensors used as indices must be long, int, byte or bool tensors")
 
 
 def _expand_masks(self, indices) -> list:
@@ -129,8 +136,8 @@ def _expand_masks(self, indices) -> list:
         if t._dtype is dtypes.uint8:
             warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
                           "dtype torch.bool instead.", UserWarning, stacklevel=5)
+        count = _mask_count(t)             # on meta, torch's nonzero refuses first
         _check_mask_shape(self, t, len(entries))
-        count = _mask_count(t)
         entries.extend(_Operand((count,), (len(t._size),)) for _ in t._size)
     return entries
 
@@ -152,6 +159,8 @@ def _mask_count(mask: TensorBase) -> int:
 
 def _broadcast_indices(entries: list) -> tuple:
     shapes = [e._size for e in entries if e is not None]
+    if len(shapes) == 1:
+        return shapes[0]
     try:
         return broadcast_shapes(*shapes)
     except RuntimeError:
@@ -162,11 +171,13 @@ def _broadcast_indices(entries: list) -> tuple:
 
 def indexing_geometry(self, indices) -> tuple:
     """Check `indices` against `self`; return the result's (shape, strides) (Note above)."""
-    _check_index_types(indices)
+    # torch's meta function raises RuntimeError where its CPU kernel raises IndexError
+    error = RuntimeError if self._device.type == "meta" else IndexError
+    _check_index_types(indices, error)
     entries = _expand_masks(self, indices)
     ndim = len(self._size)
     if len(entries) > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim} (got {len(entries)})")
+        raise error(f"too many indices for tensor of dimension {ndim} (got {len(entries)})")
     entries += [None] * (ndim - len(entries))
     indexed = [d for d, e in enumerate(entries) if e is not None]
     middle = _broadcast_indices(entries)
