@@ -18,9 +18,9 @@ from ..meta.pointwise import permuted_strides
 from ..meta.shape import check_no_internal_overlap
 from ..registry import TensorMeta, op
 from .blas import (NO_LOOP, affine_product, check_addmv, check_batches, check_inplace_shape,
-                   check_multipliable, check_out_dtype, check_same_dtype, check_batch_dtypes,
+                   check_multipliable, check_out_dtype, check_same_dtype, check_batch_kernel,
                    coefficient, compute_dtype, dtype_name, empty_sum, expanded_to,
-                   small_batches, addmv_kernel)
+                   addmv_kernel)
 from .unary import WIDE_UNSIGNED, refuse
 from .view import expand
 
@@ -300,8 +300,6 @@ def baddbmm(self, batch1, batch2, beta, alpha, *, out):
     if batch1.shape[2] == 0:
         empty_sum(out, self, beta)
         return
-    small = small_batches(batch1, batch2)
-    check_batch_dtypes(batch1, out, small)
-    refuse(out, "baddbmm" if small else "addmm_impl_cpu_", NO_LOOP)
+    small = check_batch_kernel(batch1, out, "baddbmm")
     affine_product(out, batch1, batch2, self, beta, alpha,
                    in_order=small and out.dtype.kind in "fcV")

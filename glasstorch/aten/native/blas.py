@@ -76,13 +76,25 @@ def check_same_dtype(mat1: np.ndarray, mat2: np.ndarray) -> None:
                            f"{type_meta_name(from_numpy_dtype(mat2.dtype))}")
 
 
-def check_batch_dtypes(batch1: np.ndarray, out: np.ndarray, small: bool) -> None:
-    """bmm's kernels read batch1 as the result's dtype: the small-size loop names batch1's
-    dtype as the expected one, the BLAS path the result's."""
+def check_batch_kernel(batch1: np.ndarray, out: np.ndarray, loop: str) -> bool:
+    """The checks of the kernel bmm / baddbmm take; whether it is the small-size loop.
+
+    The loop (n*k*p < 400) is chosen by batch1's dtype and reads the result as batch1's
+    dtype; the batched gemm works in the result's dtype and reads batch1 as that; other
+    dtypes go through addmm_ batch by batch (batch2's dtype is the result's).
+    """
+    small = batch1.shape[1] * batch1.shape[2] * out.shape[2] < 400
+    if small:
+        refuse(batch1, loop, NO_LOOP)
     if batch1.dtype != out.dtype:
+        if not small and (out.dtype.kind not in "fc" or out.dtype in _HALF):
+            check_same_dtype(batch1, out)      # no batched gemm: addmm_ batch by batch
         expected, found = (batch1, out) if small else (out, batch1)
         raise RuntimeError(f"expected scalar type {dtype_name(expected)} but found "
                            f"{dtype_name(found)}")
+    if not small:
+        refuse(out, "addmm_impl_cpu_", NO_LOOP)
+    return small
 
 
 def coefficient(value, dtype: np.dtype):
@@ -254,12 +266,6 @@ def _bmm_meta(self, mat2, out=None):
     return TensorMeta(shape, mat2._dtype)
 
 
-def small_batches(batch1: np.ndarray, batch2: np.ndarray) -> bool:
-    """torch multiplies batches of tiny matrices in a plain loop, larger ones on BLAS;
-    the two paths word their errors differently, and round differently."""
-    return batch1.shape[1] * batch1.shape[2] * batch2.shape[2] < 400
-
-
 @op("bmm(Tensor self, Tensor mat2) -> Tensor", meta=_bmm_meta, out=True, method=True,
     grad={"self": "grad.bmm(mat2.transpose(1, 2).conj())",
           "mat2": "self.transpose(1, 2).conj().bmm(grad)"})
@@ -283,9 +289,7 @@ def bmm(self, mat2, *, out):
     if self.shape[2] == 0:
         out[...] = 0
         return
-    small = small_batches(self, mat2)
-    check_batch_dtypes(self, out, small)
-    refuse(out, "bmm" if small else "addmm_impl_cpu_", NO_LOOP)
+    small = check_batch_kernel(self, out, "bmm")
     affine_product(out, self, mat2, None, in_order=small and out.dtype.kind in "fcV")
 
 
