@@ -13,6 +13,7 @@ variadic operands, ``dims`` as an int or a pair of lists.
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 from ...c10.dtype import type_meta_name, scalar_type_name
@@ -29,13 +30,6 @@ from .shape import _caller_stacklevel, reshape
 from .view import expand, permute, squeeze_dim, t, transpose, unsafe_view, unsqueeze
 
 _aten = ops.aten
-
-
-def _product(numbers) -> int:
-    total = 1
-    for n in numbers:
-        total *= n
-    return total
 
 
 def resize_out(out, shape: tuple) -> None:
@@ -79,7 +73,7 @@ def _matmul_folded(tensor1, tensor2, out):
     big = tensor2.mT if transposed else tensor1
     small = (t.call(tensor1) if tensor1.dim() == 2 else tensor1) if transposed else tensor2
     output_shape = big._size[:-1]
-    rows = _product(output_shape)
+    rows = math.prod(output_shape)
     small_is_matrix = small.dim() == 2
     if small_is_matrix:
         output_shape += (small._size[1],)
@@ -112,7 +106,7 @@ def _matmul_batched(tensor1, tensor2, out):
         if batch2[0] == 1 and tensor2.requires_grad:
             return _into(matmul, (tensor1, squeeze_dim.call(tensor2, 0)), out)
     batch = broadcast_shapes(batch1, batch2)
-    count = _product(batch)
+    count = math.prod(batch)
     left = _reshaped(_expanded(tensor1, batch, (n, m1)), (count, n, m1))
     vector_rhs = dim2 == 1
     if vector_rhs:
@@ -284,9 +278,9 @@ def tensordot(self, other, dims_self, dims_other, out=None):
     kept2 = [d for d in range(other.dim()) if d not in wrap_dims(dims_other, other.dim())]
     sizes1, sizes2 = [left._size[d] for d in kept1], [right._size[d] for d in kept2]
     left = reshape.call(permute.call(left, kept1 + list(dims_self)),
-                        (_product(sizes1), contracted))
+                        (math.prod(sizes1), contracted))
     right = reshape.call(permute.call(right, list(dims_other) + kept2),
-                         (contracted, _product(sizes2)))
+                         (contracted, math.prod(sizes2)))
     result = reshape.call(mm.call(left, right), sizes1 + sizes2)
     if out is None:
         return result
@@ -457,8 +451,8 @@ def _flatten_linear(input, weight_t, bias):
     """A contiguous input of any rank, its leading dims folded into the rows of one addmm;
     the result a view of the product."""
     leading = input._size[:-1]
-    rows = reshape.call(input, (_product(leading), input._size[-1]))
-    product = _aten.addmm.default.call(bias, rows, weight_t, 1, 1)
+    rows = reshape.call(input, (math.prod(leading), input._size[-1]))
+    product = addmm.call(bias, rows, weight_t, 1, 1)
     return _aten.view.default.call(product, leading + (product._size[1],))
 
 
