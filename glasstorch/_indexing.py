@@ -56,13 +56,13 @@ def setitem(self: TensorBase, index, value) -> None:
     """`self[index] = value`: copy (broadcasting) or fill into the elements `index` names."""
     if not isinstance(value, TensorBase) and not _is_number(value):
         raise TypeError(f"can't assign a {_type_name(value)} to a {legacy_type_name(self)}")
+    if index is False:
+        return          # torch's shortcut: x[False] = v writes (and bumps) nothing
     if type(index) is int:
         target, advanced = _select(self, 0, index, 0), None
     else:
         target, advanced = _apply(self, index if type(index) is tuple else _as_tuple(index))
     if advanced:
-        if any(t is False for t in advanced):
-            return      # a False mask selects nothing: torch writes (and bumps) nothing
         _index_put(target, advanced, value)
     elif not isinstance(value, TensorBase):
         target.fill_(value)

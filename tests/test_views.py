@@ -310,8 +310,6 @@ DEVIATIONS = {
     ("x[False]", "cpu"): ("size_one",),
     # torch's meta t_ (a Python meta function) raises AssertionError("t_ expects ...").
     ("x.t_()", "meta"): _MORE_THAN_2D, ("x.t_().t_()", "meta"): _MORE_THAN_2D,
-    # torch raises RuntimeError instead of IndexError for a float index on meta only.
-    ("x[m.tensor(1.0)]", "meta"): tuple(n for n in INPUTS if not n.startswith("scalar")),
 }
 
 

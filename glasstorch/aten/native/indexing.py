@@ -181,6 +181,9 @@ def indexing_geometry(self, indices) -> tuple:
     entries += [None] * (ndim - len(entries))
     indexed = [d for d, e in enumerate(entries) if e is not None]
     middle = _broadcast_indices(entries)
+    if 0 not in middle and any(self._size[d] == 0 for d in indexed):
+        # no index can point into an empty dim (torch checks this before its kernel)
+        raise IndexError("index is out of bounds for dimension with size 0")
     if indexed != list(range(indexed[0], indexed[-1] + 1)):       # separated: B in front
         kept = [d for d in range(ndim) if entries[d] is None]
         order = indexed + kept
@@ -252,7 +255,11 @@ def numpy_index(indices: list) -> tuple:
 
 
 def check_index_bounds(shape: tuple, indices: list) -> None:
-    """Every integer index within its dim; torch numbers the dims among the indexed ones."""
+    """Every integer index within its dim; torch numbers the dims among the indexed ones.
+    torch checks the values as its kernel reads them, so a selection without elements
+    checks nothing."""
+    if _selects_nothing(shape, indices):
+        return
     position, dim = 0, 0
     for i in indices:
         if i is None:
@@ -263,6 +270,24 @@ def check_index_bounds(shape: tuple, indices: list) -> None:
             dim, position = dim + 1, position + 1
         else:
             dim, position = dim + i.ndim, position + i.ndim
+
+
+def _selects_nothing(shape: tuple, indices: list) -> bool:
+    """Whether ``x[indices]`` of a tensor of `shape` has no elements."""
+    kept, shapes, dim = 1, [], 0
+    for i in indices:
+        if i is None:
+            kept *= shape[dim]
+            dim += 1
+        elif i.dtype.kind in "iu" and i.dtype != np.uint8:
+            shapes.append(i.shape)
+            dim += 1
+        else:
+            shapes.append((int(np.count_nonzero(i)),))
+            dim += i.ndim
+    for n in shape[dim:]:
+        kept *= n
+    return kept == 0 or 0 in np.broadcast_shapes(*shapes)
 
 
 @op("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", meta=_index_meta, out=True,
@@ -286,6 +311,8 @@ def index(self, indices, *, out):
         tensor([[2, 0],
                 [5, 3]])
     """
+    if out.size == 0:               # nothing to read: torch checks no index either
+        return
     check_index_bounds(self.shape, indices)
     present = [d for d, i in enumerate(indices) if i is not None]
     if len(present) == 1 and indices[present[0]].dtype.kind in "iu" and \
