@@ -253,3 +253,72 @@ def test_gradient_through_advanced_indexing() -> None:
     x.grad = None
     x[:, [0, 0, 3]].sum().backward()
     assert x.grad.tolist() == [[2.0, 0.0, 0.0, 1.0]] * 3
+
+
+def _random_index(rng: np.random.Generator, shape: tuple) -> list:
+    """A random index tuple description for a tensor of `shape`: ints, slices, None,
+    bools, long tensors (broadcasting shapes, negative values) and masks, with at most
+    one Ellipsis."""
+    items, dim, ellipsis = [], 0, False
+    for _ in range(int(rng.integers(1, 4))):
+        size = shape[dim] if dim < len(shape) else 1
+        kind = rng.choice(["int", "slice", "none", "bool", "long", "long", "mask"])
+        if kind == "int":
+            items.append(("int", int(rng.integers(-size, max(size, 1)))))
+        elif kind == "slice":
+            items.append(("slice", (rng.choice([None, 0, 1, -1]), rng.choice([None, 2, -1, 5]),
+                                    rng.choice([None, 1, 2]))))
+        elif kind in ("none", "bool"):
+            items.append((kind, bool(rng.random() < 0.7)))
+        elif kind == "long":
+            index_shape = [(2,), (2, 1), (1, 3), ()][int(rng.integers(0, 4))]
+            values = rng.integers(-max(size, 1), max(size, 1), index_shape)
+            items.append(("long", values.tolist()))
+        else:
+            span = shape[dim:dim + int(rng.integers(1, 3))] or (1,)
+            items.append(("mask", (rng.random(span) < 0.5).tolist()))
+        if not ellipsis and rng.random() < 0.1:
+            items.append(("ellipsis", None))
+            ellipsis = True
+        dim += 0 if kind in ("none", "bool") else 1
+    return items
+
+
+def _index_from(items: list, module) -> tuple:
+    built = []
+    for kind, value in items:
+        built.append({"int": lambda v: v, "slice": lambda v: slice(*v), "none": lambda v: None,
+                      "bool": lambda v: v, "ellipsis": lambda v: Ellipsis,
+                      "long": lambda v: module.tensor(v, dtype=module.int64),
+                      "mask": lambda v: module.tensor(v, dtype=module.bool)}[kind](value))
+    return tuple(built)
+
+
+def _fuzz_outcome(module, shape: tuple, layout: str, items: list) -> tuple:
+    data = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    x = module.from_numpy(data.copy())
+    if layout == "transposed" and x.dim() >= 2:
+        x = x.transpose(0, -1).contiguous().transpose(0, -1)
+    index = _index_from(items, module)
+    read, error = _outcome(lambda: x[index])
+    seen = [(type(error).__name__, str(error).split("\n")[0]) if error is not None else
+            # strides of empty results are a known deviation (see the report)
+            (tuple(read.shape), read.stride() if read.numel() else None, read.tolist())]
+    written = x.clone()
+    _, error = _outcome(lambda: written.__setitem__(index, -1.0))
+    seen.append(written.tolist() if error is None else type(error).__name__)
+    return seen
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_index_expressions_match_torch(seed: int) -> None:
+    """Seeded random index tuples on random shapes (empty dims included), read and
+    written, in both libraries."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        shape = tuple(int(n) for n in rng.integers(0, 4, int(rng.integers(1, 4))))
+        items = _random_index(rng, shape)
+        layout = "transposed" if rng.random() < 0.5 else "contiguous"
+        expected = _fuzz_outcome(torch, shape, layout, items)
+        assert _fuzz_outcome(gt, shape, layout, items) == expected, (shape, layout, items)
