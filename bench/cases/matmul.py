@@ -8,7 +8,10 @@ arrays, within 5%. The 4 x 4 case is the cost of the machinery around a tiny pro
 (binding, matmul's rank rules, the meta rule, the kernel call).
 
 torch and NumPy may link different BLAS libraries (MKL, OpenBLAS), so the torch column
-compares libraries, not only overheads.
+compares libraries, not only overheads. On a machine shared with other work, wall-clock
+ratios of multi-threaded BLAS calls swing by tens of percent; for the 5% question run
+with ``OPENBLAS_NUM_THREADS=1`` (and ``torch.set_num_threads(1)``), where the kernel
+time is the same for glasstorch and NumPy and the difference is glasstorch's call.
 """
 from bench import case
 
