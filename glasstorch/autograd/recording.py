@@ -37,9 +37,13 @@ DONT_REQUIRE_DERIVATIVE = frozenset({"detach", "view.dtype", "_local_scalar_dens
 def install(declaration) -> None:
     """Give each overload of a declaration its Autograd kernel: recording from the
     formulas, or a `NotImplemented` node for an operator without any."""
-    if declaration.grad is None and (declaration.kind == "composite"
-                                     or declaration.name in DONT_REQUIRE_DERIVATIVE):
-        return                         # implicit composites: their parts are recorded
+    if declaration.grad is None and declaration.kind == "composite":
+        out = declaration.overloads.get(SchemaKind.out)   # its parts are recorded, but
+        if out is not None:                               # out= refuses by its own name
+            out.register(DispatchKey.Autograd, _out_kernel(out))
+        return
+    if declaration.grad is None and declaration.name in DONT_REQUIRE_DERIVATIVE:
+        return
     missing = declaration.grad is None
     for kind, overload in declaration.overloads.items():
         if missing and kind is not SchemaKind.out:
