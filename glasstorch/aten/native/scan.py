@@ -22,6 +22,7 @@ from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name, type_meta_name
 from ..meta.reduction import reduction_dim, reduction_meta
 from ..meta.shape import check_no_internal_overlap
+from ..parallel import GRAIN_SIZE, parallel_for
 from ..registry import TensorMeta, op
 from .reduction import as_input, axes, write
 from .special import silent
@@ -66,7 +67,18 @@ def running(ufunc, x: np.ndarray, dim: int, out: np.ndarray) -> None:
         if ufunc is np.add and out.dtype.kind in "fc" and _leading_negative_zero(x, dim):
             np.add(out, 0, out=out)     # torch's sum starts at +0.0: -0.0 + 0.0 is +0.0
     else:
-        _through_buffer(ufunc, np.moveaxis(x, dim, -1), np.moveaxis(out, dim, -1), acc)
+        _lanes_in_parallel(lambda x, out: _through_buffer(ufunc, x, out, acc),
+                           np.moveaxis(x, dim, -1), np.moveaxis(out, dim, -1))
+
+
+def _lanes_in_parallel(work, x: np.ndarray, out: np.ndarray) -> None:
+    """``work(x, out)`` on slabs of the outermost lane axis (the scanned dim is last),
+    over the thread pool as torch's scans split their lanes with `parallel_for`."""
+    if x.ndim < 2:
+        work(x, out)
+        return
+    grain = max(1, GRAIN_SIZE // max(x[0].size, 1))
+    parallel_for(0, x.shape[0], grain, lambda start, stop: work(x[start:stop], out[start:stop]))
 
 
 def _innermost(x: np.ndarray, dim: int) -> bool:
