@@ -145,3 +145,13 @@ def test_matches_torch(name, dtype):
         loose = dtype == "float16"
         np.testing.assert_allclose(_values(a.to(gt.complex128)), b.to(torch.complex128).numpy(),
                                    rtol=2e-2 if loose else 2e-3, atol=1e-2 if loose else 1e-3)
+
+
+def test_scalar_list_reads_scalars_in_overload_errors():
+    """torch words a Scalar[] parameter "tuple of Scalars" (a lone Scalar: "Number")."""
+    with pytest.raises(TypeError) as caught:
+        gt.gradient(gt.tensor([1.0, 2.0]), 2)
+    assert "* (Tensor input, *, tuple of Scalars spacing, int dim = None, int edge_order = 1)" \
+        in str(caught.value)
+    assert "* (Tensor input, *, Number spacing = None, int dim = None, int edge_order = 1)" \
+        in str(caught.value)

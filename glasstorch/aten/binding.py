@@ -65,7 +65,8 @@ class Param:
         if type_ is None:
             self.type_text = "bool"
         elif type_.is_list:
-            base = _TYPE_TEXT.get(type_.base, type_.base)
+            # a lone Scalar reads "Number" in torch's messages, a list of them "Scalars"
+            base = "Scalar" if type_.base == "Scalar" else _TYPE_TEXT.get(type_.base, type_.base)
             self.type_text = "tuple of ints" if base == "int" else f"tuple of {base}s"
         else:
             self.type_text = _TYPE_TEXT.get(type_.base, type_.base)
