@@ -46,10 +46,9 @@ def extreme_along(x: np.ndarray, axis: int, largest: bool) -> tuple:
     """
     ufunc = np.maximum if largest else np.minimum
     values = ufunc.reduce(x, axis=axis)
-    length = x.shape[axis]
-    wide = x.size >= 65536 and length > 1 and x.size // length >= 1024
-    if not wide or abs(x.strides[axis]) == min(abs(s) for s in x.strides):
+    if not _long_stride(x, axis):
         return values, (np.argmax if largest else np.argmin)(x, axis=axis)
+    length = x.shape[axis]
     slices = np.moveaxis(x, axis, 0)
     index = np.zeros(values.shape, np.int64)
     hit = np.empty(values.shape, np.bool_)
@@ -61,6 +60,14 @@ def extreme_along(x: np.ndarray, axis: int, largest: bool) -> tuple:
     return values, index
 
 
+def _long_stride(x: np.ndarray, axis: int) -> bool:
+    """Whether `axis` is not innermost and its slices are wide: Note [Arg-extremes
+    along a long stride]."""
+    length = x.shape[axis]
+    return x.size >= 65536 and length > 1 and x.size // length >= 1024 and \
+        abs(x.strides[axis]) > min(abs(s) for s in x.strides)
+
+
 def _first_nans(slices: np.ndarray, values: np.ndarray, index: np.ndarray) -> None:
     """Where the extreme is NaN (NaN equals nothing), the index of the first NaN."""
     missing = np.isnan(values)
@@ -70,7 +77,7 @@ def _first_nans(slices: np.ndarray, values: np.ndarray, index: np.ndarray) -> No
 
 def arg_extreme(x: np.ndarray, axis, keepdim: bool, largest: bool) -> np.ndarray:
     """The index of the first largest (or smallest) element along `axis`, NaN first."""
-    if axis is None or x.ndim < 2:
+    if axis is None or x.ndim < 2 or not _long_stride(x, axis):
         return (np.argmax if largest else np.argmin)(x, axis=axis, keepdims=keepdim)
     found = extreme_along(x, axis, largest)[1]
     return np.expand_dims(found, axis) if keepdim else found
