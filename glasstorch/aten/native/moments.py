@@ -231,8 +231,8 @@ def logsumexp(self, dim, keepdim, *, out):
 
     Example::
 
-        >>> torch.logsumexp(torch.tensor([1000., 1000.]), 0)
-        tensor(1000.6931)
+        >>> torch.logsumexp(torch.tensor([100., 100.]), 0)
+        tensor(100.6931)
     """
     if self.dtype.kind in "biu":
         self = self.astype(get_default_dtype()._np)
