@@ -146,7 +146,10 @@ def jvp(node_class, values: dict, tangents: dict, outputs: list) -> list:
     import glasstorch
     from . import grad as autograd_grad
     with glasstorch.enable_grad():
-        probes = [glasstorch.zeros_like(o).requires_grad_() for o in outputs]
+        # The probe's value does not matter (the pairing is linear in it), but formulas
+        # in log space (logcumsumexp) need it nonzero; integer outputs take no probe.
+        probes = [glasstorch.ones_like(o).requires_grad_() if _differentiable(o)
+                  else glasstorch.zeros_like(o) for o in outputs]
         values = dict(values, grad=probes[0], grads=probes)
         terms = []
         for formula, name in zip(node_class.formulas, node_class.input_names):
@@ -161,6 +164,12 @@ def jvp(node_class, values: dict, tangents: dict, outputs: list) -> list:
         terms = [t for t in terms if t is not None]
         if not terms:
             return [glasstorch.zeros_like(o) for o in outputs]
-        found = autograd_grad(sum(terms[1:], terms[0]), probes, allow_unused=True)
+        wanted = [p for p in probes if p.requires_grad]
+        found = iter(autograd_grad(sum(terms[1:], terms[0]), wanted, allow_unused=True))
+        found = [next(found) if p.requires_grad else None for p in probes]
     return [glasstorch.zeros_like(o) if g is None else g.detach()
             for g, o in zip(found, outputs)]
+
+
+def _differentiable(tensor) -> bool:
+    return tensor.dtype.is_floating_point or tensor.dtype.is_complex
