@@ -86,7 +86,7 @@ DECLARATIONS: dict = {}      # qualified name of the functional overload -> Decl
 def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: bool = False,
        function: bool = True, grad: dict | None = None, python_name: str | None = None,
        out_overload: str | None = None, python_module: str | None = None,
-       bind_out: bool = True):
+       bind_out: bool = True, out_names: tuple | None = None):
     """Declare a structured operator (see the module docstring).
 
     Args:
@@ -104,6 +104,8 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
             of ``torch.``, as for `composite`.
         bind_out: give the Python binding an ``out=`` keyword; False for the out=
             overloads torch's Python API leaves to ``torch.ops.aten`` (`trace.out`).
+        out_names: the out= arguments' names when they are not the results' names
+            (``max.dim_max`` writes ``max`` and ``max_values``).
     """
     def declare(kernel):
         parsed = parse_schema(schema)
@@ -117,7 +119,7 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
             overload = _install(decl, _inplace_schema(parsed))
             _register_structured(overload, decl, "inplace")
         if out:
-            overload = _install(decl, _out_schema(parsed, out_overload))
+            overload = _install(decl, _out_schema(parsed, out_overload, out_names))
             _register_structured(overload, decl, "out")
         _bind(decl)
         return main
@@ -250,7 +252,8 @@ def _inplace_schema(functional: FunctionSchema) -> FunctionSchema:
     return parse_schema(f"{name}_{dot}{overload}({args_text}) -> Tensor(a!)")
 
 
-def _out_schema(functional: FunctionSchema, overload_name: str | None) -> FunctionSchema:
+def _out_schema(functional: FunctionSchema, overload_name: str | None,
+                out_names: tuple | None = None) -> FunctionSchema:
     if overload_name is None:
         base = functional.overload_name
         overload_name = "out" if base in ("", "Tensor", "default") else f"{base}_out"
@@ -261,7 +264,7 @@ def _out_schema(functional: FunctionSchema, overload_name: str | None) -> Functi
         rets = "Tensor(a!)"
     else:
         names = [r.name or f"out{i}" for i, r in enumerate(returns)]
-        out_args = [f"Tensor({letters[i]}!) {n}" for i, n in enumerate(names)]
+        out_args = [f"Tensor({letters[i]}!) {n}" for i, n in enumerate(out_names or names)]
         rets = "(" + ", ".join(f"Tensor({letters[i]}!) {n}" for i, n in enumerate(names)) + ")"
     args = [str(a) for a in functional.arguments if not a.kwarg_only]
     kwargs = [str(a) for a in functional.arguments if a.kwarg_only]

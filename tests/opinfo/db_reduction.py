@@ -2,6 +2,7 @@
 mean, nanmean, prod. The helpers here (dim samples, the NumPy view of a reduction) are
 shared by `db_extrema.py` and `db_moments.py`."""
 import numpy as np
+import pytest
 
 import glasstorch as gt
 
@@ -148,6 +149,9 @@ def bad_dims(*leading, dims=((2, IndexError, r"^Dimension out of range \(expecte
 
 
 META_REF = "reduction (torch's meta kernel is a Python reference): "
+FILLED_DTYPE = {"test_out_matches_torch": pytest.mark.xfail(strict=True, reason=(
+    "reduction: the registry fills a missing dtype= from out=, so out= of another dtype is "
+    "read as dtype= (computed; torch's whole-tensor sum.out / prod.out refuse it)"))}
 META_REPEATED = META_REF + "'duplicate value in the list of dims'"
 REPEATED = ((0, 0), RuntimeError, r"^dim 0 appears multiple times in the list of dims$",
             META_REPEATED)
@@ -192,7 +196,8 @@ def _errors_nanmean():
 
 
 OPS = [
-    OpInfo("sum", variants=("sum", "Tensor.sum"), ref=ref_sum, covers=("sum.out",),
+    OpInfo("sum", variants=("sum", "Tensor.sum"), ref=ref_sum, out="ops.aten.sum.out",
+           out_sets_dtype=True, marks=FILLED_DTYPE,
            sample_inputs=sample_whole(_dtype_kwarg), dtypes=ALL),
     OpInfo("sum.dim_IntList", variants=("sum", "Tensor.sum"), ref=ref_sum, out="sum",
            sample_inputs=sample_dims(extra=lambda d: (*_dim_dtype_kwarg(d), *_nan_rows(d))),
@@ -208,7 +213,8 @@ OPS = [
     OpInfo("nanmean", variants=("nanmean", "Tensor.nanmean"), ref=ref_nanmean, out="nanmean",
            sample_inputs=sample_dims(extra=_nan_rows), error_inputs=_errors_nanmean,
            out_sets_dtype=True, dtypes=FLOATING),
-    OpInfo("prod", variants=("prod", "Tensor.prod"), ref=ref_prod, covers=("prod.out",),
+    OpInfo("prod", variants=("prod", "Tensor.prod"), ref=ref_prod, out="ops.aten.prod.out",
+           out_sets_dtype=True, marks=FILLED_DTYPE,
            sample_inputs=sample_whole(_dtype_kwarg, low=-2, high=3), dtypes=ALL),
     OpInfo("prod.dim_int", variants=("prod", "Tensor.prod"), ref=ref_prod, out="prod",
            sample_inputs=sample_dims(tuples=False, none=False, low=-2, high=3),

@@ -140,6 +140,7 @@ def _declare_extreme(name: str, ufunc, binary_kernel, largest: bool):
     along = op(f"{name}.dim(Tensor self, int dim, bool keepdim=False) -> "
                f"(Tensor values, Tensor indices)", meta=_dim_meta(name), method=True,
                out=True, out_overload=f"dim_{name}",
+               out_names=(name, f"{name}_values" if largest else f"{name}_indices"),
                grad={"self": "value_selecting_reduction_backward(grad, dim, indices, "
                              "self_sym_sizes, keepdim)"})(_dim_kernel(ufunc, largest))
     along.declaration.doc = binary.declaration.doc = whole.__doc__

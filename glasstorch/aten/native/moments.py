@@ -170,25 +170,20 @@ def _declare_moment(name: str, root: bool, with_mean: bool):
 
     def plain_kernel(self, unbiased, *, out):
         kernel(self, None, _correction(unbiased), False, out=out)
-    out = not with_mean                # torch's Python var_mean / std_mean take no out=
     declared = [
         op(f"{name}.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) "
-           f"-> {returns}", meta=dim_meta, method=True, out=out,
+           f"-> {returns}", meta=dim_meta, method=True, out=not with_mean,
            grad=_moment_grad(root, with_mean, "dim", "1 if unbiased else 0", "keepdim"))(
                dim_kernel),
         op(f"{name}.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
-           f"bool keepdim=False) -> {returns}", meta=meta, method=True, out=out,
-           out_overload="correction_out",
+           f"bool keepdim=False) -> {returns}", meta=meta, method=True, out=True,
+           out_overload="correction_out", bind_out=not with_mean,
            grad=_moment_grad(root, with_mean, "dim", "correction", "keepdim"))(kernel),
         op(f"{name}(Tensor self, bool unbiased=True) -> {returns}", meta=plain_meta,
            method=True,
            grad=_moment_grad(root, with_mean, "None", "1 if unbiased else 0", "False"))(
                plain_kernel),
     ]
-    if with_mean:
-        op(f"{name}.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
-           f"bool keepdim=False, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))",
-           meta=meta)(kernel)
     for overload in declared:
         overload.declaration.doc = _moment_doc(name)
     return declared

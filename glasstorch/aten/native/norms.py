@@ -132,15 +132,22 @@ _WHOLE_NORM_GRAD = {"self": "norm_backward(grad, self, p, result)"}
 
 
 @op("linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
-    "ScalarType? dtype=None) -> Tensor", meta=vector_norm_meta, out=True, function=False,
+    "ScalarType? dtype=None) -> Tensor", meta=vector_norm_meta, out=True, python_module="linalg",
     grad={"self": "norm_backward(grad, self, ord, result, dim, keepdim)"})
 def linalg_vector_norm(self, ord, dim, keepdim, dtype, *, out):
-    """The vector `ord`-norm of `input` over `dim` (every dim when None): the kernel
-    behind `torch.norm` and `torch.linalg.vector_norm`.
+    """The vector `ord`-norm of `x` over `dim` (every dim when None); `torch.norm`
+    routes here too.
+
+    Args:
+        x (Tensor): the values (floating point or complex).
+        ord (Number): the order (inf, -inf and 0 included).
+        dim (int or tuple of ints, optional): the dims to reduce.
+        keepdim (bool): keep the reduced dims, with size 1.
+        dtype (torch.dtype, optional): compute (and answer) in this wider dtype.
 
     Example::
 
-        >>> torch.ops.aten.linalg_vector_norm(torch.tensor([3., 4.]))
+        >>> torch.linalg.vector_norm(torch.tensor([3., 4.]))
         tensor(5.)
     """
     vector_norm_into(out, self, ord, dim, keepdim, dtype)
@@ -208,13 +215,15 @@ def _dist_meta(self, other, p=2, out=None):
     if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                            f"Got {scalar_type_name(dtype)} instead.")
-    if out is not None and not can_cast(dtype.to_real(), out._dtype):
-        raise RuntimeError(f"result type {scalar_type_name(dtype.to_real())} can't be cast "
-                           f"to the desired output type {scalar_type_name(out._dtype)}")
+    if out is not None and out._dtype is not dtype.to_real():
+        raise RuntimeError(f"Expected out tensor to have dtype "
+                           f"{type_meta_name(dtype.to_real())}, but got "
+                           f"{type_meta_name(out._dtype)} instead")
     return TensorMeta((), dtype.to_real())
 
 
 @op("dist(Tensor self, Tensor other, Scalar p=2) -> Tensor", meta=_dist_meta, method=True,
+    out=True, bind_out=False,                # torch's Python `dist` takes no out=
     grad={"self": "dist_backward(grad, self, other, p, result, self_sym_sizes)",
           "other": "dist_backward(-grad, self, other, p, result, other_sym_sizes)"})
 def dist(self, other, p, *, out):
@@ -234,10 +243,6 @@ def dist(self, other, p, *, out):
     difference = np.subtract(self, other, dtype=common)
     vector_norm_into(out, difference, p, None, False, None)
 
-
-# torch's Python `dist` takes no out=: the out= overload is reachable through torch.ops
-op("dist.out(Tensor self, Tensor other, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)",
-   meta=_dist_meta)(dist.declaration.kernel)
 
 
 # ----------------------------------------------------------------------------------

@@ -149,16 +149,12 @@ _SUM_DOC = """The sum of the elements of `input`, over every dim or over `dim`.
     """
 
 
+# torch's Python `sum(input, *, dtype)` takes no out= (only the dim overload does):
+# sum.out is reachable through torch.ops.aten only (bind_out=False); prod.out too
 @op("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", meta=_sum_all_meta,
-    method=True, grad={"self": "grad.expand(self_sym_sizes)"})
+    method=True, out=True, bind_out=False, grad={"self": "grad.expand(self_sym_sizes)"})
 def sum_all(self, dtype, *, out):
     fold(np.add, self, None, False, out)
-
-
-# torch's Python `sum(input, *, dtype)` takes no out= (only the dim overload does): the
-# out= overload is declared on its own, reachable as torch.ops.aten.sum.out only
-op("sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-   meta=_sum_all_meta)(sum_all.declaration.kernel)
 
 
 @op("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
@@ -353,15 +349,10 @@ _PROD_DOC = """The product of the elements of `input`, over every dim or over `d
 
 
 @op("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", meta=_prod_all_meta,
-    method=True,
+    method=True, out=True, bind_out=False,
     grad={"self": "prod_backward(grad, self.to(grad.dtype), result, None, False)"})
 def prod_all(self, dtype, *, out):
     fold(np.multiply, self, None, False, out)
-
-
-# as sum.out: no out= in torch's Python `prod(input, *, dtype)`
-op("prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-   meta=_prod_all_meta)(prod_all.declaration.kernel)
 
 
 @op("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) "
