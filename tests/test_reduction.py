@@ -162,3 +162,25 @@ def test_accumulation_dtypes():
     half = gt.full((4096,), 0.1, dtype=gt.float16)
     assert abs(half.sum().item() - 409.6) < 0.5            # accumulated in float32
     assert gt.ones(2, dtype=gt.uint8).all().dtype is gt.uint8
+
+
+def test_out_overloads_named_as_torch():
+    """op(out_names=...): max.dim_max writes `max` / `max_values`, as torch's schema."""
+    schema = gt.ops.aten.max.dim_max._schema
+    assert [a.name for a in schema.arguments][-2:] == ["max", "max_values"]
+    assert [r.name for r in schema.returns] == ["values", "indices"]
+    values, indices = gt.empty(0), gt.empty(0, dtype=gt.int64)
+    gt.ops.aten.min.dim_min(gt.tensor([[2., 1.]]), 1, min=values, min_indices=indices)
+    assert values.tolist() == [1.] and indices.tolist() == [1]
+
+
+def test_aten_only_out_overloads():
+    """sum.out, dist.out and std_mean.correction_out: torch.ops.aten only, as in torch."""
+    x = gt.tensor([[1., 2.], [3., 5.]])
+    out = gt.empty(0)
+    assert gt.ops.aten.sum.out(x, out=out) is out and out.item() == 11.
+    spread, mean = gt.empty(0), gt.empty(0)
+    gt.ops.aten.std_mean.correction_out(x, [1], correction=0, out0=spread, out1=mean)
+    assert spread.tolist() == [0.5, 1.] and mean.tolist() == [1.5, 4.]
+    with pytest.raises(TypeError):
+        gt.dist(x, x, out=gt.empty(0))
