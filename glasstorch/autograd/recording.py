@@ -184,6 +184,20 @@ def _output_index(names: tuple, name: str) -> int:
     return sum(1 for n in names[:position + 1] if n.startswith("result")) - 1
 
 
+# Operators with formulas whose result may legitimately leave the differentiable
+# dtypes: casts, whose integer results simply do not require grad.
+_CASTS = frozenset({"_to_copy"})
+
+
+def _check_differentiable_dtype(declaration, result) -> None:
+    """A formula's single result must be floating point or complex (torch refuses
+    `x.sum(dtype=torch.long)` on an `x` that requires grad)."""
+    if isinstance(result, TensorBase) and declaration.name not in _CASTS \
+            and not (result._dtype.is_floating_point or result._dtype.is_complex):
+        from ..c10.dtype import scalar_type_name
+        raise RuntimeError(f"Autograd not support dtype: {scalar_type_name(result._dtype)}")
+
+
 # ----------------------------------------------------------------------------------
 # Forward AD: tangents of dual inputs give the result's tangent (forward_ad.py)
 # ----------------------------------------------------------------------------------
@@ -253,6 +267,7 @@ def _functional_kernel(declaration, overload):
         if any(result is arg for arg in args):   # handed an input back: nothing happened
             return result
         if needs:
+            _check_differentiable_dtype(declaration, result)
             node = recording.make_node(args, saved, edges)
             _attach(node, result, saved, needed)
         if tangents is not None:

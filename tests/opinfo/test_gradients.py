@@ -1,0 +1,211 @@
+"""Gradients of every OpInfo entry against real torch 2.13.
+
+For each functional entry and each float64 sample: the floating point tensor inputs
+become leaves that require grad, both libraries run the primary variant and
+`autograd.grad` with the same upstream gradients, and the input gradients must agree
+(values, and which inputs get None). Comparing with torch rather than with finite
+differences checks the convention at kinks too (abs at 0, clamp at its bounds, the
+subgradient of max with ties), which is where formulas go wrong.
+
+Skipped when torch is not importable.
+"""
+import numpy as np
+import pytest
+
+import glasstorch as gt
+
+from .convert import assert_values, to_numpy, to_torch
+from .core import about, cases, database
+
+torch = pytest.importorskip("torch")
+
+# Entries whose gradients differ from torch's, with the reason (strict xfails: when one
+# is fixed the suite says so). Formulas are owned by the declaring family file.
+KNOWN: dict = {
+    "dist": "autograd engine: torch's p=0 gradient is undefined, so autograd.grad raises (an "
+            "input unused); glasstorch's formula returns None and the engine answers None",
+}
+# The same for tangents (forward AD, derived from the backward formulas in
+# autograd/forward_ad.py): where a backward formula has a singularity or a torch quirk
+# that torch's own forward formula does not share, the derived tangent differs.
+_SINGULAR = ("forward AD: the backward formula is singular at zero spread / zero degrees of "
+             "freedom (NaN), torch's forward formula gives 0 there")
+_LAST_WRITE = ("forward AD: with duplicate indices the derived tangent sums the writes, torch's "
+               "forward formula keeps the last one")
+_SRC_SHAPE = ("forward AD: src's backward gradient has the index's shape, so a src larger than "
+              "the index gets no derived tangent for its extra elements")
+KNOWN_FORWARD: dict = {
+    **dict.fromkeys(("var.dim", "var.correction", "std", "std.dim", "std.correction",
+                     "var_mean.dim", "var_mean.correction", "std_mean",
+                     "std_mean.dim", "std_mean.correction", "linalg_vector_norm"), _SINGULAR),
+    **dict.fromkeys(("index_put", "put", "scatter.src"), _LAST_WRITE),
+    **dict.fromkeys(("scatter_add", "scatter_reduce.two"), _SRC_SHAPE),
+    "narrow_copy": "forward AD: torch's backward formula ignores a negative start (gradient 0) "
+                   "and the derived tangent inherits that; torch's forward formula does not",
+    "as_strided_scatter": "forward AD: torch's backward for self copies grad into the "
+                          "overwritten region; the derived tangent inherits that quirk",
+}
+# Single samples: (entry, sample index) -> reason.
+KNOWN_SAMPLES = {
+    ("logit", 37): "torch's vectorized CPU loop gives 0 for a NaN input with eps, its "
+                   "scalar loop (and glasstorch) NaN",
+}
+
+
+def _differentiable(op) -> bool:
+    return (gt.float64 in op.dtypes and not op.mutates_input and not op.is_factory
+            and op.values_defined)
+
+
+def _leaves(sample, module):
+    """The sample with each floating point tensor replaced by a leaf requiring grad
+    (same geometry), and the list of those leaves."""
+    leaves = []
+
+    def make_leaf(t):
+        if t.dtype.is_floating_point or t.dtype.is_complex:
+            t = t.detach().requires_grad_()
+            leaves.append(t)
+        return t
+    args = [_map(a, make_leaf, module) for a in sample.args]
+    kwargs = {k: _map(v, make_leaf, module) for k, v in sample.kwargs.items()}
+    return args, kwargs, leaves
+
+
+def _map(value, fn, module):
+    if isinstance(value, module.Tensor):
+        return fn(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_map(v, fn, module) for v in value)
+    return value
+
+
+def _outputs(result, module) -> list:
+    results = list(result) if isinstance(result, (list, tuple)) else [result]
+    return [r for r in results if isinstance(r, module.Tensor) and r.requires_grad]
+
+
+def _gradients(op, sample, module, seed: int):
+    """(input gradients, None) or (None, 'no graph'): autograd.grad of the outputs with
+    seeded upstream gradients."""
+    args, kwargs, leaves = _leaves(sample, module)
+    if not leaves:
+        return None, "no inputs"
+    outputs = _outputs(op.call(op.variants[0], _Sample(args, kwargs), module), module)
+    if not outputs:
+        return None, "no graph"
+    rng = np.random.default_rng(seed)
+    upstream = [module.from_numpy(rng.standard_normal(tuple(o.shape)).astype(
+        to_numpy_dtype(o.dtype))) for o in outputs]
+    grads = module.autograd.grad(outputs, leaves, upstream, allow_unused=True)
+    return grads, None
+
+
+def to_numpy_dtype(dtype):
+    return {"float64": np.float64, "float32": np.float32, "complex128": np.complex128,
+            "complex64": np.complex64}.get(str(dtype).removeprefix("torch."), np.float64)
+
+
+class _Sample:
+    def __init__(self, args, kwargs):
+        self.args, self.kwargs = tuple(args), kwargs
+
+
+def _entries(known: dict) -> list:
+    params = []
+    for op in database():
+        if _differentiable(op):
+            mark = pytest.mark.xfail(strict=True, reason=known[op.name]) \
+                if op.name in known else ()
+            params.append(pytest.param(op, id=op.name, marks=mark))
+    return params
+
+
+def _outcome(op, sample, module, seed):
+    try:
+        return _gradients(op, sample, module, seed)
+    except Exception as error:          # noqa: BLE001 - the error is the outcome
+        return None, type(error).__name__
+
+
+@pytest.mark.parametrize("op", _entries(KNOWN))
+def test_gradients_match_torch(op):
+    checked = 0
+    for index, (dtype, sample) in enumerate(cases(op, (gt.float64,))):
+        if dtype is not gt.float64 or (op.name, index) in KNOWN_SAMPLES:
+            continue
+        with about(dtype, sample):
+            theirs, their_reason = _outcome(op, _Sample(to_torch(sample.args, torch),
+                                                        to_torch(sample.kwargs, torch)),
+                                            torch, index)
+            mine, my_reason = _outcome(op, sample, gt, index)
+            assert my_reason == their_reason
+            if theirs is None:
+                continue
+            for a, b in zip(mine, theirs):
+                assert (a is None) == (b is None), "an input gets None in one library only"
+                if b is not None:
+                    assert str(a.dtype) == str(b.dtype) and tuple(a.shape) == tuple(b.shape)
+                    assert_values(a, to_numpy(b), "float64")
+            checked += 1
+    if checked == 0:
+        pytest.skip("no float64 sample with differentiable inputs")
+
+
+def _tangent_outcome(op, sample, module, seed: int):
+    """The first output's tangent under forward AD, every floating input dual with a
+    seeded tangent; or the error's type name."""
+    fwAD = module.autograd.forward_ad
+    rng = np.random.default_rng(seed)
+    try:
+        with fwAD.dual_level():
+            def dual(t):
+                if not (t.dtype.is_floating_point or t.dtype.is_complex):
+                    return t
+                values = rng.standard_normal(tuple(t.shape)).astype(to_numpy_dtype(t.dtype))
+                return fwAD.make_dual(t, module.from_numpy(values))
+            args = [_map(a, dual, module) for a in sample.args]
+            kwargs = {k: _map(v, dual, module) for k, v in sample.kwargs.items()}
+            result = op.call(op.variants[0], _Sample(args, kwargs), module)
+            first = result[0] if isinstance(result, (list, tuple)) else result
+            if not isinstance(first, module.Tensor):
+                return None, "no tensor"
+            tangent = fwAD.unpack_dual(first).tangent
+            return (None if tangent is None else tangent.clone()), None
+    except Exception as error:          # noqa: BLE001 - the error is the outcome
+        return None, type(error).__name__
+
+
+def _comparable(sample) -> bool:
+    """Finite, non-empty floating inputs (see test_forward_ad_matches_torch)."""
+    floats = [t for t in sample.tensors() if t.dtype.is_floating_point or t.dtype.is_complex]
+    return all(t.numel() and np.isfinite(to_numpy(t)).all() for t in floats)
+
+
+@pytest.mark.parametrize("op", _entries(KNOWN_FORWARD))
+def test_forward_ad_matches_torch(op):
+    """Tangents (forward-mode AD) equal torch's wherever torch supports forward AD.
+
+    glasstorch derives each tangent from the backward formulas (forward_ad.py), torch
+    has forward formulas of its own: at infinities and NaN the two roads meet `0 * inf`
+    differently, and on empty inputs torch's own tangents are NaN where its values are
+    0, so only samples with finite, non-empty inputs are compared.
+    """
+    checked = 0
+    for index, (dtype, sample) in enumerate(cases(op, (gt.float64,))):
+        if dtype is not gt.float64 or (op.name, index) in KNOWN_SAMPLES \
+                or not _comparable(sample):
+            continue
+        with about(dtype, sample):
+            theirs, their_reason = _tangent_outcome(
+                op, _Sample(to_torch(sample.args, torch), to_torch(sample.kwargs, torch)),
+                torch, index)
+            if their_reason is not None or theirs is None:
+                continue                 # torch has no forward formula or no tangent here
+            mine, my_reason = _tangent_outcome(op, sample, gt, index)
+            assert my_reason is None and mine is not None, my_reason
+            assert tuple(mine.shape) == tuple(theirs.shape)
+            assert_values(mine, to_numpy(theirs), "float64")
+            checked += 1
+    if checked == 0:
+        pytest.skip("torch computes no tangent for these samples")
