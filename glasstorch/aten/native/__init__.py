@@ -6,13 +6,13 @@ from . import comparison, bitwise  # noqa: F401
 from . import division, power, minmax, binary_math, ternary  # noqa: F401
 from . import special, clamp  # noqa: F401
 from . import reduction, extrema, moments, norms  # noqa: F401
-from . import indexing, scatter, index_along, masked  # noqa: F401
 from . import sort, order_statistics, quantile  # noqa: F401
 from . import bucketing, histogram, unique  # noqa: F401
-from . import scan  # noqa: F401
 from . import triangular, diagonal  # noqa: F401
-from . import join, repeat, combine, resize  # noqa: F401
+from . import indexing, scatter, index_along, masked  # noqa: F401
 from . import blas, addmm, matmul, einsum  # noqa: F401
-from . import distance, statistics  # noqa: F401
+from . import join, repeat, combine, resize  # noqa: F401
+from . import scan  # noqa: F401
 from . import random, random_factories, sampling  # noqa: F401
 from . import integration  # noqa: F401
+from . import distance, statistics  # noqa: F401
