@@ -139,13 +139,13 @@ def _layout_of(tensors, shape: tuple):
     return None
 
 
-def permuted_strides(tensors, shape: tuple, empty_spans: bool = False) -> tuple:
+def permuted_strides(tensors, shape: tuple) -> tuple:
     """Dense strides for `shape` whose dimension order follows the operands' strides.
 
     Dimensions are ordered innermost-first by comparing strides operand by operand:
     the first operand whose strides at two dims differ (ignoring broadcast, stride 0,
     dims) decides; equal strides keep the natural order. Then the result is laid out
-    densely in that order (`empty_spans`: see `dense_strides_in_order`).
+    densely in that order.
     """
     operand_strides = [_broadcast_strides(t, shape) for t in tensors]
 
@@ -160,7 +160,7 @@ def permuted_strides(tensors, shape: tuple, empty_spans: bool = False) -> tuple:
                 return 1
         return 0
 
-    return dense_strides_in_order(shape, outer_first, empty_spans)
+    return dense_strides_in_order(shape, outer_first)
 
 
 def _broadcast_strides(t: TensorBase, shape: tuple) -> tuple:

@@ -148,7 +148,7 @@ def compute_view_stride(old_size: tuple, old_stride: tuple, new_size: tuple):
     return tuple(new_stride)
 
 
-def dense_strides_in_order(shape: tuple, outer_first, empty_spans: bool = False) -> tuple:
+def dense_strides_in_order(shape: tuple, outer_first) -> tuple:
     """Dense strides for `shape`, its dims ordered by a comparison, as TensorIterator does.
 
     Dims start innermost-last-dim-first and are insertion-sorted with
@@ -159,8 +159,6 @@ def dense_strides_in_order(shape: tuple, outer_first, empty_spans: bool = False)
     Args:
         shape: the sizes of the result.
         outer_first: the comparison of two dims.
-        empty_spans: lay out as TensorIterator's `compatible_stride` does, where an
-            empty dim makes every stride outside it 0 (else sizes count as at least 1).
 
     Returns:
         tuple: the strides.
@@ -179,7 +177,7 @@ def dense_strides_in_order(shape: tuple, outer_first, empty_spans: bool = False)
     step = 1
     for d in perm:
         strides[d] = step
-        step *= shape[d] if empty_spans else max(shape[d], 1)
+        step *= max(shape[d], 1)
     return tuple(strides)
 
 

@@ -23,8 +23,7 @@ from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.tensor_impl import TensorBase, contiguous_strides
 from ..meta.pointwise import permuted_strides
 from ..meta.shape import (broadcast_shapes, check_no_internal_overlap, check_no_overlap,
-                          compute_view_stride, dense_strides_in_order, has_internal_overlap,
-                          wrap_dim)
+                          compute_view_stride, has_internal_overlap, wrap_dim)
 from ..registry import TensorMeta, op
 from .copy import checked_scalar, strides_like
 from .shape import _caller_stacklevel as caller_stacklevel
@@ -196,7 +195,7 @@ def indexing_geometry(self, indices) -> tuple:
         size, stride, before = self._size, self._stride, indexed[0]
     after = before + len(indexed)
     shape = size[:before] + middle + size[after:]
-    if 0 not in shape and _all_row_major(self, indices):
+    if _all_row_major(self, indices):
         return shape, None          # TensorIterator keeps the row-major order: no sorting
     return shape, _index_strides(shape, stride, entries, before, after, middle)
 
@@ -219,13 +218,22 @@ def _index_strides(shape, stride, entries, before, after, middle) -> tuple:
         view_stride = compute_view_stride(middle, expanded, padded)
         if view_stride is not None:
             operands.append(_Operand(padded, view_stride))
-    if 0 not in shape:
-        return permuted_strides(operands, shape)
-    # An empty result: TensorIterator's layout with empty spans, unless its dim order is
-    # row-major, when the result is allocated contiguous (sizes counting as at least 1)
-    strides = permuted_strides(operands, shape, empty_spans=True)
-    row_major = dense_strides_in_order(shape, lambda d0, d1: 0, empty_spans=True)
-    return contiguous_strides(shape) if strides == row_major else strides
+    strides = permuted_strides(operands, shape)
+    if 0 in shape and strides != contiguous_strides(shape):
+        strides = _zero_spans(shape, strides)
+    return strides
+
+
+def _zero_spans(shape: tuple, strides: tuple) -> tuple:
+    """TensorIterator's strides for an empty result in a permuted order: laid out in the
+    same dim order, but an empty dim makes every outer stride 0 (row-major results
+    keep contiguous strides instead, which skip empty dims)."""
+    order = sorted(range(len(shape)), key=lambda d: (strides[d], shape[d] > 1))
+    result, step = [0] * len(shape), 1
+    for d in order:
+        result[d] = step
+        step *= shape[d]
+    return tuple(result)
 
 
 def _index_meta(self, indices, out=None):
