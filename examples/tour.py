@@ -109,3 +109,25 @@ torch.set_printoptions(sci_mode=False)
 print("sci_mode=False:", values)
 torch.set_printoptions(profile="default")
 print("long tensors are summarised:", torch.ones(2000))
+
+# ------------------------------------------------------------------------------------
+section("9. Autograd: formulas become a graph", "glasstorch/autograd/")
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+loss = ((x * w).exp() + x).sum()
+print("loss:", loss)
+print(torch.autograd.graph.format_graph(loss))
+loss.backward()
+print("x.grad:", x.grad, "\nw.grad:", w.grad)
+first, = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
+second, = torch.autograd.grad(first.sum(), x)
+print("d/dx x^3 =", first, " d2/dx2 =", second)
+with torch.autograd.forward_ad.dual_level():
+    dual = torch.autograd.forward_ad.make_dual(torch.tensor([1.0, 2.0]), torch.ones(2))
+    print("forward mode, d/dt sin(x + t):", torch.autograd.forward_ad.unpack_dual(dual.sin()).tangent)
+
+# ------------------------------------------------------------------------------------
+section("10. Seeded random numbers, bit for bit torch's", "glasstorch/c10/generator.py")
+torch.manual_seed(0)
+print("torch.manual_seed(0); torch.rand(3):", torch.rand(3))
+print("torch.randn(2, 2):", torch.randn(2, 2))

@@ -276,3 +276,15 @@ def as_strided_backward(grad, sizes, strides, offset, size, stride, storage_offs
     extent = 1 + max([0] + [int(p.max()) for p in (read, mine) if p.numel()])
     slots = grad.new_zeros((extent,)).index_add(0, read, grad.reshape(-1))
     return slots.index_select(0, mine).reshape(sizes)
+
+
+def pow_backward(grad, self, exponent):
+    """d(self ** exponent)/d(self): a number exponent (torch's Scalar overload) needs no
+    `where` guard; a tensor one guards its zeros (0 ** 0 has slope 0)."""
+    if getattr(exponent, "_wrapped_number", False) and not exponent.requires_grad:
+        value = exponent.item()
+        if value == 0:
+            return torch.zeros_like(self)
+        return grad * (value * self.pow(value - 1)).conj()
+    return torch.where(exponent == 0, torch.zeros_like(grad),
+                       grad * (exponent * self.pow(exponent - 1)).conj())

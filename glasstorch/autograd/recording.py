@@ -147,7 +147,9 @@ def _save(value, argument):
         return SavedTensor(value)
     if argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex)):
         import glasstorch            # formulas do arithmetic on it, which bool tensors refuse
-        return glasstorch.tensor(int(value) if isinstance(value, bool) else value)
+        wrapped = glasstorch.tensor(int(value) if isinstance(value, bool) else value)
+        wrapped._wrapped_number = True           # torch's flag: a number, not a tensor
+        return wrapped
     if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
         return [None if v is None else SavedTensor(v) for v in value]    # Tensor?[] has Nones
     return value

@@ -108,8 +108,7 @@ def _integer_pow(base, exponent, out: np.ndarray) -> None:
 
 
 _POW_GRAD = {
-    "self": "where(exponent == 0, zeros_like(grad), "
-            "grad * (exponent * self.pow(exponent - 1)).conj())",
+    "self": "pow_backward(grad, self, exponent)",
     "exponent": "where((self == 0) & (exponent.real >= 0), zeros_like(grad), "
                 "grad * (result * self.log()).conj())",
 }
