@@ -45,6 +45,16 @@ KNOWN_FORWARD: dict = {
     "as_strided_scatter": "forward AD: torch's backward for self copies grad into the "
                           "overwritten region; the derived tangent inherits that quirk",
 }
+# The same for second derivatives (backward through the formulas).
+KNOWN_SECOND: dict = {
+    "i0": "autograd/manual.py: i0's derivative calls special_i1 through SciPy, not an "
+          "operator, so it has no derivative of its own (torch's special_i1 has one)",
+    **dict.fromkeys(("quantile", "nanquantile"), (
+        "autograd/manual_sorting.py: quantile has one node whose formula differentiates "
+        "differently from torch's, which records the ops of its decomposition")),
+    "index_reduce": "autograd/manual_indexing.py: the prod reduction's first-order formula "
+                    "is not differentiated as torch's (its second derivative differs)",
+}
 # Single samples: (entry, sample index) -> reason.
 KNOWN_SAMPLES = {
     ("logit", 37): "torch's vectorized CPU loop gives 0 for a NaN input with eps, its "
@@ -209,3 +219,59 @@ def test_forward_ad_matches_torch(op):
             checked += 1
     if checked == 0:
         pytest.skip("torch computes no tangent for these samples")
+
+
+def _second_order(op, sample, module, seed: int):
+    """Gradients of <first-order gradients, v> with respect to the inputs (double
+    backward), or the error's type name."""
+    try:
+        args, kwargs, leaves = _leaves(sample, module)
+        if not leaves:
+            return None, "no inputs"
+        outputs = _outputs(op.call(op.variants[0], _Sample(args, kwargs), module), module)
+        if not outputs:
+            return None, "no graph"
+        rng = np.random.default_rng(seed)
+        upstream = [module.from_numpy(rng.standard_normal(tuple(o.shape)).astype(
+            to_numpy_dtype(o.dtype))) for o in outputs]
+        first = module.autograd.grad(outputs, leaves, upstream, create_graph=True,
+                                     allow_unused=True)
+        pairs = [(g, module.from_numpy(rng.standard_normal(tuple(g.shape)).astype(
+            to_numpy_dtype(g.dtype)))) for g in first if g is not None and g.requires_grad]
+        if not pairs:
+            return None, "linear"
+        total = sum((g * v).sum() for g, v in pairs)
+        return module.autograd.grad(total, leaves, allow_unused=True), None
+    except Exception as error:          # noqa: BLE001 - the error is the outcome
+        return None, type(error).__name__
+
+
+@pytest.mark.parametrize("op", _entries(KNOWN_SECOND))
+def test_double_backward_matches_torch(op):
+    """Second derivatives (backward through the formulas, `create_graph=True`) equal
+    torch's, on finite non-empty samples."""
+    checked = 0
+    for index, (dtype, sample) in enumerate(cases(op, (gt.float64,))):
+        if dtype is not gt.float64 or (op.name, index) in KNOWN_SAMPLES \
+                or not _comparable(sample):
+            continue
+        with about(dtype, sample):
+            theirs, their_reason = _second_order(
+                op, _Sample(to_torch(sample.args, torch), to_torch(sample.kwargs, torch)),
+                torch, index)
+            if theirs is None:
+                continue                # torch has no second derivative here, or none needed
+            mine, my_reason = _second_order(op, sample, gt, index)
+            if my_reason == "linear":            # no graph here, zeros in torch: the same
+                assert all(b is None or not to_numpy(b).any() for b in theirs)
+                continue
+            assert my_reason is None, my_reason
+            for a, b in zip(mine, theirs):
+                if a is None or b is None:           # a zero and an absent gradient agree
+                    present = a if b is None else b
+                    assert present is None or not to_numpy(present).any()
+                    continue
+                assert_values(a, to_numpy(b), "float64")
+            checked += 1
+    if checked == 0:
+        pytest.skip("no second derivative to compare")
