@@ -175,6 +175,10 @@ _NODE_NAMES = {
     "normal.Tensor_float": "NormalBackward1", "normal.float_Tensor": "NormalBackward2",
     "normal.Tensor_Tensor": "NormalBackward3", "bernoulli_.Tensor": "BernoulliBackward1",
     "bernoulli_.float": "BernoulliBackward2",
+    # one node here standing for torch's composite that records one node of another op
+    "msort": "SortBackward0", "take_along_dim": "GatherBackward0",
+    "repeat_interleave.self_Tensor": "IndexSelectBackward0", "cross": "LinalgCrossBackward0",
+    "cdist": "CdistBackward0", "_cdist_forward": "CdistBackward0",
 }
 _HAND_WRITTEN = {"copy_"}
 # A number where the schema says Tensor is torch's wrapped number, or selects one of its
