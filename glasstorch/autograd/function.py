@@ -52,11 +52,15 @@ class BackwardCFunction(Node, FunctionCtx):
         self.non_differentiable = ()
         self.materialize_grads = True
         self.needs_input_grad = ()
+        self.saved_for_forward = ()
         self._saved = None
         self._freed = False
+        self._in_jvp = False
 
     @property
     def saved_tensors(self) -> tuple:
+        if self._in_jvp:                     # inside jvp: what save_for_forward kept
+            return tuple(self.saved_for_forward)
         if self._freed:
             from .saved import _FREED
             raise RuntimeError(_FREED)
@@ -162,7 +166,9 @@ class Function(metaclass=FunctionMeta):
         if separate:
             cls.setup_context(node, args, output)
         recording = is_grad_enabled() and any(node.needs_input_grad)
-        return _wrap_outputs(node, args, output, recording)
+        wrapped = _wrap_outputs(node, args, output, recording)
+        _forward_tangents(cls, node, args, wrapped)
+        return wrapped
 
 
 def _wrap_outputs(node, args: tuple, output, recording: bool):
@@ -196,6 +202,27 @@ def _wrap_outputs(node, args: tuple, output, recording: bool):
             t, is_output=id(t) in outputs_ids, output_nr=outputs_ids.get(id(t), 0))
             for t in node.to_save]
     return outputs[0] if single else tuple(outputs)
+
+
+def _forward_tangents(cls, node, args: tuple, outputs) -> None:
+    """Forward AD through a custom Function: its `jvp` maps input tangents to output
+    tangents (one per forward argument in, one per output out)."""
+    from . import forward_ad
+    if not forward_ad.is_active():
+        return
+    tangents = [forward_ad.tangent_of(a) for a in args]
+    if all(t is None for t in tangents):
+        return
+    node._in_jvp = True
+    try:
+        found = cls.jvp(node, *tangents)
+    finally:
+        node._in_jvp = False
+    results = outputs if isinstance(outputs, tuple) else (outputs,)
+    found = found if isinstance(found, tuple) else (found,)
+    for output, tangent in zip(results, found):
+        if isinstance(output, TensorBase) and tangent is not None:
+            forward_ad.set_tangent(output, tangent)
 
 
 def once_differentiable(backward):

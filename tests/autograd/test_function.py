@@ -115,3 +115,38 @@ def test_needs_input_grad_and_once_differentiable():
     assert out.grad_fn.flags == (True, False, False)
     grad, = torch.autograd.grad(out.sum(), a, create_graph=True)
     assert grad.tolist() == [3.0] and not grad.requires_grad
+
+
+def test_jvp_gives_forward_mode_tangents():
+    fwAD = torch.autograd.forward_ad
+
+    class Scaled(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.save_for_forward(x)
+            ctx.k = k
+            return x * x * k
+
+        @staticmethod
+        def jvp(ctx, x_tangent, k_tangent):
+            x, = ctx.saved_tensors
+            return 2 * x * x_tangent * ctx.k
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None
+
+    class WithoutJvp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        primal, tangent = fwAD.unpack_dual(Scaled.apply(dual, 3.0))
+        assert primal.tolist() == [3.0, 12.0] and tangent.tolist() == [6.0, 12.0]
+        with pytest.raises(NotImplementedError, match="^You must implement the jvp function"):
+            WithoutJvp.apply(dual)
