@@ -30,7 +30,7 @@ from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, M
                          _describe, to_any, to_bool, to_tensor, to_tensor_or_number)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
 
-_SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature]
+_SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature's arguments]
 _GENERATED: dict = {}      # ('function' | 'method', name) -> generated function
 _SOURCES: dict = {}        # ('function' | 'method', name) -> generated source text
 _SINKS: list = []          # callbacks told of every (kind, name) that gains a signature
@@ -347,7 +347,7 @@ def _direct_source(sig: Signature, name: str, kind: str) -> str | None:
 
 
 def _generate(kind: str, name: str) -> None:
-    sigs = _SIGNATURES[kind, name]
+    sigs = [Signature(*arguments) for arguments in _SIGNATURES[kind, name]]
     namespace = {"_no_match": _no_match, "SIGS": sigs, "Mismatch": Mismatch}
     blocks = []
     for i, sig in enumerate(sigs):
@@ -424,24 +424,26 @@ def bind_declaration(decl) -> None:
     name = decl.python_name
     if functional is not None:
         schema = functional._schema
-        factory = all(any(a.name == o for a in schema.arguments) for o in _TENSOR_OPTIONS)
-        has_self = any(a.name == "self" for a in schema.arguments)
+        given = {a.name for a in schema.arguments}
+        factory = given.issuperset(_TENSOR_OPTIONS)
+        has_self = "self" in given
         if decl.function:
             kind = decl.python_module or "function"     # see Note [Namespace modules]
-            _add(kind, name, Signature(name, schema, False, out, functional, factory))
+            _add(kind, name, (name, schema, False, out, functional, factory))
         if decl.method and has_self:
-            _add("method", name, Signature(name, schema, True, None, functional, factory))
+            _add("method", name, (name, schema, True, None, functional, factory))
     if inplace is not None:
         inplace_name = name if name.endswith("_") else name + "_"
-        _add("method", inplace_name, Signature(inplace_name, inplace._schema, True, None,
-                                               inplace, False))
+        _add("method", inplace_name, (inplace_name, inplace._schema, True, None, inplace, False))
         if inplace_name in INPLACE_FUNCTIONS:
-            _add("function", inplace_name, Signature(inplace_name, inplace._schema, False,
-                                                     None, inplace, False))
+            _add("function", inplace_name,
+                 (inplace_name, inplace._schema, False, None, inplace, False))
 
 
-def _add(kind: str, name: str, sig: Signature) -> None:
-    _SIGNATURES.setdefault((kind, name), []).append(sig)
+def _add(kind: str, name: str, arguments: tuple) -> None:
+    """Record a signature (built, with its parameters, only when the name's binding is
+    generated: Note [Bindings are generated on first use])."""
+    _SIGNATURES.setdefault((kind, name), []).append(arguments)
     _GENERATED.pop((kind, name), None)          # regenerated, with the new overload, on use
     for sink in _SINKS:
         sink(kind, name)

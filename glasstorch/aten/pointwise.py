@@ -20,7 +20,6 @@ way ATen's TensorIterator does it:
 from __future__ import annotations
 
 import functools
-import inspect
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result
 from .quiet import mute, unmute
 from .parallel import GRAIN_SIZE, parallel_elementwise
 from .registry import (AD_INPLACE_OR_VIEW, CPU, META, _bind, _bump_written, _check_inplace,
+                       parameter_names,
                        _inplace_schema, _install, _label, _new_declaration, _out_schema,
                        _prepare_out, empty_from_meta)
 from .schema import parse_schema
@@ -116,7 +116,7 @@ def _computer(kernel, operands: tuple, inputs: tuple):
     kernels round a scalar or an intermediate to the result dtype (``add``'s alpha,
     ``pow``'s exponent), and the kernel cannot see that dtype in its arrays.
     """
-    takes_result = "result" in inspect.signature(kernel).parameters
+    takes_result = "result" in parameter_names(kernel)
 
     def compute(args, described: ElementwiseMeta, out: np.ndarray) -> None:
         dtype = described.compute._np
@@ -172,11 +172,7 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
     """
     if operands not in ((0,), (0, 1)) or callable(promotion):
         return None
-    results = {}
-    for dtype in dtypes.ALL_DTYPES:
-        result, compute, target = result_and_compute(dtype, promotion)
-        if compute is dtype and (not inplace or result is dtype):
-            results[dtype] = (result, target._np)
+    results = _fast_results(promotion, inplace)
     binary = len(operands) == 2
 
     def fast(args):
@@ -220,6 +216,21 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
     return fast
 
 
+def _fast_results(promotion: Promotion, inplace: bool) -> dict:
+    """dtype -> (result dtype, NumPy dtype written) for the dtypes the fast path serves
+    under a promotion kind; shared by every operator of that kind."""
+    key = (promotion, inplace)
+    results = _FAST_RESULTS.get(key)
+    if results is None:
+        results = _FAST_RESULTS[key] = {}
+        for dtype in dtypes.ALL_DTYPES:
+            result, compute, target = result_and_compute(dtype, promotion)
+            if compute is dtype and (not inplace or result is dtype):
+                results[dtype] = (result, target._np)
+    return results
+
+
+_FAST_RESULTS: dict = {}
 _PYTHON_NUMBERS = (bool, int, float, complex)
 row_major = _STRIDES_CACHE.get       # row-major strides of a shape seen before, else None
 

@@ -24,7 +24,6 @@ Four kinds of declaration, as in ATen:
 """
 from __future__ import annotations
 
-import inspect
 import warnings
 from dataclasses import dataclass, field
 
@@ -229,6 +228,16 @@ def _install(decl: Declaration, parsed: FunctionSchema) -> OpOverload:
     return overload
 
 
+def parameter_names(function) -> tuple:
+    """The names of `function`'s parameters (through ``__wrapped__``, as inspect does),
+    read from its code object: building an `inspect.Signature` for each of hundreds of
+    declarations was a third of the import time."""
+    while hasattr(function, "__wrapped__"):
+        function = function.__wrapped__
+    code = function.__code__
+    return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+
+
 # Told of every declaration once its overloads exist (autograd installs its kernels).
 DECLARATION_SINKS: list = []
 
@@ -285,7 +294,7 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
     single = len(schema.returns) == 1 and not schema.returns[0].type.is_list
     # A meta rule with an `out` parameter sees the tensor it will write (self in place,
     # the out= tensors), as ATen's maybe_get_output(): some ops word refusals by it.
-    sees_out = "out" in inspect.signature(meta).parameters
+    sees_out = "out" in parameter_names(meta)
 
     if schema.returns[0].type.base != "Tensor":       # e.g. item(): a Python value
         def run_value(op, keyset, args):

@@ -197,24 +197,30 @@ def parse_schema(text: str) -> FunctionSchema:
         if piece == "*":
             kwarg_only = True
             continue
-        arguments.append(_parse_argument(piece, kwarg_only, text))
-    return FunctionSchema(name, overload or "", tuple(arguments), _parse_returns(returns_text, text))
+        found = _ARGUMENTS.get((piece, kwarg_only))
+        if found is None:           # arguments repeat across schemas ("Tensor self")
+            found = _ARGUMENTS[piece, kwarg_only] = _parse_argument(piece, kwarg_only, text)
+        arguments.append(found)
+    returns = _RETURNS.get(returns_text)
+    if returns is None:
+        returns = _RETURNS[returns_text] = _parse_returns(returns_text, text)
+    return FunctionSchema(name, overload or "", tuple(arguments), returns)
+
+
+_ARGUMENTS: dict = {}       # (argument text, keyword-only) -> Argument (frozen: shareable)
+_RETURNS: dict = {}         # returns text -> tuple of Return
 
 
 def _split_top_level(text: str) -> list:
-    """Split on commas that are not inside brackets or parentheses."""
-    pieces, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            pieces.append(text[start:i].strip())
-            start = i + 1
-    last = text[start:].strip()
-    if last:
-        pieces.append(last)
+    """Split on commas that are not inside brackets or parentheses (a comma-split piece
+    that leaves a bracket open is joined with the next)."""
+    pieces, pending = [], ""
+    for part in text.split(","):
+        pending = f"{pending},{part}" if pending else part
+        if pending.count("(") + pending.count("[") == pending.count(")") + pending.count("]"):
+            if pending.strip():
+                pieces.append(pending.strip())
+            pending = ""
     return pieces
 
 

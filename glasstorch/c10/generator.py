@@ -102,12 +102,22 @@ class Generator:
         if dev.type != "cpu":
             raise RuntimeError(f"{dev.type.upper()} device type not an accelerator.")
         self.device = _device("cpu")
+        self._seed = DEFAULT_SEED          # the engine itself is made on first use:
+        self._position = (1, 0)            # `import glasstorch` need not load numpy.random
+        self.next_double_normal_sample = None
+        self.next_float_normal_sample = None
+
+    def __getattr__(self, name: str):
+        """Make the engine (`_bits`, `_draw`) on first use, seeded with `_seed`."""
+        if name not in ("_bits", "_draw"):
+            raise AttributeError(f"'Generator' object has no attribute '{name}'")
         self._bits = np.random.MT19937(0)
         # integers over all of [0, 2**32) are the engine's raw words, one per value
         # (NumPy's bounded sampler passes a full-range request straight through), and
         # come four times faster than `random_raw`, as uint32.
         self._draw = np.random.Generator(self._bits).integers
-        self._reseed(DEFAULT_SEED)
+        self._load(_seed_words(self._seed), 1, 0)
+        return getattr(self, name)
 
     # -- seeding ---------------------------------------------------------------------
     def manual_seed(self, seed) -> "Generator":
