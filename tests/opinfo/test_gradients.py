@@ -95,20 +95,31 @@ def _outputs(result, module) -> list:
     return [r for r in results if isinstance(r, module.Tensor) and r.requires_grad]
 
 
-def _gradients(op, sample, module, seed: int):
-    """(input gradients, None) or (None, 'no graph'): autograd.grad of the outputs with
-    seeded upstream gradients."""
+def _random_like(t, rng, module):
+    """A seeded standard-normal tensor of `t`'s shape and dtype."""
+    return module.from_numpy(rng.standard_normal(tuple(t.shape)).astype(
+        to_numpy_dtype(t.dtype)))
+
+
+def _first_order(op, sample, module, rng, create_graph: bool = False):
+    """((input gradients, leaves), None), or (None, why not): the primary variant's
+    differentiable outputs back-propagated with seeded upstream gradients."""
     args, kwargs, leaves = _leaves(sample, module)
     if not leaves:
         return None, "no inputs"
     outputs = _outputs(op.call(op.variants[0], _Sample(args, kwargs), module), module)
     if not outputs:
         return None, "no graph"
-    rng = np.random.default_rng(seed)
-    upstream = [module.from_numpy(rng.standard_normal(tuple(o.shape)).astype(
-        to_numpy_dtype(o.dtype))) for o in outputs]
-    grads = module.autograd.grad(outputs, leaves, upstream, allow_unused=True)
-    return grads, None
+    upstream = [_random_like(o, rng, module) for o in outputs]
+    grads = module.autograd.grad(outputs, leaves, upstream, create_graph=create_graph,
+                                 allow_unused=True)
+    return (grads, leaves), None
+
+
+def _gradients(op, sample, module, seed: int):
+    """(input gradients, None) or (None, why there are none)."""
+    found, reason = _first_order(op, sample, module, np.random.default_rng(seed))
+    return (None, reason) if found is None else (found[0], None)
 
 
 def to_numpy_dtype(dtype):
@@ -172,8 +183,7 @@ def _tangent_outcome(op, sample, module, seed: int):
             def dual(t):
                 if not (t.dtype.is_floating_point or t.dtype.is_complex):
                     return t
-                values = rng.standard_normal(tuple(t.shape)).astype(to_numpy_dtype(t.dtype))
-                return fwAD.make_dual(t, module.from_numpy(values))
+                return fwAD.make_dual(t, _random_like(t, rng, module))
             args = [_map(a, dual, module) for a in sample.args]
             kwargs = {k: _map(v, dual, module) for k, v in sample.kwargs.items()}
             result = op.call(op.variants[0], _Sample(args, kwargs), module)
@@ -225,19 +235,13 @@ def _second_order(op, sample, module, seed: int):
     """Gradients of <first-order gradients, v> with respect to the inputs (double
     backward), or the error's type name."""
     try:
-        args, kwargs, leaves = _leaves(sample, module)
-        if not leaves:
-            return None, "no inputs"
-        outputs = _outputs(op.call(op.variants[0], _Sample(args, kwargs), module), module)
-        if not outputs:
-            return None, "no graph"
         rng = np.random.default_rng(seed)
-        upstream = [module.from_numpy(rng.standard_normal(tuple(o.shape)).astype(
-            to_numpy_dtype(o.dtype))) for o in outputs]
-        first = module.autograd.grad(outputs, leaves, upstream, create_graph=True,
-                                     allow_unused=True)
-        pairs = [(g, module.from_numpy(rng.standard_normal(tuple(g.shape)).astype(
-            to_numpy_dtype(g.dtype)))) for g in first if g is not None and g.requires_grad]
+        found, reason = _first_order(op, sample, module, rng, create_graph=True)
+        if found is None:
+            return None, reason
+        first, leaves = found
+        pairs = [(g, _random_like(g, rng, module)) for g in first
+                 if g is not None and g.requires_grad]
         if not pairs:
             return None, "linear"
         total = sum((g * v).sum() for g, v in pairs)
