@@ -397,3 +397,16 @@ def test_forward_mode_dual_tensors():
             fwAD.enter_dual_level()
         assert fwAD.unpack_dual(primal).tangent is None
     assert fwAD.unpack_dual(out).tangent is None      # leaving the level drops tangents
+
+
+def test_formulas_reading_only_sizes_or_dtypes_save_no_tensor():
+    """sort/cumsum read their input's sizes and dtype, not its values: an in-place change
+    of the input after the call does not invalidate backward (torch saves
+    `self_sym_sizes` / `self_scalar_type` the same way)."""
+    x = leaf([3.0, 1.0, 2.0])
+    y = x * 1
+    values, summed = y.sort().values, y.cumsum(0)
+    with torch.no_grad():
+        y.add_(1)
+    (values.sum() + summed.sum()).backward()
+    assert x.grad.tolist() == [4.0, 3.0, 2.0]

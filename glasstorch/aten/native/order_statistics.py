@@ -17,7 +17,7 @@ from .sort import along_last, order_keys, select_kth, stable_order
 from .unary import BOOL, COMPLEX, refuse
 from .view import legacy_type_name
 
-_SELECT_GRAD = "value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim)"
+_SELECT_GRAD = "value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)"
 
 
 # ----------------------------------------------------------------------------------

@@ -159,7 +159,7 @@ def _cumulative_meta(self, dim, dtype=None, out=None):
 
 @op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     meta=_cumulative_meta, inplace=True, out=True, method=True,
-    grad={"self": "cumsum_backward(grad.to(self.dtype), dim)"})
+    grad={"self": "cumsum_backward(grad.to(self_scalar_type), dim)"})
 @silent
 def cumsum(self, dim, dtype, *, out):
     """The running sums of `input` along `dim`: ``y[i] = x[0] + ... + x[i]``.
@@ -187,7 +187,7 @@ def cumsum(self, dim, dtype, *, out):
 
 @op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     meta=_cumulative_meta, inplace=True, out=True, method=True,
-    grad={"self": "cumprod_backward(grad.to(self.dtype), self, dim, result)"})
+    grad={"self": "cumprod_backward(grad.to(self_scalar_type), self, dim, result)"})
 @silent
 def cumprod(self, dim, dtype, *, out):
     """The running products of `input` along `dim`: ``y[i] = x[0] * ... * x[i]``.

@@ -39,7 +39,7 @@ from .copy import strides_like
 
 # which uint32 half of a packed uint64 holds the low bits (the position)
 _POSITION_WORD = 0 if sys.byteorder == "little" else 1
-_SELECT_GRAD = "value_selecting_reduction_backward(grad, dim, indices, self.shape, {})"
+_SELECT_GRAD = "value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, {})"
 
 
 # ----------------------------------------------------------------------------------
