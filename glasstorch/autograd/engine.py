@@ -211,8 +211,10 @@ def _expandable(shape: tuple, target: tuple) -> bool:
     return True
 
 
-def sum_to(grad, shape: tuple):
-    """Sum `grad` over the dimensions that broadcasting `shape` to grad's shape added."""
+def sum_to(grad, shape):
+    """Sum `grad` over the dimensions that broadcasting `shape` to grad's shape added
+    (expand's backward; formulas reach it by name through manual.py)."""
+    shape = tuple(shape)
     lead = grad.dim() - len(shape)
     dims = list(range(lead)) + [lead + i for i, size in enumerate(shape)
                                 if size == 1 and grad._size[lead + i] != 1]

@@ -13,6 +13,7 @@ import numpy as np
 
 import glasstorch as torch
 
+from .engine import sum_to  # noqa: F401  (looked up by name from formulas)
 from .manual_indexing import (  # noqa: F401  (looked up by name from formulas)
     index_reduce_backward, masked_scatter_backward, masked_select_backward,
     scatter_reduce_backward, take_along_dim_backward)
@@ -133,13 +134,6 @@ def threshold_backward(grad, self, threshold):
 
 
 # ----- views: the gradient lands in the positions the view showed -------------------
-def sum_to(grad, sizes):
-    """`grad` summed over the dimensions that broadcasting `sizes` added (expand's
-    backward)."""
-    from .engine import sum_to as reduce_to
-    return reduce_to(grad, tuple(sizes))
-
-
 def permute_backwards(grad, dims):
     """permute's inverse: dimension `dims[i]` of the input is dimension `i` of the view."""
     inverse = [0] * len(dims)

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import glasstorch as torch
 
-
-def _sum_to(grad, sizes):
-    from .engine import sum_to
-    return sum_to(grad, tuple(sizes))
+from .engine import sum_to
 
 
 def take_along_dim_backward(grad, self, indices, dim):
@@ -24,7 +21,7 @@ def take_along_dim_backward(grad, self, indices, dim):
     shape[dim] = self.shape[dim]
     wrapped = indices.remainder(self.shape[dim]).expand(grad.shape)
     full = grad.new_zeros(shape).scatter_add(dim, wrapped, grad)
-    return _sum_to(full, self.shape)
+    return sum_to(full, self.shape)
 
 
 def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result):
@@ -85,4 +82,4 @@ def masked_select_backward(grad, self, mask):
     """Each gradient element back where masked_select read it (summed over the dims
     self was broadcast in)."""
     full = torch.zeros_like(self).masked_fill(mask, 0)        # the broadcast shape
-    return _sum_to(full.masked_scatter(mask, grad), self.shape)
+    return sum_to(full.masked_scatter(mask, grad), self.shape)

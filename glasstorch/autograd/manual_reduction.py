@@ -12,6 +12,8 @@ import math
 
 import glasstorch as torch
 
+from .engine import sum_to
+
 
 def _reduced(dim, ndim: int) -> list:
     """The wrapped dims a reduction over `dim` reduced (None or empty: every dim)."""
@@ -169,6 +171,5 @@ def logsumexp_backward(grad, self, result, dim, keepdim: bool):
 def dist_backward(grad, self, other, p, result, sizes):
     """dist = norm(self - other): norm's gradient summed back to one input's `sizes`
     (pass ``-grad`` for `other`); undefined for p = 0, as torch's."""
-    from .engine import sum_to
     found = norm_backward(grad, self - other, p, result)
-    return None if found is None else sum_to(found, tuple(sizes))
+    return None if found is None else sum_to(found, sizes)
