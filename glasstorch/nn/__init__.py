@@ -1,2 +1,9 @@
-"""torch.nn: for now only its functional interface, `torch.nn.functional`."""
+"""torch.nn: modules, parameters, initialisation and the functional interface.
+
+Layout (as torch's): `parameter.py` (Parameter, Buffer), `modules/` (Module and one file
+per layer family), `functional.py` (torch.nn.functional: bindings of the operators
+declared with ``python_module="nn"`` plus the Python functions of `_functional/`),
+`init.py` (initialisers), `utils/` (gradient clipping, parameter vectors).
+"""
 from . import functional  # noqa: F401
+from .modules import *  # noqa: F401,F403

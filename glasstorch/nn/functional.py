@@ -1,8 +1,9 @@
 """torch.nn.functional: neural-network operations as functions.
 
 Its functions are the bindings of the operators declared with ``python_module="nn"``
-(``linear``; see Note [Namespace modules] in `aten/binding.py`), and the torch
-functions torch also offers under this name (`TORCH_FUNCTIONS`).
+(``linear``; see Note [Namespace modules] in `aten/binding.py`), the Python functions of
+`_functional/` (one file per topic, imported below), and the torch functions torch also
+offers under this name (`TORCH_FUNCTIONS`).
 """
 import sys
 
