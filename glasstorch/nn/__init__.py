@@ -8,3 +8,4 @@ declared with ``python_module="nn"`` plus the Python functions of `_functional/`
 from . import functional  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from . import init  # noqa: F401
+from . import utils  # noqa: F401
