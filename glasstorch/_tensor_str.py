@@ -304,7 +304,10 @@ def tensor_repr(t: Tensor, tensor_contents: Optional[str] = None) -> str:
         >>> torch.zeros(2, 3, device='meta')
         tensor(..., device='meta', size=(2, 3))
     """
-    prefix = "tensor(" if type(t) is Tensor else f"{type(t).__name__}("
+    # torch prints Tensor and nn.Parameter (which marks itself, nn being a layer above)
+    # as "tensor(", other subclasses by their class name.
+    plain = type(t) is Tensor or "_prints_as_tensor" in type(t).__dict__
+    prefix = "tensor(" if plain else f"{type(t).__name__}("
     indent = len(prefix)
     suffixes = []
     # CPU is the only default device torch's printer knows; any other is named.

@@ -1,1 +1,3 @@
 """torch.nn's layers: `module.py` holds Module, each other file one family of layers."""
+from .module import Module  # noqa: F401
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401

@@ -1,0 +1,135 @@
+"""`Parameter` and `Buffer`: tensors a Module registers when they are assigned to it.
+
+A Parameter is a Tensor subclass that shares its data's storage (no copy) and requires
+grad by default; results of operations on it are plain Tensors, as kernels make every
+result of the registered Tensor class (Note [Which class results have]). A Buffer is
+not a subclass at all: like torch's, ``Buffer(t)`` returns a detached plain tensor marked
+with ``_is_buffer`` (and ``persistent``), and ``isinstance(x, Buffer)`` reads that mark.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from .._tensor import Tensor
+from ..c10.tensor_impl import TensorBase
+
+__all__ = ["Parameter", "Buffer"]
+
+# The tensor fields a subclass instance copies from the tensor it wraps.
+_TENSOR_FIELDS = tuple(name for name in TensorBase.__slots__
+                       if name not in ("__dict__", "__weakref__", "_autograd"))
+
+
+def _make_subclass(cls: type, data: TensorBase, requires_grad: bool) -> Tensor:
+    """An instance of `cls` aliasing `data`'s storage (and version counter) as a new leaf.
+
+    This is torch's ``Tensor._make_subclass``: the result is ``data.detach()`` with
+    another class, so in-place writes through either are seen by both.
+    """
+    alias = data.detach()
+    result = object.__new__(cls)
+    for name in _TENSOR_FIELDS:
+        setattr(result, name, getattr(alias, name))
+    result._autograd = None
+    result.requires_grad = requires_grad
+    return result
+
+
+class _ParameterMeta(type):
+    # Tensors marked `_is_param` (torch's escape hatch for tensor subclasses that cannot
+    # be wrapped) count as Parameters too.
+    def __instancecheck__(cls, instance) -> bool:
+        if cls is Parameter and isinstance(instance, TensorBase) \
+                and getattr(instance, "_is_param", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
+    """A tensor that a Module registers as one of its parameters when it is assigned
+    as an attribute (``self.weight = nn.Parameter(...)``), so that it shows up in
+    `Module.parameters()` and in the state dict. Plain tensors assigned to a module
+    are ordinary attributes.
+
+    Args:
+        data (Tensor): the values; the parameter shares their storage. An empty
+            tensor when omitted.
+        requires_grad (bool, optional): whether the parameter requires gradient, even
+            under `torch.no_grad()`. Default: ``True``
+
+    Example::
+
+        >>> p = nn.Parameter(torch.zeros(2))
+        >>> p
+        Parameter containing:
+        tensor([0., 0.], requires_grad=True)
+    """
+
+    __slots__ = ()
+    _prints_as_tensor = True        # "tensor(...)" after the header, as torch prints it
+
+    def __new__(cls, data=None, requires_grad: bool = True):
+        if data is None:
+            from .. import empty
+            data = empty(0)
+        return _make_subclass(cls, data, requires_grad)
+
+    def __init__(self, data=None, requires_grad: bool = True) -> None:
+        pass                # everything happened in __new__ (Tensor.__new__ is legacy)
+
+    def __deepcopy__(self, memo: dict) -> Parameter:
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.data.clone(), self.requires_grad)
+        memo[id(self)] = result
+        return result
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __reduce_ex__(self, protocol):
+        return _rebuild_parameter, (self.data, self.requires_grad, OrderedDict())
+
+
+def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: OrderedDict) -> Parameter:
+    """Unpickle a Parameter (torch._utils._rebuild_parameter)."""
+    return Parameter(data, requires_grad)
+
+
+class _BufferMeta(type):
+    # `Buffer(t)` returns a marked plain tensor, so the check reads the mark.
+    def __instancecheck__(cls, instance) -> bool:
+        if cls is Buffer and isinstance(instance, TensorBase) \
+                and getattr(instance, "_is_buffer", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """Marks a tensor as a buffer: assigned to a Module attribute, it is registered
+    with `Module.register_buffer` (state that is not a parameter, such as running
+    statistics).
+
+    Args:
+        data (Tensor): the buffer's values (detached, storage shared). Empty if omitted.
+        persistent (bool, optional): whether the buffer goes into the module's
+            `state_dict`. Default: ``True``
+
+    Example::
+
+        >>> m = nn.Module()
+        >>> m.count = nn.Buffer(torch.zeros(()))
+        >>> list(m.named_buffers())
+        [('count', tensor(0.))]
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, *, persistent: bool = True):
+        if data is None:
+            from .. import empty
+            data = empty(0)
+        result = data.detach().requires_grad_(data.requires_grad)
+        result.persistent = persistent
+        result._is_buffer = True
+        return result
