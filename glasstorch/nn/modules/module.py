@@ -11,7 +11,6 @@ module_hooks.py.
 """
 from __future__ import annotations
 
-import warnings
 from collections import OrderedDict
 from typing import Any, Callable, Iterator, TypeVar
 
@@ -20,6 +19,7 @@ from ...c10.tensor_impl import TensorBase
 from ..parameter import Buffer, Parameter
 from . import module_hooks as _hooks
 from . import module_state as _state
+from .module_convert import converter
 from .module_hooks import (register_module_backward_hook,  # noqa: F401 (torch's names)
                            register_module_buffer_registration_hook,
                            register_module_forward_hook, register_module_forward_pre_hook,
@@ -503,7 +503,7 @@ class Module:
             >>> nn.Linear(2, 2).to(torch.float64).weight.dtype
             torch.float64
         """
-        return self._apply(_converter(args, kwargs))
+        return self._apply(converter(args, kwargs))
 
     def float(self) -> Module:
         """Cast floating point parameters and buffers to float32. Returns self."""
@@ -576,45 +576,3 @@ class Module:
     _register_load_state_dict_pre_hook = _state._register_load_state_dict_pre_hook
     register_load_state_dict_post_hook = _state.register_load_state_dict_post_hook
 
-
-def _converter(args: tuple, kwargs: dict) -> Callable:
-    """The per-tensor conversion of ``Module.to(*args, **kwargs)``."""
-    device, dtype, non_blocking, memory_format = _parse_to(args, kwargs)
-    if dtype is not None:
-        if not (dtype.is_floating_point or dtype.is_complex):
-            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
-                            f"desired dtype={dtype}")
-        if dtype.is_complex:
-            warnings.warn(
-                "Complex modules are a new feature under active development whose design may "
-                "change, and some modules might not work as expected when using complex tensors "
-                "as parameters or buffers. Please file an issue at https://github.com/pytorch/"
-                "pytorch/issues/new?template=bug-report.yml if a complex module does not work as "
-                "expected.", stacklevel=3)
-
-    def convert(t: TensorBase) -> TensorBase:
-        target = dtype if t.is_floating_point() or t.is_complex() else None
-        if memory_format is not None and t.dim() in (4, 5):
-            return t.to(device, target, non_blocking, memory_format=memory_format)
-        return t.to(device, target, non_blocking)
-    return convert
-
-
-def _parse_to(args: tuple, kwargs: dict) -> tuple:
-    """(device, dtype, non_blocking, memory_format) of Tensor.to's argument forms
-    (torch._C._nn._parse_to); the copy flag is not part of Module.to."""
-    from ...aten.native.conversion import _TO_SIGNATURES, _bind_to, tensor_to
-    from ...c10.device import device as as_device
-    for names in _TO_SIGNATURES:
-        bound = _bind_to(names[:-1], args, kwargs)
-        if bound is not None:
-            break
-    else:
-        from ... import empty
-        tensor_to(empty(0), *args, **kwargs)       # raises Tensor.to's own TypeError
-        raise TypeError(f"to() received an invalid combination of arguments")
-    other = bound.get("tensor")
-    device = other.device if other is not None else bound.get("device")
-    dtype = other.dtype if other is not None else bound.get("dtype")
-    return (None if device is None else as_device(device), dtype,
-            bound.get("non_blocking", False), bound.get("memory_format"))
