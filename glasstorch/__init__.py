@@ -47,6 +47,7 @@ from .random import (  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
+from . import optim  # noqa: F401
 from .autograd.inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401
 

@@ -1,0 +1,11 @@
+"""torch.optim: optimizers (`SGD`, `Adam`, `AdamW`) over the `Optimizer` base class,
+and learning-rate schedules in `lr_scheduler`.
+
+Each optimizer file holds the class and its update in two forms: glasstorch operators
+(any dtype, differentiable) and NumPy for float32 tensors (`_numpy_steps.py`), both
+rounding as torch's CPU implementation does.
+"""
+from .optimizer import Optimizer  # noqa: F401
+from .sgd import SGD  # noqa: F401
+from .adam import Adam  # noqa: F401
+from .adamw import AdamW  # noqa: F401
