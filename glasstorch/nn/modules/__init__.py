@@ -1,3 +1,5 @@
 """torch.nn's layers: `module.py` holds Module, each other file one family of layers."""
 from .module import Module  # noqa: F401
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401
+from .linear import Bilinear, Identity, Linear  # noqa: F401
+from .flatten import Flatten, Unflatten  # noqa: F401
