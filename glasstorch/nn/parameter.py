@@ -26,6 +26,9 @@ def _make_subclass(cls: type, data: TensorBase, requires_grad: bool) -> Tensor:
     This is torch's ``Tensor._make_subclass``: the result is ``data.detach()`` with
     another class, so in-place writes through either are seen by both.
     """
+    if requires_grad and not (data.dtype.is_floating_point or data.dtype.is_complex):
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")        # capitalised here, unlike requires_grad_'s
     alias = data.detach()
     result = object.__new__(cls)
     for name in _TENSOR_FIELDS:

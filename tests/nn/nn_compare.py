@@ -48,3 +48,36 @@ def copy_parameters(glass_module, torch_module) -> None:
     with gt.no_grad():
         for name, value in mine.items():
             value.copy_(to_glass(theirs[name], requires_grad=False))
+
+
+def outcome(scenario, lib):
+    """Run ``scenario(lib)`` (lib: glasstorch or torch) and describe what happened in
+    library-neutral terms: ``('ok', value)`` with tensors as (class name, shape, dtype,
+    values) and modules as their repr, or ``('raise', exception type, message)``."""
+    try:
+        return "ok", _neutral(scenario(lib))
+    except Exception as error:          # the comparison is the point
+        # glasstorch's own classes name their real module (glasstorch.nn...), torch's torch.nn...
+        return "raise", type(error).__name__, str(error).replace("glasstorch.", "torch.")
+
+
+def same_outcome(scenario) -> None:
+    """Assert that ``scenario(glasstorch)`` and ``scenario(torch)`` return equal
+    (neutral) values or raise the same exception type with the same message."""
+    import torch
+    ours, theirs = outcome(scenario, gt), outcome(scenario, torch)
+    assert ours == theirs, f"\nglasstorch: {ours}\ntorch:      {theirs}"
+
+
+def _neutral(value):
+    if hasattr(value, "grad_fn") and hasattr(value, "dtype"):    # a tensor of either library
+        kind = "Parameter" if type(value).__name__ == "Parameter" else "Tensor"
+        return kind, tuple(value.shape), str(value.dtype), numpy_of(value).tolist(), \
+            value.requires_grad
+    if isinstance(value, dict):
+        return type(value).__name__, [(k, _neutral(v)) for k, v in value.items()]
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, [_neutral(v) for v in value]
+    if type(value).__module__.split(".")[0] in ("torch", "glasstorch"):
+        return type(value).__name__, repr(value)
+    return value

@@ -1,0 +1,482 @@
+"""nn.Module and nn.Parameter: registration, iteration orders and prefixes, state dicts,
+conversions, modes, hooks, reprs and errors.
+
+Most tests are scenarios written once as ``scenario(torch)`` and run on both glasstorch
+and real torch (``same_outcome``: equal results, or the same exception type and
+message); the torch-free tests at the end check what needs no reference.
+"""
+import copy
+import functools
+import pickle
+import warnings
+from collections import OrderedDict
+from types import SimpleNamespace
+
+import pytest
+
+import glasstorch as gt
+from nn_compare import same_outcome
+
+@functools.cache
+def layers(lib):
+    """Small Module subclasses written against `lib` (glasstorch or torch)."""
+    nn = lib.nn
+
+    class Affine(nn.Module):
+        def __init__(self, n_in, n_out, bias=True):
+            super().__init__()
+            self.weight = nn.Parameter(lib.arange(n_in * n_out * 1.0).reshape(n_out, n_in) / 8)
+            if bias:
+                self.bias = nn.Parameter(lib.zeros(n_out))
+            else:
+                self.register_parameter("bias", None)
+
+        def forward(self, x):
+            y = x @ self.weight.t()
+            return y if self.bias is None else y + self.bias
+
+        def extra_repr(self):
+            return f"in_features={self.weight.shape[1]}, out_features={self.weight.shape[0]}"
+
+    class Norm(nn.Module):
+        _version = 2
+
+        def __init__(self, n):
+            super().__init__()
+            self.scale = nn.Parameter(lib.ones(n))
+            self.register_buffer("running_mean", lib.zeros(n))
+            self.register_buffer("scratch", lib.zeros(2), persistent=False)
+            self.steps = nn.Buffer(lib.tensor(0))
+
+        def forward(self, x):
+            return x * self.scale
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = Affine(3, 4)
+            self.norm = Norm(4)
+            self.blocks = nn.Sequential(Affine(4, 4), Affine(4, 4, bias=False))
+            self.head = Affine(4, 2)
+            self.empty = None
+
+        def forward(self, x):
+            return self.head(self.blocks(self.norm(self.embed(x))))
+
+    return SimpleNamespace(Affine=Affine, Norm=Norm, Net=Net)
+
+
+def names(pairs):
+    return [name for name, _ in pairs]
+
+
+# ----- registration through attributes and its errors -----------------------------------------
+def _assign_tensor_to_parameter(torch):
+    m = layers(torch).Affine(2, 2)
+    m.weight = torch.ones(2, 2)
+
+
+def _assign_module_to_parameter(torch):
+    m = layers(torch).Affine(2, 2)
+    m.bias = torch.nn.Module()
+    return names(m.named_parameters()), names(m.named_modules())
+
+
+def _assign_string_to_module(torch):
+    m = layers(torch).Net()
+    m.head = "x"
+
+
+def _assign_string_to_buffer(torch):
+    m = layers(torch).Norm(2)
+    m.running_mean = 3
+
+
+def _reassign_kinds(torch):
+    m = layers(torch).Norm(2)
+    m.scale = None                                  # a parameter slot set to None
+    m.running_mean = torch.ones(2)                  # stays a (persistent) buffer
+    m.scratch = torch.ones(2)                       # stays non-persistent
+    m.plain = torch.ones(1)                         # a plain attribute
+    m.running_mean = torch.nn.Parameter(torch.ones(2))   # becomes a parameter
+    return (list(m.state_dict()), names(m.named_parameters()), names(m.named_buffers()),
+            m.plain)
+
+
+def _register_errors(torch):
+    m, results = layers(torch).Affine(2, 2), []
+    calls = [lambda: m.register_buffer("a.b", None), lambda: m.register_buffer("", None),
+             lambda: m.register_buffer("weight", torch.ones(1)),
+             lambda: m.register_buffer(3, None), lambda: m.register_buffer("x", [1]),
+             lambda: m.register_parameter("a.b", None), lambda: m.register_parameter("", None),
+             lambda: m.register_parameter("forward", None),
+             lambda: m.register_parameter("p", torch.ones(1)),
+             lambda: m.register_parameter("p", torch.nn.Parameter(torch.ones(1)) * 2),
+             lambda: m.add_module("a.b", None), lambda: m.add_module("", None),
+             lambda: m.add_module("weight", torch.nn.Module()), lambda: m.add_module("x", 3),
+             lambda: m.add_module(1, None), lambda: m.register_module("bias", None)]
+    for call in calls:
+        try:
+            call()
+            results.append("ok")
+        except Exception as error:
+            results.append((type(error).__name__, str(error)))
+    return results
+
+
+def _before_init(torch):
+    class Early(torch.nn.Module):
+        def __init__(self):
+            self.w = torch.nn.Parameter(torch.ones(1))
+    Early()
+
+
+def _before_init_module(torch):
+    class Early(torch.nn.Module):
+        def __init__(self):
+            self.sub = torch.nn.Module()
+    Early()
+
+
+def _init_arguments(torch):
+    errors = []
+    for call in (lambda: torch.nn.Module(3), lambda: torch.nn.Module(k=1)):
+        try:
+            call()
+        except TypeError as error:
+            errors.append(str(error))
+    return errors
+
+
+def _delattr_and_getattr(torch):
+    m = layers(torch).Norm(2)
+    del m.scale, m.scratch
+    m.sub = torch.nn.Module()
+    del m.sub
+    try:
+        m.missing
+    except AttributeError as error:
+        message = str(error)
+    return list(m.state_dict()), names(m.named_buffers()), list(m._modules), message
+
+
+def _dir_lists_members(torch):
+    keys = dir(layers(torch).Net())
+    return [k for k in ("embed", "norm", "running_mean", "weight", "training", "_parameters",
+                        "forward", "state_dict") if k in keys], keys == sorted(keys)
+
+
+def _missing_forward(torch):
+    torch.nn.Module()(1)
+
+
+# ----- iteration: orders, prefixes, duplicates ---------------------------------------------
+def _shared_net(torch):
+    net = layers(torch).Net()
+    net.tied = net.head                      # the same module under two names
+    net.head.weight2 = net.embed.weight      # the same parameter under two names
+    return net
+
+
+def _iteration_orders(torch):
+    net = _shared_net(torch)
+    return (names(net.named_parameters()), names(net.named_parameters(prefix="model")),
+            names(net.named_parameters(remove_duplicate=False)),
+            names(net.named_parameters(recurse=False)), names(net.norm.named_buffers()),
+            names(net.named_buffers(prefix="p", remove_duplicate=False)),
+            names(net.named_children()), names(net.named_modules()),
+            names(net.named_modules(prefix="root")),
+            names(net.named_modules(remove_duplicate=False)),
+            names(net.named_modules(memo={net.blocks})),
+            len(list(net.parameters())), len(list(net.buffers(recurse=False))),
+            len(list(net.modules())), len(list(net.children())))
+
+
+def _lookup_paths(torch):
+    net, found, errors = layers(torch).Net(), [], []
+    for call in ("get_submodule('blocks.1')", "get_submodule('')", "get_parameter('head.bias')",
+                 "get_buffer('norm.running_mean')", "get_submodule('blocks.5')",
+                 "get_submodule('norm.scale')", "get_parameter('norm.running_mean')",
+                 "get_parameter('head.nothing')", "get_buffer('norm.scale')",
+                 "get_buffer('x.y')", "set_submodule('blocks.0', torch.nn.Module())",
+                 "set_submodule('', torch.nn.Module())", "set_submodule('head', 1)",
+                 "set_submodule('norm.scale', torch.nn.Module())",
+                 "set_submodule('new', torch.nn.Module(), strict=True)"):
+        try:
+            found.append(repr(eval("net." + call)))
+        except Exception as error:
+            errors.append((type(error).__name__, str(error)))
+    return found, errors
+
+
+# ----- state dict -------------------------------------------------------------------------
+def _state_dict_layout(torch):
+    net = _shared_net(torch)
+    state = net.state_dict()
+    return (list(state), dict(state._metadata), type(state).__name__,
+            list(net.state_dict(prefix="m.")), list(net.state_dict(prefix="m.")._metadata),
+            [v.requires_grad for v in state.values()],
+            [v.requires_grad for v in net.state_dict(keep_vars=True).values()],
+            state["embed.weight"].data_ptr() == net.embed.weight.data_ptr())
+
+
+def _state_dict_destination(torch):
+    net = layers(torch).Affine(2, 2)
+    target = {}
+    result = net.state_dict(destination=target, prefix="x.")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        positional = net.state_dict(None, "y.")
+    return (result is target, list(target), list(positional),
+            [(w.category.__name__, str(w.message)) for w in caught])
+
+
+def _load_round_trip(torch):
+    source, target = layers(torch).Net(), layers(torch).Net()
+    with torch.no_grad():
+        for p in source.parameters():
+            p.add_(1.5)
+        source.norm.running_mean.fill_(3)
+    result = target.load_state_dict(source.state_dict())
+    return (result, repr(result), target.state_dict(), target.embed.weight,
+            target.norm.steps)
+
+
+def _load_errors(torch):
+    net = layers(torch).Net()
+    state = net.state_dict()
+    state["embed.weight"] = torch.zeros(5, 3)
+    state["head.bias"] = torch.zeros(3)
+    del state["norm.scale"], state["blocks.0.bias"]
+    state["blocks.7.weight"] = torch.zeros(1)
+    state["unexpected"] = torch.zeros(1)
+    state["norm.steps"] = "not a tensor"
+    net.load_state_dict(state)
+
+
+def _load_non_strict(torch):
+    net = layers(torch).Net()
+    state = net.state_dict()
+    del state["head.weight"]
+    state["head.extra"] = torch.zeros(1)
+    result = net.load_state_dict(state, strict=False)
+    return result, result.missing_keys, result.unexpected_keys, repr(result)
+
+
+def _load_non_strict_mismatch(torch):
+    net = layers(torch).Affine(2, 2)
+    net.load_state_dict({"weight": torch.zeros(2, 3)}, strict=False)
+
+
+def _load_not_a_mapping(torch):
+    layers(torch).Affine(2, 2).load_state_dict([("weight", torch.zeros(2, 2))])
+
+
+def _load_scalar_from_shape_one(torch):
+    m = torch.nn.Module()
+    m.register_buffer("count", torch.tensor(0.0))
+    m.load_state_dict({"count": torch.tensor([4.0])})
+    return m.count
+
+
+def _load_assign(torch):
+    net = layers(torch).Affine(2, 2)
+    old = net.weight
+    new_weight = torch.full((2, 2), 7.0)
+    net.load_state_dict({"weight": new_weight, "bias": torch.ones(2)}, assign=True)
+    return (net.weight is old, net.weight.data_ptr() == new_weight.data_ptr(),
+            type(net.weight).__name__, net.weight.requires_grad, net.bias)
+
+
+def _load_copy_failure(torch):
+    net = layers(torch).Affine(2, 2)
+    net.load_state_dict({"weight": torch.zeros(2, 2, device="meta"), "bias": torch.zeros(2)})
+
+
+def _load_into_meta(torch):
+    m = torch.nn.Module()
+    m.weight = torch.nn.Parameter(torch.zeros(2, device="meta"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = m.load_state_dict({"weight": torch.ones(2)})
+    return result, [str(w.message) for w in caught], str(m.weight.device)
+
+
+def _extra_state(torch):
+    class WithExtra(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.p = torch.nn.Parameter(torch.ones(1))
+            self.seen = None
+
+        def get_extra_state(self):
+            return {"note": "hi"}
+
+        def set_extra_state(self, state):
+            self.seen = state
+
+    m = WithExtra()
+    state = m.state_dict()
+    m.load_state_dict(state)
+    missing = m.load_state_dict({"p": torch.ones(1)}, strict=False)
+    unexpected = layers(torch).Affine(1, 1).load_state_dict(
+        {"weight": torch.ones(1, 1), "bias": torch.ones(1), "_extra_state": 1}, strict=False)
+    return list(state), state["_extra_state"], m.seen, missing, unexpected
+
+
+def _state_dict_hooks(torch):
+    log, net = [], layers(torch).Net()
+    net.head.register_state_dict_pre_hook(lambda m, prefix, keep: log.append(("pre", prefix)))
+    net.head.register_state_dict_post_hook(
+        lambda m, state, prefix, meta: log.append(("post", prefix, list(state), meta)))
+    net.head.register_load_state_dict_pre_hook(
+        lambda m, state, prefix, *rest: log.append(("load-pre", prefix, sorted(state))))
+
+    def drop_missing(module, keys):
+        log.append(("load-post", list(keys.missing_keys)))
+        keys.missing_keys.clear()
+    net.register_load_state_dict_post_hook(drop_missing)
+    state = net.state_dict()
+    del state["embed.bias"]
+    return net.load_state_dict(state), log
+
+
+def _state_dict_post_hook_returning(torch):
+    net = layers(torch).Affine(1, 1)
+    net.register_state_dict_post_hook(lambda *args: {})
+    net.state_dict()
+
+
+# ----- modes, gradients, conversion -------------------------------------------------------
+def _train_eval(torch):
+    net = layers(torch).Net()
+    flags = [net.eval() is net, [m.training for m in net.modules()]]
+    net.blocks.train()
+    flags.append([m.training for m in net.modules()])
+    try:
+        net.train("yes")
+    except ValueError as error:
+        flags.append(str(error))
+    return flags
+
+
+def _gradients(torch):
+    net = layers(torch).Net()
+    out = net(torch.ones(2, 3)).sum()
+    out.backward()
+    grads = [p.grad.clone() for p in net.parameters()]
+    net.zero_grad(set_to_none=False)
+    zeroed = [p.grad for p in net.parameters()]
+    net.zero_grad()
+    net.requires_grad_(False)
+    return out, grads, zeroed, [p.grad for p in net.parameters()], \
+        [p.requires_grad for p in net.parameters()]
+
+
+def _conversions(torch):
+    net = layers(torch).Net()
+    weight = net.embed.weight
+    net(torch.ones(1, 3)).sum().backward()
+    net.double()
+    kept = net.embed.weight is weight
+    dtypes = [str(t.dtype) for t in net.state_dict().values()]
+    grad_dtype = str(net.embed.weight.grad.dtype)
+    net.to(torch.float16)
+    half = [str(t.dtype) for t in net.state_dict().values()]
+    net.to(torch.ones(1, dtype=torch.bfloat16))
+    bf16 = [str(t.dtype) for t in net.state_dict().values()]
+    net.to("cpu", torch.float32).float()
+    back = [str(t.dtype) for t in net.state_dict().values()]
+    return kept, dtypes, grad_dtype, half, bf16, back, net.cpu() is net, \
+        str(net.type(torch.float64).norm.steps.dtype)
+
+
+def _to_errors(torch):
+    errors = []
+    net = layers(torch).Affine(1, 1)
+    for call in (lambda: net.to(torch.int32), lambda: net.to("cpu", torch.float64, False, True)):
+        try:
+            call()
+        except Exception as error:
+            errors.append((type(error).__name__, str(error)))
+    return errors
+
+
+def _apply_order(torch):
+    seen = []
+    layers(torch).Net().apply(lambda m: seen.append(type(m).__name__))
+    return seen
+
+
+# ----- printing ---------------------------------------------------------------------------
+def _reprs(torch):
+    net = _shared_net(torch)
+    net.blocks.add_module("none", None)
+
+    class Multi(torch.nn.Module):
+        def extra_repr(self):
+            return "first\nsecond"
+
+    class MultiWithChild(Multi):
+        def __init__(self):
+            super().__init__()
+            self.child = Multi()
+    return (repr(net), repr(torch.nn.Module()), repr(Multi()), repr(MultiWithChild()),
+            repr(torch.nn.Parameter(torch.ones(2))),
+            repr(torch.nn.Parameter(torch.arange(3), requires_grad=False)),
+            repr(torch.nn.Parameter(torch.zeros(2, 2, dtype=torch.float64))),
+            repr(torch.nn.Parameter()))
+
+
+# ----- parameters and buffers --------------------------------------------------------------
+def _parameter_semantics(torch):
+    data = torch.ones(3)
+    p = torch.nn.Parameter(data)
+    with torch.no_grad():
+        p.add_(1)
+    result = p * 2
+    detached = p.detach()
+    return (data, type(result).__name__, type(detached).__name__, type(p.data).__name__,
+            p.is_leaf, p.grad_fn, isinstance(p, torch.Tensor), isinstance(data, torch.nn.Parameter),
+            type(torch.nn.Parameter(p)).__name__, torch.nn.Parameter(data, False).requires_grad)
+
+
+def _parameter_of_integers(torch):
+    torch.nn.Parameter(torch.arange(3))
+
+
+def _buffer_semantics(torch):
+    b = torch.nn.Buffer(torch.ones(2), persistent=False)
+    m = torch.nn.Module()
+    m.b = b
+    m.c = torch.nn.Buffer(torch.zeros(1))
+    return (type(b).__name__, isinstance(b, torch.nn.Buffer),
+            isinstance(torch.ones(1), torch.nn.Buffer), b.persistent, list(m.state_dict()),
+            names(m.named_buffers()), repr(torch.nn.Buffer()))
+
+
+def _deep_copies(torch):
+    net = _shared_net(torch)
+    clone = copy.deepcopy(net)
+    p = torch.nn.Parameter(torch.ones(2))
+    return (repr(clone), clone.tied is clone.head, clone.head.weight2 is clone.embed.weight,
+            clone.embed.weight is net.embed.weight, clone.state_dict(), repr(copy.deepcopy(p)))
+
+
+def _pickles(torch):
+    # classes defined at module level of the library (local classes cannot be pickled)
+    net = torch.nn.Sequential(torch.nn.ParameterList([torch.ones(2)]), torch.nn.ModuleDict())
+    net.register_buffer("count", torch.tensor(3), persistent=False)
+    copied = pickle.loads(pickle.dumps(net))
+    p = pickle.loads(pickle.dumps(torch.nn.Parameter(torch.ones(2), requires_grad=False)))
+    return repr(copied), copied.state_dict(), copied.count, repr(p), type(p).__name__
+
+
+SCENARIOS = [value for name, value in sorted(globals().items())
+             if name.startswith("_") and callable(value) and name not in ("_shared_net",)]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__.strip("_"))
+def test_same_as_torch(scenario):
+    pytest.importorskip("torch")
+    same_outcome(scenario)
