@@ -109,7 +109,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
         execute(edges, grads, retain, create_graph)
         return
     found = execute(edges, grads, retain, create_graph, [_input_edge(t) for t in targets])
-    from .engine import accumulate_into_grad
+    from .graph import accumulate_into_grad
     for tensor, grad in zip(targets, found):
         if grad is not None:
             accumulate_into_grad(tensor, grad)

@@ -53,8 +53,8 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
         reached = needed | {edge[0] for edge in capture}
     captured = {edge: None for edge in capture} if capture is not None else None
     buffers: dict = {root: []}
-    order = itertools.count()
     ready = [(0, 0, root)]
+    order = itertools.count(1)
     saved_excluded = local_keys.excluded
     local_keys.set(local_keys.included, saved_excluded & ~AUTOGRAD if create_graph
                    else saved_excluded | AUTOGRAD)
@@ -67,25 +67,37 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
                 for i, grad in enumerate(inputs):
                     if (node, i) in captured:
                         captured[node, i] = grad
-            if needed is not None and node not in needed:
-                continue
-            outputs = _run_node(node, inputs, retain_graph)
-            for edge, grad in zip(node.next_functions, outputs):
-                child = edge[0] if edge is not None else None
-                if child is None:
+                if node not in needed:
                     continue
-                if reached is not None and child not in reached:
-                    continue
-                buffer = buffers.setdefault(child, [None] * len(child._input_metadata))
-                slot = edge[1]
-                if grad is not None:
-                    buffer[slot] = grad if buffer[slot] is None else buffer[slot] + grad
-                dependencies[child] -= 1
-                if dependencies[child] == 0:
-                    heapq.heappush(ready, (-child._sequence_nr, next(order), child))
+            # the outputs go straight to the buffers: see Note [The engine owns gradients]
+            _deliver(node, _run_node(node, inputs, retain_graph), buffers, dependencies,
+                     ready, order, reached)
     finally:
         local_keys.set(local_keys.included, saved_excluded)
     return None if captured is None else [captured[edge] for edge in capture]
+
+
+def _deliver(node: Node, outputs: list, buffers: dict, dependencies: dict, ready: list,
+             order, reached: set | None) -> None:
+    """Add a node's output gradients into its children's input buffers (summing those
+    for the same input) and queue each child whose last gradient has arrived."""
+    for edge, grad in zip(node.next_functions, outputs):
+        if edge is None:
+            continue
+        child = edge[0]
+        if child is None or (reached is not None and child not in reached):
+            continue
+        buffer = buffers.get(child)
+        if buffer is None:
+            buffer = buffers[child] = [None] * len(child._input_metadata)
+        if grad is not None:
+            slot = edge[1]
+            held = buffer[slot]
+            buffer[slot] = grad if held is None else held + grad
+        left = dependencies[child] - 1
+        dependencies[child] = left
+        if left == 0:
+            heapq.heappush(ready, (-child._sequence_nr, next(order), child))
 
 
 def _count_dependencies(root: Node) -> dict:
@@ -150,10 +162,11 @@ def _run_tensor_pre_hooks(node: Node, inputs: list) -> list:
 
 
 def _run_node(node: Node, inputs: list, retain_graph: bool) -> list:
-    for hook in list(node._pre_hooks.values()):
-        replaced = hook(tuple(inputs))
-        if replaced is not None:
-            inputs = list(replaced)
+    if node._pre_hooks:
+        for hook in list(node._pre_hooks.values()):
+            replaced = hook(tuple(inputs))
+            if replaced is not None:
+                inputs = list(replaced)
     if anomaly_mode.is_anomaly_enabled():
         try:
             outputs = node.apply(inputs)
@@ -167,23 +180,29 @@ def _run_node(node: Node, inputs: list, retain_graph: bool) -> list:
     if not retain_graph:
         node.release()
     outputs = validate_outputs(node, outputs)
-    for hook in list(node._post_hooks.values()):
-        replaced = hook(tuple(outputs), tuple(inputs))
-        if replaced is not None:
-            outputs = list(replaced)
+    if node._post_hooks:
+        for hook in list(node._post_hooks.values()):
+            replaced = hook(tuple(outputs), tuple(inputs))
+            if replaced is not None:
+                outputs = list(replaced)
     return outputs
 
 
 def validate_outputs(node: Node, outputs: list) -> list:
     """Each gradient a node returns, made to fit the input it is for: summed over the
     dimensions broadcasting added, and cast to that input's dtype."""
-    if len(outputs) != len(node.next_functions):
+    edges = node.next_functions
+    if len(outputs) != len(edges):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
-                           f"(expected {len(node.next_functions)}, got {len(outputs)})")
+                           f"(expected {len(edges)}, got {len(outputs)})")
     fitted = []
-    for index, (grad, edge) in enumerate(zip(outputs, node.next_functions)):
-        if grad is None or edge is None or edge[0] is None:
-            fitted.append(None if edge is None or edge[0] is None else grad)
+    for index, grad in enumerate(outputs):
+        edge = edges[index]
+        if edge is None or edge[0] is None:
+            fitted.append(None)
+            continue
+        if grad is None:
+            fitted.append(None)
             continue
         meta = edge[0]._input_metadata[edge[1]]
         if grad._size != meta.shape:
@@ -227,19 +246,3 @@ def zeros_for(meta: InputMetadata):
     """A zero gradient for an output no gradient reached."""
     import glasstorch
     return glasstorch.zeros(meta.shape, dtype=meta.dtype, device=meta.device)
-
-
-def accumulate_into_grad(variable, grad) -> None:
-    """Add `grad` into `variable.grad` (AccumulateGrad's job), then run the
-    post-accumulate hooks. Without grad mode the sum is done in place; with it
-    (create_graph) `.grad` becomes a new tensor that carries the graph."""
-    meta = variable._autograd_meta()
-    recording = not local_keys.excluded & AUTOGRAD
-    if meta.grad is None:
-        meta.grad = grad if recording else grad.detach().clone()
-    elif recording:
-        meta.grad = meta.grad + grad
-    else:
-        meta.grad.add_(grad)
-    for hook in list((meta.post_accumulate_hooks or {}).values()):
-        hook(variable)

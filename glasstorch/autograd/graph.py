@@ -12,8 +12,10 @@ subclass made for it (`formulas.py`), so `type(y.grad_fn).__name__` is that name
 from __future__ import annotations
 
 import itertools
+import sys
 import weakref
 
+from ..c10.dispatch_key import AUTOGRAD, local_keys
 from .saved import save_on_cpu, saved_tensors_hooks  # noqa: F401  (torch.autograd.graph's)
 
 _sequence = itertools.count()            # creation order: later nodes run first
@@ -38,16 +40,39 @@ class Node:
     arrived) and returns one per edge in `next_functions`.
     """
 
+    # Hook tables are made on first registration (Note [Nodes are cheap to make]): until
+    # then every node reads these shared empty ones, which nothing ever writes.
+    _pre_hooks: dict = {}
+    _post_hooks: dict = {}
+    _tensor_pre_hooks: dict = {}         # output number -> {id: Tensor.register_hook}
+    _retains_grad_hooks: dict = {}       # output number -> Tensor.retain_grad's hook
+
     def __init__(self, next_functions: tuple = ()) -> None:
         self.next_functions = next_functions
         self._sequence_nr = next(_sequence)
         self._input_metadata: list = []
-        self._pre_hooks: dict = {}
-        self._post_hooks: dict = {}
-        self._tensor_pre_hooks: dict = {}    # output number -> {id: Tensor.register_hook}
-        self._retains_grad_hooks: dict = {}  # output number -> Tensor.retain_grad's hook
-        self._hook_ids = itertools.count()
-        self.metadata: dict = {}
+
+    # Note [Nodes are cheap to make]
+    #     A training step records a node per operator call, and almost none of them
+    #     ever gets a hook or metadata. So a node is born with its edges, sequence
+    #     number and input metadata only; its hook tables and `metadata` dict are made
+    #     when first written (`_own_table`, the `metadata` property).
+    def _own_table(self, name: str) -> dict:
+        """This node's own hook table `name`, made (replacing the shared empty one) on
+        first use."""
+        table = self.__dict__.get(name)
+        if table is None:
+            table = {}
+            setattr(self, name, table)
+        return table
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for the user's (and anomaly mode's) notes about this node."""
+        found = self.__dict__.get("_metadata")
+        if found is None:
+            found = self._metadata = {}
+        return found
 
     # Nodes torch writes by hand (not generated from formulas) name themselves with
     # their C++ namespace: ``'torch::autograd::AccumulateGrad'``.
@@ -72,14 +97,14 @@ class Node:
     def register_hook(self, hook):
         """`hook(grad_inputs, grad_outputs)` runs after the node; a returned tuple
         replaces `grad_inputs` (the gradients this node passes on)."""
-        return self._add_hook(self._post_hooks, hook)
+        return self._add_hook(self._own_table("_post_hooks"), hook)
 
     def register_prehook(self, hook):
         """`hook(grad_outputs)` runs before the node; a returned tuple replaces them."""
-        return self._add_hook(self._pre_hooks, hook)
+        return self._add_hook(self._own_table("_pre_hooks"), hook)
 
     def _add_hook(self, table: dict, hook):
-        key = next(self._hook_ids)
+        key = next_hook_id()
         table[key] = hook
         return RemovableHandle(table, key)
 
@@ -128,11 +153,56 @@ class AccumulateGrad(Node):
         return {0: hooks} if hooks else {}
 
     def apply(self, grads: list) -> list:
-        from .engine import accumulate_into_grad
         grad = grads[0]
         if grad is not None:
-            accumulate_into_grad(self.variable, grad)
+            owned = sys.getrefcount(grad) <= _ENGINE_REFS
+            accumulate_into_grad(self.variable, grad, owned)
         return []
+
+
+# Note [The engine owns gradients]
+#     A leaf's first gradient becomes its `.grad`. torch copies it only when someone
+#     else could see it change (AccumulateGrad's "steal" rule): otherwise the tensor
+#     the last formula made is kept as it is, which saves a copy per parameter and
+#     step. Here that is: no reference to the tensor outside the engine's input buffer
+#     (CPython's reference count, which is why the engine hands a node's outputs to
+#     the buffers without keeping them in a variable), no alias of its memory ever made
+#     (no view, no `detach`: it has no version counter yet), no autograd record, and
+#     the leaf's strides (torch's gradient layout contract). Anything else is copied.
+def _count_refs(buffer: list) -> int:
+    """The references a value held only by an input buffer shows in `AccumulateGrad.apply`
+    (the buffer, the local variable, getrefcount's argument, as the interpreter counts)."""
+    grad = buffer[0]
+    return sys.getrefcount(grad)
+
+
+_ENGINE_REFS = _count_refs([object()])
+
+
+def _stealable(grad, variable) -> bool:
+    return (grad._autograd is None and grad._base is None and grad._vc is None
+            and grad._stride == variable._stride)
+
+
+def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
+    """Add `grad` into `variable.grad` (AccumulateGrad's job), then run the
+    post-accumulate hooks. Without grad mode the sum is done in place; with it
+    (create_graph) `.grad` becomes a new tensor that carries the graph. `owned`: no
+    one but the engine holds `grad` (Note [The engine owns gradients])."""
+    meta = variable._autograd_meta()
+    recording = not local_keys.excluded & AUTOGRAD
+    if meta.grad is None:
+        if recording or (owned and _stealable(grad, variable)):
+            meta.grad = grad
+        else:
+            meta.grad = grad.detach().clone()
+    elif recording:
+        meta.grad = meta.grad + grad
+    else:
+        meta.grad.add_(grad)
+    if meta.post_accumulate_hooks:
+        for hook in list(meta.post_accumulate_hooks.values()):
+            hook(variable)
 
 
 def grad_accumulator(tensor) -> AccumulateGrad:
@@ -165,7 +235,7 @@ def register_tensor_hook(tensor, hook) -> RemovableHandle:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     meta = tensor._autograd
     if meta.grad_fn is not None:
-        table = meta.grad_fn._tensor_pre_hooks.setdefault(meta.output_nr, {})
+        table = meta.grad_fn._own_table("_tensor_pre_hooks").setdefault(meta.output_nr, {})
     else:
         if meta.hooks is None:
             meta.hooks = {}
@@ -194,7 +264,7 @@ def retain_grad(tensor) -> None:
             return
         held = owner._autograd
         held.grad = grad.detach().clone() if held.grad is None else held.grad + grad
-    meta.grad_fn._retains_grad_hooks[meta.output_nr] = keep
+    meta.grad_fn._own_table("_retains_grad_hooks")[meta.output_nr] = keep
 
 
 # ----------------------------------------------------------------------------------

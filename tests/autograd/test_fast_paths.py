@@ -1,0 +1,63 @@
+"""The autograd speed mechanisms keep torch's behaviour: a leaf's first gradient is kept
+without a copy only when nobody else can see it (Note [The engine owns gradients]),
+node hook tables and metadata made on first use belong to their node alone.
+
+These run without torch: the expected values are worked out by hand.
+"""
+import glasstorch as torch
+
+
+def leaf(values):
+    return torch.tensor(values, requires_grad=True)
+
+
+def test_first_gradient_owned_by_the_engine_is_kept_without_a_copy():
+    x = leaf([1.0, 2.0, 3.0])
+    seen = []
+    x.register_hook(lambda g: seen.append(g.data_ptr()))     # keeps no reference
+    (x * 2).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
+    assert x.grad.data_ptr() == seen[0]
+
+
+def test_gradients_someone_else_holds_are_copied():
+    x = leaf([1.0, 2.0])
+    given = torch.tensor([5.0, 6.0])
+    x.backward(given)                                      # the caller keeps `given`
+    assert x.grad is not given and x.grad.data_ptr() != given.data_ptr()
+    given.add_(1)
+    assert x.grad.tolist() == [5.0, 6.0]
+    y = leaf([1.0, 2.0])
+    kept = []
+    y.register_hook(lambda g: kept.append(g))              # a hook keeps the gradient
+    (y * 3).sum().backward()
+    kept[0].zero_()
+    assert y.grad.tolist() == [3.0, 3.0]
+
+
+def test_one_gradient_reaching_two_leaves_is_copied_for_each():
+    a, b = leaf([1.0, 2.0]), leaf([3.0, 4.0])
+    (a + b).backward(torch.ones(2))
+    a.grad.add_(1)
+    assert b.grad.tolist() == [1.0, 1.0]
+    assert a.grad.data_ptr() != b.grad.data_ptr()
+
+
+def test_later_gradients_accumulate_in_place_into_the_kept_one():
+    x = leaf([1.0, 2.0])
+    (x * 2).sum().backward()
+    first = x.grad
+    (x * 3).sum().backward()
+    assert x.grad is first and first.tolist() == [5.0, 5.0]
+
+
+def test_node_hook_tables_and_metadata_belong_to_one_node():
+    x = leaf([1.0, 2.0])
+    y, z = x * 2, x * 3
+    y.grad_fn.metadata["tag"] = 1
+    y.grad_fn.register_prehook(lambda grads: None)
+    y.register_hook(lambda g: g * 10)
+    assert z.grad_fn.metadata == {}
+    assert not z.grad_fn._pre_hooks and not z.grad_fn._tensor_pre_hooks
+    (y.sum() + z.sum()).backward()
+    assert x.grad.tolist() == [23.0, 23.0]
