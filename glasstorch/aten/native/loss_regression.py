@@ -103,7 +103,7 @@ def mse_loss(self, target, reduction, *, out):
 
     Example::
 
-        >>> torch._C._nn.mse_loss(torch.tensor([1., 2.]), torch.tensor([0., 4.]))
+        >>> torch.ops.aten.mse_loss(torch.tensor([1., 2.]), torch.tensor([0., 4.]))
         tensor(2.5000)
     """
     for array in (self, target):
@@ -153,7 +153,7 @@ def smooth_l1_loss(self, target, reduction, beta, *, out):
 
     Example::
 
-        >>> torch._C._nn.smooth_l1_loss(torch.tensor([0.5, 3.]), torch.zeros(2), 0)
+        >>> torch.ops.aten.smooth_l1_loss(torch.tensor([0.5, 3.]), torch.zeros(2), 0)
         tensor([0.1250, 2.5000])
     """
     for array in (self, target):
@@ -213,7 +213,7 @@ def huber_loss(self, target, reduction, delta, *, out):
 
     Example::
 
-        >>> torch._C._nn.huber_loss(torch.tensor([0.5, 3.]), torch.zeros(2), 0, 2.)
+        >>> torch.ops.aten.huber_loss(torch.tensor([0.5, 3.]), torch.zeros(2), 0, 2.)
         tensor([0.1250, 4.0000])
     """
     for array in (self, target):
@@ -265,7 +265,7 @@ def l1_loss(self, target, reduction=MEAN):
 
     Example::
 
-        >>> torch._C._nn.l1_loss(torch.tensor([1., 2.]), torch.tensor([0., 4.]))
+        >>> torch.ops.aten.l1_loss(torch.tensor([1., 2.]), torch.tensor([0., 4.]))
         tensor(1.5000)
     """
     return apply_loss_reduction((self - target).abs(), reduction)
