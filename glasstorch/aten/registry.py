@@ -269,7 +269,7 @@ def _out_schema(functional: FunctionSchema, overload_name: str | None,
     returns = functional.returns
     letters = "abcdefgh"
     if len(returns) == 1:
-        out_args = ["Tensor(a!) out"]
+        out_args = [f"Tensor(a!) {out_names[0] if out_names else 'out'}"]
         rets = "Tensor(a!)"
     else:
         names = [r.name or f"out{i}" for i, r in enumerate(returns)]

@@ -70,11 +70,12 @@ def _function_named(name: str, op_name: str):
     found = getattr(manual, name, None)
     if found is None:
         import glasstorch
-        found = getattr(glasstorch, name, None)
+        # a torch function, else a backward op torch binds nowhere in Python (gelu_backward)
+        found = getattr(glasstorch, name, None) or getattr(glasstorch.ops.aten, name, None)
     if found is None:
         raise NameError(f"derivative formula of {op_name} uses '{name}', which is neither an "
-                        f"argument of the operator nor a function of autograd/manual.py or "
-                        f"torch")
+                        f"argument of the operator nor a function of autograd/manual.py, "
+                        f"torch or torch.ops.aten")
     return found
 
 

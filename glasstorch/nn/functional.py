@@ -8,6 +8,7 @@ offers under this name (`TORCH_FUNCTIONS`).
 import sys
 
 from ..aten import binding as _binding
+from ._functional.activation import *  # noqa: F401,F403
 from ._functional.dropout import *  # noqa: F401,F403
 
 TORCH_FUNCTIONS = frozenset({"bilinear"})     # torch.nn.functional.bilinear is torch.bilinear

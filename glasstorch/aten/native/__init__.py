@@ -16,4 +16,5 @@ from . import scan  # noqa: F401
 from . import random, random_factories, sampling  # noqa: F401
 from . import integration  # noqa: F401
 from . import distance, statistics  # noqa: F401
+from . import softmax  # noqa: F401
 from . import dropout  # noqa: F401
