@@ -480,3 +480,77 @@ SCENARIOS = [value for name, value in sorted(globals().items())
 def test_same_as_torch(scenario):
     pytest.importorskip("torch")
     same_outcome(scenario)
+
+
+# ----- without torch ---------------------------------------------------------------------
+def test_registration_and_iteration():
+    net = layers(gt).Net()
+    assert [n for n, _ in net.named_parameters()] == [
+        "embed.weight", "embed.bias", "norm.scale", "blocks.0.weight", "blocks.0.bias",
+        "blocks.1.weight", "head.weight", "head.bias"]
+    assert [n for n, _ in net.named_buffers()] == ["norm.running_mean", "norm.scratch",
+                                                   "norm.steps"]
+    assert list(net.state_dict()) == [
+        "embed.weight", "embed.bias", "norm.scale", "norm.running_mean", "norm.steps",
+        "blocks.0.weight", "blocks.0.bias", "blocks.1.weight", "head.weight", "head.bias"]
+    assert net.state_dict()._metadata["norm"] == {"version": 2}
+
+
+def test_parameter_shares_storage_and_results_are_tensors():
+    data = gt.zeros(3)
+    p = gt.nn.Parameter(data)
+    with gt.no_grad():
+        p.add_(2)
+    assert data.tolist() == [2.0, 2.0, 2.0] and p.requires_grad and p.is_leaf
+    assert type(p * 1) is gt.Tensor and isinstance(p, gt.Tensor)
+    assert repr(p) == "Parameter containing:\ntensor([2., 2., 2.], requires_grad=True)"
+
+
+def test_conversion_keeps_parameter_identity_and_converts_gradients():
+    m = layers(gt).Affine(2, 2)
+    weight = m.weight
+    m(gt.ones(1, 2)).sum().backward()
+    m.double()
+    assert m.weight is weight and weight.dtype is gt.float64
+    assert weight.grad.dtype is gt.float64
+
+
+def test_load_state_dict_lists_every_problem():
+    m = layers(gt).Affine(2, 2)
+    with pytest.raises(RuntimeError) as caught:
+        m.load_state_dict({"weight": gt.zeros(3, 2), "extra": gt.zeros(1)})
+    assert str(caught.value) == (
+        "Error(s) in loading state_dict for Affine:\n"
+        "\tMissing key(s) in state_dict: \"bias\". \n"
+        "\tUnexpected key(s) in state_dict: \"extra\". \n"
+        "\tsize mismatch for weight: copying a param with shape torch.Size([3, 2]) from "
+        "checkpoint, the shape in current model is torch.Size([2, 2]).")
+
+
+def test_assigning_a_tensor_to_a_parameter_name_is_refused():
+    m = layers(gt).Affine(2, 2)
+    with pytest.raises(TypeError, match=r"cannot assign 'torch.FloatTensor' as parameter "
+                                        r"'weight' \(torch.nn.Parameter or None expected\)"):
+        m.weight = gt.ones(2, 2)
+
+
+def test_full_backward_hook_sees_and_replaces_input_gradient():
+    m, seen = layers(gt).Affine(2, 1, bias=False), []
+
+    def hook(module, grad_input, grad_output):
+        seen.append((grad_input[0].tolist(), grad_output[0].tolist()))
+        return (grad_input[0] * 0,)
+    m.register_full_backward_hook(hook)
+    x = gt.ones(1, 2, requires_grad=True)
+    m(x).sum().backward()
+    assert seen == [([[0.0, 0.125]], [[1.0]])] and x.grad.tolist() == [[0.0, 0.0]]
+
+
+def test_copies_keep_sharing():
+    net = layers(gt).Net()
+    net.tied = net.head
+    clone = copy.deepcopy(net)
+    assert clone.tied is clone.head and clone.head.weight is not net.head.weight
+    assert type(clone.head.weight) is gt.nn.Parameter
+    restored = pickle.loads(pickle.dumps(gt.nn.Parameter(gt.ones(2), requires_grad=False)))
+    assert type(restored) is gt.nn.Parameter and not restored.requires_grad
