@@ -93,24 +93,28 @@ def test_explicit_generator_and_sparse_permutations_from_the_global_one():
 
 
 ERRORS = [
-    ("xavier_uniform_", (3,), {}, ValueError),
-    ("kaiming_normal_", (3, 4), {"mode": "fan_avg"}, ValueError),
-    ("kaiming_uniform_", (3, 4), {"nonlinearity": "swish"}, ValueError),
-    ("eye_", (3,), {}, ValueError),
-    ("dirac_", (3, 4), {}, ValueError),
-    ("dirac_", (3, 4, 3), {"groups": 2}, ValueError),
-    ("orthogonal_", (3,), {}, ValueError),
-    ("sparse_", (3, 4, 5), {"sparsity": 0.1}, ValueError),
-    ("uniform_", (3,), {}, NotImplementedError),                 # on an int64 tensor
+    ("xavier_uniform_", (3,), {}, ValueError, "float32"),
+    ("kaiming_normal_", (3, 4), {"mode": "fan_avg"}, ValueError, "float32"),
+    ("kaiming_uniform_", (3, 4), {"nonlinearity": "swish"}, ValueError, "float32"),
+    ("kaiming_uniform_", (3, 4), {"a": "x"}, ValueError, "float32"),
+    ("eye_", (3,), {}, ValueError, "float32"),
+    ("dirac_", (3, 4), {}, ValueError, "float32"),
+    ("dirac_", (3, 4, 3), {"groups": 2}, ValueError, "float32"),
+    ("orthogonal_", (3,), {}, ValueError, "float32"),
+    ("orthogonal_", (3, 4), {}, NotImplementedError, "complex64"),     # sign of complex
+    ("sparse_", (3, 4, 5), {"sparsity": 0.1}, ValueError, "float32"),
+    ("normal_", (3, 4), {"std": -1.0}, RuntimeError, "float32"),
+    ("uniform_", (3,), {}, NotImplementedError, "int64"),
+    ("trunc_normal_", (3,), {}, NotImplementedError, "int64"),
 ]
 
 
 @needs_torch
-@pytest.mark.parametrize("name,shape,kwargs,kind", ERRORS, ids=lambda v: str(v))
-def test_errors_as_torch(name, shape, kwargs, kind):
-    dtype = "int64" if name == "uniform_" else "float32"
+@pytest.mark.parametrize("name,shape,kwargs,kind,dtype", ERRORS, ids=lambda v: str(v))
+def test_errors_as_torch(name, shape, kwargs, kind, dtype):
     messages = []
     for lib in (gt, torch):
+        lib.manual_seed(0)
         with pytest.raises(kind) as caught:
             getattr(lib.nn.init, name)(lib.empty(*shape, dtype=getattr(lib, dtype)), **kwargs)
         messages.append(str(caught.value))
