@@ -11,29 +11,23 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from .._tensor import Tensor
-from ..c10.tensor_impl import TensorBase
+from ..c10.dispatch_key import AUTOGRAD
+from ..c10.tensor_impl import TensorBase, make_tensor
 
 __all__ = ["Parameter", "Buffer"]
 
-# The tensor fields a subclass instance copies from the tensor it wraps.
-_TENSOR_FIELDS = tuple(name for name in TensorBase.__slots__
-                       if name not in ("__dict__", "__weakref__", "_autograd"))
-
 
 def _make_subclass(cls: type, data: TensorBase, requires_grad: bool) -> Tensor:
-    """An instance of `cls` aliasing `data`'s storage (and version counter) as a new leaf.
-
-    This is torch's ``Tensor._make_subclass``: the result is ``data.detach()`` with
-    another class, so in-place writes through either are seen by both.
-    """
+    """An instance of `cls` aliasing `data` as a new leaf: same storage, geometry and
+    version counter, so in-place writes through either are seen by both (torch's
+    ``Tensor._make_subclass``: ``data.detach()`` with another class)."""
     if requires_grad and not (data.dtype.is_floating_point or data.dtype.is_complex):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")        # capitalised here, unlike requires_grad_'s
-    alias = data.detach()
-    result = object.__new__(cls)
-    for name in _TENSOR_FIELDS:
-        setattr(result, name, getattr(alias, name))
-    result._autograd = None
+    result = make_tensor(data._storage, data._size, data._stride, data._offset, data._dtype,
+                         data._arr, cls)
+    result._vc = data._version_counter()
+    result._keys = data._keys & ~AUTOGRAD
     result.requires_grad = requires_grad
     return result
 

@@ -34,9 +34,6 @@ __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forwar
            "register_module_module_registration_hook",
            "register_module_parameter_registration_hook"]
 
-T_destination = TypeVar("T_destination", bound=dict)
-
-
 def _typename(value: Any) -> str:
     """torch.typename: ``torch.FloatTensor`` for a tensor, ``module.Class`` otherwise."""
     if isinstance(value, TensorBase):
@@ -85,6 +82,7 @@ class Module:
     training: bool
     call_super_init: bool = False
     _compiled_call_impl = None
+    T_destination = TypeVar("T_destination", bound=dict)     # state_dict's destination type
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if self.call_super_init is False and kwargs:
@@ -174,7 +172,7 @@ class Module:
             raise KeyError(f"{kind} name can't contain \".\"")
         if name == "":
             raise KeyError(f"{kind} name can't be empty string \"\"")
-        if hasattr(self, name) and name not in table:
+        if name not in table and hasattr(self, name):
             raise KeyError(f"attribute '{name}' already exists")
 
     def add_module(self, name: str, module: Module | None) -> None:
