@@ -115,6 +115,29 @@ def _mixing_backward_hook_kinds(torch):
     m.register_full_backward_hook(lambda *args: None)
 
 
+def _deprecated_backward_hooks(torch):
+    class Forms(torch.nn.Module):
+        def __init__(self, form):
+            super().__init__()
+            self.form = form
+            self.w = torch.nn.Parameter(torch.ones(2))
+
+        def forward(self, x):
+            y = x * self.w
+            return [y, y.exp(), (y, x + self.w), y.exp()][self.form]
+
+    seen = []
+    for form in range(4):
+        m, log = Forms(form), []
+        m.register_backward_hook(lambda mod, gi, go: log.append((len(gi), len(go))))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = m(torch.ones(2, requires_grad=True) * 1)
+            (out[0] if isinstance(out, tuple) else out).sum().backward()
+        seen.append((log, [(w.category.__name__, str(w.message)) for w in caught]))
+    return seen
+
+
 def _global_hooks(torch):
     module_file = torch.nn.modules.module
     log = []

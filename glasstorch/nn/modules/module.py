@@ -58,6 +58,10 @@ def _forward_unimplemented(self, *input: Any) -> None:
                               '"forward" function')
 
 
+def _no_cuda(tensor: TensorBase):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
 class Module:
     """Base class of neural network modules; models subclass it.
 
@@ -522,6 +526,11 @@ class Module:
     def type(self, dst_type) -> Module:
         """Cast every parameter and buffer to `dst_type`. Returns self."""
         return self._apply(lambda t: t.type(dst_type))
+
+    def cuda(self, device=None) -> Module:
+        """Move parameters and buffers to a CUDA device: this build has none, so a module
+        with tensors raises torch's CPU-only error."""
+        return self._apply(_no_cuda)
 
     def cpu(self) -> Module:
         """Move parameters and buffers to the CPU. Returns self."""
