@@ -155,7 +155,7 @@ class Adam(Optimizer):
         if group["fused"] and not param.is_floating_point():
             raise RuntimeError("`fused=True` requires all the params to be floating point "
                                "Tensors of supported devices: ['mps', 'cuda', 'xpu', 'hpu', "
-                               f"'cpu', 'privateuseone'] but {param.dtype} and "
+                               f"'cpu', 'mtia', 'privateuseone'] but {param.dtype} and "
                                f"{param.device.type}")
         special = group["capturable"] or group["fused"]
         state["step"] = torch.tensor(0.0, dtype=_step_dtype(group["fused"] if special else None))

@@ -84,9 +84,14 @@ def check_fused_flags(fused: bool | None, foreach: bool | None, differentiable: 
 
 
 def _hooked(step: Callable) -> Callable:
-    """`step` wrapped with the global and per-optimizer step hooks."""
+    """`step` wrapped with the global and per-optimizer step hooks.
+
+    As torch's, the hooks' `args` include the optimizer itself (``args[0]``), and a
+    pre hook's replacement arguments must too.
+    """
     @functools.wraps(step)
-    def run(self, *args, **kwargs):
+    def run(*args, **kwargs):
+        self = args[0]
         for hook in chain(_global_optimizer_pre_hooks.values(),
                           self._optimizer_step_pre_hooks.values()):
             result = hook(self, args, kwargs)
@@ -95,7 +100,7 @@ def _hooked(step: Callable) -> Callable:
                     raise RuntimeError(f"{step} must return None or a tuple of "
                                        f"(new_args, new_kwargs), but got {result}.")
                 args, kwargs = result
-        loss = step(self, *args, **kwargs)
+        loss = step(*args, **kwargs)
         for hook in chain(self._optimizer_step_post_hooks.values(),
                           _global_optimizer_post_hooks.values()):
             hook(self, args, kwargs)
