@@ -24,7 +24,7 @@ def _absolute_index(idx, size: int) -> int:
     idx = operator.index(idx)
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
-    return idx % size if size else idx
+    return idx % size
 
 
 def _without_digits(keys: list) -> list:
@@ -47,6 +47,15 @@ def _check_pairs(kind: str, pairs: Iterable) -> Iterator[tuple]:
             raise ValueError(f"{kind} update sequence element #{j} has length {len(pair)}; 2 is "
                              "required")
         yield pair[0], pair[1]
+
+
+def _check_factor(sequential, other) -> None:
+    """torch's checks of a repetition count for ``Sequential * n``."""
+    if not isinstance(other, int):
+        raise TypeError(f"unsupported operand type(s) for *: {type(sequential)} and "
+                        f"{type(other)}")
+    if other <= 0:
+        raise ValueError(f"Non-positive multiplication factor {other} for {type(sequential)}")
 
 
 # ----- Sequential ----------------------------------------------------------------------------
@@ -78,20 +87,22 @@ class Sequential(Module):
             input = module(input)
         return input
 
-    def _key_at(self, idx) -> str:
-        keys = self._modules.keys()
-        return next(islice(keys, _absolute_index(idx, len(keys)), None))
+    def _get_item_by_idx(self, iterator: Iterable, idx):
+        """The `idx`-th item of `iterator` (one entry per submodule; negative counts
+        from the end)."""
+        return next(islice(iterator, _absolute_index(idx, len(self)), None))
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             return type(self)(OrderedDict(list(self._modules.items())[idx]))
-        return self._modules[self._key_at(idx)]
+        return self._get_item_by_idx(self._modules.values(), idx)
 
     def __setitem__(self, idx, module: Module) -> None:
-        setattr(self, self._key_at(idx), module)
+        setattr(self, self._get_item_by_idx(self._modules.keys(), idx), module)
 
     def __delitem__(self, idx) -> None:
-        keys = list(self._modules)[idx] if isinstance(idx, slice) else [self._key_at(idx)]
+        keys = list(self._modules)[idx] if isinstance(idx, slice) else \
+            [self._get_item_by_idx(self._modules.keys(), idx)]
         for key in keys:
             delattr(self, key)
         _renumber(self)
@@ -120,22 +131,16 @@ class Sequential(Module):
             self.add_module(str(i + offset), module)
         return self
 
-    def _check_factor(self, other) -> None:
-        if not isinstance(other, int):
-            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
-        if other <= 0:
-            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
-
     def __mul__(self, other: int) -> Sequential:
         """The same modules (not copies) repeated `other` times."""
-        self._check_factor(other)
+        _check_factor(self, other)
         return Sequential(*(list(self) * other))
 
     def __rmul__(self, other: int) -> Sequential:
         return self.__mul__(other)
 
     def __imul__(self, other: int) -> Sequential:
-        self._check_factor(other)
+        _check_factor(self, other)
         modules = list(self)
         for i, module in enumerate(modules * (other - 1), start=len(modules)):
             self.add_module(str(i), module)
@@ -192,23 +197,24 @@ class ModuleList(Module):
         if modules is not None:
             self += modules
 
-    def _key_at(self, idx) -> str:
+    def _get_abs_string_index(self, idx) -> str:
+        """The name of the item at `idx` (negative counts from the end)."""
         return str(_absolute_index(idx, len(self)))
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             return type(self)(list(self._modules.values())[idx])
-        return self._modules[self._key_at(idx)]
+        return self._modules[self._get_abs_string_index(idx)]
 
     def __setitem__(self, idx, module: Module) -> None:
-        setattr(self, self._key_at(idx), module)
+        setattr(self, self._get_abs_string_index(idx), module)
 
     def __delitem__(self, idx) -> None:
         if isinstance(idx, slice):
             for k in range(len(self._modules))[idx]:
                 delattr(self, str(k))
         else:
-            delattr(self, self._key_at(idx))
+            delattr(self, self._get_abs_string_index(idx))
         _renumber(self)
 
     def __len__(self) -> int:
@@ -373,7 +379,8 @@ class ParameterList(Module):
         if values is not None:
             self += values
 
-    def _key_at(self, idx) -> str:
+    def _get_abs_string_index(self, idx) -> str:
+        """The name of the item at `idx` (negative counts from the end)."""
         return str(_absolute_index(idx, len(self)))
 
     def __getitem__(self, idx):
@@ -382,10 +389,10 @@ class ParameterList(Module):
             for i in range(*idx.indices(len(self))):
                 out.append(self[i])
             return out
-        return getattr(self, self._key_at(idx))
+        return getattr(self, self._get_abs_string_index(idx))
 
     def __setitem__(self, idx, param: Any) -> None:
-        setattr(self, self._key_at(idx), _as_parameter(param))
+        setattr(self, self._get_abs_string_index(idx), _as_parameter(param))
 
     def __len__(self) -> int:
         return self._size

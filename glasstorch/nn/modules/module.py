@@ -138,7 +138,7 @@ class Module:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         if not isinstance(name, str):
             raise TypeError(f"buffer name should be a string. Got {_typename(name)}")
-        self._check_new_name(name, "buffer", self._buffers)
+        _check_new_name(self, name, "buffer", self._buffers)
         if tensor is not None and not isinstance(tensor, TensorBase):
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
@@ -157,7 +157,7 @@ class Module:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         if not isinstance(name, str):
             raise TypeError(f"parameter name should be a string. Got {_typename(name)}")
-        self._check_new_name(name, "parameter", self._parameters)
+        _check_new_name(self, name, "parameter", self._parameters)
         if param is not None:
             if not isinstance(param, Parameter):
                 raise TypeError(f"cannot assign '{_typename(param)}' object to parameter "
@@ -170,14 +170,6 @@ class Module:
             param = _hooks.run_registration_hooks(
                 _hooks._global_parameter_registration_hooks, self, name, param)
         self._parameters[name] = param
-
-    def _check_new_name(self, name: str, kind: str, table: dict) -> None:
-        if "." in name:
-            raise KeyError(f"{kind} name can't contain \".\"")
-        if name == "":
-            raise KeyError(f"{kind} name can't be empty string \"\"")
-        if name not in table and hasattr(self, name):
-            raise KeyError(f"attribute '{name}' already exists")
 
     def add_module(self, name: str, module: Module | None) -> None:
         """Add a child module reachable as attribute `name`."""
@@ -214,7 +206,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name, state, self._buffers, self._modules)
+            _forget(name, state, self._buffers, self._modules)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -222,43 +214,11 @@ class Module:
                                 "(torch.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         elif isinstance(value, Module) or name in state.get("_modules", ()):
-            self._set_module(name, value)
+            _set_module(self, name, value)
         elif isinstance(value, Buffer) or name in state.get("_buffers", ()):
-            self._set_buffer(name, value)
+            _set_buffer(self, name, value)
         else:
             object.__setattr__(self, name, value)
-
-    def _forget(self, name: str, *tables) -> None:
-        """Remove `name` from each dict or set in `tables` (an attribute changing kind)."""
-        for table in tables:
-            if name in table:
-                if isinstance(table, dict):
-                    del table[name]
-                else:
-                    table.discard(name)
-
-    def _set_module(self, name: str, value: Any) -> None:
-        modules = self.__dict__.get("_modules")
-        if isinstance(value, Module):
-            if modules is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name, self.__dict__, self._parameters, self._buffers,
-                         self._non_persistent_buffers_set)
-        elif value is not None:
-            raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
-                            "(torch.nn.Module or None expected)")
-        modules[name] = _hooks.run_registration_hooks(
-            _hooks._global_module_registration_hooks, self, name, value)
-
-    def _set_buffer(self, name: str, value: Any) -> None:
-        if value is not None and not isinstance(value, TensorBase):
-            raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
-                            "(torch.nn.Buffer, torch.Tensor or None expected)")
-        if isinstance(value, Buffer):
-            persistent = value.persistent
-        else:
-            persistent = name not in self._non_persistent_buffers_set
-        self.register_buffer(name, value, persistent)
 
     def __delattr__(self, name: str) -> None:
         if name in self._parameters:
@@ -323,7 +283,7 @@ class Module:
 
     def get_parameter(self, target: str) -> Parameter:
         """The parameter at dotted path `target`, e.g. ``'net.0.weight'``."""
-        module, name = self._owner_of(target)
+        module, name = _owner_of(self, target)
         param = getattr(module, name)
         if not isinstance(param, Parameter):
             raise AttributeError("`" + name + "` is not an nn.Parameter")
@@ -331,18 +291,10 @@ class Module:
 
     def get_buffer(self, target: str) -> TensorBase:
         """The buffer at dotted path `target`."""
-        module, name = self._owner_of(target)
+        module, name = _owner_of(self, target)
         if name not in module._buffers:
             raise AttributeError("`" + name + "` is not a buffer")
         return getattr(module, name)
-
-    def _owner_of(self, target: str) -> tuple:
-        """(submodule, attribute name) of a dotted path to an attribute that exists."""
-        module_path, _, name = target.rpartition(".")
-        module = self.get_submodule(module_path)
-        if not hasattr(module, name):
-            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
-        return module, name
 
     # ----- iteration ------------------------------------------------------------------
     def _named_members(self, get_members: Callable, prefix: str = "", recurse: bool = True,
@@ -569,6 +521,8 @@ class Module:
     register_full_backward_pre_hook = _hooks.register_full_backward_pre_hook
     register_full_backward_hook = _hooks.register_full_backward_hook
     register_backward_hook = _hooks.register_backward_hook
+    _get_backward_hooks = _hooks._get_backward_hooks
+    _get_backward_pre_hooks = _hooks._get_backward_pre_hooks
 
     state_dict = _state.state_dict
     _save_to_state_dict = _state._save_to_state_dict
@@ -583,3 +537,59 @@ class Module:
     _register_load_state_dict_pre_hook = _state._register_load_state_dict_pre_hook
     register_load_state_dict_post_hook = _state.register_load_state_dict_post_hook
 
+
+# ----- helpers of the methods above (kept out of the class, so dir(Module) is torch's) ---
+def _check_new_name(module: Module, name: str, kind: str, table: dict) -> None:
+    """torch's checks of a new parameter or buffer name."""
+    if "." in name:
+        raise KeyError(f"{kind} name can't contain \".\"")
+    if name == "":
+        raise KeyError(f"{kind} name can't be empty string \"\"")
+    if name not in table and hasattr(module, name):
+        raise KeyError(f"attribute '{name}' already exists")
+
+
+def _forget(name: str, *tables) -> None:
+    """Remove `name` from each dict or set in `tables` (an attribute changing kind)."""
+    for table in tables:
+        if name in table:
+            if isinstance(table, dict):
+                del table[name]
+            else:
+                table.discard(name)
+
+
+def _set_module(module: Module, name: str, value: Any) -> None:
+    """``module.name = value`` for a submodule (or None into a submodule slot)."""
+    modules = module.__dict__.get("_modules")
+    if isinstance(value, Module):
+        if modules is None:
+            raise AttributeError("cannot assign module before Module.__init__() call")
+        _forget(name, module.__dict__, module._parameters, module._buffers,
+                module._non_persistent_buffers_set)
+    elif value is not None:
+        raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                        "(torch.nn.Module or None expected)")
+    modules[name] = _hooks.run_registration_hooks(
+        _hooks._global_module_registration_hooks, module, name, value)
+
+
+def _set_buffer(module: Module, name: str, value: Any) -> None:
+    """``module.name = value`` for a Buffer (or a tensor into a buffer slot)."""
+    if value is not None and not isinstance(value, TensorBase):
+        raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                        "(torch.nn.Buffer, torch.Tensor or None expected)")
+    if isinstance(value, Buffer):
+        persistent = value.persistent
+    else:
+        persistent = name not in module._non_persistent_buffers_set
+    module.register_buffer(name, value, persistent)
+
+
+def _owner_of(root: Module, target: str) -> tuple:
+    """(submodule, attribute name) of a dotted path to an attribute that exists."""
+    module_path, _, name = target.rpartition(".")
+    module = root.get_submodule(module_path)
+    if not hasattr(module, name):
+        raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+    return module, name

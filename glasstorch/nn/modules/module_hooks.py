@@ -163,16 +163,22 @@ def register_backward_hook(self, hook: Callable) -> RemovableHandle:
     return _register(self._backward_hooks, hook)
 
 
-def _backward_hooks(module) -> tuple[list, list]:
-    """(full backward hooks, old-style backward hooks) that apply to `module`."""
+def _get_backward_hooks(self) -> tuple[list, list]:
+    """(full backward hooks, old-style backward hooks) that apply to this module, the
+    global ones first."""
     full, old = [], []
     for owner_is_full, table in ((_global_is_full_backward_hook, _global_backward_hooks),
-                                 (module._is_full_backward_hook, module._backward_hooks)):
+                                 (self._is_full_backward_hook, self._backward_hooks)):
         if owner_is_full is True:
             full += table.values()
         elif owner_is_full is False:
             old += table.values()
     return full, old
+
+
+def _get_backward_pre_hooks(self) -> list:
+    """The backward pre-hooks that apply to this module, the global ones first."""
+    return [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
 
 
 # ----- the slow path of __call__ -------------------------------------------------------------
@@ -192,8 +198,8 @@ def call_with_hooks(module, args: tuple, kwargs: dict) -> Any:
 
 
 def _call_inner(module, state: dict, called: set) -> Any:
-    pre_hooks = [*_global_backward_pre_hooks.values(), *module._backward_pre_hooks.values()]
-    full_hooks, old_hooks = _backward_hooks(module)
+    pre_hooks = module._get_backward_pre_hooks()
+    full_hooks, old_hooks = module._get_backward_hooks()
     _run_forward_pre_hooks(module, state)
     backward_hook = None
     if full_hooks or pre_hooks:
