@@ -554,3 +554,16 @@ def test_copies_keep_sharing():
     assert type(clone.head.weight) is gt.nn.Parameter
     restored = pickle.loads(pickle.dumps(gt.nn.Parameter(gt.ones(2), requires_grad=False)))
     assert type(restored) is gt.nn.Parameter and not restored.requires_grad
+
+
+# Not built: torch.compile, non-CPU backends, DataParallel replication, JIT tracing.
+_NOT_BUILT = {"compile", "ipu", "mtia", "xpu", "_replicate_for_data_parallel", "_slow_forward",
+              "_maybe_warn_non_full_backward_hook"}
+
+
+@pytest.mark.parametrize("name", ["Module", "Sequential", "ModuleList", "ModuleDict",
+                                  "ParameterList", "ParameterDict"])
+def test_dir_lists_torchs_names(name):
+    torch = pytest.importorskip("torch")
+    theirs = set(dir(getattr(torch.nn, name))) - _NOT_BUILT
+    assert set(dir(getattr(gt.nn, name))) == theirs
