@@ -69,7 +69,8 @@ def requires_grad(value) -> bool:
 
 
 class _Recording:
-    """What one operator's kernels share: where its differentiable inputs are."""
+    """What one operator's kernels share: where its differentiable inputs are, and a
+    plan per combination of inputs that require grad (Note [Recording plans])."""
 
     def __init__(self, declaration, overload) -> None:
         self.declaration = declaration
@@ -79,55 +80,77 @@ class _Recording:
         self.positions = {name: i for i, name in enumerate(names)}
         self.tensor_positions = [i for i, a in enumerate(self.schema.arguments)
                                  if a.type.base == "Tensor" and not a.type.is_list]
+        self.inputs: tuple = ()         # the differentiable inputs' positions
+        self.lists = False              # whether one of them is a Tensor[]
+        self.numbers: tuple = ()        # Tensor positions that may hold Python numbers
+        self.spans: tuple = ()          # FormulaNode spans when no input is a list
+        self._plans: dict = {}
 
     def cls(self):
         if self.node_class is None:            # compiled on first use, not at import
-            self.node_class = node_type(self.declaration, self.schema)
+            cls = node_type(self.declaration, self.schema)
+            arguments = self.schema.arguments
+            self.inputs = tuple(self.positions[name] for name in cls.input_names)
+            self.lists = any(arguments[i].type.is_list for i in self.inputs)
+            self.numbers = tuple(self.tensor_positions) if self.declaration.numbers else ()
+            self.spans = (None,) * len(self.inputs)
+            self.node_class = cls
         return self.node_class
 
-    def differentiable_positions(self) -> list:
-        return [self.positions[name] for name in self.cls().input_names]
+    def differentiable_positions(self) -> tuple:
+        self.cls()
+        return self.inputs
 
-    def needed_names(self, args: tuple) -> set:
-        """What the formulas of the inputs that require grad read: only that is saved
-        (saving more would keep tensors alive, and fail on their later in-place writes)."""
-        cls = self.cls()
-        needed = set()
-        for formula, position in zip(cls.formulas, self.differentiable_positions()):
-            if requires_grad(args[position]):
-                needed.update(formula.names)
-        return needed & cls.saved_names
+    def grad_mask(self, args: tuple) -> int:
+        """Bit k set when differentiable input k requires grad; 0 when none does."""
+        mask, bit = 0, 1
+        for index in self.inputs:
+            value = args[index]
+            if isinstance(value, TensorBase):
+                meta = value._autograd
+                if meta is not None and meta.requires_grad:
+                    mask |= bit
+            elif isinstance(value, (list, tuple)) and requires_grad(value):
+                mask |= bit
+            bit <<= 1
+        return mask
 
-    def save_inputs(self, args: tuple, needed: set, skip: tuple = ()) -> dict:
-        """The inputs, arguments and input facts (`self_sym_sizes`) in `needed`, saved
-        before the call runs."""
-        saved = {}
-        for name in needed:
-            index = self.positions.get(name)
-            if name in skip:
-                continue
-            if index is not None:
-                saved[name] = _save(args[index], self.schema.arguments[index])
-                continue
-            for fact, read in INPUT_FACTS.items():
-                owner = self.positions.get(name[:-len(fact) - 1]) \
-                    if name.endswith("_" + fact) else None
-                if owner is not None:
-                    saved[name] = read(args[owner])
-                    break
-        return saved
+    # Note [Recording plans]
+    #     What a call saves depends only on which of its differentiable inputs require
+    #     grad: the formulas of those inputs name what they read (saving more would
+    #     keep tensors alive, and fail on their later in-place writes). So the names
+    #     are sorted out once per operator and combination (`plan`): which arguments
+    #     to save, which input facts (`self_sym_sizes`) to read, which outputs to keep.
+    #     A call then only walks its plan.
+    def plan(self, mask: int) -> "_Plan":
+        found = self._plans.get(mask)
+        if found is None:
+            cls = self.cls()
+            needed = set()
+            for k, formula in enumerate(cls.formulas):
+                if mask >> k & 1:
+                    needed.update(formula.names)
+            found = self._plans[mask] = _Plan(self, frozenset(needed & cls.saved_names))
+        return found
 
     def make_node(self, args: tuple, saved: dict, edges: tuple):
+        cls = self.node_class
+        if self.numbers:
+            numbers = tuple(self.schema.arguments[i].name for i in self.numbers
+                            if isinstance(args[i], (bool, int, float, complex)))
+            if numbers:
+                cls = named_for_call(cls, self.declaration, numbers)
+        if not self.lists:
+            return cls(edges, saved, self.spans)
         spans = tuple(len(args[i]) if isinstance(args[i], (list, tuple)) else None
-                      for i in self.differentiable_positions())
-        numbers = tuple(self.schema.arguments[i].name for i in self.tensor_positions
-                        if isinstance(args[i], (bool, int, float, complex)))
-        cls = named_for_call(self.cls(), self.declaration, numbers) if numbers else self.cls()
+                      for i in self.inputs)
         return cls(edges, saved, spans)
 
     def edges(self, args: tuple) -> tuple:
+        if not self.lists:
+            return tuple([_edge(args[index]) for index in self.inputs])
         found = []
-        for index in self.differentiable_positions():
+        for index in self.inputs:
             value = args[index]
             if isinstance(value, (list, tuple)):
                 found.extend(_edge(v) for v in value)
@@ -136,8 +159,54 @@ class _Recording:
         return tuple(found)
 
 
+class _Plan:
+    """What a call saves, for one combination of inputs requiring grad (Note [Recording
+    plans]): (name, position, schema argument) of the arguments, (name, position,
+    reader) of the input facts, and the names of all of them with the outputs'."""
+
+    __slots__ = ("needed", "arguments", "facts")
+
+    def __init__(self, recording: _Recording, needed: frozenset) -> None:
+        self.needed = needed
+        arguments, facts = [], []
+        for name in sorted(needed):
+            index = recording.positions.get(name)
+            if index is not None:
+                arguments.append((name, index, recording.schema.arguments[index]))
+                continue
+            for fact, read in INPUT_FACTS.items():
+                owner = recording.positions.get(name[:-len(fact) - 1]) \
+                    if name.endswith("_" + fact) else None
+                if owner is not None:
+                    facts.append((name, owner, read))
+                    break
+        self.arguments = tuple(arguments)
+        self.facts = tuple(facts)
+
+    def save(self, args: tuple, skip: tuple = ()) -> dict:
+        saved = {}
+        for name, index, argument in self.arguments:
+            if name not in skip:
+                value = args[index]
+                saved[name] = SavedTensor(value) if isinstance(value, TensorBase) \
+                    else _save(value, argument)
+        for name, owner, read in self.facts:
+            saved[name] = read(args[owner])
+        return saved
+
+
+_NO_EDGE = (None, 0)
+
+
 def _edge(value) -> tuple:
-    return gradient_edge(value) if isinstance(value, TensorBase) else (None, 0)
+    if isinstance(value, TensorBase):
+        meta = value._autograd
+        if meta is None:
+            return _NO_EDGE
+        if meta.grad_fn is not None and value._base is None:     # the common case, inline
+            return (meta.grad_fn, meta.output_nr)
+        return gradient_edge(value)
+    return _NO_EDGE
 
 
 def _save(value, argument):
@@ -257,21 +326,24 @@ def _functional_kernel(declaration, overload):
     recording = _Recording(declaration, overload)
 
     def run_autograd(op, keys_below, args):
-        needs = any(requires_grad(args[i]) for i in recording.differentiable_positions())
+        if recording.node_class is None:
+            recording.cls()
+        mask = recording.grad_mask(args)
         tangents = _dual_inputs(recording, args)
-        if not needs and tangents is None:
+        if not mask and tangents is None:
             return op.redispatch(keys_below, args)
-        if needs:
-            needed = recording.needed_names(args)
-            saved = recording.save_inputs(args, needed)
+        if mask:
+            plan = recording.plan(mask)
+            saved = plan.save(args)
             edges = recording.edges(args)
         result = op.redispatch(keys_below, args)
-        if any(result is arg for arg in args):   # handed an input back: nothing happened
-            return result
-        if needs:
+        for arg in args:
+            if result is arg:                    # handed an input back: nothing happened
+                return result
+        if mask:
             _check_differentiable_dtype(declaration, result)
             node = recording.make_node(args, saved, edges)
-            _attach(node, result, saved, needed)
+            _attach(node, result, saved, plan.needed)
         if tangents is not None:
             _set_output_tangent(recording, _jvp_values(recording, args), tangents, result)
         return result
@@ -287,7 +359,9 @@ def _inplace_kernel(declaration, overload):
         tangents = _dual_inputs(recording, args)
         if tangents is not None:                     # forward AD: self's old value first
             values = _jvp_values(recording, args, {"self": _clone_below_autograd(self)})
-        if not any(requires_grad(args[i]) for i in recording.differentiable_positions()):
+        recording.cls()
+        mask = recording.grad_mask(args)
+        if not mask:
             result = op.redispatch(keys_below, args)
             if tangents is not None:
                 _set_output_tangent(recording, values, tangents, result)
@@ -299,8 +373,8 @@ def _inplace_kernel(declaration, overload):
         if through_view:
             check_view_of_leaf(self)
             base_edge = gradient_edge(self._base)
-        needed = recording.needed_names(args)
-        saved = recording.save_inputs(args, needed, skip=("self",))
+        needed = recording.plan(mask).needed
+        saved = recording.plan(mask).save(args, skip=("self",))
         if "self" in needed:                           # the formula needs self's old value
             saved["self"] = SavedTensor(_clone_below_autograd(self))
         edges = recording.edges(args)                  # self's edge: its history so far
