@@ -3,3 +3,5 @@ from .module import Module  # noqa: F401
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,  # noqa: F401
+                   MSELoss, NLLLoss, SmoothL1Loss)
