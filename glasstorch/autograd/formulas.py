@@ -246,7 +246,7 @@ def node_type(declaration, schema) -> type:
         functional = next(iter(target.overloads.values()))._schema
         found = _NODE_TYPES[declaration.name] = node_type(target, functional)
         return found
-    base = declaration.name.split(".")[0]
+    base = declaration.name.split(".")[0].removesuffix("_forward")   # as torchgen names them
     name = _NODE_NAMES.get(declaration.name) or f"{camel_case(base)}Backward{_index(declaration)}"
     op_name = declaration.name
     inputs = [a for a in schema.arguments if a.type.base == "Tensor"

@@ -22,6 +22,13 @@ from .manual_diagonal import (  # noqa: F401  (looked up by name from formulas)
 from .manual_distance import (  # noqa: F401  (looked up by name from formulas)
     cdist_backward, cross_dim, euclidean_dist_backward, renorm_backward)
 from .manual_sorting import quantile_backward, quantile_q_backward  # noqa: F401
+from .manual_loss import (  # noqa: F401  (looked up by name from formulas)
+    binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output,
+    binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward,
+    binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward,
+    huber_loss_double_backward, huber_loss_double_backward_grad_output, mse_loss_double_backward,
+    mse_loss_double_backward_grad_output, smooth_l1_loss_double_backward,
+    smooth_l1_loss_double_backward_grad_output)
 from .manual_scan import (  # noqa: F401  (looked up by name from formulas)
     cummaxmin_backward, cumprod_backward, cumsum_backward, logcumsumexp_backward)
 from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)

@@ -216,7 +216,11 @@ def _save(value, argument):
         return SavedTensor(value)
     if argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex)):
         import glasstorch            # formulas do arithmetic on it, which bool tensors refuse
-        wrapped = glasstorch.tensor(int(value) if isinstance(value, bool) else value)
+        # of double precision, as torch's wrapped numbers: a float32 0.8 would put a 1e-8
+        # error into every float64 gradient (0-dim, so it does not promote the gradient)
+        wide = glasstorch.complex128 if isinstance(value, complex) else \
+            glasstorch.float64 if isinstance(value, float) else None
+        wrapped = glasstorch.tensor(int(value) if isinstance(value, bool) else value, dtype=wide)
         wrapped._wrapped_number = True           # torch's flag: a number, not a tensor
         return wrapped
     if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
