@@ -39,9 +39,14 @@ def usable(*tensors) -> bool:
     return True
 
 
-def fma(a, b, c, out: np.ndarray) -> np.ndarray:
-    """``out = a * b + c`` rounded once to float32; see Note [Fused multiply-add in float32]."""
-    product = np.multiply(a, b, dtype=np.float64)
+def fma(a, b: np.ndarray, c, out: np.ndarray) -> np.ndarray:
+    """``out = a * b + c`` rounded once to float32; see Note [Fused multiply-add in float32].
+
+    `b` is an array; `a` a float32 number or array. Converting `b` first and then
+    working in place is faster than NumPy's mixed-dtype loops.
+    """
+    product = b.astype(np.float64)
+    np.multiply(product, a, out=product)
     return np.add(product, c, out=out, casting="unsafe")
 
 
@@ -49,7 +54,7 @@ def add_scaled(a: np.ndarray, b: np.ndarray, alpha: float, out: np.ndarray) -> n
     """``out = a + alpha * b`` as torch's ``add(a, b, alpha=alpha)`` on float32."""
     if alpha == 1:
         return np.add(a, b, out=out)
-    return fma(b, F32(alpha), a, out)
+    return fma(F32(alpha), b, a, out)
 
 
 def lerp(start: np.ndarray, end: np.ndarray, weight: float, out: np.ndarray) -> np.ndarray:
