@@ -198,11 +198,10 @@ def validate_outputs(node: Node, outputs: list) -> list:
     fitted = []
     for index, grad in enumerate(outputs):
         edge = edges[index]
-        if edge is None or edge[0] is None:
-            fitted.append(None)
-            continue
-        if grad is None:
-            fitted.append(None)
+        if edge is None or edge[0] is None or grad is None:
+            # a gradient for an input that needs none is kept unchecked, as torch keeps it:
+            # the node's post hooks see it (a Module's full backward hook does), no one else
+            fitted.append(grad)
             continue
         meta = edge[0]._input_metadata[edge[1]]
         if grad._size != meta.shape:

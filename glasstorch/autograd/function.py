@@ -187,10 +187,11 @@ def _wrap_outputs(node, args: tuple, output, recording: bool):
     for index, value in enumerate(outputs):
         if not isinstance(value, TensorBase):
             continue
+        differentiable = id(value) not in excluded       # read before an alias replaces it
         if id(value) in inputs and id(value) not in dirty:   # returned as is: an alias
             value = outputs[index] = value.view_as(value)
-        if recording and id(value) not in excluded and (value._dtype.is_floating_point
-                                                       or value._dtype.is_complex):
+        if recording and differentiable and (value._dtype.is_floating_point
+                                             or value._dtype.is_complex):
             meta = value._autograd_meta()
             meta.grad_fn, meta.output_nr, meta.requires_grad = node, index, True
             value._keys |= AUTOGRAD

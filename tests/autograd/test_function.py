@@ -150,3 +150,35 @@ def test_jvp_gives_forward_mode_tangents():
         assert primal.tolist() == [3.0, 12.0] and tangent.tolist() == [6.0, 12.0]
         with pytest.raises(NotImplementedError, match="^You must implement the jvp function"):
             WithoutJvp.apply(dual)
+
+
+class PassThrough(torch.autograd.Function):
+    """Returns its inputs as they are, marking those that need no grad (as the identity
+    Function of a Module's backward hooks does)."""
+
+    @staticmethod
+    def forward(ctx, *args):
+        ctx.mark_non_differentiable(*[a for a in args if not a.requires_grad])
+        return args
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return grads
+
+
+def test_returned_input_marked_non_differentiable_stays_so():
+    a = torch.ones(2, requires_grad=True)
+    b = torch.ones(2)
+    out_a, out_b = PassThrough.apply(a, b)
+    assert out_a.grad_fn is not None
+    assert out_b.grad_fn is None and not out_b.requires_grad
+
+
+def test_post_hook_sees_the_gradient_returned_for_an_input_needing_none():
+    a, b = torch.ones(2, requires_grad=True), torch.ones(2)
+    out_a, out_b = PassThrough.apply(a, b)
+    seen = []
+    out_a.grad_fn.register_hook(lambda grad_inputs, _: seen.append(grad_inputs))
+    out_a.sum().backward()
+    assert seen[0][0].tolist() == [1.0, 1.0]
+    assert seen[0][1].tolist() == [0.0, 0.0]      # materialised, kept as torch keeps it

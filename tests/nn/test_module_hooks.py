@@ -82,6 +82,42 @@ def _full_backward_hooks(torch):
     return out[0].grad_fn.name(), log, x.grad, m.w.grad
 
 
+def _backward_hooks_with_mixed_arguments(torch):
+    class Mixed(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+
+        def forward(self, a, k, b):
+            return a * self.w * k, 7, b * 3
+
+    m, log = Mixed(), []
+    m.register_full_backward_hook(lambda mod, gi, go: log.append(("bh", _listed(gi), _listed(go))))
+    m.register_full_backward_pre_hook(lambda mod, go: log.append(("pre", _listed(go))))
+    a = torch.ones(2, requires_grad=True)
+    out = m(a, 2.0, torch.ones(2))               # the last input needs no grad
+    out[0].sum().backward()
+    both = m(a, 1.0, torch.ones(2, requires_grad=True))
+    (both[0].sum() + 2 * both[2].sum()).backward()
+    return out[1], out[2].grad_fn, log, a.grad
+
+
+def _nested_backward_hooks(torch):
+    class Square(torch.nn.Module):
+        def forward(self, x):
+            return x * x
+
+    seq, log = torch.nn.Sequential(Square(), Square()), []
+    for i, sub in enumerate(seq):
+        sub.register_full_backward_hook(lambda mod, gi, go, i=i: log.append((i, _listed(gi))))
+    seq.register_full_backward_hook(lambda mod, gi, go: log.append(("seq", _listed(gi))))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = seq(x)
+    y.sum().backward(retain_graph=True)
+    y.sum().backward()
+    return log, x.grad
+
+
 def _backward_pre_hook_replacing(torch):
     m = _scale_module(torch)
     m.register_full_backward_pre_hook(lambda mod, go: (go[0] * 0 + 5, go[1]))
