@@ -312,15 +312,17 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
                 result = empty_from_meta(described, "cpu")
                 kernel(*unwrap(args), out=result._np)
                 return result
-            results = tuple(empty_from_meta(m, "cpu") for m in described)
-            kernel(*unwrap(args), out=tuple(r._np for r in results))
+            # a result the meta rule describes as None is not computed: torch's
+            # undefined tensor (a backward op's gradient that output_mask leaves out)
+            results = tuple(None if m is None else empty_from_meta(m, "cpu") for m in described)
+            kernel(*unwrap(args), out=tuple(None if r is None else r._np for r in results))
             return results
 
         def run_meta(op, keyset, args):
             described = meta(*args)
             if single:
                 return empty_from_meta(described, "meta")
-            return tuple(empty_from_meta(m, "meta") for m in described)
+            return tuple(None if m is None else empty_from_meta(m, "meta") for m in described)
         _label(run_cpu, f"{kernel.__name__} (structured: {meta.__name__} -> allocate -> "
                         f"kernel)", kernel)
         _label(run_meta, f"{meta.__name__} (meta rule: shapes only, no data)", kernel)

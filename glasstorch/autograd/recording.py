@@ -231,10 +231,15 @@ def _save(value, argument):
 def _attach(node, result, saved: dict, needed: set = frozenset()) -> None:
     """Make `node` the grad_fn of the differentiable outputs; save the outputs it reads."""
     outputs = list(result) if isinstance(result, (tuple, list)) else [result]
-    node._input_metadata = [InputMetadata(t) for t in outputs]
+    node._input_metadata = [None if t is None else InputMetadata(t) for t in outputs]
     if is_anomaly_enabled():
         record_stack(node)
+    differentiable = getattr(node, "differentiable_outputs", None)
     for index, tensor in enumerate(outputs):
+        if tensor is None:                    # an undefined result (output_mask)
+            continue
+        if differentiable is not None and not differentiable[index]:
+            continue
         if not (tensor._dtype.is_floating_point or tensor._dtype.is_complex):
             continue
         meta = tensor._autograd_meta()

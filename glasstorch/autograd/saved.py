@@ -38,6 +38,9 @@ class SavedTensor:
                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.version = tensor._version
+        # an output autograd does not differentiate (native_layer_norm's mean) is saved
+        # as a plain tensor: unpacking must not attach it to the node
+        is_output = is_output and tensor.requires_grad
         self.is_output = is_output
         # Named in the error if the tensor changes: an input's history when saved.
         self.grad_fn = None if is_output else tensor.grad_fn

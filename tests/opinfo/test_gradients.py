@@ -44,6 +44,9 @@ KNOWN_FORWARD: dict = {
                    "and the derived tangent inherits that; torch's forward formula does not",
     "as_strided_scatter": "forward AD: torch's backward for self copies grad into the "
                           "overwritten region; the derived tangent inherits that quirk",
+    "native_layer_norm_backward": "forward AD: torch's forward formula ignores tangents of "
+                                  "mean and rstd; the derived tangent reaches their "
+                                  "not_implemented backward formula",
 }
 # The same for second derivatives (backward through the formulas).
 KNOWN_SECOND: dict = {

@@ -25,7 +25,7 @@ from .unary import WIDE_UNSIGNED, refuse
 from .view import expand
 
 
-_FUSED_GRAD = {"self": "grad * beta"}
+_FUSED_GRAD = {"self": "maybe_multiply(grad, conj(beta))"}
 
 
 def _addmm_meta(self, mat1, mat2, beta=1, alpha=1, out=None):
@@ -47,8 +47,8 @@ def _addmm_meta(self, mat1, mat2, beta=1, alpha=1, out=None):
 
 @op("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     meta=_addmm_meta, out=True, inplace=True, method=True,
-    grad={**_FUSED_GRAD, "mat1": "grad.mm(mat2.t().conj()) * alpha",
-          "mat2": "mat1.t().conj().mm(grad) * alpha"})
+    grad={**_FUSED_GRAD, "mat1": "maybe_multiply(grad.mm(mat2.t().conj()), conj(alpha))",
+          "mat2": "maybe_multiply(mat1.t().conj().mm(grad), conj(alpha))"})
 def addmm(self, mat1, mat2, beta, alpha, *, out):
     """``beta * input + alpha * (mat1 @ mat2)``, in one pass as BLAS's gemm.
 
@@ -87,8 +87,8 @@ def _addmv_meta(self, mat, vec, beta=1, alpha=1, out=None):
 
 @op("addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     meta=_addmv_meta, out=True, inplace=True, method=True,
-    grad={**_FUSED_GRAD, "mat": "grad.outer(vec.conj()) * alpha",
-          "vec": "mat.t().conj().mv(grad) * alpha"})
+    grad={**_FUSED_GRAD, "mat": "maybe_multiply(grad.outer(vec.conj()), conj(alpha))",
+          "vec": "maybe_multiply(mat.t().conj().mv(grad), conj(alpha))"})
 def addmv(self, mat, vec, beta, alpha, *, out):
     """``beta * input + alpha * (mat @ vec)``.
 
@@ -151,8 +151,8 @@ def _addr_meta(self, vec1, vec2, beta=1, alpha=1, out=None):
 
 @op("addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     meta=_addr_meta, out=True, inplace=True, method=True,
-    grad={**_FUSED_GRAD, "vec1": "grad.mv(vec2.conj()) * alpha",
-          "vec2": "grad.t().mv(vec1.conj()) * alpha"})
+    grad={**_FUSED_GRAD, "vec1": "maybe_multiply(grad.mv(vec2.conj()), conj(alpha))",
+          "vec2": "maybe_multiply(grad.t().mv(vec1.conj()), conj(alpha))"})
 def addr(self, vec1, vec2, beta, alpha, *, out):
     """``beta * input + alpha * outer(vec1, vec2)``; for bool tensors ``(beta and input)
     or (alpha and vec1 and vec2)``.
@@ -217,10 +217,10 @@ def _addbmm_meta(self, batch1, batch2, beta=1, alpha=1, out=None):
 @op("addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) "
     "-> Tensor", meta=_addbmm_meta, out=True, inplace=True, method=True,
     grad={**_FUSED_GRAD,
-          "batch1": "grad.unsqueeze(0).expand(batch1.size(0), -1, -1)"
-                    ".bmm(batch2.transpose(1, 2).conj()) * alpha",
-          "batch2": "batch1.transpose(1, 2).conj()"
-                    ".bmm(grad.unsqueeze(0).expand(batch1.size(0), -1, -1)) * alpha"})
+          "batch1": "maybe_multiply(grad.unsqueeze(0).expand(batch1.size(0), -1, -1)"
+                    ".bmm(batch2.transpose(1, 2).conj()), conj(alpha))",
+          "batch2": "maybe_multiply(batch1.transpose(1, 2).conj()"
+                    ".bmm(grad.unsqueeze(0).expand(batch1.size(0), -1, -1)), conj(alpha))"})
 def addbmm(self, batch1, batch2, beta, alpha, *, out):
     """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])``: the batch of products
     summed into one matrix.
@@ -277,8 +277,9 @@ def _baddbmm_meta(self, batch1, batch2, beta=1, alpha=1, out=None):
 
 @op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) "
     "-> Tensor", meta=_baddbmm_meta, out=True, inplace=True, method=True,
-    grad={**_FUSED_GRAD, "batch1": "grad.bmm(batch2.transpose(1, 2).conj()) * alpha",
-          "batch2": "batch1.transpose(1, 2).conj().bmm(grad) * alpha"})
+    grad={**_FUSED_GRAD,
+          "batch1": "maybe_multiply(grad.bmm(batch2.transpose(1, 2).conj()), conj(alpha))",
+          "batch2": "maybe_multiply(batch1.transpose(1, 2).conj().bmm(grad), conj(alpha))"})
 def baddbmm(self, batch1, batch2, beta, alpha, *, out):
     """``beta * input + alpha * (batch1[i] @ batch2[i])`` for each batch index ``i``.
 

@@ -170,7 +170,7 @@ def _scaled(self, other, alpha, out, result=None) -> None:
 
 @pointwise("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
            inplace=True, out=True, check=_check_alpha,
-           grad={"self": "grad", "other": "grad * alpha"})
+           grad={"self": "grad", "other": "maybe_multiply(grad, conj(alpha))"})
 def add(self, other, alpha, *, out, result=None):
     """Add `other`, scaled by `alpha`, to `self`: ``self + alpha * other``.
 
@@ -191,7 +191,7 @@ def add(self, other, alpha, *, out, result=None):
 
 
 _SUB = dict(inplace=True, out=True, check=_check_sub,
-            grad={"self": "grad", "other": "-grad * alpha"})
+            grad={"self": "grad", "other": "maybe_multiply(-grad, conj(alpha))"})
 
 
 @pointwise("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", **_SUB)
