@@ -341,6 +341,52 @@ def _state_dict_hooks(torch):
     return net.load_state_dict(state), log
 
 
+def _versioned_loading(torch):
+    class Renamed(torch.nn.Module):
+        """Version 2 renamed 'w' to 'weight': older checkpoints are converted on load."""
+        _version = 2
+
+        def __init__(self):
+            super().__init__()
+            self.weight = torch.nn.Parameter(torch.zeros(2))
+
+        def _load_from_state_dict(self, state_dict, prefix, local_metadata, *args):
+            seen.append((prefix, dict(local_metadata)))
+            if local_metadata.get("version", 1) < 2 and prefix + "w" in state_dict:
+                state_dict[prefix + "weight"] = state_dict.pop(prefix + "w")
+            super()._load_from_state_dict(state_dict, prefix, local_metadata, *args)
+
+    seen = []
+    model = torch.nn.Sequential(Renamed())
+    old = OrderedDict([("0.w", torch.ones(2))])
+    old._metadata = OrderedDict([("", {"version": 1}), ("0", {"version": 1})])
+    first = model.load_state_dict(old)
+    current = model.load_state_dict(model.state_dict(), assign=True)
+    return first, current, model[0].weight, seen
+
+
+def _registration_hooks(torch):
+    module_file, log = torch.nn.modules.module, []
+    handles = [
+        module_file.register_module_buffer_registration_hook(
+            lambda m, name, value: log.append(("buffer", name)) or value * 2),
+        module_file.register_module_module_registration_hook(
+            lambda m, name, value: log.append(("module", name))),
+        module_file.register_module_parameter_registration_hook(
+            lambda m, name, value: log.append(("parameter", name)))]
+    try:
+        m = torch.nn.Module()
+        m.register_buffer("b", torch.ones(1))
+        m.sub = torch.nn.Module()
+        m.p = torch.nn.Parameter(torch.ones(1))
+        m.add_module("other", None)
+    finally:
+        for handle in handles:
+            handle.remove()
+    m.register_buffer("c", torch.ones(1))
+    return log, m.b, m.c
+
+
 def _state_dict_post_hook_returning(torch):
     net = layers(torch).Affine(1, 1)
     net.register_state_dict_post_hook(lambda *args: {})
