@@ -25,7 +25,11 @@ from .graph import Node
 from .saved import SavedTensor
 
 NOT_DIFFERENTIABLE = "non_differentiable"
-_RESERVED = {"grad", "grads", "True", "False", "None"}
+# A grad= key naming which outputs are differentiable (derivatives.yaml's
+# output_differentiability: native_layer_norm's mean and rstd are not), e.g.
+# ``"output_differentiability": (True, False, False)``; by default every floating one is.
+OUTPUT_DIFFERENTIABILITY = "output_differentiability"
+_RESERVED = {"grad", "grads", "grad_input_mask", "True", "False", "None"}
 
 # Facts about an input a formula may read instead of the input itself (`self_sym_sizes`):
 # saving them keeps no tensor alive and is immune to later in-place changes, as torch's
@@ -67,6 +71,59 @@ class Formula:
         return self._function(*[values[name] for name in self._parameters])
 
 
+class SharedFormula:
+    """One formula for several inputs at once, declared under a key naming them all
+    (``"input, weight, bias": "native_layer_norm_backward(..., grad_input_mask)"``, as
+    derivatives.yaml does): a fused backward op computes every gradient in one pass.
+
+    Each input gets a `SharedMember` that the node calls like a `Formula`; the first
+    call of a backward runs the formula once, with `grad_input_mask` saying which of
+    the inputs want a gradient, and keeps its tuple in that call's `values`.
+    """
+
+    def __init__(self, input_names: tuple, text: str, op_name: str) -> None:
+        self.input_names = input_names
+        self.formula = Formula(", ".join(input_names), text, op_name)
+
+    def __call__(self, values: dict) -> tuple:
+        found = values.get(self)
+        if found is None:
+            wanted = values.get("wanted_inputs")     # None in forward AD: every given one
+            values["grad_input_mask"] = [values.get(name) is not None if wanted is None
+                                         else wanted[name] for name in self.input_names]
+            found = values[self] = self.formula(values)
+        return found
+
+
+class SharedMember:
+    """One input's item of a `SharedFormula`'s result."""
+
+    def __init__(self, shared: SharedFormula, index: int) -> None:
+        self.shared = shared
+        self.index = index
+        self.input_name = shared.input_names[index]
+        self.names = shared.formula.names
+        self.text = shared.formula.text
+
+    def __call__(self, values: dict):
+        return self.shared(values)[self.index]
+
+
+def _formulas_by_input(grad: dict, op_name: str) -> dict:
+    """input name -> its Formula, or a SharedFormula's member for the inputs it names."""
+    found = {}
+    for key, text in grad.items():
+        if text == NOT_DIFFERENTIABLE or key == OUTPUT_DIFFERENTIABILITY:
+            continue
+        names = tuple(name.strip() for name in key.split(","))
+        if len(names) == 1:
+            found[key] = Formula(key, text, op_name)
+            continue
+        shared = SharedFormula(names, text, op_name)
+        found.update((name, SharedMember(shared, i)) for i, name in enumerate(names))
+    return found
+
+
 def _function_named(name: str, op_name: str):
     found = getattr(manual, name, None)
     if found is None:
@@ -89,6 +146,8 @@ class FormulaNode(Node):
     """
 
     formulas: tuple = ()
+    shares_formulas: bool = False
+    differentiable_outputs: tuple | None = None     # None: every floating output
     saved_names: frozenset = frozenset()
     output_names: tuple = ()
 
@@ -107,6 +166,9 @@ class FormulaNode(Node):
         values = self._unpack()
         values["grads"] = grads
         values["grad"] = grads[0]
+        if self.shares_formulas:          # which inputs a SharedFormula is asked for
+            values["wanted_inputs"] = {name: _wanted(edge) for name, edge
+                                       in zip(self.input_names, self.next_functions)}
         results, edges = [], self.next_functions
         for formula, span in zip(self.formulas, self._spans):
             if span is None:              # one tensor input, one edge
@@ -134,7 +196,7 @@ class FormulaNode(Node):
     def _materialize(self, grads: list) -> list:
         """Missing gradients of other outputs as zeros (formulas expect tensors)."""
         from .engine import zeros_for
-        return [zeros_for(meta) if g is None else g
+        return [zeros_for(meta) if g is None and meta is not None else g
                 for g, meta in zip(grads, self._input_metadata)]
 
     def release(self) -> None:
@@ -254,18 +316,21 @@ def node_type(declaration, schema) -> type:
     base = declaration.name.split(".")[0].removesuffix("_forward")   # as torchgen names them
     name = _NODE_NAMES.get(declaration.name) or f"{camel_case(base)}Backward{_index(declaration)}"
     op_name = declaration.name
-    inputs = [a for a in schema.arguments if a.type.base == "Tensor"
-              and declaration.grad.get(a.name) not in (None, NOT_DIFFERENTIABLE)]
+    by_input = _formulas_by_input(declaration.grad, op_name)
+    inputs = [a for a in schema.arguments if a.type.base == "Tensor" and a.name in by_input]
     outputs = _output_names(schema)
-    formulas = [Formula(arg.name, declaration.grad[arg.name], op_name) for arg in inputs]
+    formulas = [by_input[arg.name] for arg in inputs]
     variables = {a.name for a in schema.arguments} | set(outputs) | _RESERVED
     variables |= {f"{a.name}_{fact}" for a in schema.arguments if a.type.base == "Tensor"
                   for fact in INPUT_FACTS}
-    for formula in formulas:
+    shared = {f.shared for f in formulas if isinstance(f, SharedMember)}
+    for formula in [f for f in formulas if isinstance(f, Formula)] + \
+            [s.formula for s in shared]:
         formula.compile(variables)
     used = set().union(*(f.names for f in formulas))
     cls = type(name, (FormulaNode,), {"hand_written": declaration.name in _HAND_WRITTEN,
-        "formulas": tuple(formulas), "output_names": outputs,
+        "formulas": tuple(formulas), "output_names": outputs, "shares_formulas": bool(shared),
+        "differentiable_outputs": declaration.grad.get(OUTPUT_DIFFERENTIABILITY),
         "saved_names": frozenset(used & (variables - _RESERVED)),
         "input_names": tuple(a.name for a in inputs)})
     _NODE_TYPES[declaration.name] = cls

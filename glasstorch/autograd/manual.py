@@ -22,6 +22,10 @@ from .manual_diagonal import (  # noqa: F401  (looked up by name from formulas)
 from .manual_distance import (  # noqa: F401  (looked up by name from formulas)
     cdist_backward, cross_dim, euclidean_dist_backward, renorm_backward)
 from .manual_sorting import quantile_backward, quantile_q_backward  # noqa: F401
+from .manual_activation import (  # noqa: F401  (looked up by name from formulas)
+    elu_double_backward, gelu_double_backward, glu_double_backward,
+    glu_double_backward_grad_output, log_sigmoid_double_backward, mish_double_backward,
+    silu_double_backward, softplus_double_backward)
 from .manual_loss import (  # noqa: F401  (looked up by name from formulas)
     binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output,
     binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward,
@@ -29,6 +33,7 @@ from .manual_loss import (  # noqa: F401  (looked up by name from formulas)
     huber_loss_double_backward, huber_loss_double_backward_grad_output, mse_loss_double_backward,
     mse_loss_double_backward_grad_output, smooth_l1_loss_double_backward,
     smooth_l1_loss_double_backward_grad_output)
+from .manual_normalization import layer_norm_double_backward  # noqa: F401
 from .manual_scan import (  # noqa: F401  (looked up by name from formulas)
     cummaxmin_backward, cumprod_backward, cumsum_backward, logcumsumexp_backward)
 from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)
@@ -142,11 +147,6 @@ def maybe_multiply(grad, value):
     if isinstance(value, (int, float)) and value == 1:
         return grad
     return grad * value
-
-
-def threshold_backward(grad, self, threshold):
-    """Pass `grad` where `self` is above `threshold` (relu's derivative, 0 at the kink)."""
-    return torch.where(self <= threshold, _zero(grad), grad)
 
 
 # ----- views: the gradient lands in the positions the view showed -------------------
