@@ -188,13 +188,22 @@ class Adam(Optimizer):
 
 
 def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_avg_sqs: list,
-         state_steps: list, capturable: bool = False, differentiable: bool = False,
-         decoupled_weight_decay: bool = False, *, amsgrad: bool, beta1: float, beta2: float,
-         lr: float, weight_decay: float, eps: float, maximize: bool) -> None:
-    """The Adam update of `params` and their state, in place (functional `Adam.step`)."""
+         state_steps: list, foreach: bool | None = None, capturable: bool = False,
+         differentiable: bool = False, fused: bool | None = None, grad_scale=None,
+         found_inf=None, has_complex: bool = False, decoupled_weight_decay: bool = False, *,
+         amsgrad: bool, beta1: float, beta2: float, lr: float, weight_decay: float, eps: float,
+         maximize: bool) -> None:
+    """The Adam update of `params` and their state, in place (functional `Adam.step`).
+
+    The arguments are torch's; `foreach`, `fused` and `has_complex` change nothing here
+    (one implementation), and gradient scaling (`grad_scale`, `found_inf`) belongs to
+    fused kernels glasstorch does not have.
+    """
     if not all(isinstance(step, TensorBase) for step in state_steps):
         raise RuntimeError("API has changed, `state_steps` argument must contain a list of "
                            "singleton tensors")
+    if grad_scale is not None or found_inf is not None:
+        raise AssertionError("Expected grad_scale and found_inf to be None")
     lr, beta1, beta2 = to_scalar(lr), to_scalar(beta1), to_scalar(beta2)
     numbers = (beta1, beta2, lr, weight_decay, decoupled_weight_decay, maximize, eps)
     for i, param in enumerate(params):
@@ -239,9 +248,9 @@ def _single_tensor_adam(tensors: list, step_t: TensorBase, beta1, beta2, lr, wei
             grad = grad.add(param, alpha=weight_decay)
     if param.is_complex():
         param, grad, exp_avg, exp_avg_sq = (
-            t.view_as_real() for t in (param, grad, exp_avg, exp_avg_sq))
+            torch.view_as_real(t) for t in (param, grad, exp_avg, exp_avg_sq))
         if max_exp_avg_sq is not None:
-            max_exp_avg_sq = max_exp_avg_sq.view_as_real()
+            max_exp_avg_sq = torch.view_as_real(max_exp_avg_sq)
     if isinstance(beta1, TensorBase):
         beta1 = beta1.to(dtype=param.dtype)
     exp_avg.lerp_(grad, 1 - beta1)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..c10.tensor_impl import TensorBase
-from .adam import Adam
+from .adam import Adam, adam
 
-__all__ = ["AdamW"]
+__all__ = ["AdamW", "adamw"]
 
 
 class AdamW(Adam):
@@ -53,3 +53,16 @@ class AdamW(Adam):
         super().__setstate__(state)
         for group in self.param_groups:
             group["decoupled_weight_decay"] = True
+
+
+def adamw(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_avg_sqs: list,
+          state_steps: list, foreach: bool | None = None, capturable: bool = False,
+          differentiable: bool = False, fused: bool | None = None, grad_scale=None,
+          found_inf=None, has_complex: bool = False, *, amsgrad: bool, beta1: float,
+          beta2: float, lr: float, weight_decay: float, eps: float, maximize: bool) -> None:
+    """The AdamW update in place: `adam` with decoupled weight decay."""
+    adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, foreach=foreach,
+         capturable=capturable, differentiable=differentiable, fused=fused,
+         grad_scale=grad_scale, found_inf=found_inf, has_complex=has_complex,
+         decoupled_weight_decay=True, amsgrad=amsgrad, beta1=beta1, beta2=beta2, lr=lr,
+         weight_decay=weight_decay, eps=eps, maximize=maximize)

@@ -107,14 +107,19 @@ class SGD(Optimizer):
         return loss
 
 
-def sgd(params: list, d_p_list: list, momentum_buffer_list: list, *, weight_decay: float,
-        momentum: float, lr: float, dampening: float, nesterov: bool, maximize: bool,
-        differentiable: bool = False) -> None:
+def sgd(params: list, d_p_list: list, momentum_buffer_list: list, has_sparse_grad: bool = False,
+        foreach: bool | None = None, fused: bool | None = None, grad_scale=None,
+        found_inf=None, *, weight_decay: float, momentum: float, lr: float, dampening: float,
+        nesterov: bool, maximize: bool, differentiable: bool = False) -> None:
     """The SGD update of `params` in place (functional form of `SGD.step`).
 
     `momentum_buffer_list` holds each parameter's buffer or None; new buffers are
-    written into it.
+    written into it. The arguments are torch's (`foreach`, `fused` change nothing
+    here); `differentiable` keeps the update on glasstorch operators, recorded by
+    autograd.
     """
+    if grad_scale is not None or found_inf is not None:
+        raise AssertionError("Expected grad_scale and found_inf to be None")
     lr = to_scalar(lr)
     for i, param in enumerate(params):
         grad = d_p_list[i]

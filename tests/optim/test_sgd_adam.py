@@ -199,3 +199,29 @@ def test_closure_with_real_loss():
             return loss
         losses[lib.__name__] = [opt.step(closure).item() for _ in range(20)]
     np.testing.assert_allclose(losses["glasstorch"], losses["torch"], rtol=1e-5)
+
+
+@pytest.mark.parametrize("name,options", [("SGD", dict(momentum=0.9, weight_decay=0.1)),
+                                          ("Adam", dict(amsgrad=True, weight_decay=0.1)),
+                                          ("AdamW", {})])
+def test_complex_parameters(name, options):
+    """Complex parameters: Adam works on their (real, imaginary) pairs, as torch."""
+    results = []
+    for lib in (gt, torch):
+        p = lib.tensor([1 + 1j, -2 + 0.5j, 0.25j], requires_grad=True)
+        opt = getattr(lib.optim, name)([p], lr=0.1, **options)
+        for k in range(5):
+            p.grad = lib.tensor([1 + 2j, -1j, 0.5 + k * 1j])
+            opt.step()
+        results.append(p.detach().numpy().copy())
+    np.testing.assert_allclose(results[0], results[1], rtol=2e-6)
+
+
+def test_functional_forms_take_torchs_arguments():
+    import importlib
+    import inspect
+    for name in ("sgd", "adam", "adamw"):
+        ours, theirs = (inspect.signature(getattr(importlib.import_module(
+            f"{lib}.optim.{name}"), name)) for lib in ("glasstorch", "torch"))
+        mine = [p for p in ours.parameters if p != "differentiable" or name != "sgd"]
+        assert mine == list(theirs.parameters)
