@@ -4,7 +4,6 @@ epochs, compared exactly (the same float formulas in the same order), alone, cha
 metric; warnings, errors and state dicts."""
 import warnings
 
-import numpy as np
 import pytest
 
 import glasstorch as gt

@@ -3,7 +3,6 @@ repr, hooks, zero_grad, step's grad mode and closure, state_dict / load_state_di
 format and checks, pickling state. Differential where torch is installed."""
 import copy
 import importlib
-import warnings
 
 import numpy as np
 import pytest

@@ -225,3 +225,23 @@ def test_functional_forms_take_torchs_arguments():
             f"{lib}.optim.{name}"), name)) for lib in ("glasstorch", "torch"))
         mine = [p for p in ours.parameters if p != "differentiable" or name != "sgd"]
         assert mine == list(theirs.parameters)
+
+
+def test_tensor_hyperparameters_and_scheduler_fill():
+    """A tensor lr (filled in place by a scheduler) and tensor betas, as torch."""
+    def run(lib):
+        p = lib.ones(3, requires_grad=True)
+        opt = lib.optim.SGD([p], lr=lib.tensor(0.1), momentum=0.9)
+        sched = lib.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+        seen = []
+        for k in range(5):
+            p.grad = lib.full((3,), float(k + 1))
+            opt.step()
+            sched.step()
+            seen.append((values([p])[0].tolist(), float(opt.param_groups[0]["lr"])))
+        adam = lib.optim.Adam([p], lr=lib.tensor(0.01), betas=(lib.tensor(0.9), lib.tensor(0.99)))
+        for k in range(3):
+            p.grad = lib.full((3,), float(k + 1))
+            adam.step()
+        return seen, values([p])[0].tolist()
+    assert run(gt) == run(torch)
