@@ -237,3 +237,26 @@ def test_lambda_state_dict_keeps_callable_objects():
 def test_module_names():
     for name in ("StepLR", "OneCycleLR", "SequentialLR", "ReduceLROnPlateau"):
         assert getattr(gt.optim.lr_scheduler, name).__module__ == "glasstorch.optim.lr_scheduler"
+
+
+@pytest.mark.parametrize("name,kwargs", [("StepLR", dict(step_size=3)),
+                                         ("CosineAnnealingLR", dict(T_max=8, eta_min=0.01)),
+                                         ("LinearLR", dict(total_iters=9)),
+                                         ("ExponentialLR", dict(gamma=0.9))])
+def test_resume_with_last_epoch(name, kwargs):
+    """A scheduler made with last_epoch >= 0 (resuming): its first step takes the
+    closed form where torch's does, then chains."""
+    def run(lib):
+        opt = optimizer(lib)
+        first = getattr(lib.optim.lr_scheduler, name)(opt, **kwargs)
+        for _ in range(5):
+            opt.step()
+            first.step()
+        resumed = getattr(lib.optim.lr_scheduler, name)(opt, last_epoch=5, **kwargs)
+        seen = [resumed.get_last_lr()]
+        for _ in range(12):
+            opt.step()
+            resumed.step()
+            seen.append(resumed.get_last_lr())
+        return seen
+    assert run(gt) == run(torch)
