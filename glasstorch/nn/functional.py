@@ -10,6 +10,7 @@ import sys
 from ..aten import binding as _binding
 from ._functional.activation import *  # noqa: F401,F403
 from ._functional.normalization import *  # noqa: F401,F403
+from ._functional.sparse import *  # noqa: F401,F403
 from ._functional.dropout import *  # noqa: F401,F403
 from ._functional.loss import *  # noqa: F401,F403
 

@@ -20,3 +20,4 @@ from . import softmax  # noqa: F401
 from . import loss_regression, loss_nll, loss_cross_entropy, loss_binary  # noqa: F401
 from . import dropout  # noqa: F401
 from . import normalization  # noqa: F401
+from . import embedding  # noqa: F401
