@@ -5,3 +5,5 @@ from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,  # noqa: F401
                    MSELoss, NLLLoss, SmoothL1Loss)
+from .normalization import LayerNorm, RMSNorm  # noqa: F401
+from .sparse import Embedding  # noqa: F401
