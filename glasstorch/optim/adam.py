@@ -206,6 +206,8 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
         raise AssertionError("Expected grad_scale and found_inf to be None")
     lr, beta1, beta2 = to_scalar(lr), to_scalar(beta1), to_scalar(beta2)
     numbers = (beta1, beta2, lr, weight_decay, decoupled_weight_decay, maximize, eps)
+    # tensor hyperparameters make torch compute the corrections in float32 tensors
+    tensor_numbers = any(isinstance(x, TensorBase) for x in (beta1, beta2, lr))
     for i, param in enumerate(params):
         if capturable:
             raise AssertionError("If capturable=True, params and state_steps must be on "
@@ -213,7 +215,7 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
         tensors = [param, grads[i], exp_avgs[i], exp_avg_sqs[i]]
         if amsgrad:
             tensors.append(max_exp_avg_sqs[i])
-        if not differentiable and _numpy_steps.usable(*tensors):
+        if not (differentiable or tensor_numbers) and _numpy_steps.usable(*tensors):
             _numpy_adam(tensors, state_steps[i], numbers)
         else:
             _single_tensor_adam(tensors, state_steps[i], *numbers, differentiable)
