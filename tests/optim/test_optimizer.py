@@ -281,3 +281,26 @@ def test_numpy_path_keeps_layout_and_versions():
     assert big._version > before
     assert np.allclose(big.detach().numpy(), -1.45) and np.allclose(wide.detach().numpy(), -1.45)
     assert wide.stride() == (1, 3)
+
+
+def test_known_values_without_torch():
+    """Hand-computed steps (these run where torch is absent)."""
+    w = gt.zeros(2, requires_grad=True)
+    opt = gt.optim.SGD([w], lr=0.1, momentum=0.5)
+    for _ in range(2):
+        w.grad = gt.ones(2)
+        opt.step()
+    # buffer 1 then 1.5: w = -0.1 - 0.15
+    assert np.allclose(w.detach().numpy(), -0.25)
+    v = gt.zeros(3, requires_grad=True)
+    adam = gt.optim.Adam([v], lr=0.1)
+    v.grad = gt.tensor([1.0, -2.0, 0.0])
+    adam.step()                           # the first Adam step moves by lr * sign(grad)
+    assert np.allclose(v.detach().numpy(), [-0.1, 0.1, 0.0])
+    sched = gt.optim.lr_scheduler.StepLR(adam, step_size=2, gamma=0.5)
+    lrs = []
+    for _ in range(5):
+        adam.step()
+        sched.step()
+        lrs.append(sched.get_last_lr()[0])
+    assert lrs == [0.1, 0.05, 0.05, 0.025, 0.025]
