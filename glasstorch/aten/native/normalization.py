@@ -181,7 +181,9 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps, *, out):
     def block(start: int, stop: int) -> None:
         rows_in = x[start:stop].astype(compute, copy=False)
         mu = np.add.reduce(rows_in, axis=1, keepdims=True) / compute.type(length)
-        centered = rows_in - mu
+        # computed in the result's rows where they hold the compute dtype (no copy)
+        target = y[start:stop] if not reduced else None
+        centered = np.subtract(rows_in, mu, out=target)
         var = np.einsum("ij,ij->i", centered, centered) / compute.type(length)
         inverse = 1 / np.sqrt(var + compute.type(eps))
         if reduced:
@@ -192,7 +194,8 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps, *, out):
             normalized *= w
         if b is not None:
             normalized += b
-        y[start:stop] = normalized
+        if reduced:
+            y[start:stop] = normalized
         mean_rows[start:stop] = mu[:, 0]
         rstd_rows[start:stop] = inverse
     _over_row_blocks(rows, length, block)
@@ -249,14 +252,21 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
                 partial_bias.append((start, np.add.reduce(grads, axis=0)))
             if gi is None:
                 return
-            scaled = grads * w if w is not None else grads.copy()
+            # computed in the gradient's rows where they hold the compute dtype
+            target = gi[start:stop] if gi.dtype == compute else np.empty_like(grads)
+            if w is not None:
+                scaled = np.multiply(grads, w, out=target)
+            else:
+                scaled = target
+                np.copyto(scaled, grads)
             mean_grad = np.add.reduce(scaled, axis=1, keepdims=True) / compute.type(length)
             projection = np.einsum("ij,ij->i", scaled, normalized) / compute.type(length)
             scaled -= mean_grad
             normalized *= projection[:, None]
             scaled -= normalized
             scaled *= inverse[start:stop]
-            gi[start:stop] = scaled
+            if gi.dtype != compute:
+                gi[start:stop] = scaled
         _over_row_blocks(rows, length, block)
     elif grad_input is not None:
         grad_input.fill(0)
