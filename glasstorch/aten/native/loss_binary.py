@@ -96,7 +96,7 @@ def binary_cross_entropy(self, target, weight, reduction, *, out):
     _check_probabilities(x, t)
     losses = (t - 1) * np.maximum(np.log1p(-x), _LOG_FLOOR) - t * np.maximum(np.log(x),
                                                                              _LOG_FLOOR)
-    reduce_loss(_weighted(losses.astype(self.dtype), weight), reduction, out)
+    reduce_loss(_weighted(losses.astype(self.dtype), weight), reduction, out, self.dtype)
 
 
 def _bce_backward_meta(grad_output, self, target, weight=None, reduction=MEAN) -> TensorMeta:
@@ -179,4 +179,4 @@ def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction
     if pos_weight is not None:
         log_sigmoid = log_sigmoid * ((opmath(pos_weight) - 1) * t + 1)
     losses = ((1 - t) * z - log_sigmoid).astype(target.dtype)
-    reduce_loss(_weighted(losses, weight), reduction, out)
+    reduce_loss(_weighted(losses, weight), reduction, out, target.dtype)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...c10 import dtype as dtypes
-from ..meta.pointwise import common_dtype
+from ..meta.pointwise import Promotion, common_dtype, elementwise_meta
 from ..meta.shape import broadcast_shapes
 from ..registry import TensorMeta, composite, op
 from .reduction import quiet
@@ -42,20 +42,39 @@ def opmath(array: np.ndarray) -> np.ndarray:
     return array.astype(np.float32) if array.dtype.itemsize == 2 else array
 
 
-def reduce_loss(losses: np.ndarray, reduction: int, out: np.ndarray) -> None:
+def rounded(values, dtype: np.dtype):
+    """`values` (computed in float32) rounded to a float16 / bfloat16 `dtype` and read
+    back, where torch's kernel keeps an intermediate in that dtype."""
+    if dtype.itemsize != 2:
+        return values
+    return np.asarray(values).astype(dtype).astype(np.float32)
+
+
+def reduce_loss(losses: np.ndarray, reduction: int, out: np.ndarray,
+                dtype: np.dtype) -> None:
     """Write the elementwise `losses`, their mean or their sum into `out` (Note [Loss
-    reductions]): the losses are rounded to `out`'s dtype first, sums accumulate in
-    float32 at least."""
-    if losses.dtype != out.dtype:
-        losses = losses.astype(out.dtype)
+    reductions]): the losses are rounded to the result `dtype` first (an out= may be
+    of another), sums accumulate in float32 at least."""
+    losses = np.asarray(losses)
+    if losses.dtype != dtype:
+        losses = losses.astype(dtype)
     if reduction == MEAN or reduction == SUM:
-        wide = np.float32 if out.dtype.itemsize == 2 else out.dtype
+        wide = np.float32 if dtype.itemsize == 2 else dtype
         total = np.add.reduce(losses, axis=None, dtype=wide)
         if reduction == MEAN:
             total = total / losses.size if losses.size else np.nan
-        out[...] = total
+        out[...] = np.asarray(total).astype(dtype)
     else:
-        np.copyto(out, losses)
+        np.copyto(out, losses, casting="unsafe")
+
+
+def common(a: np.ndarray, b: np.ndarray) -> np.dtype:
+    """The dtype two floating operands promote to (float16 with bfloat16: float32)."""
+    if a.dtype == b.dtype:
+        return a.dtype
+    if a.dtype.itemsize == b.dtype.itemsize:
+        return np.dtype(np.float32)
+    return a.dtype if a.dtype.itemsize > b.dtype.itemsize else b.dtype
 
 
 def reduced_meta(shape: tuple, dtype, reduction: int) -> TensorMeta:
@@ -66,9 +85,10 @@ def reduced_meta(shape: tuple, dtype, reduction: int) -> TensorMeta:
 def pointwise_loss_meta(self, target, reduction) -> TensorMeta:
     """The result of a loss comparing `self` with `target` elementwise (promoted,
     broadcast) under `reduction`."""
-    shape = self._size if self._size == target._size else broadcast_shapes(self._size,
-                                                                           target._size)
-    return reduced_meta(shape, common_dtype((self, target)), reduction)
+    if reduction in (MEAN, SUM):
+        broadcast_shapes(self._size, target._size)
+        return TensorMeta((), common_dtype((self, target)))
+    return elementwise_meta((self, target), Promotion.DEFAULT)    # TensorIterator's layout
 
 
 def backward_meta(grad_output, self, target) -> TensorMeta:
@@ -108,8 +128,9 @@ def mse_loss(self, target, reduction, *, out):
     """
     for array in (self, target):
         refuse(array, "mse_cpu", _NOT_FLOATING)
-    difference = opmath(self) - opmath(target)
-    reduce_loss(np.multiply(difference, difference, out=difference), reduction, out)
+    dtype = common(self, target)
+    difference = rounded(opmath(self) - opmath(target), dtype)   # torch rounds it too
+    reduce_loss(difference * difference, reduction, out, dtype)
 
 
 @op("mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor",
@@ -159,7 +180,8 @@ def smooth_l1_loss(self, target, reduction, beta, *, out):
     for array in (self, target):
         refuse(array, "smooth_l1_cpu", _NOT_FLOATING)
     gap = np.abs(opmath(self) - opmath(target))
-    reduce_loss(np.where(gap < beta, 0.5 * gap * gap / beta, gap - 0.5 * beta), reduction, out)
+    reduce_loss(np.where(gap < beta, 0.5 * gap * gap / beta, gap - 0.5 * beta), reduction, out,
+                common(self, target))
 
 
 @op("smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, "
@@ -185,7 +207,9 @@ def smooth_l1_loss_backward(grad_output, self, target, reduction, beta, *, out):
 def _huber_meta(self, target, reduction=MEAN, delta=1.0) -> TensorMeta:
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    return pointwise_loss_meta(self, target, reduction)
+    described = pointwise_loss_meta(self, target, reduction)
+    described.dtype = self._dtype            # torch's huber kernel writes self's dtype
+    return described
 
 
 def _huber_backward_meta(grad_output, self, target, reduction, delta) -> TensorMeta:
@@ -220,7 +244,7 @@ def huber_loss(self, target, reduction, delta, *, out):
         refuse(array, "huber_cpu", _NOT_FLOATING)
     gap = np.abs(opmath(self) - opmath(target))
     reduce_loss(np.where(gap < delta, 0.5 * gap * gap, delta * (gap - 0.5 * delta)),
-                reduction, out)
+                reduction, out, self.dtype)
 
 
 @op("huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, "
