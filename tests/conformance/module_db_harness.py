@@ -7,6 +7,7 @@ and float64, training and eval mode) through both libraries and checks, in order
 
 - construction: both build the module, or both raise the same exception type;
 - structure: the same repr, parameter names and shapes, buffer names, state-dict keys;
+- copies: ``copy.deepcopy`` and a pickle round trip keep the repr and values, not storage;
 - init: after the same seed, the same initial parameter and buffer values (bitwise up to
   float rounding: the random streams are torch's);
 - forward: with torch's state dict loaded, the same outputs (dtype, shape, values within
@@ -27,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import copy
 import pathlib
+import pickle
 import sys
 import types
 import unittest
@@ -159,7 +162,8 @@ def run_sample(torch, record, sample, dtype: str, training: bool) -> str | None:
     if isinstance(built, str) or built is None:
         return built
     theirs, ours = built
-    problem = _structure(ours, theirs) or _initial_values(torch, ours, theirs, dtype)
+    problem = _structure(ours, theirs) or _initial_values(torch, ours, theirs, dtype) \
+        or _copies(ours)
     if problem:
         return problem
     with gt.no_grad():
@@ -209,6 +213,24 @@ def _initial_values(torch, ours, theirs, dtype: str) -> str | None:
         problem = describe_mismatch(mine[name], value, torch, dtype, name)
         if problem:
             return f"init: {problem}"
+    return None
+
+
+def _copies(ours) -> str | None:
+    """deepcopy and a pickle round trip give the same module with storage of its own."""
+    for label, copy_of in (("deepcopy", copy.deepcopy),
+                           ("pickle", lambda m: pickle.loads(pickle.dumps(m)))):
+        clone = copy_of(ours)
+        if repr(clone) != repr(ours):
+            return f"copies: {label} changes the repr"
+        mine, theirs = ours.state_dict(), clone.state_dict()
+        for name, value in mine.items():
+            copied = theirs.get(name)
+            if copied is None or not np.array_equal(numpy_of(copied), numpy_of(value),
+                                                    equal_nan=True):
+                return f"copies: {label} changes {name}"
+            if value.numel() and copied.data_ptr() == value.data_ptr():
+                return f"copies: {label} shares the storage of {name}"
     return None
 
 
