@@ -71,9 +71,6 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
             data = empty(0)
         return _make_subclass(cls, data, requires_grad)
 
-    def __init__(self, data=None, requires_grad: bool = True) -> None:
-        pass                # everything happened in __new__ (Tensor.__new__ is legacy)
-
     def __deepcopy__(self, memo: dict) -> Parameter:
         if id(self) in memo:
             return memo[id(self)]
