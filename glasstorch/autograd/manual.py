@@ -35,6 +35,7 @@ from .manual_loss import (  # noqa: F401  (looked up by name from formulas)
     smooth_l1_loss_double_backward_grad_output)
 from .manual_normalization import layer_norm_double_backward  # noqa: F401
 from .manual_embedding import embedding_dense_double_backward  # noqa: F401
+from .manual_padding import constant_pad_nd_backward  # noqa: F401
 from .manual_scan import (  # noqa: F401  (looked up by name from formulas)
     cummaxmin_backward, cumprod_backward, cumsum_backward, logcumsumexp_backward)
 from .manual_reduction import (  # noqa: F401  (looked up by name from formulas)

@@ -21,3 +21,4 @@ from . import loss_regression, loss_nll, loss_cross_entropy, loss_binary  # noqa
 from . import dropout  # noqa: F401
 from . import normalization  # noqa: F401
 from . import embedding  # noqa: F401
+from . import padding  # noqa: F401
