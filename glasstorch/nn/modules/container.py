@@ -83,7 +83,7 @@ class Sequential(Module):
                 self.add_module(str(idx), module)
 
     def forward(self, input):
-        for module in self._modules.values():
+        for module in self:
             input = module(input)
         return input
 
