@@ -15,7 +15,10 @@ import itertools
 import sys
 import weakref
 
+from ..aten.meta.shape import is_non_overlapping_and_dense
 from ..c10.dispatch_key import AUTOGRAD, local_keys
+from ..c10.layout import contiguous_format
+from ..c10.tensor_impl import is_contiguous_strides
 from .saved import save_on_cpu, saved_tensors_hooks  # noqa: F401  (torch.autograd.graph's)
 
 _sequence = itertools.count()            # creation order: later nodes run first
@@ -168,7 +171,8 @@ class AccumulateGrad(Node):
 #     (CPython's reference count, which is why the engine hands a node's outputs to
 #     the buffers without keeping them in a variable), no alias of its memory ever made
 #     (no view, no `detach`: it has no version counter yet), no autograd record, and
-#     the leaf's strides (torch's gradient layout contract). Anything else is copied.
+#     the leaf's layout (torch's gradient layout contract, `_obeys_layout`). Anything
+#     else is copied into that layout (`_copy_in_layout`).
 def _count_refs(buffer: list) -> int:
     """The references a value held only by an input buffer shows in `AccumulateGrad.apply`
     (the buffer, the local variable, getrefcount's argument, as the interpreter counts)."""
@@ -181,7 +185,30 @@ _ENGINE_REFS = _count_refs([object()])
 
 def _stealable(grad, variable) -> bool:
     return (grad._autograd is None and grad._base is None and grad._vc is None
-            and grad._stride == variable._stride)
+            and _obeys_layout(grad, variable))
+
+
+def _obeys_layout(grad, variable) -> bool:
+    """torch's gradient layout contract: a dense leaf's gradient has the leaf's strides
+    (size-1 dims aside, unless stride 0); any other leaf's is row-major."""
+    if not is_non_overlapping_and_dense(variable._size, variable._stride):
+        return is_contiguous_strides(grad._size, grad._stride)
+    for size, stride, wanted in zip(grad._size, grad._stride, variable._stride):
+        if (stride != wanted) if size != 1 else (stride == 0):
+            return False
+    return True
+
+
+def _copy_in_layout(grad, variable):
+    """A copy of `grad` laid out by the contract (torch's clone_obey_contract): in the
+    leaf's strides when the leaf is dense, else row-major. Recorded under create_graph
+    (`.grad` then has CopyBackwards as its grad_fn, as in torch)."""
+    from ..aten.dispatcher import ops
+    if is_non_overlapping_and_dense(variable._size, variable._stride):
+        copy = ops.aten.empty_strided.default.call(variable._size, variable._stride,
+                                                   grad._dtype, None, grad._device, None)
+        return ops.aten.copy_.default.call(copy, grad, False)
+    return ops.aten.clone.default.call(grad, contiguous_format)
 
 
 def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
@@ -192,10 +219,10 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     meta = variable._autograd_meta()
     recording = not local_keys.excluded & AUTOGRAD
     if meta.grad is None:
-        if recording or (owned and _stealable(grad, variable)):
+        if not recording and owned and _stealable(grad, variable):
             meta.grad = grad
         else:
-            meta.grad = grad.detach().clone()
+            meta.grad = _copy_in_layout(grad, variable)
     elif recording:
         meta.grad = meta.grad + grad
     else:

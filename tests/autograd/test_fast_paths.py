@@ -61,3 +61,19 @@ def test_node_hook_tables_and_metadata_belong_to_one_node():
     assert not z.grad_fn._pre_hooks and not z.grad_fn._tensor_pre_hooks
     (y.sum() + z.sum()).backward()
     assert x.grad.tolist() == [23.0, 23.0]
+
+
+def test_copied_gradients_take_the_leafs_layout():
+    w = torch.ones(3, 2).t().requires_grad_()              # strides (1, 2)
+    (w * 2).sum().backward()
+    assert w.grad.stride() == (1, 2) and w.grad.tolist() == [[2.0] * 3] * 2
+    v = torch.ones(2, 3, requires_grad=True)               # a transposed gradient
+    (v.t() * 1).sum().backward()
+    assert v.grad.stride() == (3, 1)
+
+
+def test_first_gradient_under_create_graph_is_a_recorded_copy():
+    x = leaf([1.0, 2.0])
+    (x * x).sum().backward(create_graph=True)
+    assert type(x.grad.grad_fn).__name__ == "CopyBackwards"
+    assert x.grad.tolist() == [2.0, 4.0] and x.grad._version == 1
