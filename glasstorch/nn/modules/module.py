@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Callable, Iterator, TypeVar
 
-from ...autograd.grad_mode import no_grad
 from ...c10.tensor_impl import TensorBase
 from ..parameter import Buffer, Parameter
 from . import module_hooks as _hooks
 from . import module_state as _state
-from .module_convert import converter
+from . import module_convert as _convert
 from .module_hooks import (register_module_backward_hook,  # noqa: F401 (torch's names)
                            register_module_buffer_registration_hook,
                            register_module_forward_hook, register_module_forward_pre_hook,
@@ -33,6 +32,7 @@ __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forwar
            "register_module_full_backward_hook", "register_module_buffer_registration_hook",
            "register_module_module_registration_hook",
            "register_module_parameter_registration_hook"]
+
 
 def _typename(value: Any) -> str:
     """torch.typename: ``torch.FloatTensor`` for a tensor, ``module.Class`` otherwise."""
@@ -58,10 +58,6 @@ def _forward_unimplemented(self, *input: Any) -> None:
                               '"forward" function')
 
 
-def _no_cuda(tensor: TensorBase):
-    raise AssertionError("Torch not compiled with CUDA enabled")
-
-
 class Module:
     """Base class of neural network modules; models subclass it.
 
@@ -85,7 +81,7 @@ class Module:
     _version: int = 1
     training: bool
     call_super_init: bool = False
-    _compiled_call_impl = None
+    _compiled_call_impl = None      # torch.compile's wrapper in torch; never set here
     T_destination = TypeVar("T_destination", bound=dict)     # state_dict's destination type
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -112,7 +108,7 @@ class Module:
 
     # ----- calling ------------------------------------------------------------------
     def _call_impl(self, *args, **kwargs):
-        # The fast path: nine lookups decide that no hook applies (the common case).
+        # The fast path: eight lookups decide that no hook applies (the common case).
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
                 or self._backward_pre_hooks or _hooks._global_forward_pre_hooks
                 or _hooks._global_forward_hooks or _hooks._global_backward_hooks
@@ -414,31 +410,7 @@ class Module:
         """Move storages to shared memory (a no-op here: one process). Returns self."""
         return self
 
-    # ----- conversion -----------------------------------------------------------------
-    def _apply(self, fn: Callable, recurse: bool = True) -> Module:
-        """Replace every parameter's and buffer's data by ``fn(tensor)``.
-
-        Parameters keep their identity (an optimizer holding them still sees them):
-        their `.data` is swapped for the converted tensor, and so is their gradient's.
-        Buffers are replaced by the converted tensor.
-        """
-        if recurse:
-            for module in self.children():
-                module._apply(fn)
-        for param in self._parameters.values():
-            if param is None:
-                continue
-            with no_grad():
-                param.data = fn(param)
-            grad = param.grad
-            if grad is not None:
-                with no_grad():
-                    grad.data = fn(grad)
-        for name, buf in self._buffers.items():
-            if buf is not None:
-                self._buffers[name] = fn(buf)
-        return self
-
+    # ----- traversal -----------------------------------------------------------------
     def apply(self, fn: Callable[[Module], None]) -> Module:
         """Call ``fn(module)`` on every submodule (children first), then on self, e.g. to
         initialise weights. Returns self."""
@@ -447,17 +419,11 @@ class Module:
         fn(self)
         return self
 
-    def to(self, *args, **kwargs) -> Module:
-        """Move and/or cast parameters and buffers: ``to(device=None, dtype=None,
-        non_blocking=False)``, ``to(dtype)``, ``to(tensor)`` or ``to(memory_format=...)``.
-        Only floating point and complex tensors change dtype. Returns self.
-
-        Example::
-
-            >>> nn.Linear(2, 2).to(torch.float64).weight.dtype
-            torch.float64
-        """
-        return self._apply(converter(args, kwargs))
+    # ----- conversion (module_convert.py) ---------------------------------------------
+    _apply = _convert._apply
+    to = _convert.to
+    cuda = _convert.cuda
+    to_empty = _convert.to_empty
 
     def float(self) -> Module:
         """Cast floating point parameters and buffers to float32. Returns self."""
@@ -479,19 +445,9 @@ class Module:
         """Cast every parameter and buffer to `dst_type`. Returns self."""
         return self._apply(lambda t: t.type(dst_type))
 
-    def cuda(self, device=None) -> Module:
-        """Move parameters and buffers to a CUDA device: this build has none, so a module
-        with tensors raises torch's CPU-only error."""
-        return self._apply(_no_cuda)
-
     def cpu(self) -> Module:
         """Move parameters and buffers to the CPU. Returns self."""
         return self._apply(lambda t: t.cpu())
-
-    def to_empty(self, *, device, recurse: bool = True) -> Module:
-        """Replace parameters and buffers by uninitialised tensors on `device`."""
-        from ... import empty_like
-        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
     # ----- printing -----------------------------------------------------------------
     def _get_name(self) -> str:

@@ -1,13 +1,75 @@
-"""What ``Module.to(*args, **kwargs)`` does to each tensor: the argument forms of
-Tensor.to parsed once (torch._C._nn._parse_to), then one conversion per tensor in
-which only floating point and complex tensors change dtype.
+"""Converting a Module's tensors: `_apply` (the one walk every conversion uses), `to`,
+`to_empty` and `cuda`. ``Module.to(*args, **kwargs)`` parses Tensor.to's
+argument forms once (torch._C._nn._parse_to), then converts each tensor, changing the
+dtype of floating point and complex tensors only.
+
+The functions named like Module methods are installed on `Module` (module.py).
 """
 from __future__ import annotations
 
 import warnings
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
+from ...autograd.grad_mode import no_grad
 from ...c10.tensor_impl import TensorBase
+
+if TYPE_CHECKING:
+    from .module import Module
+
+
+def _apply(self, fn: Callable, recurse: bool = True) -> Module:
+    """Replace every parameter's and buffer's data by ``fn(tensor)``.
+
+    Parameters keep their identity (an optimizer holding them still sees them):
+    their `.data` is swapped for the converted tensor, and so is their gradient's.
+    Buffers are replaced by the converted tensor.
+    """
+    if recurse:
+        for module in self.children():
+            module._apply(fn)
+    for param in self._parameters.values():
+        if param is None:
+            continue
+        with no_grad():
+            param.data = fn(param)
+        grad = param.grad
+        if grad is not None:
+            with no_grad():
+                grad.data = fn(grad)
+    for name, buf in self._buffers.items():
+        if buf is not None:
+            self._buffers[name] = fn(buf)
+    return self
+
+
+def to(self, *args, **kwargs) -> Module:
+    """Move and/or cast parameters and buffers: ``to(device=None, dtype=None,
+    non_blocking=False)``, ``to(dtype)``, ``to(tensor)`` or ``to(memory_format=...)``.
+    Only floating point and complex tensors change dtype. Returns self.
+
+    Example::
+
+        >>> nn.Linear(2, 2).to(torch.float64).weight.dtype
+        torch.float64
+    """
+    return self._apply(converter(args, kwargs))
+
+
+def cuda(self, device=None) -> Module:
+    """Move parameters and buffers to a CUDA device: this build has none, so a module
+    with tensors raises torch's CPU-only error."""
+    return self._apply(_no_cuda)
+
+
+def to_empty(self, *, device, recurse: bool = True) -> Module:
+    """Replace parameters and buffers by uninitialised tensors on `device`."""
+    from ... import empty_like
+    return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
+
+
+def _no_cuda(tensor: TensorBase):
+    """Module.cuda's conversion in a CPU-only build."""
+    raise AssertionError("Torch not compiled with CUDA enabled")
 
 
 def converter(args: tuple, kwargs: dict) -> Callable:
