@@ -315,8 +315,19 @@ class Module:
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
-        """(dotted name, parameter) pairs, e.g. ``('0.weight', Parameter)``; `prefix` is
-        prepended; `remove_duplicate=False` repeats a parameter shared under two names."""
+        """The parameters with their dotted names, in registration order, depth first.
+
+        Args:
+            prefix (str): put before every name (with a dot).
+            recurse (bool): include the submodules' parameters. Default: ``True``
+            remove_duplicate (bool): yield a parameter shared under two names only once.
+                Default: ``True``
+
+        Example::
+
+            >>> [name for name, _ in nn.Sequential(nn.Linear(2, 2)).named_parameters()]
+            ['0.weight', '0.bias']
+        """
         yield from self._named_members(lambda module: module._parameters.items(),
                                        prefix=prefix, recurse=recurse,
                                        remove_duplicate=remove_duplicate)
@@ -353,9 +364,20 @@ class Module:
 
     def named_modules(self, memo: set | None = None, prefix: str = "",
                       remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
-        """(dotted name, module) for this module ('' or `prefix`) and every submodule,
-        depth first; modules in `memo` (and, with `remove_duplicate`, modules already
-        seen) are skipped."""
+        """This module (named `prefix`, '' by default) and every submodule with its dotted
+        name, depth first.
+
+        Args:
+            memo (set, optional): modules to skip; the walk adds the ones it yields.
+            prefix (str): the name of this module, put before the others' names.
+            remove_duplicate (bool): yield a module reachable under two names only once.
+                Default: ``True``
+
+        Example::
+
+            >>> [name for name, _ in nn.Sequential(nn.Linear(2, 2), nn.ReLU()).named_modules()]
+            ['', '0', '1']
+        """
         if memo is None:
             memo = set()
         if self in memo:
@@ -371,8 +393,15 @@ class Module:
 
     # ----- modes and gradients ----------------------------------------------------------
     def train(self, mode: bool = True) -> Module:
-        """Set training mode (`mode=True`) or evaluation mode on this module and every
-        submodule; it changes layers such as Dropout. Returns self."""
+        """Set training or evaluation mode on this module and every submodule (layers such
+        as Dropout and BatchNorm behave differently).
+
+        Args:
+            mode (bool): ``True`` for training, ``False`` for evaluation. Default: ``True``
+
+        Returns:
+            Module: self
+        """
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
@@ -391,8 +420,12 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        """Reset the gradients of every parameter: to None (the default), or to zeros
-        in place when `set_to_none` is False."""
+        """Reset the gradient of every parameter.
+
+        Args:
+            set_to_none (bool): drop the gradients (``None``, the default, which saves
+                memory and a pass) instead of filling them with zeros in place.
+        """
         for param in self.parameters():
             grad = param.grad
             if grad is None:
