@@ -63,6 +63,8 @@ OPERATORS = frozenset("""
     matmul __rmatmul__ mm bmm mv dot vdot inner outer ger addmm addmv addr addbmm baddbmm
     einsum tensordot chain_matmul linalg.multi_dot nn.functional.linear
     nn.functional.bilinear
+    nn.functional.layer_norm nn.functional.rms_norm nn.functional.embedding
+    nn.functional.one_hot nn.functional.normalize nn.functional.pad constant_pad_nd
 """.split())
 
 

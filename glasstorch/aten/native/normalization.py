@@ -333,7 +333,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     """
     import glasstorch as torch
     check_normalized_shape(input, normalized_shape, weight, None, star="*")
-    if not input._dtype.is_floating_point:
+    if not (input._dtype.is_floating_point or input._dtype.is_complex):
         raise NotImplementedError(f"\"rms_norm\" not implemented for "
                                   f"'{scalar_type_name(input._dtype)}'")
     _rms_norm_weight_warning(input, weight)

@@ -7,7 +7,8 @@ then ``(top, bottom)`` for the one before, and so on.
 Note [Non-constant padding]
     reflect / replicate / circular are written as one `index_select` per padded dim,
     with the source positions computed in NumPy: reflection mirrors about the edge
-    (without repeating it), replication clamps to the edge, circular wraps around.
+    (without repeating it), replication clamps to the edge, circular wraps around
+    (after cropping what negative amounts remove, as torch does).
     Gradients flow through index_select (IndexSelectBackward0, where torch records
     its dedicated ReflectionPad1DBackward0, ... nodes; the values agree).
 """
@@ -100,8 +101,10 @@ def _source_positions(size: int, left: int, right: int, mode: str) -> np.ndarray
     positions = np.arange(-left, size + right)
     if mode == "replicate":
         return np.clip(positions, 0, size - 1)
-    if mode == "circular":
-        return positions % size
+    if mode == "circular":      # negative amounts crop first; the wrap is within the rest
+        start = max(-left, 0)
+        length = size - start - max(-right, 0)
+        return start + np.arange(-max(left, 0), length + max(right, 0)) % length
     period = 2 * (size - 1) if size > 1 else 1
     folded = np.abs(positions) % period
     return np.where(folded >= size, period - folded, folded)
