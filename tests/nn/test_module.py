@@ -8,6 +8,7 @@ message); the torch-free tests at the end check what needs no reference.
 import copy
 import functools
 import pickle
+import random
 import warnings
 from collections import OrderedDict
 from types import SimpleNamespace
@@ -520,6 +521,53 @@ def _pickles(torch):
 
 SCENARIOS = [value for name, value in sorted(globals().items())
              if name.startswith("_") and callable(value) and name not in ("_shared_net",)]
+
+
+# ----- seeded random registration scripts -------------------------------------------------
+_NAMES = ["a", "b", "c", "weight", "training", "forward", "a.b", "", "0"]
+_ACTIONS = {
+    "parameter": lambda lib, m, name: setattr(m, name, lib.nn.Parameter(lib.ones(1))),
+    "buffer": lambda lib, m, name: m.register_buffer(name, lib.zeros(1)),
+    "non-persistent": lambda lib, m, name: m.register_buffer(name, lib.zeros(2), False),
+    "Buffer": lambda lib, m, name: setattr(m, name, lib.nn.Buffer(lib.ones(3), persistent=False)),
+    "module": lambda lib, m, name: setattr(m, name, lib.nn.Sequential(lib.nn.Module())),
+    "plain": lambda lib, m, name: setattr(m, name, 3),
+    "tensor": lambda lib, m, name: setattr(m, name, lib.ones(4)),
+    "None": lambda lib, m, name: setattr(m, name, None),
+    "delete": lambda lib, m, name: delattr(m, name),
+    "register_parameter": lambda lib, m, name: m.register_parameter(name, None),
+    "register_buffer": lambda lib, m, name: m.register_buffer(name, None),
+    "add_module": lambda lib, m, name: m.add_module(name, lib.nn.Module()),
+    "read": lambda lib, m, name: repr(getattr(m, name)),
+}
+
+
+def _random_script(seed: int, length: int = 30):
+    """A scenario applying `length` random registrations, assignments and deletions to a
+    module and its child, recording each outcome and the resulting tables."""
+    rng = random.Random(seed)
+    steps = [(rng.choice(sorted(_ACTIONS)), rng.choice(_NAMES), rng.random() < 0.5)
+             for _ in range(length)]
+
+    def scenario(torch):
+        root = torch.nn.Module()
+        root.child = torch.nn.Module()
+        log = []
+        for action, name, on_child in steps:
+            try:
+                log.append(_ACTIONS[action](torch, root.child if on_child else root, name))
+            except Exception as error:
+                log.append((type(error).__name__, str(error).replace("glasstorch.", "torch.")))
+            log.append((names(root.named_parameters()), names(root.named_buffers()),
+                        names(root.named_modules()), list(root.state_dict()), repr(root)))
+        return log
+    return scenario
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_random_registration_scripts_as_torch(seed):
+    pytest.importorskip("torch")
+    same_outcome(_random_script(seed))
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__.strip("_"))
