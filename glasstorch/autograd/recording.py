@@ -14,9 +14,12 @@ excluded and the call goes straight to the backend). The kernel:
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, DispatchKey, local_keys
-from ..c10.tensor_impl import TensorBase
+from ..c10 import dtype as dtypes
+from ..c10.tensor_impl import TensorBase, wrap_array
 from . import forward_ad
 from .grad_mode import no_grad
 from .anomaly_mode import is_anomaly_enabled, record_stack
@@ -215,17 +218,34 @@ def _save(value, argument):
     if isinstance(value, TensorBase):
         return SavedTensor(value)
     if argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex)):
-        import glasstorch            # formulas do arithmetic on it, which bool tensors refuse
-        # of double precision, as torch's wrapped numbers: a float32 0.8 would put a 1e-8
-        # error into every float64 gradient (0-dim, so it does not promote the gradient)
-        wide = glasstorch.complex128 if isinstance(value, complex) else \
-            glasstorch.float64 if isinstance(value, float) else None
-        wrapped = glasstorch.tensor(int(value) if isinstance(value, bool) else value, dtype=wide)
-        wrapped._wrapped_number = True           # torch's flag: a number, not a tensor
-        return wrapped
+        return wrapped_number(value)
     if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
         return [None if v is None else SavedTensor(v) for v in value]    # Tensor?[] has Nones
     return value
+
+
+def wrapped_number(value) -> TensorBase:
+    """A number standing for a tensor, as the 0-dim tensor torch makes of it: int64 (bools
+    too: formulas do arithmetic on it, which bool tensors refuse), or of double precision,
+    as torch's wrapped numbers (a float32 0.8 would put a 1e-8 error into every float64
+    gradient; 0-dim, it does not promote the gradient). Made directly over a NumPy scalar
+    array: this runs for every recorded call with a number operand (``x ** 2``)."""
+    if isinstance(value, complex):
+        dtype = dtypes.complex128
+    elif isinstance(value, float):
+        dtype = dtypes.float64
+    else:
+        value = int(value)
+        dtype = dtypes.int64
+        if not -2 ** 63 <= value < 2 ** 63:       # torch.tensor's overflow error
+            import glasstorch
+            return _flagged(glasstorch.tensor(value))
+    return _flagged(wrap_array(np.array(value, dtype._np), dtype))
+
+
+def _flagged(wrapped: TensorBase) -> TensorBase:
+    wrapped._wrapped_number = True           # torch's flag: a number, not a tensor
+    return wrapped
 
 
 def _attach(node, result, saved: dict, needed: set = frozenset()) -> None:
