@@ -434,6 +434,10 @@ def bind_declaration(decl) -> None:
             _add("method", name, (name, schema, True, None, functional, factory))
     if inplace is not None:
         inplace_name = name if name.endswith("_") else name + "_"
+        if decl.python_module is not None:      # torch._C._nn.elu_: a function, no method
+            _add(decl.python_module, inplace_name,
+                 (inplace_name, inplace._schema, False, None, inplace, False))
+            return
         _add("method", inplace_name, (inplace_name, inplace._schema, True, None, inplace, False))
         if inplace_name in INPLACE_FUNCTIONS:
             _add("function", inplace_name,

@@ -43,7 +43,7 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
               out: bool = False, method: bool = True, function: bool = True,
               grad: dict | None = None, check=None, python_name: str | None = None,
               out_overload: str | None = None, check_out=None, numbers: tuple | None = None,
-              masks: tuple = ()):
+              masks: tuple = (), python_module: str | None = None, leading: str | None = None):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
@@ -62,15 +62,24 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         masks: the Tensor arguments that select rather than compute (`where`'s
             condition): they broadcast and shape the result like operands, but take no
             part in promotion and reach the kernel as bool arrays.
+        python_module: bind the function (and the in-place one) in a namespace module,
+            as for `op` (``"nn"``: torch.nn.functional's `gelu`, `elu_`).
+        leading: the operand torch's kernel hands TensorIterator first when that is not
+            the schema's first (`threshold_backward` builds on `self`, then the gradient):
+            where the operands' layouts disagree, it decides the result's.
     """
     def declare(kernel):
         parsed = parse_schema(schema)
         inputs = tuple(i for i, a in enumerate(parsed.arguments) if a.type.base == "Tensor")
         operands = tuple(i for i in inputs if parsed.arguments[i].name not in masks)
-        meta = _meta_rule(operands, inputs, promotion, check, parsed.name)
+        names = [a.name for a in parsed.arguments]
+        first = () if leading is None else (names.index(leading),)
+        meta = _meta_rule(first + tuple(i for i in operands if i not in first), inputs,
+                          promotion, check, parsed.name)
         decl = _new_declaration(parsed, "pointwise", kernel, meta, grad, method, function,
                                 python_name)
         decl.numbers = True if numbers is None else frozenset(numbers)
+        decl.python_module = python_module
         compute = _computer(kernel, operands, inputs)
         main = _install(decl, parsed)
         _register_functional(main, meta, compute, kernel,

@@ -14,7 +14,9 @@ from ._functional.sparse import *  # noqa: F401,F403
 from ._functional.dropout import *  # noqa: F401,F403
 from ._functional.loss import *  # noqa: F401,F403
 
-TORCH_FUNCTIONS = frozenset({"bilinear"})     # torch.nn.functional.bilinear is torch.bilinear
+# torch.nn.functional.bilinear is torch.bilinear, and so on
+TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",
+                             "threshold_", "rrelu_"})
 
 _bound = _binding.namespace_getattr(__name__, "nn")
 

@@ -11,8 +11,246 @@ from __future__ import annotations
 import warnings
 
 import glasstorch as torch
+from ...aten.binding import get_binding
 
-__all__ = ["softmax", "log_softmax", "softmin"]
+__all__ = ["softmax", "log_softmax", "softmin", "threshold", "relu", "hardtanh", "relu6", "elu",
+           "selu", "celu", "leaky_relu", "glu", "logsigmoid", "hardsigmoid", "silu", "mish",
+           "hardswish", "tanhshrink", "softsign", "tanh", "sigmoid"]
+
+
+def _nn(name: str):
+    """The binding of an operator torch puts in ``torch._C._nn`` (``elu``, ``elu_``)."""
+    return get_binding("nn", name)
+
+
+# ----------------------------------------------------------------------------------
+# The rectifier family: inplace= picks the operator's in-place twin
+# ----------------------------------------------------------------------------------
+def threshold(input: torch.Tensor, threshold: float, value: float,
+              inplace: bool = False) -> torch.Tensor:
+    """Replace each element not greater than `threshold` by `value`.
+
+    Args:
+        input (Tensor): the values.
+        threshold (float): the level an element must exceed to be kept.
+        value (float): what replaces the others.
+        inplace (bool): write the result into `input`.
+
+    Example::
+
+        >>> F.threshold(torch.tensor([-1., 0.5, 2.]), 1.0, -5.0)
+        tensor([-5., -5.,  2.])
+    """
+    if inplace:
+        return torch.threshold_(input, threshold, value)
+    return torch.threshold(input, threshold, value)
+
+
+def relu(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+    """The rectified linear unit ``max(input, 0)``, elementwise.
+
+    Example::
+
+        >>> F.relu(torch.tensor([-1., 2.]))
+        tensor([0., 2.])
+    """
+    return torch.relu_(input) if inplace else torch.relu(input)
+
+
+def hardtanh(input: torch.Tensor, min_val: float = -1.0, max_val: float = 1.0,
+             inplace: bool = False) -> torch.Tensor:
+    """Clamp each element to ``[min_val, max_val]``.
+
+    Raises:
+        ValueError: when `min_val` is greater than `max_val`.
+
+    Example::
+
+        >>> F.hardtanh(torch.tensor([-2., 0.5, 3.]), -1.0, 2.0)
+        tensor([-1.0000,  0.5000,  2.0000])
+    """
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return _nn("hardtanh_")(input, min_val, max_val)
+    return _nn("hardtanh")(input, min_val, max_val)
+
+
+def relu6(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+    """``min(max(input, 0), 6)``, elementwise.
+
+    Example::
+
+        >>> F.relu6(torch.tensor([-1., 3., 9.]))
+        tensor([0., 3., 6.])
+    """
+    return _nn("relu6_")(input) if inplace else _nn("relu6")(input)
+
+
+def elu(input: torch.Tensor, alpha: float = 1.0, inplace: bool = False) -> torch.Tensor:
+    """The exponential linear unit: ``x`` above 0, ``alpha * (exp(x) - 1)`` below.
+
+    Example::
+
+        >>> F.elu(torch.tensor([-1., 2.]))
+        tensor([-0.6321,  2.0000])
+    """
+    return _nn("elu_")(input, alpha) if inplace else _nn("elu")(input, alpha)
+
+
+def selu(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+    """The self-normalizing elu, ``scale * elu(x, alpha)`` with SELU's fixed constants.
+
+    Example::
+
+        >>> F.selu(torch.tensor([-1., 1.]))
+        tensor([-1.1113,  1.0507])
+    """
+    return torch.selu_(input) if inplace else torch.selu(input)
+
+
+def celu(input: torch.Tensor, alpha: float = 1.0, inplace: bool = False) -> torch.Tensor:
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``, elementwise.
+
+    Example::
+
+        >>> F.celu(torch.tensor([-1., 1.]))
+        tensor([-0.6321,  1.0000])
+    """
+    return torch.celu_(input, alpha) if inplace else torch.celu(input, alpha)
+
+
+def leaky_relu(input: torch.Tensor, negative_slope: float = 0.01,
+               inplace: bool = False) -> torch.Tensor:
+    """``x`` above 0, ``negative_slope * x`` below.
+
+    Example::
+
+        >>> F.leaky_relu(torch.tensor([-10., 2.]), 0.1)
+        tensor([-1.,  2.])
+    """
+    if inplace:
+        return _nn("leaky_relu_")(input, negative_slope)
+    return _nn("leaky_relu")(input, negative_slope)
+
+
+# ----------------------------------------------------------------------------------
+# Gated and smooth activations
+# ----------------------------------------------------------------------------------
+def glu(input: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """The gated linear unit: the first half of `input` along `dim` times the sigmoid of
+    the second half.
+
+    Raises:
+        RuntimeError: for a 0-dim input, or an odd size along `dim`.
+
+    Example::
+
+        >>> F.glu(torch.tensor([[1., 2., 0., 100.]]))
+        tensor([[0.5000, 2.0000]])
+    """
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _nn("glu")(input, dim)
+
+
+def logsigmoid(input: torch.Tensor) -> torch.Tensor:
+    """``log(sigmoid(input))``, elementwise, without overflow.
+
+    Example::
+
+        >>> F.logsigmoid(torch.tensor([0.]))
+        tensor([-0.6931])
+    """
+    return _nn("log_sigmoid")(input)
+
+
+def hardsigmoid(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+    """``min(max(x + 3, 0), 6) / 6``, elementwise.
+
+    Example::
+
+        >>> F.hardsigmoid(torch.tensor([-4., 0., 1.5]))
+        tensor([0.0000, 0.5000, 0.7500])
+    """
+    return _nn("hardsigmoid_")(input) if inplace else _nn("hardsigmoid")(input)
+
+
+def silu(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+    """``x * sigmoid(x)`` (swish), elementwise.
+
+    Example::
+
+        >>> F.silu(torch.tensor([0., 1.]))
+        tensor([0.0000, 0.7311])
+    """
+    return _nn("silu_")(input) if inplace else _nn("silu")(input)
+
+
+def mish(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+    """``x * tanh(softplus(x))``, elementwise.
+
+    Example::
+
+        >>> F.mish(torch.tensor([0., 1.]))
+        tensor([0.0000, 0.8651])
+    """
+    return _nn("mish_")(input) if inplace else _nn("mish")(input)
+
+
+def hardswish(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+    """``x * min(max(x + 3, 0), 6) / 6``, elementwise.
+
+    Example::
+
+        >>> F.hardswish(torch.tensor([-4., 1., 4.]))
+        tensor([-0.0000,  0.6667,  4.0000])
+    """
+    return _nn("hardswish_")(input) if inplace else _nn("hardswish")(input)
+
+
+def tanhshrink(input: torch.Tensor) -> torch.Tensor:
+    """``x - tanh(x)``, elementwise.
+
+    Example::
+
+        >>> F.tanhshrink(torch.tensor([0., 2.]))
+        tensor([0.0000, 1.0360])
+    """
+    return input - input.tanh()
+
+
+def softsign(input: torch.Tensor) -> torch.Tensor:
+    """``x / (1 + |x|)``, elementwise.
+
+    Example::
+
+        >>> F.softsign(torch.tensor([-3., 1.]))
+        tensor([-0.7500,  0.5000])
+    """
+    return input / (input.abs() + 1)
+
+
+def tanh(input: torch.Tensor) -> torch.Tensor:
+    """The hyperbolic tangent, elementwise (``input.tanh()``).
+
+    Example::
+
+        >>> F.tanh(torch.tensor([0.]))
+        tensor([0.])
+    """
+    return input.tanh()
+
+
+def sigmoid(input: torch.Tensor) -> torch.Tensor:
+    """The logistic sigmoid, elementwise (``input.sigmoid()``).
+
+    Example::
+
+        >>> F.sigmoid(torch.tensor([0.]))
+        tensor([0.5000])
+    """
+    return input.sigmoid()
 
 
 # ----------------------------------------------------------------------------------
