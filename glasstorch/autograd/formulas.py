@@ -25,6 +25,9 @@ from .graph import Node
 from .saved import SavedTensor
 
 NOT_DIFFERENTIABLE = "non_differentiable"
+# An input derivatives.yaml leaves out: torch refuses it when it requires grad ("The
+# function 'nll_loss_forward' is not differentiable with respect to argument 'weight'").
+REFUSES_GRAD = "refuses_requires_grad"
 # A grad= key naming which outputs are differentiable (derivatives.yaml's
 # output_differentiability: native_layer_norm's mean and rstd are not), e.g.
 # ``"output_differentiability": (True, False, False)``; by default every floating one is.
@@ -113,7 +116,7 @@ def _formulas_by_input(grad: dict, op_name: str) -> dict:
     """input name -> its Formula, or a SharedFormula's member for the inputs it names."""
     found = {}
     for key, text in grad.items():
-        if text == NOT_DIFFERENTIABLE or key == OUTPUT_DIFFERENTIABILITY:
+        if text in (NOT_DIFFERENTIABLE, REFUSES_GRAD) or key == OUTPUT_DIFFERENTIABILITY:
             continue
         names = tuple(name.strip() for name in key.split(","))
         if len(names) == 1:

@@ -23,7 +23,7 @@ from ..c10.tensor_impl import TensorBase, wrap_array
 from . import forward_ad
 from .grad_mode import no_grad
 from .anomaly_mode import is_anomaly_enabled, record_stack
-from .formulas import INPUT_FACTS, named_for_call, node_type
+from .formulas import INPUT_FACTS, REFUSES_GRAD, named_for_call, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
 from .views import check_view_of_leaf, is_tracked_view, rebase_history
@@ -87,6 +87,7 @@ class _Recording:
         self.lists = False              # whether one of them is a Tensor[]
         self.numbers: tuple = ()        # Tensor positions that may hold Python numbers
         self.spans: tuple = ()          # FormulaNode spans when no input is a list
+        self.refused: tuple = ()        # (position, name) of inputs that may not require grad
         self._plans: dict = {}
 
     def cls(self):
@@ -97,6 +98,8 @@ class _Recording:
             self.lists = any(arguments[i].type.is_list for i in self.inputs)
             self.numbers = tuple(self.tensor_positions) if self.declaration.numbers else ()
             self.spans = (None,) * len(self.inputs)
+            self.refused = tuple((i, a.name) for i, a in enumerate(arguments)
+                                 if self.declaration.grad.get(a.name) == REFUSES_GRAD)
             self.node_class = cls
         return self.node_class
 
@@ -357,6 +360,11 @@ def _functional_kernel(declaration, overload):
     def run_autograd(op, keys_below, args):
         if recording.node_class is None:
             recording.cls()
+        for position, name in recording.refused:
+            if requires_grad(args[position]):
+                raise RuntimeError(f"The function '{op._schema.name}' is not differentiable "
+                                   f"with respect to argument '{name}'. This input cannot have "
+                                   f"requires_grad True.")
         mask = recording.grad_mask(args)
         tangents = _dual_inputs(recording, args)
         if not mask and tangents is None:

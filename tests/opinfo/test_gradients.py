@@ -45,6 +45,10 @@ KNOWN_FORWARD: dict = {
                      "std_mean.dim", "std_mean.correction", "linalg_vector_norm"), _SINGULAR),
     **dict.fromkeys(("index_put", "put", "scatter.src"), _LAST_WRITE),
     **dict.fromkeys(("scatter_add", "scatter_reduce.two"), _SRC_SHAPE),
+    **dict.fromkeys(("nll_loss_backward", "nll_loss2d_backward"), (
+        "forward AD: torch's forward formula of the nll backward operators follows "
+        "total_weight's tangent, which its reverse mode refuses (not differentiable); the "
+        "derived tangent has no total_weight term")),
     "narrow_copy": "forward AD: torch's backward formula ignores a negative start (gradient 0) "
                    "and the derived tangent inherits that; torch's forward formula does not",
     "as_strided_scatter": "forward AD: torch's backward for self copies grad into the "

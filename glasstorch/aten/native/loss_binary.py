@@ -26,6 +26,7 @@ _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.
                                                 np.int64, np.uint16, np.uint32, np.uint64,
                                                 np.complex64, np.complex128))
 _LOG_FLOOR = -100.0
+_REFUSED = "refuses_requires_grad"    # torch's derivatives leave weights out: refused
 _EPSILON = 1e-12
 
 
@@ -74,7 +75,7 @@ def _check_probabilities(x: np.ndarray, t: np.ndarray) -> None:
     "-> Tensor", meta=_bce_meta, out=True, python_module="nn",
     grad={"self": "binary_cross_entropy_backward(grad, self, target, weight, reduction)",
           "target": "binary_cross_entropy_target_backward(grad, self, target, weight, "
-                    "reduction)"})
+                    "reduction)", "weight": _REFUSED})
 @quiet
 def binary_cross_entropy(self, target, weight, reduction, *, out):
     """The binary cross entropy of probabilities `input` against targets in [0, 1]
@@ -113,7 +114,7 @@ def _bce_backward_meta(grad_output, self, target, weight=None, reduction=MEAN) -
           "self": "binary_cross_entropy_double_backward(grad_output, grad, self, target, "
                   "weight, reduction)",
           "target": "binary_cross_entropy_double_backward_target(grad, grad_output, self, "
-                    "target, weight, reduction)"})
+                    "target, weight, reduction)", "weight": _REFUSED})
 @quiet
 def binary_cross_entropy_backward(grad_output, self, target, weight, reduction, *, out):
     """The gradient of `binary_cross_entropy` for `self`:
@@ -154,7 +155,7 @@ def _log_sigmoid(z: np.ndarray) -> np.ndarray:
     grad={"self": "binary_cross_entropy_with_logits_backward(grad, self, target, weight, "
                   "pos_weight, reduction)",
           "target": "binary_cross_entropy_with_logits_target_backward(grad, self, target, "
-                    "weight, pos_weight, reduction)"})
+                    "weight, pos_weight, reduction)", "weight": _REFUSED, "pos_weight": _REFUSED})
 @quiet
 def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction, *, out):
     """The binary cross entropy of ``sigmoid(input)`` against `target`, computed from the

@@ -118,9 +118,10 @@ def _smoothed_indices(self, target, weight, reduction, ignore_index, label_smoot
         smooth = -log_probabilities.sum(class_dim)
     smooth = smooth.masked_fill(ignored, 0.0)
     if reduction == MEAN:
-        if weight is not None:
-            kept = target.masked_select(ignored.logical_not()).flatten()
-            smooth = smooth.sum() / weight.gather(0, kept).sum()
+        if weight is not None:      # the weights of the kept targets (no data-sized select)
+            kept = target.masked_fill(ignored, 0).flatten()
+            picked = weight.gather(0, kept).masked_fill(ignored.flatten(), 0.0)
+            smooth = smooth.sum() / picked.sum()
         else:
             smooth = smooth.sum() / ignored.logical_not().sum()
     elif reduction == SUM:

@@ -148,8 +148,8 @@ def _check_batch(self, target, backward: bool = False) -> None:
                            f"{list(target._size)})")
     if self.dim() == 1:
         if target.dim() == 1 and target._size[0] != 1:
-            raise RuntimeError(f"For 1D input, 1D target must have size 1, but got target "
-                               f"size: {target._size[0]}")
+            raise ValueError(f"For 1D input, 1D target must have size 1, but got target "
+                             f"size: {target._size[0]}")
         return
     if target.dim() == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -200,12 +200,19 @@ def _nll_backward_meta(grad_output, self, target, weight, reduction, ignore_inde
 
 _NLL_BACKWARD = ("nll_loss_backward(grad, self, target, weight, reduction, ignore_index, "
                  "total_weight)")
+# Inputs torch's derivatives leave out: it refuses them when they require grad (see
+# autograd/formulas.py, REFUSES_GRAD); total_weight is a count, not differentiable.
+_REFUSED = "refuses_requires_grad"
+_FORWARD_GRAD = {"target": "non_differentiable", "weight": _REFUSED,
+                 "output_differentiability": (True, False)}
+_BACKWARD_GRAD = {"self": "grad.new_zeros(self_sym_sizes)", "target": "non_differentiable",
+                  "weight": _REFUSED, "total_weight": _REFUSED}
 
 
 @op("nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, "
     "SymInt ignore_index) -> (Tensor output, Tensor total_weight)",
     meta=_nll_forward_meta, out=True, out_overload="output", function=False,
-    grad={"self": _NLL_BACKWARD, "target": "non_differentiable"})
+    grad={"self": _NLL_BACKWARD, **_FORWARD_GRAD})
 @quiet
 def nll_loss_forward(self, target, weight, reduction, ignore_index, *, out):
     """The negative log likelihood of class indices `target` under log-probabilities
@@ -223,7 +230,7 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index, *, out):
     meta=_nll_backward_meta, out=True, out_overload="grad_input", out_names=("grad_input",),
     function=False,
     grad={"grad_output": "nll_loss(grad, target, weight, reduction, ignore_index)",
-          "self": "grad.new_zeros(self_sym_sizes)", "target": "non_differentiable"})
+          **_BACKWARD_GRAD})
 @quiet
 def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index,
                       total_weight, *, out):
@@ -276,7 +283,7 @@ def _nll2d_backward_meta(grad_output, self, target, weight, reduction, ignore_in
     "SymInt ignore_index) -> (Tensor output, Tensor total_weight)",
     meta=_nll2d_forward_meta, out=True, out_overload="output", function=False,
     grad={"self": _NLL_BACKWARD.replace("nll_loss_backward", "nll_loss2d_backward"),
-          "target": "non_differentiable"})
+          **_FORWARD_GRAD})
 @quiet
 def nll_loss2d_forward(self, target, weight, reduction, ignore_index, *, out):
     """`nll_loss_forward` over the positions of an ``(N, C, H, W)`` input (the class
@@ -290,7 +297,7 @@ def nll_loss2d_forward(self, target, weight, reduction, ignore_index, *, out):
     meta=_nll2d_backward_meta, out=True, out_overload="grad_input",
     out_names=("grad_input",), function=False,
     grad={"grad_output": "nll_loss2d(grad, target, weight, reduction, ignore_index)",
-          "self": "grad.new_zeros(self_sym_sizes)", "target": "non_differentiable"})
+          **_BACKWARD_GRAD})
 @quiet
 def nll_loss2d_backward(grad_output, self, target, weight, reduction, ignore_index,
                         total_weight, *, out):
