@@ -56,7 +56,7 @@ def load_records(torch) -> list:
     """torch's module_db (its test base class stubbed when expecttest is missing)."""
     if "expecttest" not in sys.modules:
         try:
-            import expecttest  # noqa: F401
+            import expecttest  # noqa: F401  (torch's test base class)
         except ImportError:
             stub = types.ModuleType("expecttest")
             stub.TestCase = unittest.TestCase

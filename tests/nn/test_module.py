@@ -1,74 +1,20 @@
-"""nn.Module and nn.Parameter: registration, iteration orders and prefixes, state dicts,
-conversions, modes, hooks, reprs and errors.
+"""nn.Module and nn.Parameter: registration, iteration orders and prefixes, lookup by
+path, conversions, modes, reprs, copies and errors (state dicts: test_module_state.py,
+hooks: test_module_hooks.py).
 
 Most tests are scenarios written once as ``scenario(torch)`` and run on both glasstorch
 and real torch (``same_outcome``: equal results, or the same exception type and
 message); the torch-free tests at the end check what needs no reference.
 """
 import copy
-import functools
 import pickle
 import random
-import warnings
-from collections import OrderedDict
-from types import SimpleNamespace
 
 import pytest
 
 import glasstorch as gt
+from module_zoo import layers, names, shared_net
 from nn_compare import same_outcome
-
-@functools.cache
-def layers(lib):
-    """Small Module subclasses written against `lib` (glasstorch or torch)."""
-    nn = lib.nn
-
-    class Affine(nn.Module):
-        def __init__(self, n_in, n_out, bias=True):
-            super().__init__()
-            self.weight = nn.Parameter(lib.arange(n_in * n_out * 1.0).reshape(n_out, n_in) / 8)
-            if bias:
-                self.bias = nn.Parameter(lib.zeros(n_out))
-            else:
-                self.register_parameter("bias", None)
-
-        def forward(self, x):
-            y = x @ self.weight.t()
-            return y if self.bias is None else y + self.bias
-
-        def extra_repr(self):
-            return f"in_features={self.weight.shape[1]}, out_features={self.weight.shape[0]}"
-
-    class Norm(nn.Module):
-        _version = 2
-
-        def __init__(self, n):
-            super().__init__()
-            self.scale = nn.Parameter(lib.ones(n))
-            self.register_buffer("running_mean", lib.zeros(n))
-            self.register_buffer("scratch", lib.zeros(2), persistent=False)
-            self.steps = nn.Buffer(lib.tensor(0))
-
-        def forward(self, x):
-            return x * self.scale
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.embed = Affine(3, 4)
-            self.norm = Norm(4)
-            self.blocks = nn.Sequential(Affine(4, 4), Affine(4, 4, bias=False))
-            self.head = Affine(4, 2)
-            self.empty = None
-
-        def forward(self, x):
-            return self.head(self.blocks(self.norm(self.embed(x))))
-
-    return SimpleNamespace(Affine=Affine, Norm=Norm, Net=Net)
-
-
-def names(pairs):
-    return [name for name, _ in pairs]
 
 
 # ----- registration through attributes and its errors -----------------------------------------
@@ -172,15 +118,8 @@ def _missing_forward(torch):
 
 
 # ----- iteration: orders, prefixes, duplicates ---------------------------------------------
-def _shared_net(torch):
-    net = layers(torch).Net()
-    net.tied = net.head                      # the same module under two names
-    net.head.weight2 = net.embed.weight      # the same parameter under two names
-    return net
-
-
 def _iteration_orders(torch):
-    net = _shared_net(torch)
+    net = shared_net(torch)
     return (names(net.named_parameters()), names(net.named_parameters(prefix="model")),
             names(net.named_parameters(remove_duplicate=False)),
             names(net.named_parameters(recurse=False)), names(net.norm.named_buffers()),
@@ -195,175 +134,20 @@ def _iteration_orders(torch):
 
 def _lookup_paths(torch):
     net, found, errors = layers(torch).Net(), [], []
-    for call in ("get_submodule('blocks.1')", "get_submodule('')", "get_parameter('head.bias')",
-                 "get_buffer('norm.running_mean')", "get_submodule('blocks.5')",
-                 "get_submodule('norm.scale')", "get_parameter('norm.running_mean')",
-                 "get_parameter('head.nothing')", "get_buffer('norm.scale')",
-                 "get_buffer('x.y')", "set_submodule('blocks.0', torch.nn.Module())",
-                 "set_submodule('', torch.nn.Module())", "set_submodule('head', 1)",
-                 "set_submodule('norm.scale', torch.nn.Module())",
-                 "set_submodule('new', torch.nn.Module(), strict=True)"):
+    calls = [("get_submodule", "blocks.1"), ("get_submodule", ""), ("get_parameter", "head.bias"),
+             ("get_buffer", "norm.running_mean"), ("get_submodule", "blocks.5"),
+             ("get_submodule", "norm.scale"), ("get_parameter", "norm.running_mean"),
+             ("get_parameter", "head.nothing"), ("get_buffer", "norm.scale"),
+             ("get_buffer", "x.y"), ("set_submodule", "blocks.0", torch.nn.Module()),
+             ("set_submodule", "", torch.nn.Module()), ("set_submodule", "head", 1),
+             ("set_submodule", "norm.scale", torch.nn.Module()),
+             ("set_submodule", "new", torch.nn.Module(), True)]
+    for method, *args in calls:
         try:
-            found.append(repr(eval("net." + call)))
+            found.append(repr(getattr(net, method)(*args)))
         except Exception as error:
             errors.append((type(error).__name__, str(error)))
     return found, errors
-
-
-# ----- state dict -------------------------------------------------------------------------
-def _state_dict_layout(torch):
-    net = _shared_net(torch)
-    state = net.state_dict()
-    return (list(state), dict(state._metadata), type(state).__name__,
-            list(net.state_dict(prefix="m.")), list(net.state_dict(prefix="m.")._metadata),
-            [v.requires_grad for v in state.values()],
-            [v.requires_grad for v in net.state_dict(keep_vars=True).values()],
-            state["embed.weight"].data_ptr() == net.embed.weight.data_ptr())
-
-
-def _state_dict_destination(torch):
-    net = layers(torch).Affine(2, 2)
-    target = {}
-    result = net.state_dict(destination=target, prefix="x.")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        positional = net.state_dict(None, "y.")
-    return (result is target, list(target), list(positional),
-            [(w.category.__name__, str(w.message)) for w in caught])
-
-
-def _load_round_trip(torch):
-    source, target = layers(torch).Net(), layers(torch).Net()
-    with torch.no_grad():
-        for p in source.parameters():
-            p.add_(1.5)
-        source.norm.running_mean.fill_(3)
-    result = target.load_state_dict(source.state_dict())
-    return (result, repr(result), target.state_dict(), target.embed.weight,
-            target.norm.steps)
-
-
-def _load_errors(torch):
-    net = layers(torch).Net()
-    state = net.state_dict()
-    state["embed.weight"] = torch.zeros(5, 3)
-    state["head.bias"] = torch.zeros(3)
-    del state["norm.scale"], state["blocks.0.bias"]
-    state["blocks.7.weight"] = torch.zeros(1)
-    state["unexpected"] = torch.zeros(1)
-    state["norm.steps"] = "not a tensor"
-    net.load_state_dict(state)
-
-
-def _load_non_strict(torch):
-    net = layers(torch).Net()
-    state = net.state_dict()
-    del state["head.weight"]
-    state["head.extra"] = torch.zeros(1)
-    result = net.load_state_dict(state, strict=False)
-    return result, result.missing_keys, result.unexpected_keys, repr(result)
-
-
-def _load_non_strict_mismatch(torch):
-    net = layers(torch).Affine(2, 2)
-    net.load_state_dict({"weight": torch.zeros(2, 3)}, strict=False)
-
-
-def _load_not_a_mapping(torch):
-    layers(torch).Affine(2, 2).load_state_dict([("weight", torch.zeros(2, 2))])
-
-
-def _load_scalar_from_shape_one(torch):
-    m = torch.nn.Module()
-    m.register_buffer("count", torch.tensor(0.0))
-    m.load_state_dict({"count": torch.tensor([4.0])})
-    return m.count
-
-
-def _load_assign(torch):
-    net = layers(torch).Affine(2, 2)
-    old = net.weight
-    new_weight = torch.full((2, 2), 7.0)
-    net.load_state_dict({"weight": new_weight, "bias": torch.ones(2)}, assign=True)
-    return (net.weight is old, net.weight.data_ptr() == new_weight.data_ptr(),
-            type(net.weight).__name__, net.weight.requires_grad, net.bias)
-
-
-def _load_copy_failure(torch):
-    net = layers(torch).Affine(2, 2)
-    net.load_state_dict({"weight": torch.zeros(2, 2, device="meta"), "bias": torch.zeros(2)})
-
-
-def _load_into_meta(torch):
-    m = torch.nn.Module()
-    m.weight = torch.nn.Parameter(torch.zeros(2, device="meta"))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = m.load_state_dict({"weight": torch.ones(2)})
-    return result, [str(w.message) for w in caught], str(m.weight.device)
-
-
-def _extra_state(torch):
-    class WithExtra(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.p = torch.nn.Parameter(torch.ones(1))
-            self.seen = None
-
-        def get_extra_state(self):
-            return {"note": "hi"}
-
-        def set_extra_state(self, state):
-            self.seen = state
-
-    m = WithExtra()
-    state = m.state_dict()
-    m.load_state_dict(state)
-    missing = m.load_state_dict({"p": torch.ones(1)}, strict=False)
-    unexpected = layers(torch).Affine(1, 1).load_state_dict(
-        {"weight": torch.ones(1, 1), "bias": torch.ones(1), "_extra_state": 1}, strict=False)
-    return list(state), state["_extra_state"], m.seen, missing, unexpected
-
-
-def _state_dict_hooks(torch):
-    log, net = [], layers(torch).Net()
-    net.head.register_state_dict_pre_hook(lambda m, prefix, keep: log.append(("pre", prefix)))
-    net.head.register_state_dict_post_hook(
-        lambda m, state, prefix, meta: log.append(("post", prefix, list(state), meta)))
-    net.head.register_load_state_dict_pre_hook(
-        lambda m, state, prefix, *rest: log.append(("load-pre", prefix, sorted(state))))
-
-    def drop_missing(module, keys):
-        log.append(("load-post", list(keys.missing_keys)))
-        keys.missing_keys.clear()
-    net.register_load_state_dict_post_hook(drop_missing)
-    state = net.state_dict()
-    del state["embed.bias"]
-    return net.load_state_dict(state), log
-
-
-def _versioned_loading(torch):
-    class Renamed(torch.nn.Module):
-        """Version 2 renamed 'w' to 'weight': older checkpoints are converted on load."""
-        _version = 2
-
-        def __init__(self):
-            super().__init__()
-            self.weight = torch.nn.Parameter(torch.zeros(2))
-
-        def _load_from_state_dict(self, state_dict, prefix, local_metadata, *args):
-            seen.append((prefix, dict(local_metadata)))
-            if local_metadata.get("version", 1) < 2 and prefix + "w" in state_dict:
-                state_dict[prefix + "weight"] = state_dict.pop(prefix + "w")
-            super()._load_from_state_dict(state_dict, prefix, local_metadata, *args)
-
-    seen = []
-    model = torch.nn.Sequential(Renamed())
-    old = OrderedDict([("0.w", torch.ones(2))])
-    old._metadata = OrderedDict([("", {"version": 1}), ("0", {"version": 1})])
-    first = model.load_state_dict(old)
-    current = model.load_state_dict(model.state_dict(), assign=True)
-    return first, current, model[0].weight, seen
 
 
 def _registration_hooks(torch):
@@ -386,12 +170,6 @@ def _registration_hooks(torch):
             handle.remove()
     m.register_buffer("c", torch.ones(1))
     return log, m.b, m.c
-
-
-def _state_dict_post_hook_returning(torch):
-    net = layers(torch).Affine(1, 1)
-    net.register_state_dict_post_hook(lambda *args: {})
-    net.state_dict()
 
 
 # ----- modes, gradients, conversion -------------------------------------------------------
@@ -457,7 +235,7 @@ def _apply_order(torch):
 
 # ----- printing ---------------------------------------------------------------------------
 def _reprs(torch):
-    net = _shared_net(torch)
+    net = shared_net(torch)
     net.blocks.add_module("none", None)
 
     class Multi(torch.nn.Module):
@@ -503,7 +281,7 @@ def _buffer_semantics(torch):
 
 
 def _deep_copies(torch):
-    net = _shared_net(torch)
+    net = shared_net(torch)
     clone = copy.deepcopy(net)
     p = torch.nn.Parameter(torch.ones(2))
     return (repr(clone), clone.tied is clone.head, clone.head.weight2 is clone.embed.weight,
@@ -520,7 +298,7 @@ def _pickles(torch):
 
 
 SCENARIOS = [value for name, value in sorted(globals().items())
-             if name.startswith("_") and callable(value) and name not in ("_shared_net",)]
+             if name.startswith("_") and callable(value)]
 
 
 # ----- seeded random registration scripts -------------------------------------------------
@@ -562,6 +340,7 @@ def _random_script(seed: int, length: int = 30):
                         names(root.named_modules()), list(root.state_dict()), repr(root)))
         return log
     return scenario
+
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -607,18 +386,6 @@ def test_conversion_keeps_parameter_identity_and_converts_gradients():
     m.double()
     assert m.weight is weight and weight.dtype is gt.float64
     assert weight.grad.dtype is gt.float64
-
-
-def test_load_state_dict_lists_every_problem():
-    m = layers(gt).Affine(2, 2)
-    with pytest.raises(RuntimeError) as caught:
-        m.load_state_dict({"weight": gt.zeros(3, 2), "extra": gt.zeros(1)})
-    assert str(caught.value) == (
-        "Error(s) in loading state_dict for Affine:\n"
-        "\tMissing key(s) in state_dict: \"bias\". \n"
-        "\tUnexpected key(s) in state_dict: \"extra\". \n"
-        "\tsize mismatch for weight: copying a param with shape torch.Size([3, 2]) from "
-        "checkpoint, the shape in current model is torch.Size([2, 2]).")
 
 
 def test_assigning_a_tensor_to_a_parameter_name_is_refused():
