@@ -30,7 +30,8 @@ WARN_ONCE = ("UserWarning: Casting complex values to real discards the imaginary
              "UserWarning: The reduce argument of torch.scatter with Tensor src is deprecated "
              "and will be removed in a future PyTorch release. Use torch.scatter_reduce instead "
              "for more reduction options.",
-             "UserWarning: index_reduce() is in beta and the API may change at any time.")
+             "UserWarning: index_reduce() is in beta and the API may change at any time.",
+             "UserWarning: Dropout mask should only be used for testing purposes.")
 
 
 def _torch_sample(sample: SampleInput) -> SampleInput:

@@ -23,3 +23,4 @@ from . import dropout  # noqa: F401
 from . import normalization  # noqa: F401
 from . import embedding  # noqa: F401
 from . import padding  # noqa: F401
+from . import attention  # noqa: F401
