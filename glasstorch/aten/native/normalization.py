@@ -28,7 +28,7 @@ import warnings
 import numpy as np
 
 from ...c10 import dtype as dtypes
-from ...c10.dtype import scalar_type_name
+from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.tensor_impl import TensorBase
 from ..parallel import GRAIN_SIZE, parallel_for
 from ..registry import TensorMeta, composite, op
@@ -303,12 +303,12 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn
 
 
 def _rms_norm_weight_warning(input, weight) -> None:
+    """torch's fused kernel wants one dtype; it warns and takes the composite path."""
     if weight is not None and weight._dtype is not input._dtype:
         warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
-                      f"{input._dtype.__repr__().removeprefix('torch.').replace('float32', 'float')}"
-                      f", weight dtype = "
-                      f"{weight._dtype.__repr__().removeprefix('torch.').replace('float64', 'double')}"
-                      f", Cannot dispatch to fused implementation.", UserWarning, stacklevel=4)
+                      f"{type_meta_name(input._dtype)}, weight dtype = "
+                      f"{type_meta_name(weight._dtype)}, Cannot dispatch to fused "
+                      f"implementation.", UserWarning, stacklevel=4)
 
 
 @composite("rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, "

@@ -32,13 +32,11 @@ def _padded_shape(self, pad) -> tuple:
     shape = list(self._size)
     for i in range(len(pad) // 2):
         dim = ndim - 1 - i
-        size = shape[dim] + pad[2 * i] + pad[2 * i + 1]
-        if size < 0:
-            raise RuntimeError(f"The input size {shape[dim]}, plus negative padding "
-                               f"{pad[2 * i]} and {pad[2 * i + 1]} resulted in a negative "
-                               f"output size, which is invalid. Check dimension {dim} of your "
-                               f"input.")
-        shape[dim] = size
+        left, right = pad[2 * i], pad[2 * i + 1]
+        kept = shape[dim] - max(-left, 0) - max(-right, 0)
+        if kept < 0:          # torch crops with narrow first, whose check speaks
+            raise RuntimeError("narrow(): length must be non-negative.")
+        shape[dim] = kept + max(left, 0) + max(right, 0)
     return tuple(shape)
 
 
