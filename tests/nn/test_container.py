@@ -2,6 +2,7 @@
 ParameterDict (indexing, slicing, mutation and renumbering, operators, iteration,
 state-dict keys, reprs incl. the repeated-module compression, errors); torch-free
 checks at the end."""
+import random
 from collections import OrderedDict
 
 import pytest
@@ -211,6 +212,47 @@ SCENARIOS = [value for name, value in sorted(globals().items())
 def test_same_as_torch(scenario):
     pytest.importorskip("torch")
     same_outcome(scenario)
+
+
+# ----- seeded random edits ---------------------------------------------------------------------
+_LIST_EDITS = {
+    "append": lambda lib, c, i: c.append(_tagged(lib, i)),
+    "insert": lambda lib, c, i: c.insert(i - 3, _tagged(lib, i)),
+    "set": lambda lib, c, i: c.__setitem__(i - 3, _tagged(lib, i)),
+    "delete": lambda lib, c, i: c.__delitem__(i - 3),
+    "delete slice": lambda lib, c, i: c.__delitem__(slice(i % 3, None, 2)),
+    "pop": lambda lib, c, i: repr(c.pop(i - 3)),
+    "extend": lambda lib, c, i: c.extend([_tagged(lib, i), _tagged(lib, -i)]),
+    "read": lambda lib, c, i: repr(c[i - 3]),
+    "slice": lambda lib, c, i: repr(c[i % 4:]),
+}
+
+
+def _random_list_edits(seed: int, kind: str):
+    """A scenario editing a Sequential or ModuleList at random, recording each outcome,
+    the names of its submodules and its repr."""
+    rng = random.Random(seed)
+    steps = [(rng.choice(sorted(_LIST_EDITS)), rng.randrange(7)) for _ in range(20)]
+
+    def scenario(torch):
+        container = getattr(torch.nn, kind)([_tagged(torch, 0)]) if kind == "ModuleList" \
+            else torch.nn.Sequential(_tagged(torch, 0))
+        log = []
+        for edit, i in steps:
+            try:
+                log.append(_LIST_EDITS[edit](torch, container, i))
+            except Exception as error:
+                log.append((type(error).__name__, str(error).replace("glasstorch.", "torch.")))
+            log.append((list(container._modules), repr(container)))
+        return log
+    return scenario
+
+
+@pytest.mark.parametrize("kind", ["Sequential", "ModuleList"])
+@pytest.mark.parametrize("seed", range(10))
+def test_random_list_edits_as_torch(seed, kind):
+    pytest.importorskip("torch")
+    same_outcome(_random_list_edits(seed, kind))
 
 
 # ----- without torch ---------------------------------------------------------------------
