@@ -36,7 +36,7 @@ from .reduction import quiet
 from .unary import refuse
 
 _REDUCED = (dtypes.float16, dtypes.bfloat16)
-_BLOCK = 16384                     # elements per block of rows kept in the cache
+_BLOCK = 65536                     # elements per block of rows: cache-sized, few calls
 _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16,
                                                 np.int32, np.int64, np.complex64,
                                                 np.complex128))
