@@ -274,3 +274,15 @@ def test_parameter_containers_make_parameters():
     pd = gt.nn.ParameterDict({"b": gt.ones(1), "a": gt.ones(1)})
     assert type(pl[0]) is gt.nn.Parameter and list(pd) == ["a", "b"]
     assert repr(pl) == "ParameterList(  (0): Parameter containing: [torch.float32 of size 2])"
+
+
+def test_sequential_edits_renumber():
+    s = _seq(gt, 0, 1, 2, 3)
+    del s[1]
+    s.insert(0, _tagged(gt, 9))
+    s.append(_tagged(gt, 7))
+    assert list(s._modules) == ["0", "1", "2", "3", "4"]
+    assert [m.tag for m in s] == [9, 0, 2, 3, 7]
+    assert [m.tag for m in s[1::2]] == [0, 3]
+    with pytest.raises(IndexError, match="index 5 is out of range"):
+        s[5]

@@ -428,3 +428,38 @@ def test_dir_lists_torchs_names(name):
     torch = pytest.importorskip("torch")
     theirs = set(dir(getattr(torch.nn, name))) - _NOT_BUILT
     assert set(dir(getattr(gt.nn, name))) == theirs
+
+
+# Messages as torch 2.13 words them (checked against torch by the scenarios above).
+_REGISTRATION_ERRORS = [
+    (lambda m: m.register_buffer("a.b", None), KeyError, 'buffer name can\'t contain "."'),
+    (lambda m: m.register_buffer("", None), KeyError, 'buffer name can\'t be empty string ""'),
+    (lambda m: m.register_buffer("weight", None), KeyError, "attribute 'weight' already exists"),
+    (lambda m: m.register_buffer("x", [1]), TypeError,
+     "cannot assign 'list' object to buffer 'x' (torch Tensor or None required)"),
+    (lambda m: m.register_parameter("p", gt.ones(1)), TypeError,
+     "cannot assign 'torch.FloatTensor' object to parameter 'p' (torch.nn.Parameter or None "
+     "required)"),
+    (lambda m: m.add_module("x", 3), TypeError, "int is not a Module subclass"),
+    (lambda m: m.add_module("a.b", None), KeyError, 'module name can\'t contain ".", got: a.b'),
+    (lambda m: setattr(m, "bias", 3), TypeError,
+     "cannot assign 'int' as parameter 'bias' (torch.nn.Parameter or None expected)"),
+]
+
+
+@pytest.mark.parametrize("index", range(len(_REGISTRATION_ERRORS)))
+def test_registration_errors_have_torchs_messages(index):
+    call, kind, message = _REGISTRATION_ERRORS[index]
+    with pytest.raises(kind) as caught:
+        call(layers(gt).Affine(2, 2))
+    text = caught.value.args[0]
+    assert text == message
+
+
+def test_nested_repr():
+    net = layers(gt).Net()
+    assert repr(net) == (
+        "Net(\n  (embed): Affine(in_features=3, out_features=4)\n  (norm): Norm()\n"
+        "  (blocks): Sequential(\n    (0): Affine(in_features=4, out_features=4)\n"
+        "    (1): Affine(in_features=4, out_features=4)\n  )\n"
+        "  (head): Affine(in_features=4, out_features=2)\n)")

@@ -233,3 +233,34 @@ def test_handles_forget_their_hook_everywhere():
     handle.remove()
     assert not (m._forward_hooks or m._forward_hooks_with_kwargs
                 or m._forward_hooks_always_called)
+
+
+def test_forward_hooks_order_and_replacement():
+    log = []
+
+    class Double(gt.nn.Module):
+        def forward(self, x, scale=1.0):
+            log.append(("forward", x, scale))
+            return x * 2 * scale
+
+    m = Double()
+    m.register_forward_pre_hook(lambda mod, args: (args[0] + 1,))
+    m.register_forward_pre_hook(lambda mod, args, kwargs: (args, {"scale": 10.0}),
+                                with_kwargs=True)
+    m.register_forward_hook(lambda mod, args, out: out + 0.5)
+    m.register_forward_hook(lambda mod, args, out: log.append(("first", out)), prepend=True)
+    assert m(1.0) == 40.5
+    assert log == [("forward", 2.0, 10.0), ("first", 40.0)]
+
+
+def test_always_called_hook_runs_when_forward_raises():
+    class Broken(gt.nn.Module):
+        def forward(self, x):
+            raise ValueError("broken")
+
+    seen = []
+    m = Broken()
+    m.register_forward_hook(lambda mod, args, out: seen.append(out), always_call=True)
+    with pytest.raises(ValueError, match="broken"):
+        m(1)
+    assert seen == [None]
