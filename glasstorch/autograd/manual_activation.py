@@ -96,3 +96,14 @@ def glu_double_backward(grad, grad_output, self, dim: int):
     return torch.cat([into_second * grad_output * slope,
                       grad_output * slope * (into_first + into_second * first * (1 - 2 * gate))],
                      dim)
+
+
+def prelu_kernel_double_backward(grad_grad_input, grad_grad_weight, grad_output, self, weight):
+    """The derivatives of _prelu_kernel_backward's two results (``g`` or ``w g`` for the
+    input, 0 or ``x g`` for the weight) in grad_output, self and weight."""
+    positive = self > 0
+    zero = torch.zeros((), dtype=grad_output.dtype)
+    return (torch.where(positive, grad_grad_input,
+                        weight * grad_grad_input + self * grad_grad_weight),
+            torch.where(positive, zero, grad_grad_weight * grad_output),
+            torch.where(positive, zero, grad_grad_input * grad_output))

@@ -196,6 +196,67 @@ def errors_softshrink():
 
 INTEGRAL_AND_FLOATING = INTEGRAL + FLOATING
 
+
+# ----- prelu -------------------------------------------------------------------------
+PRELU_SHAPES = (((2, 3, 4), (3,)), ((2, 3, 4), (1,)), ((5,), (1,)), ((5, 3), (3,)), ((), ()),
+                ((), (1,)), ((2, 3, 2, 2), (3,)))
+
+
+def _prelu_ref(x, w):
+    if x.ndim != w.ndim:             # one slope per channel (dim 1), as torch reshapes it
+        w = w.reshape(tuple(w.size if d == 1 else 1 for d in range(x.ndim)))
+    return ref(lambda v: np.where(v > 0, v, v * w.astype(np.float64)))(x)
+
+
+def sample_prelu(dtype):
+    for i, (shape, weight_shape) in enumerate(PRELU_SHAPES):
+        layout = "transposed" if i % 2 and len(shape) > 1 and 0 not in shape else "contiguous"
+        yield SampleInput(make_tensor(shape, dtype, layout, low=-4, high=4),
+                          make_tensor(weight_shape, dtype, low=0, high=1, seed=3))
+
+
+def sample_prelu_kernel(dtype):
+    for sample in sample_prelu(dtype):
+        x, w = sample.args
+        if x.dim() > 1 and w.numel() > 1:
+            w = w.reshape((1, -1) + (1,) * (x.dim() - 2))
+        if x.dim() < w.dim():
+            yield SampleInput(x, w).known(
+                "activation: torch's _prelu_kernel allocates its result like self and resizes "
+                "it to the broadcast shape (warning); glasstorch broadcasts without a warning")
+        else:
+            yield SampleInput(x, w)
+
+
+def sample_prelu_kernel_backward(dtype):
+    for sample in sample_prelu_kernel(dtype):
+        x, w = sample.args
+        grad = make_tensor(tuple(np.broadcast_shapes(tuple(x.shape), tuple(w.shape))), dtype,
+                           low=-2, high=2, seed=6)
+        yield SampleInput(grad, x, w)
+
+
+def _prelu_backward_ref(grad, x, w):
+    g, v, s = (a.astype(np.float64) for a in (grad, x, w))
+    return [np.where(v > 0, g, s * g).astype(grad.dtype),
+            np.broadcast_to(np.where(v > 0, 0.0, v * g), g.shape).astype(grad.dtype)]
+
+
+def errors_prelu():
+    x = make_tensor((2, 3, 4), gt.float32)
+    yield ErrorInput(SampleInput(x, make_tensor((4,), gt.float32)), RuntimeError,
+                     r"^Mismatch of parameter numbers and input channel size\. Found parameter "
+                     r"numbers = 4 and channel size = 3\.$")
+    yield ErrorInput(SampleInput(x, make_tensor((3, 1), gt.float32)), RuntimeError,
+                     r"^prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = 2$")
+    yield ErrorInput(SampleInput(x, make_tensor((3,), gt.float64)), RuntimeError,
+                     r"^prelu: Type promoting not supported\. Got Float and Double$")
+    yield ErrorInput(SampleInput(make_tensor((), gt.float32), make_tensor((3,), gt.float32)),
+                     RuntimeError, r"^Not allow zero-dim input tensor\.$")
+    y = make_tensor((3,), gt.int64)
+    yield ErrorInput(SampleInput(y, y[:1]), NotImplementedError,
+                     r'^"prelu_cpu" not implemented for \'Long\'$')
+
 OPS = [
     OpInfo("threshold", variants=("threshold", "nn.functional.threshold"),
            ref=lambda x, threshold, value: _threshold(x, threshold, value).astype(x.dtype),
@@ -248,4 +309,12 @@ OPS = [
            ref=backward_ref(lambda g, x, lambd: _zero_where_inside(g, x, -lambd, lambd)),
            sample_inputs=backward_samples((0.5,), (1.0,), (0,), nan=False), dtypes=FLOATING,
            out="ops.aten.softshrink_backward.grad_input", marks=GRAD_INPUT),
+    OpInfo("prelu", variants=("prelu", "Tensor.prelu", "nn.functional.prelu"), ref=_prelu_ref,
+           sample_inputs=sample_prelu, error_inputs=errors_prelu, dtypes=FLOATING),
+    OpInfo("_prelu_kernel", variants=("_prelu_kernel",),
+           ref=lambda x, w: ref(lambda v: np.where(v > 0, v, v * w.astype(np.float64)))(x),
+           sample_inputs=sample_prelu_kernel, dtypes=FLOATING),
+    OpInfo("_prelu_kernel_backward", variants=("ops.aten._prelu_kernel_backward",),
+           ref=_prelu_backward_ref, sample_inputs=sample_prelu_kernel_backward,
+           dtypes=FLOATING),
 ]

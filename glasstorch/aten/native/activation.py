@@ -1,5 +1,5 @@
 """Piecewise-linear activations and their backward operators: threshold, hardtanh (relu6),
-leaky_relu, hardshrink, softshrink and prelu.
+leaky_relu, hardshrink, softshrink and prelu (`_prelu_kernel`).
 
 Each activation is a `pointwise` declaration whose derivative formula calls its fused
 backward operator (``hardtanh_backward(grad, self, min_val, max_val)``), as
@@ -19,10 +19,12 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
 from ...c10.tensor_impl import TensorBase
+from ..meta.pointwise import Promotion, elementwise_meta
 from ..pointwise import pointwise
-from ..registry import composite
+from ..registry import TensorMeta, composite, op
 from ..schema import SchemaKind
 from .copy import cpp_type_name
+from .shape import reshape
 from .unary import BOOL, COMPLEX, INTEGRAL, exact_dtype_out, refuse
 
 NOT_FLOATING = BOOL | INTEGRAL | COMPLEX
@@ -243,3 +245,87 @@ def softshrink(self, lambd, *, out):
 def softshrink_backward(grad_output, self, lambd, *, out):
     """The gradient of `softshrink`: 0 within ``[-lambd, lambd]``, `grad_output` outside."""
     _zero_where((self >= -lambd) & (self <= lambd), grad_output, out)
+
+
+# ----------------------------------------------------------------------------------
+# prelu
+# ----------------------------------------------------------------------------------
+@pointwise("_prelu_kernel(Tensor self, Tensor weight) -> Tensor", method=False, numbers=(),
+           grad={"self, weight": "_prelu_kernel_backward(grad, self, weight)"})
+def _prelu_kernel(self, weight, *, out):
+    """`prelu` with a weight already shaped to broadcast against `input`.
+
+    Example::
+
+        >>> torch._prelu_kernel(torch.tensor([-2., 2.]), torch.tensor([0.5]))
+        tensor([-1.,  2.])
+    """
+    refuse(self, "prelu_cpu", NOT_FLOATING)
+    positive = self > 0
+    np.multiply(self, weight, out=out)
+    np.copyto(out, self, where=positive)
+
+
+def _prelu_backward_meta(grad_output, self, weight):
+    """Both gradients in the broadcast shape, laid out after self (TensorIterator's
+    first input in torch's kernel)."""
+    described = elementwise_meta([self, weight, grad_output], Promotion.DEFAULT)
+    return described, TensorMeta(described.shape, described.dtype, described.stride)
+
+
+@op("_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)",
+    meta=_prelu_backward_meta, function=False,
+    grad={"grad_output, self, weight": "prelu_kernel_double_backward(grads[0], grads[1], "
+                                       "grad_output, self, weight)"})
+def _prelu_kernel_backward(grad_output, self, weight, *, out):
+    """The gradients of `_prelu_kernel` for input and weight, in the broadcast shape
+    (autograd sums the weight's down to its shape): ``grad`` or ``weight * grad`` for the
+    input, 0 or ``input * grad`` for the weight."""
+    grad_input, grad_weight = out
+    positive = np.broadcast_to(self > 0, grad_input.shape)
+    np.multiply(grad_output, weight, out=grad_input)
+    np.copyto(grad_input, grad_output, where=positive)
+    np.multiply(grad_output, self, out=grad_weight)
+    grad_weight[positive] = 0
+
+
+def _check_prelu(self, weight) -> None:
+    if self._dtype is not weight._dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{scalar_type_name(self._dtype)} and "
+                           f"{scalar_type_name(weight._dtype)}")
+    if weight.numel() != 1:
+        if self.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = self._size[1] if self.dim() > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {weight.numel()} and channel size = "
+                               f"{channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+
+
+@composite("prelu(Tensor self, Tensor weight) -> Tensor", method=True)
+def prelu(self, weight):
+    """The parametric relu: ``x`` for positive elements, ``weight * x`` for the others,
+    with one weight for every channel (dim 1) or one for all.
+
+    Args:
+        input (Tensor): the values, channels in dim 1.
+        weight (Tensor): a single slope, or one per channel (1-dim).
+
+    Example::
+
+        >>> torch.prelu(torch.tensor([[-2., 2.], [-4., 4.]]), torch.tensor([0.5, 0.25]))
+        tensor([[-1.,  2.],
+                [-1.,  4.]])
+    """
+    _check_prelu(self, weight)
+    if self.dim() != weight.dim():
+        shape = [1] * self.dim()
+        if self.dim() > 1:
+            shape[1] = weight.numel()
+        weight = reshape.call(weight, shape)
+    return _prelu_kernel.call(self, weight)
