@@ -190,21 +190,25 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
             return None
         entry = results.get(a._dtype)
         size = a._size
-        if entry is None or a._stride != row_major(size):     # (None until first computed)
+        dense = row_major(size)                 # (None until first computed)
+        if entry is None or dense is None:
             return None
         if binary:
             b = args[1]
             if isinstance(b, TensorBase):
-                if b._dtype is not a._dtype or b._size != size or b._stride != a._stride:
+                if b._dtype is not a._dtype or b._size != size \
+                        or not _row_major_result(a, b, dense, inplace):
                     return None
-                if inplace and b._storage is a._storage and b._offset != a._offset:
-                    return None                 # may overlap self in part: the full checks
                 b = b._arr if b._arr is not None else b._np
+            elif a._stride != dense:
+                return None
             elif type(b) in _PYTHON_NUMBERS and result_type_with_scalar(a._dtype, b) is a._dtype:
                 b = to_compute_scalar(b, a._dtype._np)
             else:
                 return None
             values = [a._arr if a._arr is not None else a._np, b, *args[2:]]
+        elif a._stride != dense:
+            return None
         else:
             values = [a._arr if a._arr is not None else a._np, *args[1:]]
         if check is not None:
@@ -223,6 +227,21 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
             return a
         return wrap_array(out, entry[0])
     return fast
+
+
+def _row_major_result(a: TensorBase, b: TensorBase, dense: tuple, inplace: bool) -> bool:
+    """Whether two operands of one shape make a row-major result that the fast path may
+    write: both row-major (not partly overlapping `self` in place), or one row-major and
+    the other a broadcast value (all strides 0: an expanded scalar, such as the gradient
+    of a sum) on a shape whose dims all have 2 or more elements, where the row-major
+    operand alone orders every dim (TensorIterator's rule ignores stride-0 operands) and
+    so the result is row-major too. In place, `self` must be the row-major one."""
+    if a._stride == dense:
+        if b._stride == dense:
+            return not (inplace and b._storage is a._storage and b._offset != a._offset)
+        return not any(b._stride) and min(a._size) > 1 and not (
+            inplace and b._storage is a._storage)
+    return not inplace and b._stride == dense and not any(a._stride) and min(a._size) > 1
 
 
 def _fast_results(promotion: Promotion, inplace: bool) -> dict:

@@ -77,3 +77,19 @@ def test_first_gradient_under_create_graph_is_a_recorded_copy():
     (x * x).sum().backward(create_graph=True)
     assert type(x.grad.grad_fn).__name__ == "CopyBackwards"
     assert x.grad.tolist() == [2.0, 4.0] and x.grad._version == 1
+
+
+def test_elementwise_fast_path_with_a_broadcast_operand_keeps_torchs_layout():
+    dense, spread = torch.ones(3, 4), torch.tensor(2.0).expand(3, 4)
+    assert (spread * dense).stride() == (4, 1) and (dense * spread).stride() == (4, 1)
+    assert (spread * dense).tolist() == [[2.0] * 4] * 3
+    transposed = torch.ones(4, 3).t()                     # its own layout wins
+    assert (transposed * spread).stride() == (1, 3)
+    dense.mul_(spread)                                    # in place into the dense one
+    assert dense.tolist() == [[2.0] * 4] * 3 and dense._version == 1
+    try:
+        spread.mul_(dense)
+    except RuntimeError as error:
+        assert "more than one element of the written-to tensor" in str(error)
+    else:
+        raise AssertionError("writing into a broadcast tensor must fail")
