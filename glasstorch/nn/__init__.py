@@ -5,7 +5,8 @@ per layer family), `functional.py` (torch.nn.functional: bindings of the operato
 declared with ``python_module="nn"`` plus the Python functions of `_functional/`),
 `init.py` (initialisers), `utils/` (gradient clipping, parameter vectors).
 """
-from .parameter import Buffer, Parameter  # noqa: F401
+from .parameter import (Buffer, Parameter, UninitializedBuffer,  # noqa: F401
+                        UninitializedParameter)
 from . import functional  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from . import init  # noqa: F401

@@ -5,6 +5,8 @@ grad by default; results of operations on it are plain Tensors, as kernels make 
 result of the registered Tensor class (Note [Which class results have]). A Buffer is
 not a subclass at all: like torch's, ``Buffer(t)`` returns a detached plain tensor marked
 with ``_is_buffer`` (and ``persistent``), and ``isinstance(x, Buffer)`` reads that mark.
+UninitializedParameter and UninitializedBuffer are the placeholders of lazy modules
+(nn/modules/lazy.py) until their first forward gives them a shape.
 """
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from .._tensor import Tensor
 from ..c10.dispatch_key import AUTOGRAD
 from ..c10.tensor_impl import TensorBase, make_tensor
 
-__all__ = ["Parameter", "Buffer"]
+__all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedBuffer",
+           "UninitializedTensorMixin"]
 
 
 def _make_subclass(cls: type, data: TensorBase, requires_grad: bool) -> Tensor:
@@ -124,6 +127,106 @@ class Buffer(Tensor, metaclass=_BufferMeta):
             from .. import empty
             data = empty(0)
         result = data.detach().requires_grad_(data.requires_grad)
+        result.persistent = persistent
+        result._is_buffer = True
+        return result
+
+
+# ----- uninitialized (lazy) parameters and buffers ------------------------------------------
+class UninitializedTensorMixin:
+    """What UninitializedParameter and UninitializedBuffer share: no shape until
+    `materialize` gives one (a lazy module's first forward does), then the object
+    becomes an ordinary Parameter / Tensor (`cls_to_become`) in place.
+
+    torch also refuses every operator but a few conversions on them (through
+    ``__torch_function__``, which glasstorch does not have): here operators see the
+    empty placeholder; `shape` raises torch's error, as do pickling and sharing.
+    """
+
+    __slots__ = ()
+    cls_to_become: type = Tensor
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Give the tensor uninitialised data of `shape` (on this tensor's device and
+        dtype unless told otherwise); it then becomes a `cls_to_become` in place.
+
+        Args:
+            shape (tuple): the shape of the data.
+            device (torch.device, optional): where the data lives.
+            dtype (torch.dtype, optional): the data's dtype.
+        """
+        from .. import empty
+        device = self.data.device if device is None else device
+        dtype = self.data.dtype if dtype is None else dtype
+        self.data = empty(shape, device=device, dtype=dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error usually "
+            "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
+            "initialized one. Call `forward` to initialize the parameters before accessing their "
+            "attributes.")
+
+    def share_memory_(self):
+        raise RuntimeError(
+            "Can't share memory on an uninitialized parameter or buffer. Call `forward` to "
+            "initialize the parameters before calling `module.share_memory()`.")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+    def __reduce_ex__(self, protocol):
+        return type(self), (self.requires_grad,)
+
+
+def is_lazy(param) -> bool:
+    """Whether `param` is an UninitializedParameter or UninitializedBuffer."""
+    return isinstance(param, UninitializedTensorMixin)
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A Parameter whose shape is not known yet (a lazy module's); it becomes a
+    `Parameter` when materialized.
+
+    Args:
+        requires_grad (bool, optional): Default: ``True``
+        device (torch.device, optional): the device of the data to come.
+        dtype (torch.dtype, optional): the dtype of the data to come.
+    """
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
+        from .. import empty
+        return _make_subclass(cls, empty(0, device=device, dtype=dtype), requires_grad)
+
+    def __deepcopy__(self, memo: dict) -> UninitializedParameter:
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.requires_grad, self.data.device, self.data.dtype)
+        return memo[id(self)]
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer whose shape is not known yet; it becomes a plain Tensor when
+    materialized.
+
+    Args:
+        requires_grad (bool, optional): Default: ``False``
+        device (torch.device, optional): the device of the data to come.
+        dtype (torch.dtype, optional): the dtype of the data to come.
+        persistent (bool, optional): whether it goes into the state dict. Default: ``True``
+    """
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None,
+                persistent: bool = True):
+        from .. import empty
+        result = _make_subclass(cls, empty(0, device=device, dtype=dtype), requires_grad)
         result.persistent = persistent
         result._is_buffer = True
         return result

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 from ...autograd.grad_mode import no_grad
 from ...c10.tensor_impl import TensorBase
 from ...utils.hooks import RemovableHandle
-from ..parameter import Parameter
+from ..parameter import Parameter, is_lazy
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
@@ -159,9 +159,10 @@ def _load_one(module, name: str, key: str, param, value, assign: bool, error_msg
         error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
                           f'Tensor-like object from checkpoint but received {type(value)}')
         return
-    if len(param.shape) == 0 and len(value.shape) == 1 and value.shape[0] == 1:
+    lazy = is_lazy(param)                # a placeholder takes any shape
+    if not lazy and len(param.shape) == 0 and len(value.shape) == 1 and value.shape[0] == 1:
         value = value[0]                 # old checkpoints stored scalars as shape (1,)
-    if value.shape != param.shape:
+    if not lazy and value.shape != param.shape:
         error_msgs.append(f"size mismatch for {key}: copying a param with shape {value.shape} "
                           f"from checkpoint, the shape in current model is {param.shape}.")
         return
