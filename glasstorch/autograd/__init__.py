@@ -12,8 +12,11 @@ The parts, in the order a gradient meets them:
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
-from ..c10.tensor_impl import TensorBase, set_view_grad_fn
+from ..c10.dispatch_key import PYTHON, local_keys
+from ..c10.tensor_impl import TensorBase, contiguous_strides, set_view_grad_fn, wrap_array
 from . import anomaly_mode, forward_ad, function, functional, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .engine import execute
@@ -58,12 +61,24 @@ def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list
             if out.requires_grad and not out.dtype.is_floating_point:
                 raise RuntimeError(f"grad can be implicitly created only for real scalar "
                                    f"outputs but got {out.dtype}")
-            given = glasstorch.ones_like(out) if out.requires_grad else None
+            given = _ones_like(out) if out.requires_grad else None
         elif isinstance(given, TensorBase) and given._size != out._size:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{given.shape} and output[{i}] has a shape of {out.shape}.")
         grads.append(given)
     return grads
+
+
+def _ones_like(out):
+    """The implicit gradient 1 of a scalar output: ``torch.ones_like(out)``, made directly
+    when nothing could observe that call (a row-major CPU tensor of the plain class, no
+    dispatch mode in force): one allocation instead of a factory's dispatch and fill."""
+    import glasstorch
+    if type(out) is glasstorch.Tensor and out._device.type == "cpu" \
+            and not (out._keys & PYTHON or local_keys.included) \
+            and out._stride == contiguous_strides(out._size):
+        return wrap_array(np.ones(out._size, out._dtype._np), out._dtype)
+    return glasstorch.ones_like(out)
 
 
 def _root_edges(outputs: tuple) -> list:
