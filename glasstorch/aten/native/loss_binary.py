@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...c10.dtype import scalar_type_name
-from ..meta.shape import broadcast_shapes
+from ..meta.pointwise import Promotion, elementwise_meta
+from ..meta.shape import broadcast_shapes, is_non_overlapping_and_dense
 from ..registry import TensorMeta, op
-from .loss_regression import MEAN, opmath, reduce_loss, reduced_meta
+from .loss_regression import MEAN, SUM, opmath, reduce_loss, reduced_meta, rounded
 from .reduction import quiet
 from .unary import refuse
 
@@ -31,7 +32,7 @@ _EPSILON = 1e-12
 
 
 def _check_same_dtype(expected, *others) -> None:
-    """torch's kernels read every operand in the result's dtype (no promotion)."""
+    """torch's kernels read (and write) every operand in the result's dtype."""
     for other in others:
         if other._dtype is not expected:
             raise RuntimeError(f"Found dtype {scalar_type_name(other._dtype)} but expected "
@@ -52,11 +53,16 @@ def _weighted(values: np.ndarray, weight) -> np.ndarray:
 # ----------------------------------------------------------------------------------
 # binary_cross_entropy (probabilities)
 # ----------------------------------------------------------------------------------
-def _bce_meta(self, target, weight=None, reduction=MEAN) -> TensorMeta:
-    _check_same_dtype(self._dtype, target)
+def _bce_meta(self, target, weight=None, reduction=MEAN, out=None) -> TensorMeta:
+    """A result like `self` (empty_like: its strides kept where dense), reduced or not;
+    torch's kernel writes an out= of self's dtype only."""
+    _check_same_dtype(self._dtype, target, *(() if out is None else (out,)))
     _check_broadcasts(self._size, target)
     _check_broadcasts(self._size, weight)
-    return reduced_meta(self._size, self._dtype, reduction)
+    if reduction in (MEAN, SUM):
+        return TensorMeta((), self._dtype)
+    dense = is_non_overlapping_and_dense(self._size, self._stride)
+    return TensorMeta(self._size, self._dtype, self._stride if dense else None)
 
 
 def _check_probabilities(x: np.ndarray, t: np.ndarray) -> None:
@@ -95,14 +101,18 @@ def binary_cross_entropy(self, target, weight, reduction, *, out):
     refuse(self, "binary_cross_entropy", _NOT_FLOATING)
     x, t = opmath(self), opmath(np.broadcast_to(target, self.shape))
     _check_probabilities(x, t)
-    losses = (t - 1) * np.maximum(np.log1p(-x), _LOG_FLOOR) - t * np.maximum(np.log(x),
-                                                                             _LOG_FLOOR)
-    reduce_loss(_weighted(losses.astype(self.dtype), weight), reduction, out, self.dtype)
+    dtype = self.dtype        # float16 / bfloat16: each step rounded, as torch's scalar loop
+    positive = rounded(np.maximum(rounded(np.log(x), dtype), _LOG_FLOOR), dtype)
+    negative = rounded(np.maximum(rounded(np.log1p(-x), dtype), _LOG_FLOOR), dtype)
+    losses = rounded(rounded(t - 1, dtype) * negative, dtype) - rounded(t * positive, dtype)
+    reduce_loss(_weighted(losses.astype(dtype), weight), reduction, out, dtype)
 
 
 def _bce_backward_meta(grad_output, self, target, weight=None, reduction=MEAN) -> TensorMeta:
     _check_same_dtype(self._dtype, target)
     shape = broadcast_shapes(grad_output._size, self._size, target._size)
+    if shape == self._size and is_non_overlapping_and_dense(self._size, self._stride):
+        return TensorMeta(shape, self._dtype, self._stride)       # empty_like(self)
     return TensorMeta(shape, self._dtype)
 
 
@@ -143,7 +153,9 @@ def _bce_logits_meta(self, target, weight=None, pos_weight=None, reduction=MEAN)
         broadcast_shapes(pos_weight._size, target._size)
         _check_broadcasts(shape, pos_weight)
     _check_broadcasts(shape, weight)
-    return reduced_meta(shape, target._dtype, reduction)
+    if reduction in (MEAN, SUM):
+        return TensorMeta((), target._dtype)
+    return elementwise_meta((target,), Promotion.DEFAULT)      # laid out as 1 - target
 
 
 def _log_sigmoid(z: np.ndarray) -> np.ndarray:
@@ -152,6 +164,7 @@ def _log_sigmoid(z: np.ndarray) -> np.ndarray:
 
 @op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, "
     "Tensor? pos_weight=None, int reduction=1) -> Tensor", meta=_bce_logits_meta, out=True,
+    bind_out=False,
     grad={"self": "binary_cross_entropy_with_logits_backward(grad, self, target, weight, "
                   "pos_weight, reduction)",
           "target": "binary_cross_entropy_with_logits_target_backward(grad, self, target, "
@@ -175,9 +188,13 @@ def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction
         tensor(50.3466)
     """
     refuse(self, "log_sigmoid_cpu", _NOT_FLOATING)
+    dtype = target.dtype      # float16 / bfloat16: each tensor op rounds, as torch's do
     z, t = opmath(self), opmath(target)
-    log_sigmoid = _log_sigmoid(z)
+    log_sigmoid = rounded(_log_sigmoid(z), dtype)
     if pos_weight is not None:
-        log_sigmoid = log_sigmoid * ((opmath(pos_weight) - 1) * t + 1)
-    losses = ((1 - t) * z - log_sigmoid).astype(target.dtype)
-    reduce_loss(_weighted(losses, weight), reduction, out, target.dtype)
+        scale = rounded(rounded(rounded(opmath(pos_weight) - 1, dtype) * t, dtype) + 1, dtype)
+        log_sigmoid = rounded(log_sigmoid * scale, dtype)
+    losses = rounded(rounded(1 - t, dtype) * z, dtype) - log_sigmoid
+    if weight is not None:
+        losses = rounded(losses, dtype) * opmath(weight)
+    reduce_loss(losses, reduction, out, dtype)
