@@ -50,6 +50,15 @@ def _clamp_into(out: np.ndarray, x, low, high) -> None:
     where the input is a zero and so is the result, torch keeps the input's zero.
     """
     ties = out.dtype.kind == "f" and any(_may_be_zero(b) for b in (low, high))
+    one = high if low is None else low if high is None else None
+    if ties and one is not None and np.ndim(one) == 0:
+        # a single number bound, a zero (relu): where the input passes it the result is
+        # the bound, elsewhere the input itself (NaN and its own zeros kept): two passes
+        # instead of the sign fix-up's five
+        passed = np.less(x, one) if high is None else np.greater(x, one)
+        np.copyto(out, x, casting="unsafe")
+        np.copyto(out, one, where=passed, casting="unsafe")
+        return
     if ties:                                  # read before `out` (maybe `x`) is written
         zero, negative = np.equal(x, 0), np.signbit(x)
     source = x
