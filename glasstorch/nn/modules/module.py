@@ -188,12 +188,20 @@ class Module:
 
     # ----- attribute protocol -------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
-        # Only reached when ordinary lookup failed: look in the three tables.
+        # Only reached when ordinary lookup failed: look in the three tables (absent
+        # until Module.__init__ ran). Written out, not looped: forward reads every
+        # submodule and parameter through here.
         state = self.__dict__
-        for table in ("_parameters", "_buffers", "_modules"):
-            entries = state.get(table)
-            if entries is not None and name in entries:
-                return entries[name]
+        if "_parameters" in state:
+            params = state["_parameters"]
+            if name in params:
+                return params[name]
+            buffers = state["_buffers"]
+            if name in buffers:
+                return buffers[name]
+            modules = state["_modules"]
+            if name in modules:
+                return modules[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setattr__(self, name: str, value: Any) -> None:
