@@ -68,6 +68,10 @@ OPERATORS = frozenset("""
     nn.functional.dropout nn.functional.dropout2d nn.functional.dropout3d
     nn.functional.alpha_dropout nn.functional.feature_alpha_dropout
     nn.functional.scaled_dot_product_attention
+    nn.functional.cross_entropy nn.functional.nll_loss nn.functional.mse_loss
+    nn.functional.l1_loss nn.functional.smooth_l1_loss nn.functional.huber_loss
+    nn.functional.binary_cross_entropy nn.functional.binary_cross_entropy_with_logits
+    nn.functional.kl_div
 """.split())
 # Records whose results are random draws: torch's record wraps its op in
 # `wrapper_set_seed` (seed 42 inside the call); glasstorch's call is seeded alike.
