@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 
+from ..aten.dispatcher import ops
 from ..c10.dispatch_key import AUTOGRAD, local_keys
 from . import anomaly_mode
 from .graph import InputMetadata, Node
@@ -236,9 +237,9 @@ def sum_to(grad, shape):
     lead = grad.dim() - len(shape)
     dims = list(range(lead)) + [lead + i for i, size in enumerate(shape)
                                 if size == 1 and grad._size[lead + i] != 1]
-    if dims:
-        grad = grad.sum(dims, keepdim=True)
-    return grad.view(shape) if lead else grad
+    if dims:                                 # the operators themselves: no binding step
+        grad = ops.aten.sum.dim_IntList.call(grad, dims, True, None)
+    return ops.aten.view.default.call(grad, shape) if lead else grad
 
 
 def zeros_for(meta: InputMetadata):

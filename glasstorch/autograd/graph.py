@@ -226,7 +226,8 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     elif recording:
         meta.grad = meta.grad + grad
     else:
-        meta.grad.add_(grad)
+        from ..aten.dispatcher import ops            # the operator itself: no binding step
+        ops.aten.add_.Tensor.call(meta.grad, grad, 1)
     if meta.post_accumulate_hooks:
         for hook in list(meta.post_accumulate_hooks.values()):
             hook(variable)
