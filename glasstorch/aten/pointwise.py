@@ -43,7 +43,8 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
               out: bool = False, method: bool = True, function: bool = True,
               grad: dict | None = None, check=None, python_name: str | None = None,
               out_overload: str | None = None, check_out=None, numbers: tuple | None = None,
-              masks: tuple = (), python_module: str | None = None, leading: str | None = None):
+              masks: tuple = (), python_module: str | None = None, leading: str | None = None,
+              out_names: tuple | None = None):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
@@ -67,6 +68,8 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         leading: the operand torch's kernel hands TensorIterator first when that is not
             the schema's first (`threshold_backward` builds on `self`, then the gradient):
             where the operands' layouts disagree, it decides the result's.
+        out_names: the out= argument's name when not ``out`` (the backward operators'
+            ``grad_input``), as for `op`.
     """
     def declare(kernel):
         parsed = parse_schema(schema)
@@ -90,7 +93,8 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
             _register_writing(_install(decl, _inplace_schema(parsed)), meta, compute, kernel,
                               "inplace", check_out, fast)
         if out:
-            _register_writing(_install(decl, _out_schema(parsed, out_overload)), meta, compute,
+            _register_writing(_install(decl, _out_schema(parsed, out_overload, out_names)),
+                              meta, compute,
                               kernel, "out", check_out)
         for overload in decl.overloads.values():
             overload.accept_numbers(inputs)

@@ -23,7 +23,7 @@ from .manual_distance import (  # noqa: F401  (looked up by name from formulas)
     cdist_backward, cross_dim, euclidean_dist_backward, renorm_backward)
 from .manual_sorting import quantile_backward, quantile_q_backward  # noqa: F401
 from .manual_activation import (  # noqa: F401  (looked up by name from formulas)
-    elu_double_backward, gelu_double_backward, glu_double_backward,
+    celu_backward, elu_double_backward, gelu_double_backward, glu_double_backward,
     glu_double_backward_grad_output, log_sigmoid_double_backward, mish_input_backward,
     prelu_kernel_double_backward, silu_input_backward, softplus_double_backward)
 from .manual_loss import (  # noqa: F401  (looked up by name from formulas)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import glasstorch as torch
 
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -25,6 +27,13 @@ def elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result:
     inner = torch.ops.aten.elu_backward(grad * grad_output * input_scale, alpha, scale,
                                         input_scale, False, self_or_result)
     return inner * negative
+
+
+def celu_backward(grad, self, alpha):
+    """celu's derivative: elu_backward with input scale ``1 / alpha``, alpha read as a
+    float32 first (torch's formula uses ``alpha.toFloat()``)."""
+    input_scale = 1.0 / float(np.float32(alpha))
+    return torch.ops.aten.elu_backward(grad, alpha, 1, input_scale, False, self)
 
 
 def gelu_double_backward(grad, grad_output, self, approximate: str):

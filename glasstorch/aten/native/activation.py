@@ -29,8 +29,8 @@ from .unary import BOOL, COMPLEX, INTEGRAL, exact_dtype_out, refuse
 
 NOT_FLOATING = BOOL | INTEGRAL | COMPLEX
 NN = {"python_module": "nn", "method": False, "numbers": (), "check_out": exact_dtype_out}
-BACKWARD = {"out": True, "out_overload": "grad_input", "method": False, "function": False,
-            "numbers": (), "check_out": exact_dtype_out}
+BACKWARD = {"out": True, "out_overload": "grad_input", "out_names": ("grad_input",),
+            "method": False, "function": False, "numbers": (), "check_out": exact_dtype_out}
 
 
 def _zero_where(mask: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:

@@ -51,7 +51,7 @@ def log_sigmoid_forward(self, *, out):
 @op("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor",
     meta=lambda grad_output, self, buffer: elementwise_meta([grad_output, self, buffer],
                                                             Promotion.DEFAULT),
-    out=True, out_overload="grad_input", function=False,
+    out=True, out_overload="grad_input", out_names=("grad_input",), function=False,
     grad={"grad_output": "log_sigmoid_backward(grad, self, buffer)",
           "self": "log_sigmoid_double_backward(grad * grad_output, self)",
           "buffer": "non_differentiable"})
@@ -153,7 +153,7 @@ def _glu_backward_meta(grad_output, self, dim):
 
 
 @op("glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor", meta=_glu_backward_meta,
-    out=True, out_overload="grad_input", function=False,
+    out=True, out_overload="grad_input", out_names=("grad_input",), function=False,
     grad={"grad_output": "glu_double_backward_grad_output(grad, self, dim)",
           "self": "glu_double_backward(grad, grad_output, self, dim)"})
 def glu_backward(grad_output, self, dim, *, out):

@@ -27,6 +27,7 @@ _SQRT1_2 = math.sqrt(0.5)
 _GELU_TANH_BETA = math.sqrt(2.0 / math.pi)
 _GELU_TANH_KAPPA = 0.044715
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_ONE_SIXTH_FLOAT = float(np.float32(1.0 / 6.0))     # torch's backward scales by a float's 1/6
 
 
 def typed_out(target, described, inplace: bool) -> None:
@@ -120,7 +121,7 @@ def selu_(self):
 
 @pointwise("celu(Tensor self, Scalar alpha=1.) -> Tensor", inplace=True, out=True,
            method=False, numbers=(), check_out=_celu_out,
-           grad={"self": "elu_backward(grad, alpha, 1, 1.0 / alpha, False, self)"})
+           grad={"self": "celu_backward(grad, self, alpha)"})
 def celu(self, alpha, *, out):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``: elu with input scale
     ``1 / alpha``, continuously differentiable for every alpha.
@@ -354,7 +355,7 @@ def hardsigmoid(self, *, out):
 def hardsigmoid_backward(grad_output, self, *, out):
     """The gradient of `hardsigmoid`: ``grad_output / 6`` on (-3, 3), else 0. (torch
     leaves its own derivative unimplemented; here it gives forward AD.)"""
-    np.divide(grad_output, 6, out=out)
+    np.multiply(grad_output, _ONE_SIXTH_FLOAT, out=out)
     out[~((self > -3) & (self < 3))] = 0
 
 
