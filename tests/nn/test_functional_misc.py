@@ -67,7 +67,7 @@ def test_pad_matches_torch(shape, pad, mode):
     y.backward(g)
     yg.backward(to_glass(g))
     assert_close(xg.grad, x.grad, rtol=1e-12, atol=1e-12)
-    if mode == "constant":
+    if mode != "circular":       # torch's _pad_circular records narrow/cat nodes
         assert type(yg.grad_fn).__name__ == type(y.grad_fn).__name__
 
 

@@ -24,3 +24,4 @@ from . import normalization  # noqa: F401
 from . import embedding  # noqa: F401
 from . import padding  # noqa: F401
 from . import attention  # noqa: F401
+from . import padding_modes  # noqa: F401

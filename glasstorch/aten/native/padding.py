@@ -4,19 +4,14 @@
 `pad` lists amounts from the last dim backwards: ``(left, right)`` for the last dim,
 then ``(top, bottom)`` for the one before, and so on.
 
-Note [Non-constant padding]
-    reflect / replicate / circular are written as one `index_select` per padded dim,
-    with the source positions computed in NumPy: reflection mirrors about the edge
-    (without repeating it), replication clamps to the edge, circular wraps around
-    (after cropping what negative amounts remove, as torch does).
-    Gradients flow through index_select (IndexSelectBackward0, where torch records
-    its dedicated ReflectionPad1DBackward0, ... nodes; the values agree).
+The other modes are `padding_modes.py`'s operators (Note [Non-constant padding]).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..registry import TensorMeta, composite, op
+from .padding_modes import PADS, _pad_circular
 
 
 def _padded_shape(self, pad) -> tuple:
@@ -72,7 +67,8 @@ def constant_pad_nd(self, pad, value, *, out):
 _MODES = {"constant": 0, "reflect": 1, "replicate": 2, "circular": 3}
 
 
-def _check_non_constant(self, pad, mode: str) -> None:
+def _check_dims(self, pad) -> None:
+    """Non-constant modes pad the last 1 to 3 dims of a tensor with one or two more."""
     ndim = self.dim()
     if not (len(pad) in (2, 4, 6) and len(pad) // 2 + 1 <= ndim <= len(pad) // 2 + 2):
         raise NotImplementedError(
@@ -81,31 +77,6 @@ def _check_non_constant(self, pad, mode: str) -> None:
             f"  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
             f"  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             f"  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
-    for i in range(len(pad) // 2):
-        dim = ndim - 1 - i
-        size, left, right = self._size[dim], pad[2 * i], pad[2 * i + 1]
-        if mode == "reflect" and (left >= size or right >= size):
-            shown = list(self._size) if self._device.type != "meta" else \
-                f"torch.Size({list(self._size)})"          # torch's meta function's words
-            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding "
-                               f"input dimension, but got: padding ({left}, {right}) at "
-                               f"dimension {dim} of input {shown}")
-        if mode == "circular" and (left > size or right > size):
-            raise RuntimeError("Padding value causes wrapping around more than once.")
-
-
-def _source_positions(size: int, left: int, right: int, mode: str) -> np.ndarray:
-    """Which input position each output position reads (Note [Non-constant padding])."""
-    positions = np.arange(-left, size + right)
-    if mode == "replicate":
-        return np.clip(positions, 0, size - 1)
-    if mode == "circular":      # negative amounts crop first; the wrap is within the rest
-        start = max(-left, 0)
-        length = size - start - max(-right, 0)
-        return start + np.arange(-max(left, 0), length + max(right, 0)) % length
-    period = 2 * (size - 1) if size > 1 else 1
-    folded = np.abs(positions) % period
-    return np.where(folded >= size, period - folded, folded)
 
 
 @composite("pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor",
@@ -124,7 +95,6 @@ def pad(self, pad, mode="constant", value=None):
         >>> torch.nn.functional.pad(torch.tensor([[1., 2., 3.]]), (2, 1), mode="reflect")
         tensor([[3., 2., 1., 2., 3., 2.]])
     """
-    import glasstorch as torch
     if mode not in _MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if mode == "constant":
@@ -137,10 +107,7 @@ def pad(self, pad, mode="constant", value=None):
         return constant_pad_nd.call(self, pad, 0 if value is None else value)
     if value is not None:
         raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
-    _check_non_constant(self, pad, mode)
-    result = self
-    for i in range(len(pad) // 2):
-        dim = self.dim() - 1 - i
-        index = _source_positions(self._size[dim], pad[2 * i], pad[2 * i + 1], mode)
-        result = result.index_select(dim, torch.from_numpy(index))
-    return result
+    _check_dims(self, pad)
+    if mode == "circular":
+        return _pad_circular.call(self, pad)
+    return PADS[mode, len(pad) // 2].call(self, pad)
