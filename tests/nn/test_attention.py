@@ -109,6 +109,18 @@ def test_grouped_query_attention_fused():
     assert type(out.grad_fn).__name__ == "ScaledDotProductFlashAttentionForCpuBackward0"
 
 
+@needs_torch
+def test_causal_tiles_over_long_sequences():
+    """Sequences longer than the kernel's causal query blocks (64): every block sees only
+    the keys before its end; grouped heads and a 4-D mask on top."""
+    q = _values((2, 4, 150, 8), 0)
+    k, v = _values((2, 2, 130, 8), 1), _values((2, 2, 130, 8), 2)
+    out = _compare(q, k, v, _values((2, 1, 150, 130), 3, requires_grad=False),
+                   dropout_p=0.0, enable_gqa=True)
+    assert type(out.grad_fn).__name__ == "ScaledDotProductFlashAttentionForCpuBackward0"
+    _compare(q, k, v, is_causal=True, enable_gqa=True)
+
+
 # ----- math path ---------------------------------------------------------------------
 @needs_torch
 @pytest.mark.parametrize("shapes", [((5, 4), (6, 4), (6, 3)), ((3, 5, 4), (3, 6, 4), (3, 6, 4)),

@@ -89,9 +89,19 @@ def _flash_meta(query, key, value, dropout_p=0.0, is_causal=False, attn_mask=Non
 # ----------------------------------------------------------------------------------
 # Shared by both kernels
 # ----------------------------------------------------------------------------------
+class _Tile:
+    """One block of work: batch rows `rows`, query positions `queries`, and the first
+    `keys` keys (all of them, or with a causal mask those before the block's end)."""
+
+    __slots__ = ("rows", "queries", "keys")
+
+    def __init__(self, rows: slice, queries: slice, keys: int) -> None:
+        self.rows, self.queries, self.keys = rows, queries, keys
+
+
 class _Problem:
-    """One call's arrays in the compute dtype, grouped as ``(B, Hk, G * L, E)`` (Note
-    [Attention in blocks]), with the bias and the row blocks to run."""
+    """One call's arrays in the compute dtype, grouped as ``(B, Hk, G, L, E)`` (Note
+    [Attention in blocks]), with the bias and the tiles to run."""
 
     def __init__(self, query, key, value, attn_mask, is_causal, scale) -> None:
         self.compute = np.float64 if query.dtype == np.float64 else np.float32
@@ -99,19 +109,22 @@ class _Problem:
         batch, heads, self.length, dim = query.shape
         self.kv_heads, self.kv_length = key.shape[1], key.shape[2]
         self.group = heads // self.kv_heads
-        self.grouped = (batch, self.kv_heads, self.group * self.length)
+        self.grouped = (batch, self.kv_heads, self.group, self.length)
         self.scale = self.compute(1.0 / np.sqrt(dim) if scale is None else scale)
         self.query = self.read(query).reshape(self.grouped + (dim,))
         # scaling the query, not the scores, saves a pass over the scores
         self.scaled_query = self.query * self.scale
-        self.key = self.read(key)
-        self.value = self.read(value)
+        self.key = self.read(key)[:, :, None]            # (B, Hk, 1, S, E): shared by G
+        self.value = self.read(value)[:, :, None]
+        self.is_causal = is_causal
         self.bias = self._bias(attn_mask, is_causal, heads)
-        rows_per_batch = self.kv_heads * self.group * self.length * max(self.kv_length, 1)
-        self.batch_block = max(1, _BLOCK_BYTES // (rows_per_batch * 4))
 
     def read(self, array: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(array, dtype=self.compute)
+
+    def grouped_view(self, array: np.ndarray) -> np.ndarray:
+        """An output (B, H, L, ...) seen as (B, Hk, G, L, ...) (a view: H splits)."""
+        return array.reshape(self.grouped + array.shape[3:])
 
     def low_precision(self, array: np.ndarray) -> np.ndarray:
         """`array` rounded to a float16 / bfloat16 input's dtype, as torch's kernel rounds
@@ -136,27 +149,39 @@ class _Problem:
             bias = causal if bias is None else bias + causal
         return bias
 
-    def scores(self, rows: slice) -> np.ndarray:
-        """``(q * scale) @ k^T + bias`` for batch rows `rows`, as (b, Hk, G * L, S)."""
-        scores = np.matmul(self.scaled_query[rows], self.key[rows].swapaxes(-1, -2))
+    def scores(self, tile: _Tile) -> np.ndarray:
+        """``(q * scale) @ k^T + bias`` of a tile, as (b, Hk, G, l, keys)."""
+        keys = self.key[tile.rows, :, :, :tile.keys]
+        scores = np.matmul(self.scaled_query[tile.rows, :, :, tile.queries],
+                           keys.swapaxes(-1, -2))
         if self.bias is not None:
-            bias = self.bias[rows] if self.bias.ndim == 5 and self.bias.shape[0] > 1 \
-                else self.bias
-            grouped = scores.reshape(scores.shape[:2] + (self.group, self.length, -1))
-            grouped += bias
+            bias = self.bias[..., tile.queries, :tile.keys] if self.bias.shape[-2] > 1 \
+                else self.bias[..., :tile.keys]
+            if bias.ndim == 5 and bias.shape[0] > 1:
+                bias = bias[tile.rows]
+            scores += bias
         return scores
 
-    def ungroup(self, array: np.ndarray) -> np.ndarray:
-        """(b, Hk, G * L, ...) -> (b, H, L, ...)."""
-        return array.reshape((array.shape[0], self.kv_heads * self.group, self.length)
-                             + array.shape[3:])
+    def tiles(self, start: int, stop: int):
+        """The tiles of batch rows [start, stop): blocks of rows sized to keep their
+        scores in cache; with a causal mask, blocks of queries that skip the keys
+        after them (a top-left triangle: about half the work)."""
+        span = 64 if self.is_causal else self.length
+        per_row = self.kv_heads * self.group * max(span, 1) * max(self.kv_length, 1) * 4
+        step = max(1, _BLOCK_BYTES // per_row)
+        for first in range(start, stop, step):
+            rows = slice(first, min(first + step, stop))
+            for begin in range(0, max(self.length, 1), max(span, 1)):
+                end = min(begin + span, self.length)
+                keys = min(end, self.kv_length) if self.is_causal else self.kv_length
+                yield _Tile(rows, slice(begin, end), keys)
 
     def run(self, body) -> None:
-        """`body(rows)` over blocks of batch rows, the blocks spread over the pool."""
+        """`body(tile)` over every tile, blocks of batch rows spread over the pool."""
         def chunk(start: int, stop: int) -> None:
             with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-                for first in range(start, stop, self.batch_block):
-                    body(slice(first, min(first + self.batch_block, stop)))
+                for tile in self.tiles(start, stop):
+                    body(tile)
         parallel_for(0, self.grouped[0], 1, chunk)
 
 
@@ -199,22 +224,25 @@ def _scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is
         output[...] = 0
         logsumexp[...] = 0
         return
+    grouped_output = problem.grouped_view(output)
+    grouped_lse = problem.grouped_view(logsumexp)
 
-    def block(rows: slice) -> None:
-        scores = problem.scores(rows)
+    def block(tile: _Tile) -> None:
+        scores = problem.scores(tile)
         top = scores.max(axis=-1, keepdims=True)
         top[top == -np.inf] = 0                 # a fully masked row: exp gives zeros
         scores -= top
         np.exp(scores, out=scores)
         total = scores.sum(axis=-1, keepdims=True)
-        result = np.matmul(problem.low_precision(scores), problem.value[rows])
+        values = problem.value[tile.rows, :, :, :tile.keys]
+        result = np.matmul(problem.low_precision(scores), values)
         empty = total == 0
         result /= np.where(empty, 1, total)
-        output[rows] = problem.ungroup(result)
+        grouped_output[tile.rows, :, :, tile.queries] = result
         lse = np.log(total, out=total)
         lse += top
         lse[empty] = 0
-        logsumexp[rows] = problem.ungroup(lse[..., 0])
+        grouped_lse[tile.rows, :, :, tile.queries] = lse[..., 0]
     problem.run(block)
 
 
@@ -258,20 +286,30 @@ def _scaled_dot_product_flash_attention_for_cpu_backward(grad_out, query, key, v
             grad[...] = 0
         return
     grads = problem.read(grad_out).reshape(problem.grouped + (-1,))
-    output = problem.read(output).reshape(problem.grouped + (-1,))
     lse = problem.read(logsumexp).reshape(problem.grouped + (1,))
+    # D = rowsum(grad_out * out): the softmax backward's per-row term, once for all tiles
+    dots = np.einsum("bhgld,bhgld->bhgl", grads, problem.read(output).reshape(grads.shape))
+    grouped_query = problem.grouped_view(grad_query)
+    key_sums = np.zeros(problem.key.shape[:2] + problem.key.shape[3:], problem.compute)
+    value_sums = np.zeros(problem.value.shape[:2] + problem.value.shape[3:], problem.compute)
 
-    def block(rows: slice) -> None:
-        probabilities = problem.scores(rows)
-        probabilities -= lse[rows]
+    def block(tile: _Tile) -> None:
+        rows, queries, keys = tile.rows, tile.queries, tile.keys
+        probabilities = problem.scores(tile)
+        probabilities -= lse[rows, :, :, queries]
         np.exp(probabilities, out=probabilities)
-        grad_value[rows] = np.matmul(problem.low_precision(probabilities).swapaxes(-1, -2),
-                                     grads[rows])
-        grad_scores = np.matmul(grads[rows], problem.value[rows].swapaxes(-1, -2))
-        grad_scores -= np.einsum("bhld,bhld->bhl", grads[rows], output[rows])[..., None]
+        grads_tile = grads[rows, :, :, queries]
+        value_sums[rows, :, :keys] += np.matmul(
+            problem.low_precision(probabilities).swapaxes(-1, -2), grads_tile).sum(axis=2)
+        grad_scores = np.matmul(grads_tile,
+                                problem.value[rows, :, :, :keys].swapaxes(-1, -2))
+        grad_scores -= dots[rows, :, :, queries, None]
         grad_scores *= probabilities
         grad_scores = problem.low_precision(grad_scores)
-        grad_query[rows] = problem.ungroup(np.matmul(grad_scores, problem.key[rows])
-                                          * problem.scale)
-        grad_key[rows] = np.matmul(grad_scores.swapaxes(-1, -2), problem.scaled_query[rows])
+        grouped_query[rows, :, :, queries] = np.matmul(
+            grad_scores, problem.key[rows, :, :, :keys]) * problem.scale
+        key_sums[rows, :, :keys] += np.matmul(
+            grad_scores.swapaxes(-1, -2), problem.scaled_query[rows, :, :, queries]).sum(axis=2)
     problem.run(block)
+    grad_key[...] = key_sums
+    grad_value[...] = value_sums
