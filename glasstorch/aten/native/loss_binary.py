@@ -19,13 +19,10 @@ from ...c10.dtype import scalar_type_name
 from ..meta.pointwise import Promotion, elementwise_meta
 from ..meta.shape import broadcast_shapes, is_non_overlapping_and_dense
 from ..registry import TensorMeta, op
-from .loss_regression import MEAN, SUM, opmath, reduce_loss, reduced_meta, rounded
+from .loss_regression import MEAN, NOT_FLOATING, SUM, opmath, reduce_loss, rounded
 from .reduction import quiet
 from .unary import refuse
 
-_NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32,
-                                                np.int64, np.uint16, np.uint32, np.uint64,
-                                                np.complex64, np.complex128))
 _LOG_FLOOR = -100.0
 _REFUSED = "refuses_requires_grad"    # torch's derivatives leave weights out: refused
 _EPSILON = 1e-12
@@ -98,7 +95,7 @@ def binary_cross_entropy(self, target, weight, reduction, *, out):
         >>> torch.ops.aten.binary_cross_entropy(torch.tensor([0.5, 1.]), torch.tensor([1., 0.]))
         tensor(50.3466)
     """
-    refuse(self, "binary_cross_entropy", _NOT_FLOATING)
+    refuse(self, "binary_cross_entropy", NOT_FLOATING)
     x, t = opmath(self), opmath(np.broadcast_to(target, self.shape))
     _check_probabilities(x, t)
     dtype = self.dtype        # float16 / bfloat16: each step rounded, as torch's scalar loop
@@ -130,7 +127,7 @@ def binary_cross_entropy_backward(grad_output, self, target, weight, reduction, 
     """The gradient of `binary_cross_entropy` for `self`:
     ``grad (x - t) / max(x (1 - x), 1e-12)``, times the weight, over the element count
     for a mean."""
-    refuse(self, "binary_cross_entropy_backward", _NOT_FLOATING)
+    refuse(self, "binary_cross_entropy_backward", NOT_FLOATING)
     x = opmath(self)
     slope = (x - opmath(target)) / np.maximum((1 - x) * x, _EPSILON)
     gradient = _weighted(slope * opmath(grad_output), weight)
@@ -187,7 +184,7 @@ def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction
         ...                                        torch.tensor([1., 0.]))
         tensor(50.3466)
     """
-    refuse(self, "log_sigmoid_cpu", _NOT_FLOATING)
+    refuse(self, "log_sigmoid_cpu", NOT_FLOATING)
     dtype = target.dtype      # float16 / bfloat16: each tensor op rounds, as torch's do
     z, t = opmath(self), opmath(target)
     log_sigmoid = rounded(_log_sigmoid(z), dtype)

@@ -22,14 +22,11 @@ from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
 from ..registry import TensorMeta, composite, op
 from ..schema import SchemaKind
-from .loss_regression import MEAN, NONE, opmath
+from .loss_regression import MEAN, NONE, NOT_FLOATING, opmath
 from .reduction import quiet
 from .unary import refuse
 
 _OUT = SchemaKind.out
-_NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32,
-                                                np.int64, np.uint16, np.uint32, np.uint64,
-                                                np.complex64, np.complex128))
 
 
 # ----------------------------------------------------------------------------------
@@ -89,7 +86,7 @@ def _check_target(target: np.ndarray) -> None:
 def _forward(name: str, self, target, weight, reduction, ignore_index, out) -> None:
     """Both forward kernels: write the losses (or their reduction) and total_weight."""
     _check_target(target)
-    refuse(self, name, _NOT_FLOATING)
+    refuse(self, name, NOT_FLOATING)
     _check_weight(self, weight)
     output, total_weight = out
     losses, weights = _picked(self, target, weight, ignore_index)
@@ -110,7 +107,7 @@ def _backward(name: str, grad_output, self, target, weight, reduction, ignore_in
               total_weight, out) -> None:
     """Both backward kernels: ``-weight[t] * grad`` at the picked entries, 0 elsewhere
     (one scatter; an ignored position writes its 0 at class 0)."""
-    refuse(self, name, _NOT_FLOATING)
+    refuse(self, name, NOT_FLOATING)
     _check_weight(self, weight)
     ignored, safe = _safe_targets(self, target, ignore_index)
     scale = -(opmath(weight)[safe] if weight is not None else np.float32(1))

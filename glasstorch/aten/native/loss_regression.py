@@ -27,11 +27,10 @@ from .reduction import quiet
 from .unary import refuse
 
 NONE, MEAN, SUM = 0, 1, 2
-_FLOATING = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64)) | {
-    dtypes.bfloat16._np}
-_NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32,
-                                                np.int64, np.uint16, np.uint32, np.uint64,
-                                                np.complex64, np.complex128))
+# The dtypes the loss kernels have no loop for (torch's AT_DISPATCH_FLOATING_TYPES_AND2)
+NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32,
+                                               np.int64, np.uint16, np.uint32, np.uint64,
+                                               np.complex64, np.complex128))
 
 
 # ----------------------------------------------------------------------------------
@@ -75,11 +74,6 @@ def common(a: np.ndarray, b: np.ndarray) -> np.dtype:
     if a.dtype.itemsize == b.dtype.itemsize:
         return np.dtype(np.float32)
     return a.dtype if a.dtype.itemsize > b.dtype.itemsize else b.dtype
-
-
-def reduced_meta(shape: tuple, dtype, reduction: int) -> TensorMeta:
-    """The result of a loss: 0-dim when reduced, else of the elementwise shape."""
-    return TensorMeta(() if reduction in (MEAN, SUM) else shape, dtype)
 
 
 def pointwise_loss_meta(self, target, reduction) -> TensorMeta:
@@ -127,7 +121,7 @@ def mse_loss(self, target, reduction, *, out):
         tensor(2.5000)
     """
     for array in (self, target):
-        refuse(array, "mse_cpu", _NOT_FLOATING)
+        refuse(array, "mse_cpu", NOT_FLOATING)
     dtype = common(self, target)
     difference = rounded(opmath(self) - opmath(target), dtype)   # torch rounds it too
     reduce_loss(difference * difference, reduction, out, dtype)
@@ -178,7 +172,7 @@ def smooth_l1_loss(self, target, reduction, beta, *, out):
         tensor([0.1250, 2.5000])
     """
     for array in (self, target):
-        refuse(array, "smooth_l1_cpu", _NOT_FLOATING)
+        refuse(array, "smooth_l1_cpu", NOT_FLOATING)
     gap = np.abs(opmath(self) - opmath(target))
     reduce_loss(np.where(gap < beta, 0.5 * gap * gap / beta, gap - 0.5 * beta), reduction, out,
                 common(self, target))
@@ -241,7 +235,7 @@ def huber_loss(self, target, reduction, delta, *, out):
         tensor([0.1250, 4.0000])
     """
     for array in (self, target):
-        refuse(array, "huber_cpu", _NOT_FLOATING)
+        refuse(array, "huber_cpu", NOT_FLOATING)
     gap = np.abs(opmath(self) - opmath(target))
     reduce_loss(np.where(gap < delta, 0.5 * gap * gap, delta * (gap - 0.5 * delta)),
                 reduction, out, self.dtype)
