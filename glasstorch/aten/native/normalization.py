@@ -250,23 +250,8 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
                 partial_weight.append((start, np.einsum("ij,ij->j", grads, normalized)))
             if grad_bias is not None:
                 partial_bias.append((start, np.add.reduce(grads, axis=0)))
-            if gi is None:
-                return
-            # computed in the gradient's rows where they hold the compute dtype
-            target = gi[start:stop] if gi.dtype == compute else np.empty_like(grads)
-            if w is not None:
-                scaled = np.multiply(grads, w, out=target)
-            else:
-                scaled = target
-                np.copyto(scaled, grads)
-            mean_grad = np.add.reduce(scaled, axis=1, keepdims=True) / compute.type(length)
-            projection = np.einsum("ij,ij->i", scaled, normalized) / compute.type(length)
-            scaled -= mean_grad
-            normalized *= projection[:, None]
-            scaled -= normalized
-            scaled *= inverse[start:stop]
-            if gi.dtype != compute:
-                gi[start:stop] = scaled
+            if gi is not None:
+                _input_grad_rows(grads, normalized, w, inverse[start:stop], gi[start:stop])
         _over_row_blocks(rows, length, block)
     elif grad_input is not None:
         grad_input.fill(0)
@@ -275,6 +260,27 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
             total = sum((p for _, p in sorted(parts, key=lambda item: item[0])),
                         np.zeros(length, compute))
             target[...] = total.reshape(target.shape)
+
+
+def _input_grad_rows(grads: np.ndarray, normalized: np.ndarray, weight, rstd: np.ndarray,
+                     out: np.ndarray) -> None:
+    """``rstd * (g - mean(g) - x̂ * mean(g * x̂))`` per row with ``g = grads * weight``,
+    computed in `out` where it holds the compute dtype (`normalized` is overwritten)."""
+    length = grads.shape[1]
+    target = out if out.dtype == grads.dtype else np.empty_like(grads)
+    if weight is not None:
+        scaled = np.multiply(grads, weight, out=target)
+    else:
+        scaled = target
+        np.copyto(scaled, grads)
+    mean_grad = np.add.reduce(scaled, axis=1, keepdims=True) / grads.dtype.type(length)
+    projection = np.einsum("ij,ij->i", scaled, normalized) / grads.dtype.type(length)
+    scaled -= mean_grad
+    normalized *= projection[:, None]
+    scaled -= normalized
+    scaled *= rstd
+    if target is not out:
+        out[...] = scaled
 
 
 # ----------------------------------------------------------------------------------
