@@ -267,6 +267,30 @@ _PYTHON_NUMBERS = (bool, int, float, complex)
 row_major = _STRIDES_CACHE.get       # row-major strides of a shape seen before, else None
 
 
+def zero_where(mask: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
+    """``out = 0 where mask, else values``, exactly (+0, and `values`' own NaN and -0.0
+    kept), for elementwise kernels (relu, threshold_backward).
+
+    The zeros are made by clearing bits, one bitwise and with a mask of all-ones or
+    all-zeros words: NumPy's masked assignment (``out[mask] = 0``, ``copyto(where=)``)
+    branches per element and is 5 to 10 times slower on mixed masks.
+    """
+    unsigned = _UNSIGNED.get(out.dtype.itemsize)
+    if unsigned is None:                        # complex128: no 16-byte integer
+        np.copyto(out, values, casting="unsafe")
+        out[mask] = 0
+        return
+    if values.dtype != out.dtype:
+        np.copyto(out, values, casting="unsafe")
+        values = out
+    keep = mask.astype(unsigned)
+    keep -= 1                                   # True -> 0, False -> all ones (wraps)
+    np.bitwise_and(values.view(unsigned), keep, out=out.view(unsigned))
+
+
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
 def to_compute_scalar(value, dtype: np.dtype):
     """A Python/NumPy number as a NumPy scalar of `dtype`, wrapping integers as C does."""
     kind = dtype.kind

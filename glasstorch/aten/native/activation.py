@@ -20,7 +20,7 @@ from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
 from ...c10.tensor_impl import TensorBase
 from ..meta.pointwise import Promotion, elementwise_meta
-from ..pointwise import pointwise
+from ..pointwise import pointwise, zero_where
 from ..registry import TensorMeta, composite, op
 from ..schema import SchemaKind
 from .copy import cpp_type_name
@@ -35,8 +35,7 @@ BACKWARD = {"out": True, "out_overload": "grad_input", "out_names": ("grad_input
 
 def _zero_where(mask: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
     """``out = mask ? 0 : values``: the shape of most backward operators here."""
-    np.copyto(out, values)
-    out[mask] = 0
+    zero_where(mask, values, out)
 
 
 # ----------------------------------------------------------------------------------

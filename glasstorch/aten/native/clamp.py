@@ -28,7 +28,7 @@ from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ...c10.promotion import result_type_of
 from ...c10.tensor_impl import TensorBase
 from ..meta.pointwise import Promotion, elementwise_meta, result_and_compute
-from ..pointwise import pointwise, to_compute_scalar
+from ..pointwise import pointwise, to_compute_scalar, zero_where
 from ..registry import TensorMeta, composite, op
 from ..schema import SchemaKind
 from .conversion import real_part
@@ -56,8 +56,11 @@ def _clamp_into(out: np.ndarray, x, low, high) -> None:
         # the bound, elsewhere the input itself (NaN and its own zeros kept): two passes
         # instead of the sign fix-up's five
         passed = np.less(x, one) if high is None else np.greater(x, one)
-        np.copyto(out, x, casting="unsafe")
-        np.copyto(out, one, where=passed, casting="unsafe")
+        if np.signbit(one):                   # -0.0: written as given
+            np.copyto(out, x, casting="unsafe")
+            np.copyto(out, one, where=passed, casting="unsafe")
+        else:
+            zero_where(passed, x, out)
         return
     if ties:                                  # read before `out` (maybe `x`) is written
         zero, negative = np.equal(x, 0), np.signbit(x)
