@@ -55,8 +55,8 @@ w = torch.ones(2, 3, requires_grad=True)
 with torch.dispatch_trace() as route:
     z = w.t().clone()
 print(route)
-print("Autograd is a fallthrough until the autograd engine arrives; views pass through")
-print("ADInplaceOrView, which links them to their base and version counter.")
+print("Autograd records a backward node (w requires grad), then redispatches below it;")
+print("views pass through ADInplaceOrView, which links them to their base and version counter.")
 
 # ------------------------------------------------------------------------------------
 section("5. One operator, one declaration", "glasstorch/aten/registry.py")
