@@ -1,15 +1,13 @@
-"""Smooth activations and their backward operators: elu (selu, celu), gelu, silu, mish,
-softplus, hardsigmoid and hardswish.
+"""Smooth activations and their backward operators: elu (selu, celu), silu, mish,
+softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
 
 As in `activation.py`: pointwise declarations (float16 / bfloat16 computed in float32),
 each derivative calling a fused backward operator that torch binds only in
 ``torch.ops.aten``; second derivatives are formulas of `autograd/manual_activation.py`.
-The kernels follow torch's CPU formulas (``expm1`` for elu, erf for exact gelu, the
-tanh form for ``approximate='tanh'``, softplus reverting to ``x`` above `threshold`).
+The kernels follow torch's CPU formulas (``expm1`` for elu, softplus reverting to ``x``
+above `threshold`).
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -23,10 +21,6 @@ from .unary import COMPLEX, exact_dtype_out, refuse
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
-_SQRT1_2 = math.sqrt(0.5)
-_GELU_TANH_BETA = math.sqrt(2.0 / math.pi)
-_GELU_TANH_KAPPA = 0.044715
-_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _ONE_SIXTH_FLOAT = float(np.float32(1.0 / 6.0))     # torch's backward scales by a float's 1/6
 
 
@@ -134,85 +128,6 @@ def celu(self, alpha, *, out):
     if alpha == 0:                  # checked by torch's CPU kernel: meta calls pass
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     elu.declaration.kernel(self, alpha, 1, 1.0 / float(alpha), out=out)
-
-
-# ----------------------------------------------------------------------------------
-# gelu
-# ----------------------------------------------------------------------------------
-def _check_approximate(self, approximate="none") -> None:
-    if approximate not in ("none", "tanh"):
-        raise RuntimeError("approximate argument must be either none or tanh.")
-
-
-@pointwise("gelu(Tensor self, *, str approximate=\"none\") -> Tensor", inplace=True, out=True,
-           check=_check_approximate, **NN,
-           grad={"self": "gelu_backward(grad, self, approximate=approximate)"})
-def gelu(self, approximate, *, out):
-    """The Gaussian error linear unit ``x * Phi(x)`` (Phi the standard normal CDF); with
-    ``approximate='tanh'``, ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
-
-    Example::
-
-        >>> torch.nn.functional.gelu(torch.tensor([-1., 0., 1.]))
-        tensor([-0.1587,  0.0000,  0.8413])
-    """
-    refuse(self, "GeluKernelImpl", NOT_FLOATING)
-    if approximate == "tanh":                  # the gate in a temporary: `out` may be self
-        gate = np.multiply(self, self, out=scratch(self))
-        np.multiply(gate, _GELU_TANH_KAPPA, out=gate)
-        np.add(gate, 1, out=gate)
-        np.multiply(gate, self, out=gate)
-        np.multiply(gate, _GELU_TANH_BETA, out=gate)
-        np.tanh(gate, out=gate)
-    else:
-        gate = np.multiply(self, _SQRT1_2, out=scratch(self))
-        scipy_special("gelu").erf(gate, out=gate)
-    np.add(gate, 1, out=gate)
-    np.multiply(gate, 0.5, out=gate)
-    np.multiply(gate, self, out=out)
-
-
-def _check_backward_approximate(grad_output, self, approximate="none") -> None:
-    _check_approximate(self, approximate)
-
-
-@pointwise("gelu_backward(Tensor grad_output, Tensor self, *, str approximate=\"none\") "
-           "-> Tensor", check=_check_backward_approximate, **BACKWARD,
-           grad={"grad_output": "gelu_backward(grad, self, approximate=approximate)",
-                 "self": "gelu_double_backward(grad, grad_output, self, approximate)"})
-def gelu_backward(grad_output, self, approximate, *, out):
-    """The gradient of `gelu`: ``grad_output * (Phi(x) + x * phi(x))`` (or the tanh form's
-    derivative)."""
-    if approximate == "tanh":
-        square = np.multiply(self, self, out=scratch(self))
-        inner = np.multiply(square, _GELU_TANH_KAPPA, out=scratch(self))
-        np.add(inner, 1, out=inner)
-        np.multiply(inner, self, out=inner)
-        np.multiply(inner, _GELU_TANH_BETA, out=inner)
-        np.tanh(inner, out=inner)                         # t = tanh(u)
-        # d/dx 0.5 x (1 + t) = 0.5 (1 + t) + 0.5 x (1 - t^2) u'
-        np.multiply(square, 3 * _GELU_TANH_KAPPA, out=square)
-        np.add(square, 1, out=square)
-        np.multiply(square, _GELU_TANH_BETA * 0.5, out=square)      # 0.5 u'
-        np.multiply(square, self, out=square)
-        np.multiply(inner, inner, out=out)
-        np.subtract(1, out, out=out)
-        np.multiply(out, square, out=out)
-        np.add(out, 0.5, out=out)
-        np.multiply(inner, 0.5, out=inner)
-        np.add(out, inner, out=out)
-    else:
-        density = np.multiply(self, self, out=scratch(self))
-        np.multiply(density, -0.5, out=density)
-        np.exp(density, out=density)
-        np.multiply(density, _INV_SQRT_2PI, out=density)
-        np.multiply(density, self, out=density)               # x phi(x)
-        np.multiply(self, _SQRT1_2, out=out)
-        scipy_special("gelu_backward").erf(out, out=out)
-        np.add(out, 1, out=out)
-        np.multiply(out, 0.5, out=out)                        # Phi(x)
-        np.add(out, density, out=out)
-    np.multiply(out, grad_output, out=out)
 
 
 # ----------------------------------------------------------------------------------

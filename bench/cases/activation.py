@@ -1,0 +1,41 @@
+"""Softmax and GELU: the attention and MLP activations of the issue-7 demo model.
+
+``(64, 256, 384)`` float32 (the demo's activations; 6.3M elements). softmax runs over
+the last dim (as attention does) and over a middle one; forward + backward goes through
+the fused `_softmax_backward_data` / `gelu_backward` (one pass per block). The NumPy
+column is the bare forward arithmetic on one thread: max-shifted exp and a division
+for softmax; ``x * (1 + erf(x / sqrt 2)) / 2`` with SciPy's erf for gelu.
+"""
+from bench import case
+
+GROUP = "nn: softmax, gelu"
+
+
+def _activations(torch, np):
+    torch.manual_seed(0)
+    x = torch.randn(64, 256, 384, requires_grad=True)
+    grad = torch.randn(64, 256, 384)
+    a = np.random.default_rng(0).standard_normal((64, 256, 384), dtype=np.float32)
+    from scipy import special
+    return {"torch": torch, "F": torch.nn.functional, "np": np, "x": x, "g": grad, "a": a,
+            "numpy_softmax": _numpy_softmax, "erf": special.erf}
+
+
+def _numpy_softmax(np, a, axis):
+    e = np.exp(a - a.max(axis, keepdims=True))
+    return e / e.sum(axis, keepdims=True)
+
+
+case("torch.softmax(x, -1)", group=GROUP, name="softmax fwd (64,256,384) dim -1",
+     numpy="numpy_softmax(np, a, -1)")(_activations)
+case("torch.softmax(x, 1)", group=GROUP, name="softmax fwd (64,256,384) dim 1",
+     numpy="numpy_softmax(np, a, 1)")(_activations)
+case("torch.softmax(x, -1).backward(g)", group=GROUP,
+     name="softmax fwd+bwd (64,256,384) dim -1")(_activations)
+case("F.log_softmax(x, -1).backward(g)", group=GROUP,
+     name="log_softmax fwd+bwd (64,256,384) dim -1")(_activations)
+case("F.gelu(x)", group=GROUP, name="gelu fwd (64,256,384)",
+     numpy="a * (1 + erf(a * np.float32(0.70710678))) * np.float32(0.5)")(_activations)
+case("F.gelu(x, approximate='tanh')", group=GROUP, name="gelu tanh fwd (64,256,384)")(
+    _activations)
+case("F.gelu(x).backward(g)", group=GROUP, name="gelu fwd+bwd (64,256,384)")(_activations)
