@@ -26,6 +26,7 @@ from ..dispatcher import ops
 from ..meta.shape import wrap_dim
 from ..registry import TensorMeta, composite, op
 from .attention_flash import _scaled_dot_product_flash_attention_for_cpu as flash_attention
+from .attention_flash import default_scale
 from .softmax import along_rows
 
 _aten = ops.aten
@@ -165,9 +166,7 @@ def _additive_mask(attn_mask, dtype):
 def _scale_root(head_size: int, scale) -> float:
     """sqrt(|scale|) (default scale 1/sqrt(E)): the math path scales query and key by it
     each, keeping the product's magnitude moderate."""
-    if scale is None:
-        scale = float(np.float64(1.0) / np.sqrt(np.float64(head_size)))
-    return math.sqrt(abs(scale))
+    return math.sqrt(abs(default_scale(head_size) if scale is None else scale))
 
 
 def _repeat_heads(t, repeats: int):

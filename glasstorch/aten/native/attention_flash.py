@@ -89,6 +89,12 @@ def _flash_meta(query, key, value, dropout_p=0.0, is_causal=False, attn_mask=Non
     return output, _lse_meta(query)
 
 
+def default_scale(head_size: int) -> float:
+    """1 / sqrt(E), the scores' default factor (inf for E = 0, silently, as torch)."""
+    with np.errstate(divide="ignore"):
+        return float(np.float64(1.0) / np.sqrt(np.float64(head_size)))
+
+
 # ----------------------------------------------------------------------------------
 # Shared by both kernels
 # ----------------------------------------------------------------------------------
@@ -113,7 +119,7 @@ class _Problem:
         self.kv_heads, self.kv_length = key.shape[1], key.shape[2]
         self.group = heads // self.kv_heads
         self.grouped = (batch, self.kv_heads, self.group, self.length)
-        self.scale = self.compute(1.0 / np.sqrt(dim) if scale is None else scale)
+        self.scale = self.compute(default_scale(dim) if scale is None else scale)
         self.query = self.read(query).reshape(self.grouped + (dim,))
         # scaling the query, not the scores, saves a pass over the scores
         self.scaled_query = self.query * self.scale
