@@ -72,6 +72,13 @@ OPERATORS = frozenset("""
     nn.functional.l1_loss nn.functional.smooth_l1_loss nn.functional.huber_loss
     nn.functional.binary_cross_entropy nn.functional.binary_cross_entropy_with_logits
     nn.functional.kl_div
+    softmax log_softmax _softmax_backward_data nn.functional.softmin nn.functional.relu
+    nn.functional.relu6 nn.functional.leaky_relu nn.functional.prelu nn.functional.elu
+    nn.functional.selu nn.functional.celu nn.functional.gelu nn.functional.silu
+    nn.functional.mish nn.functional.hardtanh nn.functional.softplus nn.functional.softsign
+    nn.functional.softshrink nn.functional.hardshrink nn.functional.tanhshrink
+    nn.functional.hardsigmoid nn.functional.hardswish nn.functional.logsigmoid
+    nn.functional.threshold nn.functional.glu
 """.split())
 # Records whose results are random draws: torch's record wraps its op in
 # `wrapper_set_seed` (seed 42 inside the call); glasstorch's call is seeded alike.
