@@ -177,8 +177,10 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
     """The common call, without the general machinery: returns None when it does not apply.
 
     It applies when the operands are row-major tensors of one dtype and shape (or one
-    such tensor and a number that does not change the dtype), and that dtype is
-    computed in itself (no float16 widening). Then the result is row-major, of the
+    such tensor and a number that does not change the dtype; a lone tensor operand may
+    also be broadcast from a scalar, all strides 0, and one of two on the conditions of
+    `_row_major_result`), and that dtype is computed in itself (no float16 widening).
+    Then the result is row-major, of the
     dtype the promotion kind gives, and the kernel reads the arrays as they are. The
     in-place form (``inplace=True``) also needs the result dtype to be self's: it then
     writes self and bumps its version, doing ADInplaceOrView's job too.
@@ -204,14 +206,14 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
                         or not _row_major_result(a, b, dense, inplace):
                     return None
                 b = b._arr if b._arr is not None else b._np
-            elif a._stride != dense:
+            elif a._stride != dense and (inplace or any(a._stride)):
                 return None
             elif type(b) in _PYTHON_NUMBERS and result_type_with_scalar(a._dtype, b) is a._dtype:
                 b = to_compute_scalar(b, a._dtype._np)
             else:
                 return None
             values = [a._arr if a._arr is not None else a._np, b, *args[2:]]
-        elif a._stride != dense:
+        elif a._stride != dense and (inplace or any(a._stride)):
             return None
         else:
             values = [a._arr if a._arr is not None else a._np, *args[1:]]

@@ -93,3 +93,9 @@ def test_elementwise_fast_path_with_a_broadcast_operand_keeps_torchs_layout():
         assert "more than one element of the written-to tensor" in str(error)
     else:
         raise AssertionError("writing into a broadcast tensor must fail")
+
+
+def test_elementwise_fast_path_with_a_lone_broadcast_operand():
+    spread = torch.tensor(2.0).expand(3, 1, 4)
+    assert (spread / 4).stride() == (4, 4, 1) and (spread / 4).tolist() == [[[0.5] * 4]] * 3
+    assert (-spread).stride() == (4, 4, 1) and spread.exp().stride() == (4, 4, 1)
