@@ -251,6 +251,10 @@ _NODE_NAMES = {
     "repeat_interleave.self_Tensor": "IndexSelectBackward0", "cross": "LinalgCrossBackward0",
     "cdist": "CdistBackward0", "_cdist_forward": "CdistBackward0",
 }
+# In-place twins derivatives.yaml lists apart (with a formula on the result): numbered
+# after the functional overload, where torch's name differs from it.
+_INPLACE_NODE_NAMES = {"threshold": "ThresholdBackward1", "elu": "EluBackward1",
+                       "leaky_relu": "LeakyReluBackward1", "celu": "CeluBackward1"}
 _HAND_WRITTEN = {"copy_"}
 # A number where the schema says Tensor is torch's wrapped number, or selects one of its
 # `.Scalar` overloads: (declaration, the arguments given as numbers) -> that node's name.
@@ -275,6 +279,11 @@ def named_for_call(cls, declaration, numbers: tuple):
     name = _SCALAR_NODE_NAMES.get((declaration.name, numbers))
     if name is None or name == cls.__name__:
         return cls
+    return _variant(cls, name)
+
+
+def _variant(cls, name: str):
+    """A subclass of node type `cls` with the same formulas under another name."""
     variant = _VARIANTS.get((cls, name))
     if variant is None:
         variant = _VARIANTS[cls, name] = type(name, (cls,), {})
@@ -308,6 +317,11 @@ def _index(declaration) -> int:
 
 def node_type(declaration, schema) -> type:
     """The Node subclass for a declaration with `grad=` formulas (made once)."""
+    inplace_name = _INPLACE_NODE_NAMES.get(declaration.name)
+    from ..aten.schema import SchemaKind
+    if inplace_name is not None and schema.kind is SchemaKind.inplace:
+        functional = declaration.overloads[SchemaKind.functional]._schema
+        return _variant(node_type(declaration, functional), inplace_name)
     found = _NODE_TYPES.get(declaration.name)
     if found is not None:
         return found

@@ -25,8 +25,6 @@ KNOWN: dict = {
     "hardsigmoid_backward": "activation: torch leaves hardsigmoid_backward's derivative "
                             "unimplemented (raises); glasstorch declares one, which forward AD "
                             "of hardsigmoid (derived from backward formulas) needs",
-    "log_sigmoid_backward": "activation: torch refuses a buffer that requires grad ('not "
-                            "differentiable with respect to argument'); glasstorch gives it None",
     "dist": "autograd engine: torch's p=0 gradient is undefined, so autograd.grad raises (an "
             "input unused); glasstorch's formula returns None and the engine answers None",
 }

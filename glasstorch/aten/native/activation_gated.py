@@ -54,7 +54,7 @@ def log_sigmoid_forward(self, *, out):
     out=True, out_overload="grad_input", out_names=("grad_input",), function=False,
     grad={"grad_output": "log_sigmoid_backward(grad, self, buffer)",
           "self": "log_sigmoid_double_backward(grad * grad_output, self)",
-          "buffer": "non_differentiable"})
+          "buffer": "refuses_requires_grad"})
 @quiet
 def log_sigmoid_backward(grad_output, self, buffer, *, out):
     """The gradient of `log_sigmoid`: ``grad_output * sigmoid(-x)``, from the buffer
