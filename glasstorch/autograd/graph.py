@@ -15,6 +15,7 @@ import itertools
 import sys
 import weakref
 
+from ..aten.dispatcher import ops
 from ..aten.meta.shape import is_non_overlapping_and_dense
 from ..c10.dispatch_key import AUTOGRAD, local_keys
 from ..c10.layout import contiguous_format
@@ -203,7 +204,6 @@ def _copy_in_layout(grad, variable):
     """A copy of `grad` laid out by the contract (torch's clone_obey_contract): in the
     leaf's strides when the leaf is dense, else row-major. Recorded under create_graph
     (`.grad` then has CopyBackwards as its grad_fn, as in torch)."""
-    from ..aten.dispatcher import ops
     if is_non_overlapping_and_dense(variable._size, variable._stride):
         copy = ops.aten.empty_strided.default.call(variable._size, variable._stride,
                                                    grad._dtype, None, grad._device, None)
@@ -226,8 +226,7 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     elif recording:
         meta.grad = meta.grad + grad
     else:
-        from ..aten.dispatcher import ops            # the operator itself: no binding step
-        ops.aten.add_.Tensor.call(meta.grad, grad, 1)
+        ops.aten.add_.Tensor.call(meta.grad, grad, 1)  # the operator itself: no binding
     if meta.post_accumulate_hooks:
         for hook in list(meta.post_accumulate_hooks.values()):
             hook(variable)
