@@ -26,7 +26,7 @@ _TANH_BETA = math.sqrt(2.0 / math.pi)
 _TANH_KAPPA = 0.044715
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 BLOCK = 16384
-_ERF_P = np.float32(0.3275911)
+_ERF_P_SCALED = np.float32(0.3275911 * math.sqrt(0.5))    # p, for |x| / sqrt 2
 _ERF_COEFFICIENTS = tuple(np.float32(c) for c in (1.061405429, -1.453152027, 1.421413741,
                                                    -0.284496736, 0.254829592))
 
@@ -46,35 +46,52 @@ def in_blocks(function, inputs: tuple, out: np.ndarray) -> None:
         function(*[x[part] for x in flat], out=target[part])
 
 
-def erf_float32(x: np.ndarray, out: np.ndarray) -> None:
-    """erf by the Abramowitz-Stegun polynomial (Note [Fast float32 erf]); `out` may be x."""
+def gauss_tail_float32(x: np.ndarray) -> tuple:
+    """For float32 `x`: ``(q, e)`` with ``e = exp(-x^2 / 2)`` and ``q = erfc(|x| / sqrt 2)``
+    by the Abramowitz-Stegun polynomial ``q = (p1 t + ... + p5 t^5) e``, ``t = 1 / (1 +
+    p |x| / sqrt 2)`` (Note [Fast float32 erf]). Both are new arrays."""
     t = np.abs(x, out=scratch(x))
-    np.multiply(t, _ERF_P, out=t)
+    np.multiply(t, _ERF_P_SCALED, out=t)
     np.add(t, 1, out=t)
     np.reciprocal(t, out=t)
-    poly = np.multiply(t, _ERF_COEFFICIENTS[0], out=scratch(x))
+    q = np.multiply(t, _ERF_COEFFICIENTS[0], out=scratch(x))
     for coefficient in _ERF_COEFFICIENTS[1:]:
-        np.add(poly, coefficient, out=poly)
-        np.multiply(poly, t, out=poly)
-    gauss = np.square(x, out=scratch(x))
-    np.negative(gauss, out=gauss)
-    np.exp(gauss, out=gauss)
-    np.multiply(poly, gauss, out=poly)
-    np.subtract(1, poly, out=poly)
-    np.copysign(poly, x, out=out)
+        np.add(q, coefficient, out=q)
+        np.multiply(q, t, out=q)
+    e = np.multiply(x, x, out=t)
+    np.multiply(e, np.float32(-0.5), out=e)
+    np.exp(e, out=e)
+    np.multiply(q, e, out=q)
+    return q, e
 
 
-def _erf_into(x: np.ndarray, out: np.ndarray) -> None:
-    if x.dtype == np.float32:
-        erf_float32(x, out)
-    else:
-        scipy_special("gelu").erf(x, out=out)
+def _gelu_exact_float32(x: np.ndarray, out: np.ndarray) -> None:
+    """x Phi(x) = (x + |x| erf(|x| / sqrt 2)) / 2 = (x + |x| (1 - q)) / 2: erf is odd, so
+    x erf(x / sqrt 2) is even and needs no sign (and gelu(inf) stays inf)."""
+    q, e = gauss_tail_float32(x)
+    np.subtract(1, q, out=q)
+    np.multiply(q, np.abs(x, out=e), out=q)
+    np.add(q, x, out=q)
+    np.multiply(q, np.float32(0.5), out=out)
+
+
+def _gelu_derivative_float32(x: np.ndarray) -> np.ndarray:
+    """Phi(x) + x phi(x), sharing one exponential: Phi = (1 + sign(x) (1 - q)) / 2 and
+    phi = e / sqrt(2 pi)."""
+    q, e = gauss_tail_float32(x)
+    np.subtract(1, q, out=q)
+    np.multiply(q, np.sign(x), out=q)
+    np.add(q, 1, out=q)
+    np.multiply(q, np.float32(0.5), out=q)
+    np.multiply(e, np.float32(_INV_SQRT_2PI), out=e)
+    np.multiply(e, x, out=e)
+    return np.add(q, e, out=q)
 
 
 def _cdf(x: np.ndarray) -> np.ndarray:
-    """Phi(x) = (1 + erf(x / sqrt 2)) / 2, in a new array."""
-    gate = np.multiply(x, x.dtype.type(_SQRT1_2), out=scratch(x))
-    _erf_into(gate, gate)
+    """Phi(x) = (1 + erf(x / sqrt 2)) / 2 with SciPy's exact erf, in a new array."""
+    gate = np.multiply(x, _SQRT1_2, out=scratch(x))
+    scipy_special("gelu").erf(gate, out=gate)
     np.add(gate, 1, out=gate)
     np.multiply(gate, 0.5, out=gate)
     return gate
@@ -96,6 +113,9 @@ def _check_approximate(self, approximate="none") -> None:
 
 
 def _gelu_block(x: np.ndarray, *, out: np.ndarray, approximate: str) -> None:
+    if approximate == "none" and x.dtype == np.float32:
+        _gelu_exact_float32(x, out)
+        return
     if approximate == "tanh":                  # the gate in a temporary: `out` may be x
         gate = _tanh_inner(x)
         np.add(gate, 1, out=gate)
@@ -141,6 +161,8 @@ def _gelu_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray,
         np.add(derivative, 0.5, out=derivative)
         np.multiply(t, 0.5, out=t)
         np.add(derivative, t, out=derivative)
+    elif x.dtype == np.float32:
+        derivative = _gelu_derivative_float32(x)
     else:                                             # Phi(x) + x phi(x)
         density = np.multiply(x, x, out=scratch(x))
         np.multiply(density, -0.5, out=density)
