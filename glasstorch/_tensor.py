@@ -233,6 +233,9 @@ class Tensor(TensorBase):
 
     def requires_grad_(self, requires_grad: bool = True):
         """Set `requires_grad` in place and return `self`."""
+        if requires_grad and not (self._dtype.is_floating_point or self._dtype.is_complex):
+            # torch's wording here, unlike the attribute's, leaves complex out
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 

@@ -260,7 +260,8 @@ def _make_caller(sig: Signature):
                 return result
         result = functional.call(*values)
         if has_rg and bound[-1]:
-            result.requires_grad_(True)
+            from .._tensor_new import _with_requires_grad     # a factory's own wording
+            _with_requires_grad(result, True)
         return result
     return call
 

@@ -495,10 +495,21 @@ def _view_bookkeeping(op: OpOverload, keyset: int, args: tuple):
         for r in result:
             r._base = base
             r._vc = self._version_counter()
+        note_view_creation(self, result, True)
     else:
         result._base = base
         result._vc = self._version_counter()
+        note_view_creation(self, [result], False)
     return result
+
+
+def _no_notes(source, views: list, multi: bool) -> None:
+    """Until autograd installs its own (autograd/views.py `note_views`): nothing."""
+
+
+# How autograd records the way views were made (torch's CreationMeta): set by the
+# autograd package, as c10 does not know it.
+note_view_creation = _no_notes
 
 
 def _fast_view(rule, is_view: bool):
@@ -508,8 +519,13 @@ def _fast_view(rule, is_view: bool):
         base = (self._base if self._base is not None else self) if is_view else None
         geometry = rule(*args)
         if type(geometry) is list:
-            return [make_view(self, g, base) for g in geometry]
-        return make_view(self, geometry, base)
+            results = [make_view(self, g, base) for g in geometry]
+            note_view_creation(self, results, True)
+            return results
+        result = make_view(self, geometry, base)
+        if is_view and (self._creation_meta or not local_keys.plain):   # grad mode off, ...
+            note_view_creation(self, [result], False)
+        return result
     view_fast_path.__qualname__ = f"{rule.__name__} (view fast path)"
     return view_fast_path
 

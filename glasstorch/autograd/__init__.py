@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..aten import registry
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
 from ..c10.dispatch_key import PYTHON, local_keys
 from ..c10.tensor_impl import TensorBase, contiguous_strides, set_view_grad_fn, wrap_array
@@ -27,12 +28,13 @@ from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  
 from .graph import gradient_edge
 from .recording import install
 from .saved import saved_tensors_hooks  # noqa: F401
-from .views import view_grad_fn
+from .views import note_views, view_grad_fn
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "saved_tensors_hooks", "Function", "once_differentiable"]
 
 set_view_grad_fn(view_grad_fn)
+registry.note_view_creation = note_views
 for _declaration in list(DECLARATIONS.values()):
     install(_declaration)
 DECLARATION_SINKS.append(install)

@@ -15,6 +15,7 @@ from ..c10.tensor_impl import TensorBase
 from .grad_mode import is_grad_enabled, no_grad
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
+from .views import IN_CUSTOM_FUNCTION
 
 
 class FunctionCtx:
@@ -195,6 +196,10 @@ def _wrap_outputs(node, args: tuple, output, recording: bool):
             meta = value._autograd_meta()
             meta.grad_fn, meta.output_nr, meta.requires_grad = node, index, True
             value._keys |= AUTOGRAD
+            if value._base is not None and id(value) not in dirty:   # Note [Views autograd
+                # cannot rebase] (views.py): no rebasing of a Function's views
+                value._creation_meta = IN_CUSTOM_FUNCTION
+                meta.attr_version = value._version
     node._input_metadata = [InputMetadata(v) if isinstance(v, TensorBase) else None
                             for v in outputs]
     if recording:

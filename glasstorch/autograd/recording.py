@@ -26,7 +26,8 @@ from .anomaly_mode import is_anomaly_enabled, record_stack
 from .formulas import INPUT_FACTS, REFUSES_GRAD, named_for_call, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
-from .views import check_view_of_leaf, is_tracked_view, rebase_history
+from .views import (check_view_of_leaf, is_tracked_view, rebase_history,
+                    refuse_inplace_on_view)
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 
@@ -398,6 +399,8 @@ def _inplace_kernel(declaration, overload):
             values = _jvp_values(recording, args, {"self": _clone_below_autograd(self)})
         recording.cls()
         mask = recording.grad_mask(args)
+        if mask and self._creation_meta:             # Note [Views autograd cannot rebase]
+            refuse_inplace_on_view(self)
         if not mask:
             result = op.redispatch(keys_below, args)
             if tangents is not None:

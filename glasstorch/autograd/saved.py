@@ -28,7 +28,7 @@ class SavedTensor:
     """One tensor saved for backward, with the version it had."""
 
     __slots__ = ("data", "version", "output_nr", "is_output", "released", "packed",
-                 "unpack_hook", "grad_fn")
+                 "unpack_hook")
 
     def __init__(self, tensor, is_output: bool = False, output_nr: int = 0) -> None:
         if tensor._keys & INFERENCE:
@@ -42,9 +42,7 @@ class SavedTensor:
         # as a plain tensor: unpacking must not attach it to the node
         is_output = is_output and tensor.requires_grad
         self.is_output = is_output
-        # Named in the error if the tensor changes: an input's history when saved.
-        self.grad_fn = None if is_output else tensor.grad_fn
-        self.output_nr = output_nr if is_output else getattr(tensor._autograd, "output_nr", 0)
+        self.output_nr = output_nr
         self.released = False
         self.data = make_view(tensor, (tensor._size, tensor._stride, tensor._offset), None) \
             if is_output else tensor
@@ -76,17 +74,19 @@ class SavedTensor:
     def _modified_message(self, tensor, node) -> str:
         from ..aten.native.view import type_string
         described = f"[{type_string(tensor)} {list(tensor._size)}]"
-        owner = node if self.is_output else self.grad_fn
+        # An input is named by its history now (after the write), as torch does.
+        owner = node if self.is_output else tensor.grad_fn
         if owner is not None:                 # torch names the node without "Backward0"
             name = re.sub(r"Backward\d*$", "", owner.name())
-            described += f", which is output {self.output_nr} of {name},"
+            number = self.output_nr if self.is_output else tensor._autograd.output_nr
+            described += f", which is output {number} of {name},"
         return (f"one of the variables needed for gradient computation has been modified by "
                 f"an inplace operation: {described} is at version {tensor._version}; "
                 f"expected version {self.version} instead. {_HINT}")
 
     def release(self) -> None:
         self.released = True
-        self.data = self.packed = self.grad_fn = None
+        self.data = self.packed = None
 
 
 

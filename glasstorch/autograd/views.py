@@ -10,14 +10,108 @@ A view shares its base's memory, so an in-place write through one changes the ot
   stale: it describes the view before the write. So a view remembers the version it was
   recorded at, and when the version moved its `grad_fn` is made anew from the base's
   (an `AsStridedBackward0` over the base's current history), as torch does.
+
+Some views cannot be handled that way, so a view remembers how it was made (torch's
+`CreationMeta`, in `_creation_meta`) and in-place writes to it are refused (Note
+[Views autograd cannot rebase]).
 """
 from __future__ import annotations
 
-from ..c10.dispatch_key import AUTOGRAD
+import re
+
+from ..c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
 from .graph import InputMetadata, Node, gradient_edge
 
 _VIEW_OF_LEAF = ("a view of a leaf Variable that requires grad is being used in an in-place "
                  "operation.")
+
+
+# Note [Views autograd cannot rebase]
+#     Rebasing a view's history after an in-place write (CopySlices, then the view's
+#     grad_fn made anew from its base's) is wrong or ambiguous for views made
+#     - inside a custom Function's forward, or an input it returned as it is: the
+#       rebased history would bypass the Function's own backward;
+#     - by an operator returning several views (split, unbind, chunk): one node owns all
+#       of them, and rewriting it for one output would break the others;
+#     - while grad mode or inference mode was off: whether the write should be tracked
+#       is unclear.
+#     So such views carry a non-default `_creation_meta` (the class default is DEFAULT),
+#     inherited by views of them, and torch's errors are raised when they are written in
+#     place with grad mode on (directly), or when their grad_fn is read after their base
+#     or another view of it was (indirectly).
+DEFAULT, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, INFERENCE_MODE = range(5)
+
+_REFUSAL_ENDINGS = {
+    MULTI_OUTPUT_NODE: " This view is the output of a function that returns multiple views. "
+                       "Such functions do not allow the output views to be modified inplace. "
+                       "You should replace the inplace operation by an out-of-place one.",
+    NO_GRAD_MODE: " Given that this use case is ambiguous and error-prone, it is forbidden. "
+                  "You can clarify your code by moving both the view and the inplace either "
+                  "both inside the no_grad block (if you don't want the inplace to be "
+                  "tracked) or both outside (if you want the inplace to be tracked).",
+    INFERENCE_MODE: " Given that this use case is ambiguous and error-prone, it is forbidden. "
+                    "You can clarify your code by moving both the view and the inplace either "
+                    "both inside the inference_mode block (if you don't want the inplace to be "
+                    "tracked) or both outside (if you want the inplace to be tracked).",
+    IN_CUSTOM_FUNCTION: " This view was created inside a custom Function (or because an input "
+                        "was returned as-is) and the autograd logic to handle view+inplace "
+                        "would override the custom backward associated with the custom "
+                        "Function, leading to incorrect gradients. This behavior is forbidden. "
+                        "You can fix this by cloning the output of the custom Function.",
+}
+
+
+def note_views(source, views: list, multi: bool) -> None:
+    """Record how `views` of `source` were made (Note [Views autograd cannot rebase]).
+
+    Views made with grad mode off of a base that requires grad require grad themselves
+    (as torch's views do) without a grad_fn; their version is remembered so that a later
+    write to the base is noticed when their grad_fn is read.
+    """
+    if local_keys.included & INFERENCE:
+        made = INFERENCE_MODE
+    elif local_keys.excluded & AUTOGRAD:
+        made = NO_GRAD_MODE
+    else:
+        made = MULTI_OUTPUT_NODE if multi else DEFAULT
+    inherited = source._creation_meta
+    if made == DEFAULT or inherited == INFERENCE_MODE:
+        made = inherited
+    if made == DEFAULT:
+        return
+    base_meta = (source._base if source._base is not None else source)._autograd
+    tracked = made >= NO_GRAD_MODE and base_meta is not None and base_meta.requires_grad
+    for view in views:
+        view._creation_meta = made
+        if tracked and (view._dtype.is_floating_point or view._dtype.is_complex):
+            meta = view._autograd_meta()
+            meta.requires_grad, meta.attr_version = True, view._version
+            view._keys |= AUTOGRAD
+
+
+def refuse_inplace_on_view(view, indirect: bool = False) -> None:
+    """Raise torch's error for an in-place write to a view that cannot be rebased."""
+    made = view._creation_meta
+    meta = view._autograd
+    grad_fn = None if meta is None else meta.grad_fn
+    written = "its base or another view of its base has been" if indirect else "is being"
+    if grad_fn is not None:
+        origin = f"Output {meta.output_nr} of {_short_name(grad_fn)}"
+    if made in (NO_GRAD_MODE, INFERENCE_MODE) or grad_fn is None:
+        prefix = "A view was created in" if grad_fn is None else \
+            f"{origin} is a view of a view which was created in"
+        message = (f"{prefix} inference mode and {written} modified inplace in normal mode."
+                   if made == INFERENCE_MODE else
+                   f"{prefix} no_grad mode and {written} modified inplace with grad mode "
+                   f"enabled.")
+    else:
+        message = f"{origin} is a view and {written} modified inplace."
+    raise RuntimeError(message + _REFUSAL_ENDINGS[made])
+
+
+def _short_name(node) -> str:
+    """A node's name as torch's view errors print it: without the Backward suffix."""
+    return re.sub(r"Backward\d*$", "", node.name())
 
 
 def is_tracked_view(tensor, inputs_require_grad: bool) -> bool:
@@ -107,5 +201,7 @@ def view_grad_fn(view):
         return None if meta is None else meta.grad_fn
     base_meta = view._base._autograd
     if base_meta is not None and base_meta.requires_grad:
+        if view._creation_meta != DEFAULT:
+            refuse_inplace_on_view(view, indirect=True)
         _regenerate(view)
     return meta.grad_fn

@@ -85,6 +85,7 @@ class TensorBase:
 
     __slots__ = ("_storage", "_size", "_stride", "_offset", "_dtype", "_device", "_arr",
                  "_vc", "_base", "_keys", "_autograd", "__dict__", "__weakref__")
+    _creation_meta = 0      # a view: how it was made (autograd/views.py); 0 is DEFAULT
 
     # ----- geometry ---------------------------------------------------------------
     @property
