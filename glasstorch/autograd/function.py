@@ -15,7 +15,7 @@ from ..c10.tensor_impl import TensorBase
 from .grad_mode import is_grad_enabled, no_grad
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
-from .views import IN_CUSTOM_FUNCTION
+from .creation_meta import IN_CUSTOM_FUNCTION
 
 
 class FunctionCtx:
@@ -57,6 +57,9 @@ class BackwardCFunction(Node, FunctionCtx):
         self._saved = None
         self._freed = False
         self._in_jvp = False
+
+    def __repr__(self) -> str:          # torch's classes live in torch.autograd.function
+        return f"<torch.autograd.function.{type(self).__name__} object at {id(self):#x}>"
 
     @property
     def saved_tensors(self) -> tuple:

@@ -15,11 +15,15 @@ import itertools
 import sys
 import weakref
 
+import numpy as np
+
 from ..aten.dispatcher import ops
 from ..aten.meta.shape import is_non_overlapping_and_dense
-from ..c10.dispatch_key import AUTOGRAD, local_keys
+from ..aten.registry import empty_strided_on
+from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
 from ..c10.layout import contiguous_format
-from ..c10.tensor_impl import is_contiguous_strides
+from ..c10.tensor_impl import is_contiguous_strides, make_view
+from .creation_meta import NO_GRAD_MODE
 from .saved import save_on_cpu, saved_tensors_hooks  # noqa: F401  (torch.autograd.graph's)
 
 _sequence = itertools.count()            # creation order: later nodes run first
@@ -184,9 +188,33 @@ def _count_refs(buffer: list) -> int:
 _ENGINE_REFS = _count_refs([object()])
 
 
+class _Holder:
+    __slots__ = ("value",)
+
+
+def _count_held_once() -> int:
+    """The references a value held by one attribute shows once read into a variable
+    (the attribute, the variable, getrefcount's argument, as the interpreter counts)."""
+    holder = _Holder()
+    holder.value = object()
+    value = holder.value
+    return sys.getrefcount(value)
+
+
+_HELD_ONCE = _count_held_once()
+
+
 def _stealable(grad, variable) -> bool:
-    return (grad._autograd is None and grad._base is None and grad._vc is None
-            and _obeys_layout(grad, variable))
+    """Whether the engine's gradient may become `.grad` itself (Note [The engine owns
+    gradients]): a fresh tensor, or a view of one that nothing else holds (sum_to's
+    keepdim sum viewed to the leaf's shape), in the contract's layout."""
+    if grad._autograd is not None or not _obeys_layout(grad, variable):
+        return False
+    base = grad._base
+    if base is None:
+        return grad._vc is None
+    return base._base is None and base._autograd is None \
+        and sys.getrefcount(base) <= _HELD_ONCE
 
 
 def _obeys_layout(grad, variable) -> bool:
@@ -205,6 +233,13 @@ def _copy_in_layout(grad, variable):
     leaf's strides when the leaf is dense, else row-major. Recorded under create_graph
     (`.grad` then has CopyBackwards as its grad_fn, as in torch)."""
     if is_non_overlapping_and_dense(variable._size, variable._stride):
+        if grad._device.type == "cpu" and local_keys.excluded & AUTOGRAD \
+                and not (grad._keys & PYTHON or local_keys.included):
+            # what the two calls below do, when nothing records or intercepts them
+            copy = empty_strided_on(variable._size, variable._stride, grad._dtype, "cpu")
+            np.copyto(copy._np, grad._np)
+            copy._version_counter().value += 1          # copy_'s write
+            return copy
         copy = ops.aten.empty_strided.default.call(variable._size, variable._stride,
                                                    grad._dtype, None, grad._device, None)
         return ops.aten.copy_.default.call(copy, grad, False)
@@ -220,7 +255,9 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     recording = not local_keys.excluded & AUTOGRAD
     if meta.grad is None:
         if not recording and owned and _stealable(grad, variable):
-            meta.grad = grad
+            # a view is kept as an alias that is not a view (torch keeps `grad.detach()`)
+            meta.grad = grad if grad._base is None else make_view(
+                grad, (grad._size, grad._stride, grad._offset), None)
         else:
             meta.grad = _copy_in_layout(grad, variable)
     elif recording:
@@ -251,9 +288,9 @@ def gradient_edge(tensor) -> tuple:
     grad_fn = tensor.grad_fn if tensor._base is not None else meta.grad_fn
     if grad_fn is not None:
         return (grad_fn, meta.output_nr)
-    if meta.requires_grad:
+    if meta.requires_grad and tensor._creation_meta < NO_GRAD_MODE:
         return (grad_accumulator(tensor), 0)
-    return (None, 0)
+    return (None, 0)     # a view made with grad mode off requires grad for its base's sake
 
 
 def register_tensor_hook(tensor, hook) -> RemovableHandle:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
+from .creation_meta import (DEFAULT, IN_CUSTOM_FUNCTION, INFERENCE_MODE, MULTI_OUTPUT_NODE,
+                            NO_GRAD_MODE)
 from .graph import InputMetadata, Node, gradient_edge
 
 _VIEW_OF_LEAF = ("a view of a leaf Variable that requires grad is being used in an in-place "
@@ -39,8 +41,6 @@ _VIEW_OF_LEAF = ("a view of a leaf Variable that requires grad is being used in 
 #     inherited by views of them, and torch's errors are raised when they are written in
 #     place with grad mode on (directly), or when their grad_fn is read after their base
 #     or another view of it was (indirectly).
-DEFAULT, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, INFERENCE_MODE = range(5)
-
 _REFUSAL_ENDINGS = {
     MULTI_OUTPUT_NODE: " This view is the output of a function that returns multiple views. "
                        "Such functions do not allow the output views to be modified inplace. "

@@ -350,9 +350,17 @@ def test_views_made_without_grad_mode():
         v, w = x[:2], glasstorch.randn(3)[:2]
     assert (v.requires_grad, v.grad_fn, v.is_leaf) == (True, None, True)
     assert (w.requires_grad, w.grad_fn) == (False, None)
+    (v * 2).sum().backward()            # no gradient reaches the view nor its base
+    assert (v.grad, x.grad) == (None, None)
     with glasstorch.no_grad():          # written inside the block: allowed
         v.mul_(2)
     assert x.tolist()[:2] == v.tolist()
+
+
+def test_custom_function_node_repr():
+    Id = _functions(glasstorch)[0]
+    node = Id.apply(glasstorch.ones(2, requires_grad=True)).grad_fn
+    assert repr(node).startswith("<torch.autograd.function.IdBackward object at 0x")
 
 
 def test_multi_output_views_still_differentiate():
