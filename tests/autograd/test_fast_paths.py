@@ -99,3 +99,10 @@ def test_elementwise_fast_path_with_a_lone_broadcast_operand():
     spread = torch.tensor(2.0).expand(3, 1, 4)
     assert (spread / 4).stride() == (4, 4, 1) and (spread / 4).tolist() == [[[0.5] * 4]] * 3
     assert (-spread).stride() == (4, 4, 1) and spread.exp().stride() == (4, 4, 1)
+
+
+def test_a_summed_broadcast_gradient_is_kept_as_a_plain_alias():
+    x, b = torch.ones(4, 3), torch.zeros(3, requires_grad=True)
+    (x + b).sum().backward()                              # sum_to: a view of a fresh sum
+    assert b.grad.tolist() == [4.0] * 3 and b.grad._version == 0   # torch: 0, no copy_
+    assert not b.grad._is_view() and b.grad._base is None
