@@ -9,11 +9,14 @@ one kernel, not a chain of matmul / softmax nodes.
 Note [Attention in blocks]
     Both kernels work on the scores ``(q * scale) @ k^T + bias`` of one tile at a time:
     a block of batch rows sized to keep its scores in cache (a few MiB), so the
-    softmax's passes (max, shift, exp, sum) read cache, not memory; with a causal mask
-    also a block of 64 queries, which needs only the keys up to its last query (the
-    triangle above is never computed: about 40% less work at L = S = 256). Blocks of
-    batch rows are shared out over the thread pool (BLAS and NumPy's ufuncs release the
-    GIL). The bias (an additive mask, the causal triangle) is made once per call and
+    softmax's passes (max, shift, exp, sum) read cache, not memory, and a block of
+    queries small enough that each matmul (``M * N * K``) stays under OpenBLAS's
+    threading threshold. Those matmuls then run on the calling thread, and the blocks of
+    batch rows are shared out over glasstorch's thread pool instead (BLAS and NumPy's
+    ufuncs release the GIL): letting every pool thread start BLAS threads of its own
+    measured 10x slower on a busy 2-core machine. With a causal mask a block of queries
+    needs only the keys up to its last query (the triangle above is never computed:
+    about 40% less work at L = S = 256). The bias (an additive mask, the causal triangle) is made once per call and
     sliced per tile. Grouped-query attention needs no copies of key and value: the
     query is viewed as ``(B, Hk, G, L, E)`` (the `G` heads sharing a key head), key and
     value as ``(B, Hk, 1, S, E)``, and matmul broadcasts them over the group; their
@@ -36,6 +39,9 @@ from .copy import strides_like
 _PREFIX = "scaled_dot_product_attention_flash_attention: "
 _FLOATING = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 _BLOCK_BYTES = 1 << 21          # scores per block: 2 MiB (Note [Attention in blocks])
+# OpenBLAS runs a gemm with M * N * K up to this on the calling thread (its
+# GEMM_MULTITHREAD_THRESHOLD of 4 times 65536): Note [Attention in blocks]
+_SERIAL_GEMM = 4 * 65536
 
 
 # ----------------------------------------------------------------------------------
@@ -172,11 +178,13 @@ class _Problem:
         return scores
 
     def tiles(self, start: int, stop: int):
-        """The tiles of batch rows [start, stop): blocks of rows sized to keep their
-        scores in cache; with a causal mask, blocks of queries that skip the keys
-        after them (a top-left triangle: about half the work)."""
-        span = 64 if self.is_causal else self.length
-        per_row = self.kv_heads * self.group * max(span, 1) * max(self.kv_length, 1) * 4
+        """The tiles of batch rows [start, stop) (Note [Attention in blocks]): blocks of
+        queries whose matmuls stay single-threaded in BLAS, and of batch rows sized to
+        keep their scores in cache; with a causal mask a block of queries skips the
+        keys after it."""
+        dim = max(self.key.shape[-1], self.value.shape[-1], 1)
+        span = max(1, min(self.length, _SERIAL_GEMM // (max(self.kv_length, 1) * dim)))
+        per_row = self.kv_heads * self.group * span * max(self.kv_length, 1) * 4
         step = max(1, _BLOCK_BYTES // per_row)
         for first in range(start, stop, step):
             rows = slice(first, min(first + step, stop))
