@@ -69,13 +69,20 @@ def along_rows(body, inputs: tuple, dim: int, out: np.ndarray) -> None:
     written = _rows(target, axis)
     per_row = written.shape[1] * written.shape[2]
 
+    size, inner = written.shape[1], written.shape[2]
+    # a row too large for a block is cut along `inner` too (columns reduce independently)
+    width = inner if per_row <= BLOCK else max(1, BLOCK // size)
+
     def run(start: int, stop: int) -> None:
         token = mute()          # exp overflow, inf - inf: torch computes silently
         try:
             step = max(1, BLOCK // per_row)
             for first in range(start, stop, step):
                 rows = slice(first, min(first + step, stop))
-                body(*[b[rows].astype(compute, copy=False) for b in blocks], out=written[rows])
+                for column in range(0, inner, width):
+                    part = (rows, slice(None), slice(column, column + width))
+                    body(*[b[part].astype(compute, copy=False) for b in blocks],
+                         out=written[part])
         finally:
             unmute(token)
     parallel_for(0, written.shape[0], max(1, GRAIN_SIZE // per_row), run)
