@@ -99,13 +99,6 @@ def refused_dtypes(kernel: str, *head, tail=(), dtypes=NOT_FLOATING, on_meta=())
     return errors
 
 
-def chain(*generators):
-    def errors():
-        for generator in generators:
-            yield from generator()
-    return errors
-
-
 # ----- threshold ---------------------------------------------------------------------
 def _threshold(x, threshold, value):
     return np.where(x <= threshold, value, x)
@@ -278,14 +271,17 @@ OPS = [
            dtypes=FLOATING,
            out="ops.aten.hardtanh_backward.grad_input", marks=GRAD_INPUT),
     OpInfo("relu6", variants=("nn.functional.relu6",),
-           ref=lambda x: _hardtanh_ref(x, 0, 6), sample_inputs=unary_samples(known=_empty_expanded, nan=False),
+           ref=lambda x: _hardtanh_ref(x, 0, 6),
+           sample_inputs=unary_samples(known=_empty_expanded, nan=False),
            dtypes=INTEGRAL_AND_FLOATING),
     OpInfo("relu6_", variants=("ops.aten.relu6_",), ref=lambda x: _hardtanh_ref(x, 0, 6),
-           sample_inputs=inplace_samples(nan=False), dtypes=INTEGRAL_AND_FLOATING, mutates_input=True),
+           sample_inputs=inplace_samples(nan=False), dtypes=INTEGRAL_AND_FLOATING,
+           mutates_input=True),
     OpInfo("leaky_relu", variants=("nn.functional.leaky_relu",),
            ref=ref(lambda x, slope=0.01: np.where(x > 0, x, x * slope)),
            sample_inputs=unary_samples((), (0.2,), (-1.5,), (0,)),
-           error_inputs=refused_dtypes("leaky_relu_cpu", on_meta=(gt.int64, gt.uint8, gt.bool)), dtypes=FLOATING,
+           error_inputs=refused_dtypes("leaky_relu_cpu", on_meta=(gt.int64, gt.uint8, gt.bool)),
+           dtypes=FLOATING,
            inplace="nn.functional.leaky_relu_", out="ops.aten.leaky_relu.out"),
     OpInfo("leaky_relu_backward", variants=("ops.aten.leaky_relu_backward",),
            ref=backward_ref(_leaky_relu_backward),
