@@ -16,7 +16,7 @@ from ._functional.loss import *  # noqa: F401,F403
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
 TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",
-                             "threshold_", "rrelu_"})
+                             "threshold_"})
 
 _bound = _binding.namespace_getattr(__name__, "nn")
 
