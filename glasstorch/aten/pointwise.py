@@ -183,17 +183,23 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
     Then the result is row-major, of the
     dtype the promotion kind gives, and the kernel reads the arrays as they are. The
     in-place form (``inplace=True``) also needs the result dtype to be self's: it then
-    writes self and bumps its version, doing ADInplaceOrView's job too.
+    writes self and bumps its version, doing ADInplaceOrView's job too. A promotion
+    kind that depends on the arguments (clamp's number bounds, div's rounding mode) is
+    asked per call, after the checks, as the meta rule does.
     """
-    if operands not in ((0,), (0, 1)) or callable(promotion):
+    if operands not in ((0,), (0, 1)):
         return None
-    results = _fast_results(promotion, inplace)
+    fixed = None if callable(promotion) else _fast_results(promotion, inplace)
     binary = len(operands) == 2
 
     def fast(args):
         a = args[0]
         if not isinstance(a, TensorBase):
             return None
+        checked = fixed is None and check is not None
+        if checked:
+            check(*args)
+        results = fixed if fixed is not None else _fast_results(promotion(*args), inplace)
         entry = results.get(a._dtype)
         size = a._size
         dense = row_major(size)                 # (None until first computed)
@@ -217,7 +223,7 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
             return None
         else:
             values = [a._arr if a._arr is not None else a._np, *args[1:]]
-        if check is not None:
+        if check is not None and not checked:
             check(*args)
         out = values[0] if inplace else np.empty(size, entry[1])
         token = mute()

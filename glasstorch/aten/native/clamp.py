@@ -136,9 +136,9 @@ def _check_number_bounds(self, low=None, high=None) -> None:
     result = result_and_compute(self._dtype, _bounds_promotion(self, low, high))[0]
     for bound in bounds:
         limit = _FLOAT_LIMITS.get(result)
-        if type(bound) is float and limit is not None and \
+        if type(bound) in (float, int) and limit is not None and \
                 (not math.isfinite(bound) or abs(bound) <= limit):
-            continue            # inf, NaN and floats in range fit: no arrays to build
+            continue            # inf, NaN and numbers in range fit: no arrays to build
         checked_scalar(_real_bound(bound), result)
 
 
