@@ -74,6 +74,9 @@ def _work(tasks: queue.SimpleQueue) -> None:
             done.put(error)
         else:
             done.put(None)
+        # Drop the body before waiting for the next one: it closes over the kernel's
+        # arrays, which would otherwise stay alive (memory held) until the next task.
+        del body, done
 
 
 _pool = _Pool()
