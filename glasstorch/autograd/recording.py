@@ -142,11 +142,12 @@ class _Recording:
 
     def make_node(self, args: tuple, saved: dict, edges: tuple):
         cls = self.node_class
-        if self.numbers:
-            numbers = tuple(self.schema.arguments[i].name for i in self.numbers
-                            if isinstance(args[i], (bool, int, float, complex)))
-            if numbers:
+        for i in self.numbers:                 # a number operand may rename the node
+            if isinstance(args[i], (bool, int, float, complex)):
+                numbers = tuple(self.schema.arguments[i].name for i in self.numbers
+                                if isinstance(args[i], (bool, int, float, complex)))
                 cls = named_for_call(cls, self.declaration, numbers)
+                break
         if not self.lists:
             return cls(edges, saved, self.spans)
         spans = tuple(len(args[i]) if isinstance(args[i], (list, tuple)) else None
