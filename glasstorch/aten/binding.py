@@ -49,6 +49,10 @@ INPLACE_FUNCTIONS = frozenset("""
     rad2deg_ reciprocal_ relu_ resize_as_ round_ rrelu_ rsqrt_ selu_ sigmoid_ sin_ sinc_
     sinh_ sqrt_ square_ tan_ tanh_ threshold_ trunc_ xlogy_ zero_
 """.split())
+# An in-place overload is a Tensor method when its operator is one (`add_`, not
+# `threshold_`, `celu_`, `dropout_`), except where native_functions.yaml makes only the
+# in-place variant a method: `Tensor.fill_` exists, `Tensor.fill` does not.
+INPLACE_METHODS = frozenset({"fill_"})
 
 
 class Param:
@@ -439,7 +443,9 @@ def bind_declaration(decl) -> None:
             _add(decl.python_module, inplace_name,
                  (inplace_name, inplace._schema, False, None, inplace, False))
             return
-        _add("method", inplace_name, (inplace_name, inplace._schema, True, None, inplace, False))
+        if decl.method or inplace_name in INPLACE_METHODS:
+            _add("method", inplace_name,
+                 (inplace_name, inplace._schema, True, None, inplace, False))
         if inplace_name in INPLACE_FUNCTIONS:
             _add("function", inplace_name,
                  (inplace_name, inplace._schema, False, None, inplace, False))

@@ -1,11 +1,12 @@
 """torch.nn.functional: neural-network operations as functions.
 
 Its functions are the bindings of the operators declared with ``python_module="nn"``
-(``linear``; see Note [Namespace modules] in `aten/binding.py`), the Python functions of
-`_functional/` (one file per topic, imported below), and the torch functions torch also
-offers under this name (`TORCH_FUNCTIONS`).
+(``linear``; see Note [Namespace modules] in `aten/binding.py`) that torch's module
+offers as they are (`_NN_FUNCTIONS`: the others, ``nll_loss_nd`` or ``gelu_``, stay in
+torch._C._nn), the Python functions of `_functional/` (one file per topic, imported
+below), and the torch functions torch also offers under this name (`_TORCH_FUNCTIONS`).
 """
-import sys
+import sys as _sys
 
 from ..aten import binding as _binding
 from ._functional.activation import *  # noqa: F401,F403
@@ -15,17 +16,25 @@ from ._functional.dropout import *  # noqa: F401,F403
 from ._functional.loss import *  # noqa: F401,F403
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
-TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",
-                             "threshold_"})
+_TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",
+                              "threshold_"})
+# torch.nn.functional.gelu is torch._C._nn.gelu, and so on: torch's module re-exports
+# these few by hand; the rest of torch._C._nn is reached through Python functions
+_NN_FUNCTIONS = frozenset({"avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_",
+                           "leaky_relu_", "linear", "one_hot", "pad",
+                           "scaled_dot_product_attention", "softplus", "softshrink"})
 
 _bound = _binding.namespace_getattr(__name__, "nn")
 
 
 def __getattr__(name: str):
-    if name in TORCH_FUNCTIONS:
-        return getattr(sys.modules["glasstorch"], name)
-    return _bound(name)
+    if name in _TORCH_FUNCTIONS:
+        return getattr(_sys.modules["glasstorch"], name)
+    if name in _NN_FUNCTIONS:
+        return _bound(name)
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 
 def __dir__():
-    return sorted(set(globals()) | TORCH_FUNCTIONS | set(_binding.namespace_names("nn")))
+    built = _NN_FUNCTIONS.intersection(_binding.namespace_names("nn"))
+    return sorted(set(globals()) | _TORCH_FUNCTIONS | built)

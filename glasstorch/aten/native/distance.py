@@ -89,7 +89,7 @@ def _check_direct_dtypes(x1: np.ndarray, x2: np.ndarray) -> None:
 
 
 @op("_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor",
-    meta=_cdist_meta, out=True,
+    meta=_cdist_meta, out=True, function=False,        # torch.ops.aten only, as in torch
     grad={"x1": "cdist_backward(grad.contiguous(), x1, x2, p, result)",
           "x2": "cdist_backward(grad.mT.contiguous(), x2, x1, p, result.mT.contiguous())"})
 def cdist_forward(x1, x2, p, compute_mode, *, out):

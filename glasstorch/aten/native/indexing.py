@@ -291,7 +291,7 @@ def _selects_nothing(shape: tuple, indices: list) -> bool:
 
 
 @op("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", meta=_index_meta, out=True,
-    out_overload="Tensor_out",
+    out_overload="Tensor_out", function=False,       # x[i] and torch.ops.aten only
     grad={"self": "grad.new_zeros(self_sym_sizes).index_put(indices, grad, True)", "indices": "non_differentiable"})
 def index(self, indices, *, out):
     """Gather the elements named by index tensors, one per leading dim (``x[i, j]``).

@@ -172,15 +172,15 @@ def _declare_moment(name: str, root: bool, with_mean: bool):
         kernel(self, None, _correction(unbiased), False, out=out)
     declared = [
         op(f"{name}.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) "
-           f"-> {returns}", meta=dim_meta, method=True, out=not with_mean,
+           f"-> {returns}", meta=dim_meta, method=not with_mean, out=not with_mean,
            grad=_moment_grad(root, with_mean, "dim", "1 if unbiased else 0", "keepdim"))(
                dim_kernel),
         op(f"{name}.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
-           f"bool keepdim=False) -> {returns}", meta=meta, method=True, out=True,
+           f"bool keepdim=False) -> {returns}", meta=meta, method=not with_mean, out=True,
            out_overload="correction_out", bind_out=not with_mean,
            grad=_moment_grad(root, with_mean, "dim", "correction", "keepdim"))(kernel),
         op(f"{name}(Tensor self, bool unbiased=True) -> {returns}", meta=plain_meta,
-           method=True,
+           method=not with_mean,              # var_mean, std_mean: functions only
            grad=_moment_grad(root, with_mean, "None", "1 if unbiased else 0", "False"))(
                plain_kernel),
     ]
