@@ -184,7 +184,7 @@ def _missing_kernel(op: OpOverload, key: DispatchKey):
     if key is DispatchKey.Python:
         from .python_dispatch import python_fallback
         return python_fallback
-    if key in (DispatchKey.Autograd, DispatchKey.ADInplaceOrView):
+    if key in (DispatchKey.Autograd, DispatchKey.ForwardAD, DispatchKey.ADInplaceOrView):
         return FALLTHROUGH
     if key is DispatchKey.Inference:
         from ..autograd.inference_mode import inference_fallback

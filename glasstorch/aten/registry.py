@@ -205,7 +205,7 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
     return declare
 
 
-_ABOVE_BACKEND = int(DispatchKey.Autograd | DispatchKey.ADInplaceOrView)
+_ABOVE_BACKEND = int(DispatchKey.ForwardAD | DispatchKey.Autograd | DispatchKey.ADInplaceOrView)
 
 
 def _new_declaration(parsed, kind, kernel, meta, grad, method, function, python_name):

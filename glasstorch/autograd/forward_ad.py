@@ -10,13 +10,22 @@ operator needs a second formula: a formula is linear in `grad` (it computes
 ``s = Re(sum(conj(vjp_i(u)) * t_i))`` over the inputs has the gradient ``J t`` with
 respect to `u` (the engine computes it). That costs a small backward per operator: a
 teaching design, exact for every operator with formulas, not a fast one.
+
+Views are the exception: the tangent of a view is the same view of the tangent (it
+shares its memory), so writing a dual view in place updates its base's tangent too. For
+that, a tangent always has its primal's layout (sizes, strides, offset and storage
+size), as torch enforces, so a view's geometry applies to it unchanged.
+
+Tangents flow whatever the grad mode (`no_grad` only stops recording for backward):
+tensors with a tangent carry the `ForwardAD` dispatch key, which `no_grad` does not
+exclude (see recording.py's forward AD kernels).
 """
 from __future__ import annotations
 
 import collections
 import weakref
 
-from ..c10.dispatch_key import AUTOGRAD
+from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, local_keys
 from ..c10.tensor_impl import TensorBase, make_view
 
 UnpackedDualTensor = collections.namedtuple("UnpackedDualTensor", ["primal", "tangent"])
@@ -44,6 +53,7 @@ def exit_dual_level(*, level: int | None = None) -> None:
         tensor = ref()
         if tensor is not None and tensor._autograd is not None:
             tensor._autograd.fw_grad = None
+            tensor._keys &= ~FORWARD_AD
             if not tensor._autograd.requires_grad:
                 tensor._keys &= ~AUTOGRAD
     _duals.clear()
@@ -79,10 +89,75 @@ def tangent_of(tensor):
 
 
 def set_tangent(tensor, tangent) -> None:
+    """Give `tensor` the tangent `tangent`, copied into its layout if laid out otherwise.
+
+    A view's tangent is a view of its base's, the base first given a zero tangent if
+    it has none: what is written into a view is written into its base (torch's
+    behaviour for in-place writes to views)."""
+    base = tensor._base
+    if base is None:
+        _hold(tensor, _with_layout_of(tensor, tangent))
+        return
+    if tangent_of(base) is None:
+        _hold(base, _with_layout_of(base, None, tangent._dtype))
+    held = view_tangent(tangent_of(base), tensor)
+    _copy_below_autograd(held, tangent)
+    _hold(tensor, held)
+
+
+def set_view_tangents(source, views: list) -> None:
+    """Give the results of a view operator on `source` the same views of its tangent."""
+    tangent = tangent_of(source)
+    for view in views:
+        if view._dtype.is_floating_point or view._dtype.is_complex:
+            _hold(view, view_tangent(tangent, view, source._dtype))
+
+
+def view_tangent(tangent, view, source_dtype=None):
+    """The tangent of `view`: the same view of its source's `tangent` (laid out as the
+    source, so the view's geometry applies to it). A tangent may have another precision
+    than its primal (torch keeps it): a real view of a complex source (view_as_real)
+    takes the tangent's real counterpart."""
+    dtype = tangent._dtype
+    if source_dtype is not None and view._dtype != source_dtype:
+        dtype = dtype.to_complex() if view._dtype.is_complex else dtype.to_real()
+    base = tangent if tangent._base is None else tangent._base
+    return make_view(tangent, (view._size, view._stride, view._offset, dtype), base)
+
+
+def _hold(tensor, tangent) -> None:
     meta = tensor._autograd_meta()
     meta.fw_grad = tangent
-    tensor._keys |= AUTOGRAD
+    tensor._keys |= AUTOGRAD | FORWARD_AD
     _duals.append(weakref.ref(tensor))
+
+
+def _with_layout_of(tensor, tangent, dtype=None):
+    """`tangent` if it has `tensor`'s layout, else a copy of it (zeros when None) in a
+    fresh storage of `tensor`'s storage size with `tensor`'s geometry."""
+    if tangent is not None and tangent._size == tensor._size \
+            and tangent._stride == tensor._stride and tangent._offset == tensor._offset \
+            and tangent._storage.nbytes() * tensor._dtype.itemsize \
+            == tensor._storage.nbytes() * tangent._dtype.itemsize:
+        return tangent
+    import glasstorch
+    dtype = tangent._dtype if tangent is not None else dtype
+    elements = tensor._storage.nbytes() // tensor._dtype.itemsize
+    storage = glasstorch.zeros(elements, dtype=dtype, device=tensor.device)
+    fresh = make_view(storage, (tensor._size, tensor._stride, tensor._offset), None)
+    if tangent is not None:
+        _copy_below_autograd(fresh, tangent)
+    return fresh
+
+
+def _copy_below_autograd(target, source) -> None:
+    """target.copy_(source) where neither grad mode nor forward AD should see it."""
+    excluded = local_keys.excluded
+    local_keys.set(local_keys.included, excluded | AUTOGRAD | FORWARD_AD)
+    try:
+        target.copy_(source)
+    finally:
+        local_keys.set(local_keys.included, excluded)
 
 
 def make_dual(tensor, tangent, *, level: int | None = None):
@@ -104,7 +179,7 @@ def make_dual(tensor, tangent, *, level: int | None = None):
                            f"size {list(tensor.shape)} while the given forward gradient is of "
                            f"size {list(tangent.shape)}.")
     dual = tensor.view_as(tensor)
-    set_tangent(dual, tangent)
+    _hold(dual, _with_layout_of(dual, tangent))       # its own: the base gets none
     return dual
 
 

@@ -10,7 +10,7 @@ writes.
 """
 from __future__ import annotations
 
-from ..c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
+from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, INFERENCE, local_keys
 from ..c10.tensor_impl import TensorBase
 from .grad_mode import _DecoratorContextManager
 
@@ -46,9 +46,9 @@ class inference_mode(_DecoratorContextManager):
         self.prev = (local_keys.included, local_keys.excluded)
         included, excluded = self.prev
         if self.mode:
-            local_keys.set(included | INFERENCE, excluded | AUTOGRAD)
+            local_keys.set(included | INFERENCE, excluded | AUTOGRAD | FORWARD_AD)
         else:
-            local_keys.set(included & ~INFERENCE, excluded & ~AUTOGRAD)
+            local_keys.set(included & ~INFERENCE, excluded & ~(AUTOGRAD | FORWARD_AD))
 
     def __exit__(self, *exc) -> None:
         local_keys.set(*self.prev)

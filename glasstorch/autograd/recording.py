@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..aten.schema import SchemaKind
-from ..c10.dispatch_key import AUTOGRAD, DispatchKey, local_keys
+from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, DispatchKey, local_keys
 from ..c10 import dtype as dtypes
 from ..c10.tensor_impl import TensorBase, wrap_array
 from . import forward_ad
@@ -54,8 +54,10 @@ def install(declaration) -> None:
             kernel = _not_implemented_kernel(declaration, overload)
         elif kind is SchemaKind.functional:
             kernel = _functional_kernel(declaration, overload)
+            overload.register(DispatchKey.ForwardAD, _forward_ad_kernel(declaration, overload))
         elif kind is SchemaKind.inplace:
             kernel = _inplace_kernel(declaration, overload)
+            overload.register(DispatchKey.ForwardAD, _forward_ad_kernel(declaration, overload))
         elif kind is SchemaKind.out:
             kernel = _out_kernel(overload)
         else:
@@ -339,6 +341,38 @@ def _detached(value, argument):
     return _save(value, argument)
 
 
+def _output_tangents(recording, args: tuple, tangents: dict, result) -> None:
+    """Tangents of a functional operator's results: a view's is the same view of its
+    source's tangent (forward_ad.py), any other's comes from the formulas."""
+    if recording.declaration.kind != "view":
+        _set_output_tangent(recording, _jvp_values(recording, args), tangents, result)
+        return
+    if forward_ad.tangent_of(args[0]) is not None:
+        forward_ad.set_view_tangents(args[0], result if type(result) is list else [result])
+
+
+def _forward_ad_kernel(declaration, overload):
+    """The ForwardAD key's kernel: with grad mode on, the Autograd kernel below computes
+    tangents as it records; under no_grad (Autograd excluded) this one does."""
+    recording = _Recording(declaration, overload)
+    inplace = overload._schema.kind is SchemaKind.inplace
+
+    def run_forward_ad(op, keys_below, args):
+        tangents = None if keys_below & AUTOGRAD else _dual_inputs(recording, args)
+        if tangents is None:
+            return op.redispatch(keys_below, args)
+        if inplace:                                  # self's old value first
+            values = _jvp_values(recording, args, {"self": _clone_below_autograd(args[0])})
+        result = op.redispatch(keys_below, args)
+        if inplace:
+            _set_output_tangent(recording, values, tangents, result)
+        else:
+            _output_tangents(recording, args, tangents, result)
+        return result
+    run_forward_ad.__qualname__ = f"{declaration.name} (forward AD without grad mode)"
+    return run_forward_ad
+
+
 def _set_output_tangent(recording, values: dict, tangents: dict, result) -> None:
     outputs = list(result) if isinstance(result, (tuple, list)) else [result]
     cls = recording.cls()
@@ -384,7 +418,7 @@ def _functional_kernel(declaration, overload):
             node = recording.make_node(args, saved, edges)
             _attach(node, result, saved, plan.needed)
         if tangents is not None:
-            _set_output_tangent(recording, _jvp_values(recording, args), tangents, result)
+            _output_tangents(recording, args, tangents, result)
         return result
     run_autograd.__qualname__ = f"{declaration.name} (autograd: record, then run below)"
     return run_autograd
@@ -467,7 +501,7 @@ def _not_implemented_kernel(declaration, overload):
 
 def _clone_below_autograd(tensor):
     excluded = local_keys.excluded
-    local_keys.set(local_keys.included, excluded | AUTOGRAD)
+    local_keys.set(local_keys.included, excluded | AUTOGRAD | FORWARD_AD)
     try:
         return tensor.clone()
     finally:

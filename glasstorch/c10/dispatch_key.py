@@ -21,7 +21,10 @@ class DispatchKey(enum.IntFlag):
     backend would), then the backend. `__torch_function__` is not a dispatch key:
     it acts earlier, in the Python bindings. `Inference` (glasstorch's way of keeping
     torch's inference-mode rules) comes first: it is present while `inference_mode`
-    is on and on the tensors made there.
+    is on and on the tensors made there. `ForwardAD` (glasstorch's too) is on tensors
+    carrying a forward-mode tangent: torch computes tangents inside its autograd
+    kernels whatever the grad mode, while `no_grad` here excludes `Autograd`, so this
+    key, which `no_grad` leaves alone, reaches the tangent code then.
     """
 
     CPU = 1
@@ -29,12 +32,14 @@ class DispatchKey(enum.IntFlag):
     Python = 4
     ADInplaceOrView = 8
     Autograd = 16
-    Inference = 32
+    ForwardAD = 32
+    Inference = 64
 
 
 # Highest priority first: the order a call visits the keys.
-DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.Autograd, DispatchKey.ADInplaceOrView,
-                  DispatchKey.Python, DispatchKey.Meta, DispatchKey.CPU)
+DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.ForwardAD, DispatchKey.Autograd,
+                  DispatchKey.ADInplaceOrView, DispatchKey.Python, DispatchKey.Meta,
+                  DispatchKey.CPU)
 BACKEND_KEYS = DispatchKey.CPU | DispatchKey.Meta
 
 # The key sets tensors are born with, by device type.
@@ -43,6 +48,7 @@ META_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.Meta)
 AUTOGRAD = int(DispatchKey.Autograd)
 PYTHON = int(DispatchKey.Python)
 INFERENCE = int(DispatchKey.Inference)
+FORWARD_AD = int(DispatchKey.ForwardAD)
 KEYS_BY_DEVICE_TYPE = {"cpu": CPU_KEYS, "meta": META_KEYS}
 
 

@@ -397,7 +397,7 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
         vc = self._vc = VersionCounter()
     t._vc = vc
     t._base = base
-    t._keys = self._keys & ~dispatch_key.AUTOGRAD
+    t._keys = self._keys & ~(dispatch_key.AUTOGRAD | dispatch_key.FORWARD_AD)
     t._autograd = None
     return t
 
