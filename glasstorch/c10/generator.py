@@ -160,6 +160,11 @@ class Generator:
 
     def random64(self, n: int) -> np.ndarray:
         """`n` 64-bit draws (ATen's `random64()`): the first word of a pair is the high half."""
+        if n >= 2048:
+            # NumPy's full-range uint64 sampler joins two words the same way (high
+            # first), and is a third faster than drawing the words and joining them
+            self._position = None
+            return self._draw(0, 1 << 64, n, dtype=np.uint64)
         words = self.random(2 * n)
         result = words[0::2].astype(np.uint64)
         result <<= np.uint64(32)

@@ -28,6 +28,8 @@ Note [Fused multiply-add]
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...c10 import dtype as dtypes
@@ -158,6 +160,16 @@ def uniform_real(generator, n: int, dtype, low: float, high: float) -> np.ndarra
     if top.any():
         values[top] = dtype._np.type(low)
     return values
+
+
+def uniform_double_below(generator, n: int, p: float) -> np.ndarray:
+    """Whether each of `n` uniform doubles (as `uniform_double` draws them) is below `p`,
+    as bools. A draw is ``m * 2**-53`` for the low 53 bits `m` of a 64-bit word, so it
+    is below `p` exactly when ``m < ceil(p * 2**53)``: one integer comparison, no
+    conversion to double."""
+    words = generator.random64(n)
+    np.bitwise_and(words, np.uint64((1 << 53) - 1), out=words)
+    return words < np.uint64(math.ceil(p * 2.0 ** 53))
 
 
 def uniform_double(generator, n: int) -> np.ndarray:

@@ -93,8 +93,8 @@ def _bernoulli_float_meta(self, p=0.5, generator=None):
 def fill_bernoulli_scalar(out: np.ndarray, p: float, generator) -> None:
     """1 where a uniform double falls below `p`, in memory order (the kernel torch uses
     on non-Intel CPUs; on Intel ones it samples through MKL instead)."""
-    draws = bits.uniform_double(generator_or_default(generator), out.size)
-    bits.fill_in_memory_order(out, draws < p)
+    kept = bits.uniform_double_below(generator_or_default(generator), out.size, p)
+    bits.fill_in_memory_order(out, kept)
 
 
 @op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) "
