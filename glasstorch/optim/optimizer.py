@@ -20,6 +20,7 @@ import warnings
 from ..autograd.grad_mode import is_grad_enabled, set_grad_enabled
 from ..c10.dtype import float32
 from ..c10.tensor_impl import TensorBase
+from ..utils._grads import reset_grad
 from ..utils.hooks import RemovableHandle
 
 __all__ = ["Optimizer", "register_optimizer_step_pre_hook",
@@ -249,17 +250,7 @@ class Optimizer:
         """
         for group in self.param_groups:
             for param in group["params"]:
-                grad = param.grad
-                if grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                    continue
-                if grad.grad_fn is not None:
-                    grad.detach_()
-                else:
-                    grad.requires_grad_(False)
-                grad.zero_()
+                reset_grad(param, set_to_none)
 
     def step(self, closure: Callable[[], float] | None = None) -> float | None:
         """Perform one optimization step (each optimizer defines it).

@@ -31,12 +31,13 @@ def _reduction_of(size_average, reduce, reduction: str) -> str:
     return reduction
 
 
-def _warn_target_size(input: Tensor, target: Tensor) -> None:
-    """torch's warning when a pointwise loss is about to broadcast its target."""
+def _warn_target_size(input: Tensor, target: Tensor, stacklevel: int = 3) -> None:
+    """torch's warning when a pointwise loss is about to broadcast its target (attributed
+    to the caller of the F function, `stacklevel` frames up)."""
     if target.size() != input.size():
         warnings.warn(f"Using a target size ({target.size()}) that is different to the input "
                       f"size ({input.size()}). This will likely lead to incorrect results due "
-                      f"to broadcasting. Please ensure they have the same size.", stacklevel=3)
+                      f"to broadcasting. Please ensure they have the same size.", stacklevel=stacklevel)
 
 
 def _weighted_reduction(losses: Tensor, weight: Tensor, reduction: str,
@@ -62,6 +63,19 @@ def _check_weight_size(weight: Tensor, input: Tensor) -> None:
 # ----------------------------------------------------------------------------------
 # Regression
 # ----------------------------------------------------------------------------------
+def _elementwise_loss(name: str, of_difference, input: Tensor, target: Tensor,
+                      reduction: str, weight: Tensor | None) -> Tensor:
+    """The operator `name` on input and target broadcast together; with a `weight`, the
+    per-element losses ``of_difference(input - target)`` weighted, then reduced."""
+    _warn_target_size(input, target, stacklevel=4)
+    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    if weight is None:
+        return _nn(name)(expanded_input, expanded_target, _reduction.get_enum(reduction))
+    _check_weight_size(weight, input)
+    return _weighted_reduction(of_difference(expanded_input - expanded_target), weight,
+                               reduction)
+
+
 def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
              reduce: bool | None = None, reduction: str = "mean",
              weight: Tensor | None = None) -> Tensor:
@@ -82,14 +96,8 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
         >>> F.mse_loss(torch.tensor([1., 2.]), torch.tensor([0., 4.]))
         tensor(2.5000)
     """
-    _warn_target_size(input, target)
-    reduction = _reduction_of(size_average, reduce, reduction)
-    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
-    if weight is not None:
-        _check_weight_size(weight, input)
-        return _weighted_reduction(torch.pow(expanded_input - expanded_target, 2), weight,
-                                   reduction)
-    return _nn("mse_loss")(expanded_input, expanded_target, _reduction.get_enum(reduction))
+    return _elementwise_loss("mse_loss", lambda d: torch.pow(d, 2), input, target,
+                             _reduction_of(size_average, reduce, reduction), weight)
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
@@ -112,14 +120,8 @@ def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
         >>> F.l1_loss(torch.tensor([1., 2.]), torch.tensor([0., 4.]))
         tensor(1.5000)
     """
-    _warn_target_size(input, target)
-    reduction = _reduction_of(size_average, reduce, reduction)
-    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
-    if weight is not None:
-        _check_weight_size(weight, input)
-        return _weighted_reduction(torch.abs(expanded_input - expanded_target), weight,
-                                   reduction)
-    return _nn("l1_loss")(expanded_input, expanded_target, _reduction.get_enum(reduction))
+    return _elementwise_loss("l1_loss", torch.abs, input, target,
+                             _reduction_of(size_average, reduce, reduction), weight)
 
 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,

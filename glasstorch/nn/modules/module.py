@@ -15,6 +15,7 @@ from collections import OrderedDict
 from typing import Any, Callable, Iterator, TypeVar
 
 from ...c10.tensor_impl import TensorBase
+from ...utils._grads import reset_grad
 from ..parameter import Buffer, Parameter
 from . import module_hooks as _hooks
 from . import module_state as _state
@@ -435,17 +436,7 @@ class Module:
                 memory and a pass) instead of filling them with zeros in place.
         """
         for param in self.parameters():
-            grad = param.grad
-            if grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-                continue
-            if grad.grad_fn is not None:
-                grad.detach_()
-            else:
-                grad.requires_grad_(False)
-            grad.zero_()
+            reset_grad(param, set_to_none)
 
     def share_memory(self) -> Module:
         """Move storages to shared memory (a no-op here: one process). Returns self."""

@@ -1,0 +1,19 @@
+"""Resetting a parameter's gradient: shared by `nn.Module.zero_grad` and
+`optim.Optimizer.zero_grad`, which torch gives the same semantics."""
+from __future__ import annotations
+
+
+def reset_grad(param, set_to_none: bool) -> None:
+    """Drop `param.grad` (``set_to_none``) or zero it in place, detached from any graph
+    (a gradient made with ``create_graph=True`` has a grad_fn of its own)."""
+    grad = param.grad
+    if grad is None:
+        return
+    if set_to_none:
+        param.grad = None
+        return
+    if grad.grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    grad.zero_()
