@@ -444,7 +444,7 @@ def _inplace_kernel(declaration, overload):
         if self._autograd is not None and self._autograd.requires_grad \
                 and self._autograd.grad_fn is None:
             raise RuntimeError(_LEAF_INPLACE)
-        through_view = is_tracked_view(self, True)
+        through_view = is_tracked_view(self, True, declaration)
         if through_view:
             check_view_of_leaf(self)
             base_edge = gradient_edge(self._base)

@@ -114,10 +114,12 @@ def _short_name(node) -> str:
     return re.sub(r"Backward\d*$", "", node.name())
 
 
-def is_tracked_view(tensor, inputs_require_grad: bool) -> bool:
-    """Whether an in-place write to `tensor` must rewrite its base's history."""
+def is_tracked_view(tensor, inputs_require_grad: bool, declaration=None) -> bool:
+    """Whether an in-place write to `tensor` must rewrite its base's history: not for
+    the in-place views (`t_`, `squeeze_`, ...), which change the view, not the data; their
+    node simply extends the view's own history, as in torch."""
     base = tensor._base
-    if base is None:
+    if base is None or getattr(declaration, "in_place_view", False):
         return False
     meta = base._autograd
     return inputs_require_grad or (meta is not None and meta.requires_grad)

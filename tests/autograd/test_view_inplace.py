@@ -433,3 +433,45 @@ def test_bad_input_matches_torch(name):
     torch = pytest.importorskip("torch")
     make, _ = BAD_INPUTS[name]
     assert _outcome(glasstorch, make) == _outcome(torch, make)
+
+
+def _in_place_views(torch, name):
+    """Gradient through an in-place view op (x.t_(), ...) on a non-leaf and on a view."""
+    x = torch.arange(6.0, dtype=torch.float64).view(2, 1, 3).requires_grad_()
+    y = x.clone()
+    calls = {"t_": lambda y: y.reshape(2, 3).clone().t_(),
+             "transpose_": lambda y: y.transpose_(0, 1), "swapaxes_": lambda y: y.swapaxes_(0, 1),
+             "swapdims_": lambda y: y.swapdims_(0, 1), "unsqueeze_": lambda y: y.unsqueeze_(0),
+             "squeeze_": lambda y: y.squeeze_(), "squeeze_.dim": lambda y: y.squeeze_(1),
+             "squeeze_.dims": lambda y: y.squeeze_((1,)),
+             "as_strided_": lambda y: y.as_strided_((2, 2), (1, 2), 1),
+             "t_ of a view": lambda y: y.view(2, 3).t_(),
+             "transpose_ of a view": lambda y: y[:, :, 1:].transpose_(0, 2)}
+    result = calls[name](y)
+    weights = torch.arange(float(result.numel()), dtype=torch.float64).view(result.shape)
+    (result * weights).sum().backward()
+    return x.grad.flatten().tolist(), result._version
+
+
+IN_PLACE_VIEWS = {
+    "t_": [0.0, 2.0, 4.0, 1.0, 3.0, 5.0], "transpose_": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
+    "swapaxes_": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "swapdims_": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
+    "unsqueeze_": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "squeeze_": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
+    "squeeze_.dim": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
+    "squeeze_.dims": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
+    "as_strided_": [0.0, 0.0, 2.0, 1.0, 3.0, 0.0],
+    "t_ of a view": [0.0, 2.0, 4.0, 1.0, 3.0, 5.0],
+    "transpose_ of a view": [0.0, 0.0, 2.0, 0.0, 1.0, 3.0],
+}
+
+
+@pytest.mark.parametrize("name", list(IN_PLACE_VIEWS))
+def test_in_place_view_gradients(name):
+    """In-place views extend the view's own history (no CopySlices on the base)."""
+    assert _in_place_views(glasstorch, name) == (IN_PLACE_VIEWS[name], 1)
+
+
+@pytest.mark.parametrize("name", list(IN_PLACE_VIEWS))
+def test_in_place_view_gradients_match_torch(name):
+    torch = pytest.importorskip("torch")
+    assert _in_place_views(glasstorch, name) == _in_place_views(torch, name)

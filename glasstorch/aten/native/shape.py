@@ -19,9 +19,9 @@ from ..meta.shape import compute_view_stride, infer_size, wrap_dim
 from ..registry import composite
 from .copy import clone, contiguous
 from .split_views import split, split_with_sizes
-from .view import (alias, expand, permute, reshape_alias, select, size_at, slice_, squeeze,
-                   squeeze_dim, squeeze_dims, strided_geometry, t_geometry, transpose, unsafe_view,
-                   unsqueeze, view_, view_as_real)
+from .view import (alias, as_strided, expand, permute, reshape_alias, select, size_at, slice_,
+                   squeeze, squeeze_dim, squeeze_dims, strided_geometry, t_geometry, transpose,
+                   unsafe_view, unsqueeze, view_, view_as_real)
 
 
 # ----------------------------------------------------------------------------------
@@ -544,36 +544,41 @@ dsplit_int, dsplit_array = _declare_directional_split(
 
 
 # ----------------------------------------------------------------------------------
-# In-place views: `self` itself takes the new geometry (x.t_(), x.unsqueeze_(0), ...)
+# In-place views: `self` itself takes the new geometry (x.t_(), x.unsqueeze_(0), ...).
+# Autograd records them with their view's formula (TBackward1, ...), as torch does; the
+# version bump (torch counts a change of geometry as a write) is the declaration's.
 # ----------------------------------------------------------------------------------
-def _declare_in_place(schema: str, name: str, rule) -> None:
+def _declare_in_place(schema: str, name: str, rule, grad: dict) -> None:
     def restride(self, *args):
         size, stride, offset = rule(self, *args)[:3]
         self._size, self._stride, self._offset = size, stride, offset
         self._arr = None            # the cached ndarray has the old geometry
-        self._bump_version()        # torch counts a change of geometry as a write
         return self
     restride.__doc__ = (f"In-place `{name}`: `self` takes the geometry the view would have, "
                         f"and is returned.")
-    composite(schema, method=True, function=False)(restride)
+    composite(schema, method=True, function=False, grad=grad)(restride) \
+        .declaration.in_place_view = True          # see autograd/views.py is_tracked_view
 
 
-for _schema, _name, _rule in (
-        ("t_(Tensor(a!) self) -> Tensor(a!)", "t", lambda self: t_geometry(self, "t_")),
+for _schema, _name, _rule, _grad in (
+        ("t_(Tensor(a!) self) -> Tensor(a!)", "t", lambda self: t_geometry(self, "t_"),
+         {"self": "grad.t()"}),
         ("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", "transpose",
-         transpose.declaration.meta),
+         transpose.declaration.meta, transpose.declaration.grad),
         ("swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)", "swapaxes",
-         transpose.declaration.meta),
+         transpose.declaration.meta, {"self": "grad.transpose(axis0, axis1)"}),
         ("swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", "swapdims",
-         transpose.declaration.meta),
+         transpose.declaration.meta, transpose.declaration.grad),
         ("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", "unsqueeze",
-         unsqueeze.declaration.meta),
-        ("squeeze_(Tensor(a!) self) -> Tensor(a!)", "squeeze", squeeze.declaration.meta),
+         unsqueeze.declaration.meta, unsqueeze.declaration.grad),
+        ("squeeze_(Tensor(a!) self) -> Tensor(a!)", "squeeze", squeeze.declaration.meta,
+         squeeze.declaration.grad),
         ("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", "squeeze",
-         squeeze_dim.declaration.meta),
+         squeeze_dim.declaration.meta, squeeze.declaration.grad),
         ("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)", "squeeze",
-         squeeze_dims.declaration.meta),
+         squeeze_dims.declaration.meta, squeeze.declaration.grad),
         ("as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, "
          "SymInt? storage_offset=None) -> Tensor(a!)", "as_strided",
-         lambda self, size, stride, offset: strided_geometry(self, size, stride, offset, True))):
-    _declare_in_place(_schema, _name, _rule)
+         lambda self, size, stride, offset: strided_geometry(self, size, stride, offset, True),
+         as_strided.declaration.grad)):
+    _declare_in_place(_schema, _name, _rule, _grad)
