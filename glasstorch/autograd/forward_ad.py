@@ -113,6 +113,16 @@ def set_view_tangents(source, views: list) -> None:
             _hold(view, view_tangent(tangent, view, source._dtype))
 
 
+def restride_tangent(tensor) -> None:
+    """After an in-place view (`t_`, `squeeze_`, ...) of `tensor`: its tangent, laid out
+    as it was, takes the same new geometry (torch applies the op to the tangent too)."""
+    tangent = tangent_of(tensor)
+    if tangent is not None:
+        tangent._size, tangent._stride, tangent._offset = \
+            tensor._size, tensor._stride, tensor._offset
+        tangent._arr = None              # the cached ndarray has the old geometry
+
+
 def view_tangent(tangent, view, source_dtype=None):
     """The tangent of `view`: the same view of its source's `tangent` (laid out as the
     source, so the view's geometry applies to it). A tangent may have another precision

@@ -374,6 +374,9 @@ def _forward_ad_kernel(declaration, overload):
 
 
 def _set_output_tangent(recording, values: dict, tangents: dict, result) -> None:
+    if getattr(recording.declaration, "in_place_view", False):     # x.t_(): the tangent
+        forward_ad.restride_tangent(result)                       # too takes the geometry
+        return
     outputs = list(result) if isinstance(result, (tuple, list)) else [result]
     cls = recording.cls()
     for name in cls.output_names:

@@ -69,6 +69,19 @@ def primal_with_an_offset(torch):
                 fw.unpack_dual(dual[:1]).tangent._base is tangent)
 
 
+def in_place_views(torch):
+    fw = _fw(torch)
+    with fw.dual_level():
+        tangent = torch.arange(6.0).view(2, 3)
+        dual = fw.make_dual(torch.zeros(2, 3), tangent)
+        dual.t_()
+        squeezed = fw.make_dual(torch.zeros(2, 1, 3), torch.arange(6.0).view(2, 1, 3))
+        with torch.no_grad():
+            squeezed.squeeze_(1)
+        return (fw.unpack_dual(dual).tangent.tolist(), tuple(tangent.shape),
+                fw.unpack_dual(squeezed).tangent.tolist())
+
+
 def multi_output_views(torch):
     fw = _fw(torch)
     with fw.dual_level():
@@ -152,6 +165,8 @@ SCENARIOS = {
     inplace_on_base_seen_by_view: [2.0, 2.0],
     base_gets_a_tangent: ([0.0, 5.0, 0.0], 5.0),
     primal_with_an_offset: (None, 1, 16, True),
+    in_place_views: ([[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]], (3, 2),
+                     [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]),
     multi_output_views: ([0.0, 1.0], True),
     transposed_and_selected: ([0.0, 3.0, 1.0, 4.0, 2.0, 5.0], (1, 3), [1.0, 4.0]),
     complex_real_view: [[1.0, 2.0], [3.0, -1.0]],
