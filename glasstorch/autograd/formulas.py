@@ -250,6 +250,11 @@ _NODE_NAMES = {
     "msort": "SortBackward0", "take_along_dim": "GatherBackward0",
     "repeat_interleave.self_Tensor": "IndexSelectBackward0", "cross": "LinalgCrossBackward0",
     "cdist": "CdistBackward0", "_cdist_forward": "CdistBackward0",
+    # in-place views, numbered after their views (swapaxes_/swapdims_ are transpose_'s)
+    "t_": "TBackward1", "transpose_": "TransposeBackward1", "swapaxes_": "TransposeBackward1",
+    "swapdims_": "TransposeBackward1", "unsqueeze_": "UnsqueezeBackward1",
+    "squeeze_": "SqueezeBackward3", "squeeze_.dim": "SqueezeBackward4",
+    "squeeze_.dims": "SqueezeBackward5", "as_strided_": "AsStridedBackward1",
 }
 # In-place twins derivatives.yaml lists apart (with a formula on the result): numbered
 # after the functional overload, where torch's name differs from it.
