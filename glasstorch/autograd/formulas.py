@@ -255,6 +255,9 @@ _NODE_NAMES = {
     "swapdims_": "TransposeBackward1", "unsqueeze_": "UnsqueezeBackward1",
     "squeeze_": "SqueezeBackward3", "squeeze_.dim": "SqueezeBackward4",
     "squeeze_.dims": "SqueezeBackward5", "as_strided_": "AsStridedBackward1",
+    # a number's overloads (native/binary_scalar.py), in-place twins included
+    **{f"{name}{inplace}.Scalar": f"{name.title()}Backward1"
+       for name in ("add", "sub", "mul", "div") for inplace in ("", "_")},
 }
 # In-place twins derivatives.yaml lists apart (with a formula on the result): numbered
 # after the functional overload, where torch's name differs from it.

@@ -1,6 +1,6 @@
 """Operator declarations by family; importing this package registers them all."""
 from . import view, factory, ranges, copy, shape, conversion  # noqa: F401
-from . import unary, binary  # noqa: F401
+from . import unary, binary, binary_scalar  # noqa: F401
 from . import trigonometric, rounding, predicates, conj  # noqa: F401
 from . import comparison, bitwise  # noqa: F401
 from . import division, power, minmax, binary_math, ternary  # noqa: F401

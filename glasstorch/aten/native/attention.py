@@ -228,14 +228,15 @@ def _scaled_dot_product_attention_math(query, key, value, attn_mask=None, dropou
         query, key, value = _to(query, dtypes.float32), _to(key, dtypes.float32), \
             _to(value, dtypes.float32)
     root = _scale_root(query._size[-1], scale)
-    query = _aten.mul.Tensor.call(query, -root if scale is not None and scale < 0 else root)
+    # numbers scale through the Scalar overload, as in torch's C++ (MulBackward1)
+    query = _aten.mul.Scalar.call(query, -root if scale is not None and scale < 0 else root)
     if is_causal:
         if attn_mask is not None:
             raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
                                "be set when is_causal=True")
         attn_mask = _causal_mask(query, key)
     key, value = _grouped_key_value(query, key, value, enable_gqa)
-    scaled_key = _aten.mul.Tensor.call(_aten.transpose.int.call(key, -2, -1), root)
+    scaled_key = _aten.mul.Scalar.call(_aten.transpose.int.call(key, -2, -1), root)
     attn = _aten.matmul.default.call(query, scaled_key)
     if attn_mask is not None:
         _aten.add_.Tensor.call(attn, attn_mask, 1)
@@ -247,7 +248,7 @@ def _scaled_dot_product_attention_math(query, key, value, attn_mask=None, dropou
             warnings.warn("Dropout mask should only be used for testing purposes.")
             dropped = _aten.logical_not.default.call(dropout_mask)
             attn = _aten.masked_fill.Scalar.call(attn, dropped, 0.0)
-            value = _aten.mul.Tensor.call(value, 1.0 / (1 - dropout_p))
+            value = _aten.mul.Scalar.call(value, 1.0 / (1 - dropout_p))
     output = _aten.matmul.default.call(attn, value)
     if origin is not query._dtype:
         return _to(output, origin), _to(attn, origin)

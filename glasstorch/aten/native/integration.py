@@ -12,6 +12,7 @@ from ...c10 import dtype as dtypes
 from ..dispatcher import ops
 from ..meta.shape import wrap_dim, wrap_dims
 from ..registry import TensorMeta, _prepare_out, composite
+from .binary_scalar import div_scalar, mul_scalar
 from .join import cat
 from .reduction import sum_dim
 from .scan import cumsum
@@ -136,20 +137,23 @@ def _check_gradient(self, spacing_size: int | None, dims, edge_order: int) -> No
 
 
 def _uniform_gradient(self, spacing: list, dims, edge_order: int) -> list:
-    """Central differences with a constant step per dim (one-sided at the edges)."""
+    """Central differences with a constant step per dim (one-sided at the edges).
+
+    The numbers are the Scalar overloads' operands, as in torch's C++ (DivBackward1)."""
     results = []
     for dim, step in zip(dims, spacing):
         dim = wrap_dim(dim, self.dim())
-        center = (_slice(self, dim, 2) - _slice(self, dim, 0, -2)) / step
+
+        def term(weight, start, end=None):
+            return mul_scalar.call(_slice(self, dim, start, end), weight)
+        center = div_scalar.call(_slice(self, dim, 2) - _slice(self, dim, 0, -2), step)
         if edge_order == 1:
-            first = (_slice(self, dim, 1, 2) - _slice(self, dim, 0, 1)) / step
-            last = (_slice(self, dim, -1) - _slice(self, dim, -2, -1)) / step
+            first = div_scalar.call(_slice(self, dim, 1, 2) - _slice(self, dim, 0, 1), step)
+            last = div_scalar.call(_slice(self, dim, -1) - _slice(self, dim, -2, -1), step)
         else:
-            first = (-1.5 * _slice(self, dim, 0, 1) + 2 * _slice(self, dim, 1, 2)
-                     - 0.5 * _slice(self, dim, 2, 3)) / step
-            last = (0.5 * _slice(self, dim, -3, -2) - 2 * _slice(self, dim, -2, -1)
-                    + 1.5 * _slice(self, dim, -1)) / step
-        results.append(cat.call([first, center / 2, last], dim))
+            first = div_scalar.call(term(-1.5, 0, 1) + term(2, 1, 2) - term(0.5, 2, 3), step)
+            last = div_scalar.call(term(0.5, -3, -2) - term(2, -2, -1) + term(1.5, -1), step)
+        results.append(cat.call([first, div_scalar.call(center, 2), last], dim))
     return results
 
 
@@ -370,7 +374,7 @@ def trapezoid_x(y, x, dim=-1):
         return _nothing_to_integrate(y, dim)
     _refuse_bool("trapezoid", y, x)
     widths = _steps("trapezoid", y, x, dim)
-    return sum_dim.call(_pair_sums(y, dim) * widths, [dim], False, None) / 2.0
+    return div_scalar.call(sum_dim.call(_pair_sums(y, dim) * widths, [dim], False, None), 2.0)
 
 
 @composite("trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor")
@@ -382,7 +386,7 @@ def trapezoid_dx(y, dx=1, dim=-1):
     dx = _real_step("trapezoid", dx)
     # with even steps the rule is dx * (sum of all samples - half the two end ones)
     ends = select.call(y, dim, 0) + select.call(y, dim, -1)
-    return (sum_dim.call(y, [dim], False, None) - ends * 0.5) * dx
+    return mul_scalar.call(sum_dim.call(y, [dim], False, None) - mul_scalar.call(ends, 0.5), dx)
 
 
 trapezoid_dx.declaration.doc = trapezoid_x.declaration.doc
@@ -421,14 +425,14 @@ def cumulative_trapezoid_x(y, x, dim=-1):
     dim = wrap_dim(dim, y.dim())
     _refuse_bool("cumulative_trapezoid", y, x)
     widths = _steps("cumulative_trapezoid", y, x, dim)
-    return cumsum.call(_pair_sums(y, dim) * widths / 2.0, dim, None)
+    return div_scalar.call(cumsum.call(_pair_sums(y, dim) * widths, dim, None), 2.0)
 
 
 @composite("cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor")
 def cumulative_trapezoid_dx(y, dx=1, dim=-1):
     _refuse_bool("cumulative_trapezoid", y)
     dx = _real_step("cumulative_trapezoid", dx)
-    return cumsum.call(dx / 2.0 * _pair_sums(y, dim), dim, None)
+    return cumsum.call(mul_scalar.call(_pair_sums(y, dim), dx / 2.0), dim, None)
 
 
 cumulative_trapezoid_dx.declaration.doc = cumulative_trapezoid_x.declaration.doc

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ...c10.dtype import scalar_type_name
 from ..dispatcher import ops
 from ..registry import composite
+from .binary_scalar import add_scalar, div_scalar, mul_scalar
 from .loss_nll import nll_loss_nd
 from .loss_regression import MEAN, NONE, SUM
 
@@ -91,14 +92,15 @@ def _probability_target(self, target, weight, reduction, ignore_index, label_smo
     log_probabilities = _aten.log_softmax.int.call(self, class_dim, self._dtype)
     if label_smoothing > 0.0:
         _check_smoothing(label_smoothing)
-        target = target * (1 - label_smoothing) + label_smoothing / classes
+        target = add_scalar.call(mul_scalar.call(target, 1 - label_smoothing),
+                                 label_smoothing / classes, 1)
     products = log_probabilities * target
     if weight is not None:
         products = products * _class_weights(weight, self.dim(), class_dim)
     if reduction == MEAN:
         if self.numel() == 0:
             return -products.sum().fill_(float("nan"))
-        return -products.sum() / (self.numel() // classes)
+        return div_scalar.call(-products.sum(), self.numel() // classes)
     if reduction == SUM:
         return -products.sum()
     return -products.sum(class_dim)
@@ -129,4 +131,6 @@ def _smoothed_indices(self, target, weight, reduction, ignore_index, label_smoot
     elif reduction != NONE:
         raise RuntimeError(f"Invalid reduction type encountered in cross_entropy: {reduction}")
     classes = self._size[class_dim]
-    return nll * (1 - label_smoothing) + smooth * (label_smoothing / classes)
+    # numbers times tensors, as torch's C++ writes them: the Scalar overloads
+    return mul_scalar.call(nll, 1 - label_smoothing) + \
+        mul_scalar.call(smooth, label_smoothing / classes)

@@ -32,6 +32,7 @@ from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.tensor_impl import TensorBase
 from ..parallel import GRAIN_SIZE, parallel_for
 from ..registry import TensorMeta, composite, op
+from .binary_scalar import add_scalar_
 from .reduction import quiet
 from .unary import refuse
 
@@ -348,7 +349,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if eps is None:
         eps = torch.finfo(compute).eps
     dims = list(range(-len(normalized_shape), 0))
-    result = upcast * torch.rsqrt(upcast.pow(2).mean(dims, keepdim=True) + eps)
+    # eps added in place by the Scalar overload, as torch's C++ (AddBackward1)
+    mean_square = add_scalar_.call(upcast.pow(2).mean(dims, keepdim=True), eps, 1)
+    result = upcast * torch.rsqrt(mean_square)
     if weight is not None:
         result = result * weight.to(torch.promote_types(result.dtype, weight.dtype))
     return result.contiguous().type_as(input)
