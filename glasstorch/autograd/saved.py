@@ -76,8 +76,8 @@ class SavedTensor:
         described = f"[{type_string(tensor)} {list(tensor._size)}]"
         # An input is named by its history now (after the write), as torch does.
         owner = node if self.is_output else tensor.grad_fn
-        if owner is not None:                 # torch names the node without "Backward0"
-            name = re.sub(r"Backward\d*$", "", owner.name())
+        if owner is not None:
+            name = short_name(owner)
             number = self.output_nr if self.is_output else tensor._autograd.output_nr
             described += f", which is output {number} of {name},"
         return (f"one of the variables needed for gradient computation has been modified by "
@@ -88,6 +88,10 @@ class SavedTensor:
         self.released = True
         self.data = self.packed = None
 
+
+def short_name(node) -> str:
+    """A node's name as torch's autograd errors print it: without "Backward0"."""
+    return re.sub(r"Backward\d*$", "", node.name())
 
 
 class _HooksStack(threading.local):

@@ -17,12 +17,11 @@ Some views cannot be handled that way, so a view remembers how it was made (torc
 """
 from __future__ import annotations
 
-import re
-
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
 from .creation_meta import (DEFAULT, IN_CUSTOM_FUNCTION, INFERENCE_MODE, MULTI_OUTPUT_NODE,
                             NO_GRAD_MODE)
 from .graph import InputMetadata, Node, gradient_edge
+from .saved import short_name
 
 _VIEW_OF_LEAF = ("a view of a leaf Variable that requires grad is being used in an in-place "
                  "operation.")
@@ -96,7 +95,7 @@ def refuse_inplace_on_view(view, indirect: bool = False) -> None:
     grad_fn = None if meta is None else meta.grad_fn
     written = "its base or another view of its base has been" if indirect else "is being"
     if grad_fn is not None:
-        origin = f"Output {meta.output_nr} of {_short_name(grad_fn)}"
+        origin = f"Output {meta.output_nr} of {short_name(grad_fn)}"
     if made in (NO_GRAD_MODE, INFERENCE_MODE) or grad_fn is None:
         prefix = "A view was created in" if grad_fn is None else \
             f"{origin} is a view of a view which was created in"
@@ -107,11 +106,6 @@ def refuse_inplace_on_view(view, indirect: bool = False) -> None:
     else:
         message = f"{origin} is a view and {written} modified inplace."
     raise RuntimeError(message + _REFUSAL_ENDINGS[made])
-
-
-def _short_name(node) -> str:
-    """A node's name as torch's view errors print it: without the Backward suffix."""
-    return re.sub(r"Backward\d*$", "", node.name())
 
 
 def is_tracked_view(tensor, inputs_require_grad: bool, declaration=None) -> bool:
