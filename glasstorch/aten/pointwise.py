@@ -347,6 +347,12 @@ def _refuse_target_first(op: OpOverload, target: TensorBase, described, variant:
         _prepare_out(op, target, described)         # raises the cast error, resizing nothing
 
 
+# Plain ints: `int & DispatchKey.CPU` would run IntFlag's Python-level `__rand__` (a
+# subclass's reflected operator goes first), twice per in-place call.
+_CPU_BIT = int(CPU)
+_BELOW_AD_INPLACE_OR_VIEW = ~int(AD_INPLACE_OR_VIEW)
+
+
 def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
                       check_out, fast=None) -> None:
     """The in-place (`self` is written) or out= (`out` is written) overload."""
@@ -383,11 +389,11 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
     overload.register(META, run)
     if fast is not None:
         def inplace_fast_path(op, keyset, args):
-            if keyset & CPU:
+            if keyset & _CPU_BIT:
                 result = fast(args)
                 if result is not None:
                     return result
-            return _bump_written(op, keyset & ~AD_INPLACE_OR_VIEW, args)
+            return _bump_written(op, keyset & _BELOW_AD_INPLACE_OR_VIEW, args)
         _label(inplace_fast_path, f"{kernel.__name__} (in place, fast path: kernel writes self, "
                                   f"version bumped)", kernel)
         overload.register_fast(inplace_fast_path)

@@ -59,11 +59,13 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
     saved_excluded = local_keys.excluded
     local_keys.set(local_keys.included, saved_excluded & ~AUTOGRAD if create_graph
                    else saved_excluded | AUTOGRAD)
+    anomaly = anomaly_mode._state
     try:
         while ready:
             node = heapq.heappop(ready)[2]
             inputs = buffers.pop(node)
-            inputs = _run_tensor_pre_hooks(node, inputs)
+            if node._retains_grad_hooks or node.tensor_pre_hooks():
+                inputs = _run_tensor_pre_hooks(node, inputs)
             if captured is not None:
                 for i, grad in enumerate(inputs):
                     if (node, i) in captured:
@@ -71,8 +73,16 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
                 if node not in needed:
                     continue
             # the outputs go straight to the buffers: see Note [The engine owns gradients]
-            _deliver(node, _run_node(node, inputs, retain_graph), buffers, dependencies,
-                     ready, order, reached)
+            if node._pre_hooks or node._post_hooks or anomaly.enabled:
+                _deliver(node, _run_node(node, inputs, retain_graph), buffers, dependencies,
+                         ready, order, reached)
+                continue
+            outputs = node.apply(inputs)
+            if not retain_graph:
+                node.release()
+            outputs = validate_outputs(node, outputs)
+            _deliver(node, outputs, buffers, dependencies, ready, order, reached)
+            outputs = None                   # the buffers hold the gradients alone again
     finally:
         local_keys.set(local_keys.included, saved_excluded)
     return None if captured is None else [captured[edge] for edge in capture]

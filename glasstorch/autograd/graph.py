@@ -263,10 +263,22 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     elif recording:
         meta.grad = meta.grad + grad
     else:
-        ops.aten.add_.Tensor.call(meta.grad, grad, 1)  # the operator itself: no binding
+        _add_in_place()(meta.grad, grad, 1)          # the operator itself: no binding
     if meta.post_accumulate_hooks:
         for hook in list(meta.post_accumulate_hooks.values()):
             hook(variable)
+
+
+def _add_in_place():
+    """`aten::add_.Tensor`'s dispatcher entry, looked up once (every accumulation into an
+    existing `.grad` calls it; the operator is declared after this module is imported)."""
+    global _add_in_place_entry
+    if _add_in_place_entry is None:
+        _add_in_place_entry = ops.aten.add_.Tensor.call
+    return _add_in_place_entry
+
+
+_add_in_place_entry = None
 
 
 def grad_accumulator(tensor) -> AccumulateGrad:
