@@ -26,6 +26,7 @@ from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ...c10.promotion import can_cast, result_type_with_scalar
 from ..registry import TensorMeta, op
+from .blas_threads import matmul_into
 from .unary import BOOL, WIDE_UNSIGNED, refuse
 from .view import expand
 
@@ -128,7 +129,7 @@ def product_into(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> None:
         np.copyto(out, np.matmul(mat1.astype(np.float32), mat2.astype(np.float32)),
                   casting="unsafe")
     else:
-        np.matmul(mat1, mat2, out=out)
+        matmul_into(out, mat1, mat2)
 
 
 def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, beta=0,
@@ -155,7 +156,7 @@ def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, be
         result = sum_in_order(mat1.astype(compute, copy=False),
                               mat2.astype(compute, copy=False))
     elif compute == out.dtype and not reads_out:
-        np.matmul(mat1, mat2, out=out)
+        matmul_into(out, mat1, mat2)
         result = out
     else:
         result = np.matmul(mat1.astype(compute), mat2.astype(compute))
