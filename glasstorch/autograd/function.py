@@ -16,6 +16,7 @@ from .grad_mode import is_grad_enabled, no_grad
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
 from .creation_meta import IN_CUSTOM_FUNCTION
+from .views import rebase_history
 
 
 class FunctionCtx:
@@ -206,11 +207,33 @@ def _wrap_outputs(node, args: tuple, output, recording: bool):
     node._input_metadata = [InputMetadata(v) if isinstance(v, TensorBase) else None
                             for v in outputs]
     if recording:
+        _rebase_dirty_views(node, args, outputs, dirty)
         outputs_ids = {id(v): i for i, v in enumerate(outputs)}
         node._saved = [None if t is None else SavedTensor(
             t, is_output=id(t) in outputs_ids, output_nr=outputs_ids.get(id(t), 0))
             for t in node.to_save]
     return outputs[0] if single else tuple(outputs)
+
+
+_DIRTY_VIEW_OF_MANY = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your "
+    "Function cannot return more than one Tensor. This is not supported by the current "
+    "autograd engine. You should either make sure the input is not a view (using .clone() "
+    "for example) or make your Function only return one Tensor (potentially splitting it "
+    "into two Functions: one doing the inplace that returns a single Tensor and a second one "
+    "that does the other operations). You can ask on the forum "
+    "https://discuss.pytorch.org/ if you need help to do this change.")
+
+
+def _rebase_dirty_views(node, args: tuple, outputs: list, dirty: set) -> None:
+    """A view the Function wrote in place (mark_dirty) changed its base: the base's
+    history becomes a CopySlices over the node, as for an in-place operator."""
+    for value in outputs:
+        if id(value) in dirty and value._base is not None and value.requires_grad:
+            if len(outputs) > 1:
+                raise RuntimeError(_DIRTY_VIEW_OF_MANY)
+            input_nr = next(k for k, i in enumerate(node._tensor_positions) if args[i] is value)
+            rebase_history(value, node, gradient_edge(value._base), input_nr)
 
 
 def _forward_tangents(cls, node, args: tuple, outputs) -> None:

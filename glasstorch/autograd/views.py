@@ -126,13 +126,19 @@ def check_view_of_leaf(tensor) -> None:
 
 
 class CopySlices(Node):
-    """The history of a base after an in-place write through one of its views."""
+    """The history of a base after an in-place write through one of its views.
+
+    `fn` wrote the view, its input `input_nr` (0 for an in-place operator; a custom
+    Function may write, `mark_dirty`, any of its inputs) and its only output.
+    """
 
     hand_written = True
 
-    def __init__(self, base, view, fn: Node, base_edge: tuple) -> None:
-        super().__init__((base_edge,) + tuple(fn.next_functions[1:]))
-        self.fn = fn
+    def __init__(self, base, view, fn: Node, base_edge: tuple, input_nr: int = 0) -> None:
+        edges = list(fn.next_functions)
+        edges[input_nr] = base_edge
+        super().__init__(tuple(edges))
+        self.fn, self.input_nr = fn, input_nr
         self._base_geometry = (base._size, base._stride, base._offset, base._dtype)
         self._view_geometry = (view._size, view._stride, view._offset - base._offset)
         self._input_metadata = [InputMetadata(base)]
@@ -148,22 +154,23 @@ class CopySlices(Node):
             result = glasstorch.empty_strided(size, stride, dtype=grad.dtype)
             result.copy_(grad)
             part = result.as_strided(*self._view_geometry)
-            found = validate_outputs(self.fn, self.fn.apply([part.clone()]))
-            if found[0] is None:
+            found = list(validate_outputs(self.fn, self.fn.apply([part.clone()])))
+            if found[self.input_nr] is None:
                 part.zero_()
             else:
-                part.copy_(found[0])
-        return [result] + list(found[1:])
+                part.copy_(found[self.input_nr])
+        found[self.input_nr] = result
+        return found
 
     def release(self) -> None:
         self.fn.release()
 
 
-def rebase_history(view, fn: Node, base_edge: tuple) -> None:
-    """After `fn` wrote `view` in place: the base's history becomes a CopySlices over
-    `fn`, and the view's is read from the base's."""
+def rebase_history(view, fn: Node, base_edge: tuple, input_nr: int = 0) -> None:
+    """After `fn` wrote `view` (its input `input_nr`) in place: the base's history
+    becomes a CopySlices over `fn`, and the view's is read from the base's."""
     base = view._base
-    node = CopySlices(base, view, fn, base_edge)
+    node = CopySlices(base, view, fn, base_edge, input_nr)
     meta = base._autograd_meta()
     meta.grad_fn, meta.output_nr, meta.requires_grad = node, 0, True
     base._keys |= AUTOGRAD

@@ -479,3 +479,51 @@ def test_in_place_view_gradients(name):
 def test_in_place_view_gradients_match_torch(name):
     torch = pytest.importorskip("torch")
     assert _in_place_views(glasstorch, name) == _in_place_views(torch, name)
+
+
+def _dirty_view(torch, view_first: bool, outputs: int = 1):
+    """A Function writing a view of a non-leaf in place (mark_dirty): the base's history
+    is rewritten (CopySlices), so gradients through the base see the Function; with
+    more than one output torch refuses."""
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, first, second):
+            v, w = (first, second) if view_first else (second, first)
+            ctx.before = v.detach().clone()
+            v.mul_(w)
+            ctx.mark_dirty(v)
+            ctx.save_for_backward(w)
+            return v if outputs == 1 else (v, w * 1)
+
+        @staticmethod
+        def backward(ctx, grad_v, grad_w=None):
+            w, = ctx.saved_tensors
+            found = (grad_v * w, (grad_v * ctx.before).sum())
+            return found if view_first else found[::-1]
+
+    a = torch.ones(3, dtype=torch.float64, requires_grad=True)
+    w = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+    x = a * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+    try:
+        y = Scale.apply(x[1:], w) if view_first else Scale.apply(w, x[1:])
+    except RuntimeError as error:
+        return str(error)
+    (x * torch.tensor([1.0, 10.0, 100.0], dtype=torch.float64)).sum().backward()
+    return (a.grad.tolist(), w.grad.item(), y.grad_fn.name(), x.grad_fn.name())
+
+
+@pytest.mark.parametrize("view_first", [True, False])
+def test_dirty_view_rewrites_base_history(view_first):
+    """The view may be any input here: torch's CopySlices takes it to be the first one
+    (its gradients are wrong otherwise: w.grad None), glasstorch's knows which it is."""
+    assert _dirty_view(glasstorch, view_first) == (
+        [1.0, 60.0, 900.0], 320.0, "AsStridedBackward0", "torch::autograd::CopySlices")
+    assert _dirty_view(glasstorch, view_first, 2).startswith(
+        "If your Function modifies inplace an input that is a view of another Tensor, your "
+        "Function cannot return more than one Tensor.")
+
+
+@pytest.mark.parametrize("outputs", [1, 2])
+def test_dirty_view_matches_torch(outputs):
+    torch = pytest.importorskip("torch")
+    assert _dirty_view(glasstorch, True, outputs) == _dirty_view(torch, True, outputs)
