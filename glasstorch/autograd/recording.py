@@ -26,10 +26,9 @@ from .anomaly_mode import is_anomaly_enabled, record_stack
 from .formulas import INPUT_FACTS, REFUSES_GRAD, named_for_call, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
-from .views import (check_view_of_leaf, is_tracked_view, rebase_history,
+from .views import (check_view_of_leaf, is_tracked_view, leaf_refusal, rebase_history,
                     refuse_inplace_on_view)
 
-_LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 
 
 # Operators without formulas whose results never require grad (torch's
@@ -446,7 +445,7 @@ def _inplace_kernel(declaration, overload):
             return result
         if self._autograd is not None and self._autograd.requires_grad \
                 and self._autograd.grad_fn is None:
-            raise RuntimeError(_LEAF_INPLACE)
+            raise RuntimeError(leaf_refusal(self))
         through_view = is_tracked_view(self, True, declaration)
         if through_view:
             check_view_of_leaf(self)

@@ -119,6 +119,14 @@ def is_tracked_view(tensor, inputs_require_grad: bool, declaration=None) -> bool
     return inputs_require_grad or (meta is not None and meta.requires_grad)
 
 
+def leaf_refusal(tensor) -> str:
+    """torch's message for an in-place write to a leaf that requires grad: a view (of a
+    leaf, necessarily: it has no history) is named as such."""
+    if tensor._base is not None and tensor._base.is_leaf:
+        return _VIEW_OF_LEAF
+    return "a leaf Variable that requires grad is being used in an in-place operation."
+
+
 def check_view_of_leaf(tensor) -> None:
     meta = tensor._base._autograd
     if meta is not None and meta.requires_grad and meta.grad_fn is None:

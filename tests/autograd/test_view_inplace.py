@@ -136,6 +136,12 @@ def no_grad_view_written_under_no_grad(torch):
         v.mul_(2)
 
 
+def view_made_to_require_grad(torch):      # its base is a leaf: named a view of one
+    view = torch.zeros(4)[1:3]
+    view.requires_grad_()
+    view.mul_(2)
+
+
 def split_output(torch):
     _nonleaf(torch).split(2)[0].mul_(2)
 
@@ -285,6 +291,8 @@ SCENARIOS = {
                                + _ENDINGS["no_grad"],
     no_grad_view_detached: None,
     no_grad_view_written_under_no_grad: None,
+    view_made_to_require_grad: "a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.",
     split_output: "Output 0 of Split is a view and is being modified inplace." + _ENDINGS["multi"],
     chunk_output: "Output 1 of Split is a view and is being modified inplace." + _ENDINGS["multi"],
     split_with_sizes_output: "Output 1 of SplitWithSizes is a view and is being modified "
