@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import cpu_allocator  # noqa: F401  (Note [Keeping freed memory])
 from .device import CPU, META, device
 
 
