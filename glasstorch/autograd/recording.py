@@ -26,8 +26,8 @@ from .anomaly_mode import is_anomaly_enabled, record_stack
 from .formulas import INPUT_FACTS, REFUSES_GRAD, named_for_call, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
-from .views import (check_view_of_leaf, is_tracked_view, leaf_refusal, rebase_history,
-                    refuse_inplace_on_view)
+from .views import (check_view_of_leaf, is_tracked_view, leaf_refusal, move_retained_grad,
+                    rebase_history, refuse_inplace_on_view)
 
 
 
@@ -455,11 +455,15 @@ def _inplace_kernel(declaration, overload):
         if "self" in needed:                           # the formula needs self's old value
             saved["self"] = SavedTensor(_clone_below_autograd(self))
         edges = recording.edges(args)                  # self's edge: its history so far
+        old = self._autograd
+        old = (old.grad_fn, old.output_nr) if old is not None and old.retains_grad else None
         result = op.redispatch(keys_below, args)
         node = recording.make_node(args, saved, edges)
         _attach(node, result, saved, needed)
         if through_view:
             rebase_history(self, node, base_edge)
+        if old is not None:                            # (a view's moved as it regenerated)
+            move_retained_grad(self, *old)
         if tangents is not None:
             _set_output_tangent(recording, values, tangents, result)
         return result

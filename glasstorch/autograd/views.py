@@ -188,11 +188,25 @@ def rebase_history(view, fn: Node, base_edge: tuple, input_nr: int = 0) -> None:
     _regenerate(view)
 
 
+def move_retained_grad(tensor, old_fn, old_nr: int) -> None:
+    """`Tensor.retain_grad` keeps the gradient of the tensor's current version: when an
+    in-place write gives it a new history, its hook moves from `old_fn` to the new node."""
+    meta = tensor._autograd
+    hooks = None if old_fn is None else old_fn.__dict__.get("_retains_grad_hooks")
+    if meta is None or not meta.retains_grad or not hooks or old_nr not in hooks:
+        return
+    keep = hooks.pop(old_nr)
+    if meta.grad_fn is not None:
+        meta.grad_fn._own_table("_retains_grad_hooks")[meta.output_nr] = keep
+
+
 def _regenerate(view) -> None:
     """The view's grad_fn made from its base's current history (AsStridedBackward0)."""
     from ..aten.registry import DECLARATIONS
     from .formulas import node_type
     base = view._base
+    old_fn, old_nr = (view._autograd.grad_fn, view._autograd.output_nr) \
+        if view._autograd is not None else (None, 0)
     declaration = DECLARATIONS["as_strided"]
     cls = node_type(declaration, declaration.overloads[next(iter(declaration.overloads))]._schema)
     saved = {"self_sym_sizes": base._size, "self_sym_strides": base._stride,
@@ -203,6 +217,7 @@ def _regenerate(view) -> None:
     meta = view._autograd_meta()
     meta.grad_fn, meta.output_nr = node, 0
     meta.attr_version = view._version
+    move_retained_grad(view, old_fn, old_nr)
 
 
 def view_grad_fn(view):

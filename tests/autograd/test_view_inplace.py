@@ -535,3 +535,35 @@ def test_dirty_view_rewrites_base_history(view_first):
 def test_dirty_view_matches_torch(outputs):
     torch = pytest.importorskip("torch")
     assert _dirty_view(glasstorch, True, outputs) == _dirty_view(torch, True, outputs)
+
+
+def _retained_after_inplace(torch, through_view: bool):
+    """retain_grad keeps the gradient of the tensor's current version: an in-place write
+    moves its hook to the new history."""
+    x = torch.arange(4.0).requires_grad_().clone()
+    if through_view:
+        y = x[1:3]
+        y.retain_grad()
+        old = y * 2
+        y.mul_(3)
+        (old.sum() + (y * 5).sum()).backward()
+    else:
+        y = x * 1
+        y.retain_grad()
+        old = y * 2
+        y.mul_(3)
+        (old.sum() + y.sum()).backward()
+    return y.grad.tolist()
+
+
+@pytest.mark.parametrize("through_view", [False, True])
+def test_retained_grad_follows_inplace(through_view):
+    expected = [5.0, 5.0] if through_view else [1.0, 1.0, 1.0, 1.0]
+    assert _retained_after_inplace(glasstorch, through_view) == expected
+
+
+@pytest.mark.parametrize("through_view", [False, True])
+def test_retained_grad_follows_inplace_as_torch(through_view):
+    torch = pytest.importorskip("torch")
+    assert _retained_after_inplace(glasstorch, through_view) == \
+        _retained_after_inplace(torch, through_view)
