@@ -18,8 +18,10 @@ The formulas run on tensors through the ordinary operators, so with grad mode on
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
+from ..c10.dispatch_key import PYTHON, local_keys
 from . import manual
 from .graph import Node
 from .saved import SavedTensor
@@ -58,20 +60,69 @@ class Formula:
         tree = ast.parse(text.strip(), mode="eval")
         self.names = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
         self._op_name = op_name
-        self._function = None
+        self._function = self.run = None    # `run(values)`: the compiled formula
         self._parameters: tuple = ()
 
     def compile(self, variables: set) -> None:
-        """Bind the names: those in `variables` become parameters, the rest functions."""
+        """Bind the names: those in `variables` are read from the values dict the node
+        passes (Note [Formulas read the values dict]), the rest are functions."""
         self._parameters = tuple(n for n in self.names if n in variables)
         namespace = {name: _function_named(name, self._op_name)
                      for name in self.names if name not in variables and name not in _RESERVED}
-        source = f"lambda {', '.join(self._parameters)}: {self.text.strip()}"
-        self._function = eval(compile(source, f"<{self._op_name}: {self.input_name}>",
-                                      "eval"), namespace)
+        namespace[_CONJ] = real_conj_shortcut
+        tree = _ReadValues(set(self._parameters)).visit(ast.parse(self.text.strip(), mode="eval"))
+        source = f"lambda {_VALUES}: {ast.unparse(tree)}"
+        self._function = self.run = eval(
+            compile(source, f"<{self._op_name}: {self.input_name}>", "eval"), namespace)
 
     def __call__(self, values: dict):
-        return self._function(*[values[name] for name in self._parameters])
+        return self._function(values)
+
+
+# Note [Formulas read the values dict]
+#     A backward node calls each formula once per backward pass with one dict of its
+#     saved values and gradients. The formula's text is compiled with its argument names
+#     replaced by reads of that dict (``grad * other.conj()`` becomes
+#     ``__values["grad"] * __conj(__values["other"])``), so the call is one frame: no
+#     list of arguments built first. `x.conj()` goes to `real_conj_shortcut`: most
+#     formulas conjugate for complex inputs' sake, and on a real tensor conj is the
+#     tensor itself (torch's Tensor::conj answers so before dispatching anything).
+_VALUES, _CONJ = "__values", "__conj"
+
+
+class _ReadValues(ast.NodeTransformer):
+    def __init__(self, names: set) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name):
+        if node.id not in self.names:
+            return node
+        return ast.copy_location(ast.Subscript(ast.Name(_VALUES, ast.Load()),
+                                               ast.Constant(node.id), ast.Load()), node)
+
+    def visit_Call(self, node: ast.Call):
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "conj" and not node.args \
+                and not node.keywords:
+            return ast.copy_location(ast.Call(ast.Name(_CONJ, ast.Load()), [func.value], []),
+                                     node)
+        return node
+
+
+def real_conj_shortcut(value):
+    """`value.conj()`; a real tensor of the plain class is its own conjugate, handed back
+    at once unless a dispatch mode or trace would see conj's call."""
+    if type(value) is _tensor_class() and not value._dtype.is_complex \
+            and not (value._keys & PYTHON or local_keys.included or local_keys.tracing):
+        return value
+    return value.conj()
+
+
+@functools.cache
+def _tensor_class() -> type:
+    import glasstorch
+    return glasstorch.Tensor
 
 
 class SharedFormula:
@@ -107,6 +158,7 @@ class SharedMember:
         self.input_name = shared.input_names[index]
         self.names = shared.formula.names
         self.text = shared.formula.text
+        self.run = self.__call__           # what the node calls, as a Formula's `run`
 
     def __call__(self, values: dict):
         return self.shared(values)[self.index]
@@ -176,14 +228,14 @@ class FormulaNode(Node):
         for formula, span in zip(self.formulas, self._spans):
             if span is None:              # one tensor input, one edge
                 edge = edges[len(results)]
-                results.append(formula(values) if edge is not None and edge[0] is not None
+                results.append(formula.run(values) if edge is not None and edge[0] is not None
                                else None)
                 continue
             wanted = [_wanted(edge) for edge in edges[len(results):len(results) + span]]
             if not any(wanted):
                 results.extend(None for _ in wanted)
                 continue
-            results.extend(formula(values))
+            results.extend(formula.run(values))
         return results
 
     def _unpack(self) -> dict:
