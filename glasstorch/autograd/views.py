@@ -79,7 +79,8 @@ def note_views(source, views: list, multi: bool) -> None:
     if made == DEFAULT:
         return
     base_meta = (source._base if source._base is not None else source)._autograd
-    tracked = made >= NO_GRAD_MODE and base_meta is not None and base_meta.requires_grad
+    tracked = made in (NO_GRAD_MODE, INFERENCE_MODE) and base_meta is not None \
+        and base_meta.requires_grad
     for view in views:
         view._creation_meta = made
         if tracked and (view._dtype.is_floating_point or view._dtype.is_complex):
