@@ -57,7 +57,11 @@ class OpOverload:
         self._cache: dict = {}
         self.tensor_args = tuple(i for i, a in enumerate(schema.arguments)
                                  if a.type.base == "Tensor")
-        self.written_args = tuple(i for i, a in enumerate(schema.arguments) if a.is_write)
+        # the written arguments it returns (self, out): torch bumps their versions, not a
+        # buffer written on the side (rrelu_with_noise's noise, in no alias set returned)
+        returned = {s for r in schema.returns if r.alias is not None for s in r.alias.before}
+        self.written_args = tuple(i for i, a in enumerate(schema.arguments)
+                                  if a.is_write and returned.intersection(a.alias.before))
         self._keyset = _keyset_function(schema)
         self.declaration = None          # the record `registry.py` made this overload from
         self.fast_kernel = None          # optional fused ADInplaceOrView + backend kernel

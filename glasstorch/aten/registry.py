@@ -36,7 +36,7 @@ from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import (TensorBase, contiguous_strides, make_tensor, make_view,
                                wrap_array)
 from .dispatcher import OpOverload, get_overload
-from .schema import FunctionSchema, parse_schema
+from .schema import FunctionSchema, SchemaKind, parse_schema
 
 CPU = DispatchKey.CPU
 META = DispatchKey.Meta
@@ -224,7 +224,8 @@ def _install(decl: Declaration, parsed: FunctionSchema) -> OpOverload:
     if overload.declaration is not None:
         raise RuntimeError(f"aten::{parsed.qualified_name} is declared twice")
     overload.declaration = decl
-    decl.overloads[parsed.kind] = overload
+    mutable = parsed.kind is SchemaKind.mutable     # writes a buffer: rrelu_with_noise's noise
+    decl.overloads[SchemaKind.functional if mutable else parsed.kind] = overload
     return overload
 
 
@@ -305,7 +306,7 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
         overload.register(META, run_value)
         return
 
-    if variant == "functional":
+    if variant in ("functional", "mutable"):          # mutable: the kernel writes a buffer
         def run_cpu(op, keyset, args):
             described = meta(*args)
             if single:

@@ -114,7 +114,7 @@ class FunctionSchema:
         written = [a for a in self.arguments if a.is_write]
         if not written:
             return SchemaKind.functional
-        if all(a.kwarg_only for a in written):
+        if any(a.kwarg_only for a in written):       # rrelu_with_noise.out writes noise too
             return SchemaKind.out
         if self.name.endswith("_") and written[0] is self.arguments[0]:
             return SchemaKind.inplace

@@ -314,7 +314,8 @@ _NODE_NAMES = {
 # In-place twins derivatives.yaml lists apart (with a formula on the result): numbered
 # after the functional overload, where torch's name differs from it.
 _INPLACE_NODE_NAMES = {"threshold": "ThresholdBackward1", "elu": "EluBackward1",
-                       "leaky_relu": "LeakyReluBackward1", "celu": "CeluBackward1"}
+                       "leaky_relu": "LeakyReluBackward1", "celu": "CeluBackward1",
+                       "rrelu_with_noise": "RreluWithNoiseBackward1"}
 _HAND_WRITTEN = {"copy_"}
 # A number where the schema says Tensor is torch's wrapped number, or selects one of its
 # `.Scalar` overloads: (declaration, the arguments given as numbers) -> that node's name.

@@ -38,6 +38,9 @@ def test_round_trip(text):
     ("_amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker) -> Tensor",
      SchemaKind.inplace),
     ("_fused_thing(Tensor self, Tensor(a!) buffer) -> Tensor", SchemaKind.mutable),
+    # an out= overload that also writes a buffer: out, as torchgen says
+    ("rrelu_with_noise.out(Tensor self, Tensor(b!) noise, *, Tensor(a!) out) -> Tensor(a!)",
+     SchemaKind.out),
 ])
 def test_kind_comes_from_annotations(text, kind):
     assert parse_schema(text).kind is kind
@@ -63,3 +66,17 @@ def test_parts():
 def test_bad_schema_is_named(bad):
     with pytest.raises(ValueError, match="schema"):
         parse_schema(bad)
+
+
+def test_buffers_written_on_the_side_are_not_versioned():
+    """A writing overload bumps the versions of the written arguments it returns, not of
+    a buffer it writes on the side (torch's rrelu_with_noise: noise stays at version 0);
+    a declaration with such a buffer is the operator's functional overload."""
+    import glasstorch as torch
+    from glasstorch.aten.registry import DECLARATIONS
+    declaration = DECLARATIONS["rrelu_with_noise"]
+    assert declaration.overloads[SchemaKind.functional].written_args == ()
+    assert declaration.overloads[SchemaKind.inplace].written_args == (0,)
+    x, noise = torch.tensor([-1.0, 2.0]), torch.zeros(2)
+    torch.ops.aten.rrelu_with_noise_(x, noise, 0.2, 0.2, True)
+    assert (x._version, noise._version) == (1, 0) and noise.tolist()[1] == 1.0

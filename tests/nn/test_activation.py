@@ -204,3 +204,71 @@ def test_torch_free_values():
     assert abs(F.gelu(gt.tensor([1.0])).item() - 0.8413447) < 1e-6
     assert gt.softmax(gt.tensor([[0.0, 0.0]]), 1).tolist() == [[0.5, 0.5]]
     assert gt.nn.PReLU(2).weight.tolist() == [0.25, 0.25]
+
+
+# ----- RReLU: torch's random slopes, bit for bit ----------------------------------------
+def _rrelu_run(lib, dtype: str, layout: str, inplace: bool, training: bool = True):
+    """Seeded RReLU forward and backward: (output, input grad, node name, a draw after)."""
+    lib.manual_seed(7)
+    values = np.random.default_rng(2).uniform(-4, 4, (6, 5))
+    flip = layout == "transposed"
+    x = lib.tensor(values.T if flip else values, dtype=getattr(lib, dtype), requires_grad=True)
+    module = lib.nn.RReLU(0.1, 0.45, inplace).train(training)
+    out = module((x.t() if flip else x) * 1)            # x * 1 keeps x's layout
+    out.backward(lib.ones_like(out))
+    return out, x.grad, type(out.grad_fn).__name__, lib.randn(3)
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_draws_match_torch(dtype, layout, inplace):
+    """The same slopes as torch from the same seed (one draw per element that is not
+    positive), the same gradients and node name, and the stream left where torch's is."""
+    mine, theirs = _rrelu_run(gt, dtype, layout, inplace), _rrelu_run(torch, dtype, layout,
+                                                                         inplace)
+    for a, b in zip(mine[:2] + mine[3:], theirs[:2] + theirs[3:]):
+        assert str(a.dtype) == str(b.dtype)
+        assert np.array_equal(a.detach().float().numpy(), b.detach().float().numpy(),
+                              equal_nan=True)
+    assert mine[2] == theirs[2] == ("RreluWithNoiseBackward1" if inplace else
+                                    "RreluWithNoiseBackward0")
+
+
+@needs_torch
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_eval_matches_torch(inplace):
+    mine = _rrelu_run(gt, "float32", "contiguous", inplace, training=False)
+    theirs = _rrelu_run(torch, "float32", "contiguous", inplace, training=False)
+    assert_close(mine[0], theirs[0], rtol=0, atol=0)
+    assert_close(mine[1], theirs[1], rtol=0, atol=0)
+    assert mine[2] == theirs[2]
+    assert repr(gt.nn.RReLU(0.1, 0.3, True)) == repr(torch.nn.RReLU(0.1, 0.3, True))
+    assert repr(gt.nn.RReLU()) == repr(torch.nn.RReLU())
+
+
+@needs_torch
+def test_rrelu_refusals_match_torch():
+    """noise requiring grad, bounds the wrong way round, dtypes the kernel lacks."""
+    same_outcome(lambda lib: lib.ops.aten.rrelu_with_noise(
+        lib.ones(3), lib.zeros(3, requires_grad=True), 0.1, 0.3, True))
+    same_outcome(lambda lib: lib.nn.functional.rrelu(lib.ones(3), 0.5, 0.1))
+    same_outcome(lambda lib: lib.rrelu(lib.ones(3, dtype=lib.float16), training=True))
+    same_outcome(lambda lib: lib.rrelu(lib.arange(3)))
+
+
+def test_rrelu_torch_free():
+    """Eval mode is leaky_relu with the middle slope; training slopes lie in the range,
+    land in `noise` (whose version torch does not bump), and backward uses them."""
+    F = gt.nn.functional
+    x = gt.tensor([-3.0, 2.0, -1.0, 0.0])
+    assert F.rrelu(x).tolist() == F.leaky_relu(x, (1 / 8 + 1 / 3) / 2).tolist()
+    noise = gt.zeros(4)
+    leaf = x.clone().requires_grad_()
+    out = gt.ops.aten.rrelu_with_noise(leaf, noise, 0.2, 0.3, True)
+    assert noise._version == 0 and noise[1].item() == 1.0
+    assert all(0.2 <= s < 0.3 for s in noise[[0, 2, 3]].tolist())
+    out.sum().backward()
+    assert leaf.grad.tolist() == noise.tolist()
+    assert not hasattr(gt.Tensor, "rrelu_") and F.rrelu_ is gt.rrelu_

@@ -314,3 +314,85 @@ OPS = [
            ref=_prelu_backward_ref, sample_inputs=sample_prelu_kernel_backward,
            dtypes=FLOATING),
 ]
+
+
+# ----- rrelu (aten/native/activation_rrelu.py) ----------------------------------------
+# Training samples use lower == upper: every draw is that slope, so the values are
+# defined; tests/nn/test_activation.py compares real draws with torch's, bit for bit.
+TRAINED = (gt.bfloat16, gt.float32, gt.float64)         # torch's training kernel's dtypes
+
+
+def _rrelu_ref(x, *args):
+    """rrelu / rrelu_with_noise (a noise array may come second): training with equal
+    bounds multiplies by that bound, eval by the middle slope."""
+    args = args[1:] if args and isinstance(args[0], np.ndarray) else args
+    lower, upper, training = (tuple(args) + (0.125, 1 / 3, False)[len(args):])[:3]
+    slope = np.float32(lower) if training and x.dtype != np.float64 else \
+        lower if training else (lower + upper) / 2
+    return ref(lambda v: np.where(v > 0, v, v * np.float64(slope)))(x)
+
+
+def _rrelu_args(dtype, i):
+    choices = [(0.125, 1 / 3, False), (0.1, 0.4, False), (0.0, 0.5, False)]
+    if dtype in TRAINED:
+        choices += [(0.25, 0.25, True), (0.0, 0.0, True)]
+    return choices[i % len(choices)]
+
+
+def sample_rrelu(dtype, writable=False):
+    for i, x in enumerate(list(tensors(dtype, low=-4, high=4)) + [special(dtype)]):
+        if not writable or not _expanded(x) or not x.numel():
+            yield SampleInput(x, *_rrelu_args(dtype, i))
+
+
+def sample_rrelu_with_noise(dtype, writable=False):
+    for sample in sample_rrelu(dtype, writable):
+        x = sample.input
+        yield SampleInput(x, gt.zeros(tuple(x.shape), dtype=x.dtype), *sample.args[1:])
+
+
+def sample_rrelu_backward(dtype):
+    for i, (grad, x) in enumerate((s.args[0], s.args[1])
+                                  for s in backward_samples()(dtype)):
+        noise = make_tensor(tuple(x.shape), dtype, low=0, high=1, seed=9)
+        lower, upper, training = _rrelu_args(gt.float64, i)
+        yield SampleInput(grad, x, noise, lower, upper, training, i % 2 == 0 and lower >= 0)
+
+
+def _rrelu_backward_ref(grad, x, noise, lower, upper, training, self_is_result):
+    slope = (lower + upper) / 2
+    chosen = noise.astype(np.float64) if training else np.where(x > 0, 1.0, slope)
+    return backward_ref(lambda g, _: g * chosen)(grad, x)
+
+
+def errors_rrelu():
+    x = make_tensor((3, 4), gt.float32)
+    yield ErrorInput(SampleInput(x, 0.5, 0.1), RuntimeError,
+                     r"^Lower bound should be less than or equal to the upper bound$")
+    yield from refused_dtypes("leaky_relu_cpu")()
+    yield ErrorInput(SampleInput(make_tensor((3,), gt.float16), 0.1, 0.3, True),
+                     NotImplementedError,
+                     r"^\"rrelu_with_noise_out_cpu\" not implemented for 'Half'$")
+
+
+def errors_rrelu_with_noise():
+    x = make_tensor((3,), gt.float32)
+    yield ErrorInput(SampleInput(x, gt.zeros(2), 0.1, 0.3, True), RuntimeError,
+                     r"^noise tensor shape must match self tensor shape\. Got self\.shape = "
+                     r"\[3\] noise\.shape = \[2\]$")
+    yield ErrorInput(SampleInput(x, gt.zeros(3, dtype=gt.float64), 0.1, 0.3, True),
+                     RuntimeError, r"^expected scalar type Float but found Double$")
+
+
+OPS += [
+    OpInfo("rrelu", variants=("rrelu", "nn.functional.rrelu"), ref=_rrelu_ref,
+           sample_inputs=sample_rrelu, error_inputs=errors_rrelu, dtypes=FLOATING),
+    OpInfo("rrelu_", variants=("rrelu_", "nn.functional.rrelu_"), ref=_rrelu_ref,
+           sample_inputs=lambda d: sample_rrelu(d, writable=True), dtypes=FLOATING,
+           mutates_input=True),
+    OpInfo("rrelu_with_noise", variants=("ops.aten.rrelu_with_noise",), ref=_rrelu_ref,
+           sample_inputs=sample_rrelu_with_noise, error_inputs=errors_rrelu_with_noise,
+           dtypes=FLOATING, inplace="ops.aten.rrelu_with_noise_"),
+    OpInfo("rrelu_with_noise_backward", variants=("ops.aten.rrelu_with_noise_backward",),
+           ref=_rrelu_backward_ref, sample_inputs=sample_rrelu_backward, dtypes=FLOATING),
+]

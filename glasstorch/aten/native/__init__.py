@@ -18,6 +18,7 @@ from . import integration  # noqa: F401
 from . import distance, statistics  # noqa: F401
 from . import softmax  # noqa: F401
 from . import activation, activation_smooth, activation_gelu, activation_gated  # noqa: F401
+from . import activation_rrelu  # noqa: F401
 from . import loss_regression, loss_nll, loss_cross_entropy, loss_binary  # noqa: F401
 from . import dropout  # noqa: F401
 from . import normalization  # noqa: F401

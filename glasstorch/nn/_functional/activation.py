@@ -15,7 +15,7 @@ from ...aten.binding import get_binding
 
 __all__ = ["softmax", "log_softmax", "softmin", "threshold", "relu", "hardtanh", "relu6", "elu",
            "selu", "celu", "leaky_relu", "glu", "logsigmoid", "hardsigmoid", "silu", "mish",
-           "hardswish", "tanhshrink", "softsign", "tanh", "sigmoid"]
+           "hardswish", "tanhshrink", "softsign", "tanh", "sigmoid", "rrelu"]
 
 
 def _nn(name: str):
@@ -118,6 +118,21 @@ def celu(input: torch.Tensor, alpha: float = 1.0, inplace: bool = False) -> torc
         tensor([-0.6321,  1.0000])
     """
     return torch.celu_(input, alpha) if inplace else torch.celu(input, alpha)
+
+
+def rrelu(input: torch.Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+          training: bool = False, inplace: bool = False) -> torch.Tensor:
+    """The randomized leaky ReLU: ``x`` above 0, ``a * x`` below, each element's slope `a`
+    drawn from ``[lower, upper)`` in training, ``(lower + upper) / 2`` otherwise.
+
+    Example::
+
+        >>> F.rrelu(torch.tensor([-3., 2.]))
+        tensor([-0.6875,  2.0000])
+    """
+    if inplace:
+        return torch.rrelu_(input, lower, upper, training)
+    return torch.rrelu(input, lower, upper, training)
 
 
 def leaky_relu(input: torch.Tensor, negative_slope: float = 0.01,

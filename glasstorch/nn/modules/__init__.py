@@ -9,4 +9,5 @@ from .normalization import LayerNorm, RMSNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
 from .activation import *  # noqa: F401,F403
+from .activation_random import *  # noqa: F401,F403
 from . import lazy  # noqa: F401  (LazyModuleMixin, for lazy layers)
