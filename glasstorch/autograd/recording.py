@@ -22,7 +22,7 @@ from ..c10 import dtype as dtypes
 from ..c10.tensor_impl import TensorBase, wrap_array
 from . import forward_ad
 from .grad_mode import no_grad
-from .anomaly_mode import is_anomaly_enabled, record_stack
+from .anomaly_mode import _state, record_stack
 from .formulas import INPUT_FACTS, REFUSES_GRAD, named_for_call, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
@@ -256,9 +256,13 @@ def _flagged(wrapped: TensorBase) -> TensorBase:
 
 def _attach(node, result, saved: dict, needed: set = frozenset()) -> None:
     """Make `node` the grad_fn of the differentiable outputs; save the outputs it reads."""
-    outputs = list(result) if isinstance(result, (tuple, list)) else [result]
-    node._input_metadata = [None if t is None else InputMetadata(t) for t in outputs]
-    if is_anomaly_enabled():
+    if isinstance(result, (tuple, list)):   # (return_types are tuples too)
+        outputs = list(result)
+        node._input_metadata = [None if t is None else InputMetadata(t) for t in outputs]
+    else:                                     # one result (never None): no list comprehension
+        outputs = [result]
+        node._input_metadata = [InputMetadata(result)]
+    if _state.enabled:                        # anomaly mode
         record_stack(node)
     differentiable = getattr(node, "differentiable_outputs", None)
     for index, tensor in enumerate(outputs):
