@@ -78,14 +78,14 @@ OPERATORS = frozenset("""
     nn.functional.mish nn.functional.hardtanh nn.functional.softplus nn.functional.softsign
     nn.functional.softshrink nn.functional.hardshrink nn.functional.tanhshrink
     nn.functional.hardsigmoid nn.functional.hardswish nn.functional.logsigmoid
-    nn.functional.threshold nn.functional.glu
+    nn.functional.threshold nn.functional.glu nn.functional.rrelu
 """.split())
 # Records whose results are random draws: torch's record wraps its op in
 # `wrapper_set_seed` (seed 42 inside the call); glasstorch's call is seeded alike.
 SEEDED = frozenset("""
     nn.functional.dropout nn.functional.dropout2d nn.functional.dropout3d
     nn.functional.alpha_dropout nn.functional.feature_alpha_dropout
-    nn.functional.scaled_dot_product_attention
+    nn.functional.scaled_dot_product_attention nn.functional.rrelu
 """.split())
 
 
