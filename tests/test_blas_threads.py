@@ -41,3 +41,11 @@ def test_mm_through_the_pool(two_threads):
     x, w = torch.randn(1024, 256), torch.randn(256, 300)
     np.testing.assert_allclose(torch.mm(x.t().contiguous().t(), w).numpy(),
                                x.numpy() @ w.numpy(), rtol=1e-5, atol=1e-4)
+
+
+def test_broadcast_batch_is_not_cut(two_threads):
+    a = np.random.default_rng(1).standard_normal((1, 256, 256), dtype=np.float32)
+    b = np.random.default_rng(2).standard_normal((4, 256, 256), dtype=np.float32)
+    out = np.empty((4, 256, 256), np.float32)
+    matmul_into(out, a, b)
+    np.testing.assert_allclose(out, np.matmul(a, b), rtol=1e-5, atol=1e-4)

@@ -66,6 +66,9 @@ def matmul_into(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         np.matmul(a, b, out=out)
         return
     if out.ndim == 3:
+        if not a.shape[0] == b.shape[0] == out.shape[0]:      # broadcast batches
+            np.matmul(a, b, out=out)
+            return
         parallel_for(0, out.shape[0], 1,
                      lambda start, stop: np.matmul(a[start:stop], b[start:stop],
                                                    out=out[start:stop]))
