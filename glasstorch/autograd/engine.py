@@ -201,33 +201,41 @@ def _run_node(node: Node, inputs: list, retain_graph: bool) -> list:
 
 def validate_outputs(node: Node, outputs: list) -> list:
     """Each gradient a node returns, made to fit the input it is for: summed over the
-    dimensions broadcasting added, and cast to that input's dtype."""
+    dimensions broadcasting added, and cast to that input's dtype. The list itself comes
+    back when every gradient fits already (the common case: nothing to copy)."""
     edges = node.next_functions
     if len(outputs) != len(edges):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                            f"(expected {len(edges)}, got {len(outputs)})")
-    fitted = []
+    fitted = None
     for index, grad in enumerate(outputs):
         edge = edges[index]
         if edge is None or edge[0] is None or grad is None:
             # a gradient for an input that needs none is kept unchecked, as torch keeps it:
             # the node's post hooks see it (a Module's full backward hook does), no one else
-            fitted.append(grad)
             continue
         meta = edge[0]._input_metadata[edge[1]]
-        if grad._size != meta.shape:
-            if not _expandable(meta.shape, grad._size):
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {index} - "
-                    f"got {list(grad._size)} but expected shape compatible with "
-                    f"{list(meta.shape)}")
-            grad = sum_to(grad, meta.shape)
-        if grad._dtype is not meta.dtype:
-            if grad._dtype.is_complex and not meta.dtype.is_complex:
-                grad = grad.real
-            grad = grad.to(meta.dtype)
-        fitted.append(grad)
-    return fitted
+        if grad._size != meta.shape or grad._dtype is not meta.dtype:
+            if fitted is None:
+                fitted = list(outputs)
+            fitted[index] = _fit(node, index, grad, meta)
+    return outputs if fitted is None else fitted
+
+
+def _fit(node: Node, index: int, grad, meta: InputMetadata):
+    """One gradient summed to the input's shape and cast to its dtype."""
+    if grad._size != meta.shape:
+        if not _expandable(meta.shape, grad._size):
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {index} - "
+                f"got {list(grad._size)} but expected shape compatible with "
+                f"{list(meta.shape)}")
+        grad = sum_to(grad, meta.shape)
+    if grad._dtype is not meta.dtype:
+        if grad._dtype.is_complex and not meta.dtype.is_complex:
+            grad = grad.real
+        grad = grad.to(meta.dtype)
+    return grad
 
 
 def _expandable(shape: tuple, target: tuple) -> bool:
