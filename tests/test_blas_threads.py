@@ -49,3 +49,17 @@ def test_broadcast_batch_is_not_cut(two_threads):
     out = np.empty((4, 256, 256), np.float32)
     matmul_into(out, a, b)
     np.testing.assert_allclose(out, np.matmul(a, b), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("a_shape, b_shape", [((600, 128), (128, 384)), ((128, 600), (600, 512))])
+def test_row_added_per_slab(two_threads, a_shape, b_shape):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(a_shape, dtype=np.float32)
+    b = rng.standard_normal(b_shape, dtype=np.float32)
+    row = rng.standard_normal(b_shape[1], dtype=np.float32)
+    expected = np.empty((a_shape[0], b_shape[1]), np.float32)
+    matmul_into(expected, a, b)
+    np.add(expected, row, out=expected)
+    out = np.empty_like(expected)
+    matmul_into(out, a, b, row)
+    assert (out == expected).all()              # the same sums, the same additions

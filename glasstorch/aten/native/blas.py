@@ -156,8 +156,11 @@ def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, be
         result = sum_in_order(mat1.astype(compute, copy=False),
                               mat2.astype(compute, copy=False))
     elif compute == out.dtype and not reads_out:
-        matmul_into(out, mat1, mat2)
+        bias = _bias_row(self, out, beta, alpha)
+        matmul_into(out, mat1, mat2, bias)
         result = out
+        if bias is not None:
+            beta = 0                    # added to each slab of the product already
     else:
         result = np.matmul(mat1.astype(compute), mat2.astype(compute))
     if alpha != 0 and alpha != 1:
@@ -167,6 +170,15 @@ def affine_product(out: np.ndarray, mat1: np.ndarray, mat2: np.ndarray, self, be
         np.add(result, scaled, out=result, casting="unsafe")
     if result is not out:
         np.copyto(out, result, casting="unsafe")
+
+
+def _bias_row(self, out: np.ndarray, beta, alpha):
+    """`self` when the update is ``self + mat1 @ mat2`` with `self` one row of `out`'s
+    dtype (a linear layer's bias): `matmul_into` adds it slab by slab. Else None."""
+    if beta == 1 and alpha == 1 and out.ndim == 2 and isinstance(self, np.ndarray) \
+            and self.shape == out.shape[1:] and self.dtype == out.dtype:
+        return self
+    return None
 
 
 def sum_in_order(batch1: np.ndarray, batch2: np.ndarray) -> np.ndarray:

@@ -54,28 +54,40 @@ def _serialize_openblas() -> bool:
 _SHARED_OUT = _serialize_openblas()
 
 
-def matmul_into(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+def _worth_cutting(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a product is large enough for the pool, and of a form that can be cut."""
+    if not _SHARED_OUT or get_num_threads() == 1 or not out.ndim == a.ndim == b.ndim:
+        return False
+    if out.size * a.shape[-1] <= get_num_threads() * _SERIAL_GEMM:
+        return False
+    if out.ndim == 3 and not a.shape[0] == b.shape[0] == out.shape[0]:     # broadcast
+        return False
+    return out.ndim in (2, 3) and not (np.may_share_memory(out, a)
+                                       or np.may_share_memory(out, b))
+
+
+def matmul_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, row=None) -> None:
     """``np.matmul(a, b, out=out)`` for matrices or batches of them (``(n, k) @ (k, p)``
     or ``(B, n, k) @ (B, k, p)``), cut over the pool's threads when it is large
-    (Note [One owner for the cores])."""
-    threads = get_num_threads()
-    k = a.shape[-1]
-    if not _SHARED_OUT or threads == 1 or out.size * k <= threads * _SERIAL_GEMM \
-            or not out.ndim == a.ndim == b.ndim or out.ndim not in (2, 3) \
-            or np.may_share_memory(out, a) or np.may_share_memory(out, b):
+    (Note [One owner for the cores]). `row`, a ``(p,)`` array of `out`'s dtype (a
+    bias), is then added to every row of a matrix product, slab by slab while the slab
+    is in cache."""
+    if not _worth_cutting(out, a, b):
         np.matmul(a, b, out=out)
+        if row is not None:
+            np.add(out, row, out=out)
         return
     if out.ndim == 3:
-        if not a.shape[0] == b.shape[0] == out.shape[0]:      # broadcast batches
-            np.matmul(a, b, out=out)
-            return
         parallel_for(0, out.shape[0], 1,
                      lambda start, stop: np.matmul(a[start:stop], b[start:stop],
                                                    out=out[start:stop]))
-    elif out.shape[0] >= out.shape[1]:
-        parallel_for(0, out.shape[0], 8,
-                     lambda start, stop: np.matmul(a[start:stop], b, out=out[start:stop]))
-    else:
-        parallel_for(0, out.shape[1], 8,
-                     lambda start, stop: np.matmul(a, b[:, start:stop],
-                                                   out=out[:, start:stop]))
+        return
+    by_rows = out.shape[0] >= out.shape[1]
+
+    def slab(start: int, stop: int) -> None:
+        part = np.s_[start:stop] if by_rows else np.s_[:, start:stop]
+        np.matmul(a[start:stop] if by_rows else a, b if by_rows else b[:, start:stop],
+                  out=out[part])
+        if row is not None:
+            np.add(out[part], row if by_rows else row[start:stop], out=out[part])
+    parallel_for(0, out.shape[0 if by_rows else 1], 8, slab)
