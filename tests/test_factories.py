@@ -258,18 +258,12 @@ torch.logspace(torch.tensor(0), 2, 3)
 # Differences that live in the generated bindings (aten/binding.py), not in the
 # factories: reported to the bindings' owner, kept visible as strict xfails.
 BINDING_GAPS = {
-    "torch.full((2,), 3, requires_grad=True)": "binding: factories word the requires_grad "
-                                                "error 'Only Tensors ...' (capital O)",
-    "torch.arange(4, requires_grad=True)": "binding: factories word the requires_grad "
-                                           "error 'Only Tensors ...' (capital O)",
     "torch.arange()": "binding: torch lists `out` before `dtype` and pin_memory = False in "
                       "signatures",
     "torch.arange('a')": "binding: torch reports the first overload's argument error when "
                          "all overloads fail on it",
     "torch.zeros_like([1, 2])": "binding: a wrong argument type is reported as such, not as "
                                 "a count of positional arguments",
-    "torch.zeros_like(i, requires_grad=True)": "binding: factories word the requires_grad "
-                                               "error 'Only Tensors ...' (capital O)",
     "xt.contiguous(torch.preserve_format)": "binding: keyword-only methods word positional "
                                             "arguments as torch does",
 }
