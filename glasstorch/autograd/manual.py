@@ -151,6 +151,24 @@ def maybe_multiply(grad, value):
     return grad * value
 
 
+# mm / addmm: a column-major matrix (strides (1, rows): a transposed one, such as the
+# weight.t() of linear) gets its gradient as the transpose of a row-major product, as in
+# torch, so the gradient has the input's own layout: a leaf behind a `.t()` then receives
+# a row-major gradient that AccumulateGrad keeps instead of copying.
+def mm_mat1_backward(grad, mat2, sizes, strides, alpha):
+    """The gradient of `mat1` in ``alpha * mat1 @ mat2``, laid out as `mat1` was."""
+    if strides[0] == 1 and strides[1] == sizes[0]:
+        return maybe_multiply(mat2.conj().mm(grad.t()).t(), conj(alpha))
+    return maybe_multiply(grad.mm(mat2.t().conj()), conj(alpha))
+
+
+def mm_mat2_backward(grad, mat1, sizes, strides, alpha):
+    """The gradient of `mat2` in ``alpha * mat1 @ mat2``, laid out as `mat2` was."""
+    if strides[0] == 1 and strides[1] == sizes[0]:
+        return maybe_multiply(grad.t().mm(mat1.conj()).t(), conj(alpha))
+    return maybe_multiply(mat1.t().conj().mm(grad), conj(alpha))
+
+
 # ----- views: the gradient lands in the positions the view showed -------------------
 def permute_backwards(grad, dims):
     """permute's inverse: dimension `dims[i]` of the input is dimension `i` of the view."""

@@ -47,8 +47,9 @@ def _addmm_meta(self, mat1, mat2, beta=1, alpha=1, out=None):
 
 @op("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     meta=_addmm_meta, out=True, inplace=True, method=True,
-    grad={**_FUSED_GRAD, "mat1": "maybe_multiply(grad.mm(mat2.t().conj()), conj(alpha))",
-          "mat2": "maybe_multiply(mat1.t().conj().mm(grad), conj(alpha))"})
+    grad={**_FUSED_GRAD,
+          "mat1": "mm_mat1_backward(grad, mat2, mat1_sym_sizes, mat1_sym_strides, alpha)",
+          "mat2": "mm_mat2_backward(grad, mat1, mat2_sym_sizes, mat2_sym_strides, alpha)"})
 def addmm(self, mat1, mat2, beta, alpha, *, out):
     """``beta * input + alpha * (mat1 @ mat2)``, in one pass as BLAS's gemm.
 

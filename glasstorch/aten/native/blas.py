@@ -234,7 +234,8 @@ def _mm_meta(self, mat2, out=None):
 
 
 @op("mm(Tensor self, Tensor mat2) -> Tensor", meta=_mm_meta, out=True, method=True,
-    grad={"self": "grad.mm(mat2.t().conj())", "mat2": "self.t().conj().mm(grad)"})
+    grad={"self": "mm_mat1_backward(grad, mat2, self_sym_sizes, self_sym_strides, 1)",
+          "mat2": "mm_mat2_backward(grad, self, mat2_sym_sizes, mat2_sym_strides, 1)"})
 def mm(self, mat2, *, out):
     """The matrix product of two matrices (no broadcasting; see `torch.matmul`).
 
