@@ -106,3 +106,14 @@ def test_a_summed_broadcast_gradient_is_kept_as_a_plain_alias():
     (x + b).sum().backward()                              # sum_to: a view of a fresh sum
     assert b.grad.tolist() == [4.0] * 3 and b.grad._version == 0   # torch: 0, no copy_
     assert not b.grad._is_view() and b.grad._base is None
+
+
+def test_linear_weight_gradient_arrives_in_the_weights_layout_and_is_kept():
+    # weight.t() is column-major: mm_mat2_backward returns the transpose of a row-major
+    # product (as torch), so the weight's gradient needs no copy into its layout
+    w, x = torch.ones(3, 2, requires_grad=True), torch.ones(4, 2)
+    seen = []
+    w.register_hook(lambda g: seen.append(g.data_ptr()))
+    torch.nn.functional.linear(x, w, torch.zeros(3)).sum().backward()
+    assert w.grad.tolist() == [[4.0, 4.0]] * 3 and w.grad.stride() == (2, 1)
+    assert w.grad.data_ptr() == seen[0]
