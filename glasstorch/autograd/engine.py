@@ -14,10 +14,9 @@ from __future__ import annotations
 import heapq
 import itertools
 
-from ..aten.dispatcher import ops
 from ..c10.dispatch_key import AUTOGRAD, local_keys
 from . import anomaly_mode
-from .graph import InputMetadata, Node
+from .graph import InputMetadata, Node, operator_entry
 
 
 class GraphRoot(Node):
@@ -256,8 +255,8 @@ def sum_to(grad, shape):
     dims = list(range(lead)) + [lead + i for i, size in enumerate(shape)
                                 if size == 1 and grad._size[lead + i] != 1]
     if dims:                                 # the operators themselves: no binding step
-        grad = ops.aten.sum.dim_IntList.call(grad, dims, True, None)
-    return ops.aten.view.default.call(grad, shape) if lead else grad
+        grad = operator_entry("sum", "dim_IntList")(grad, dims, True, None)
+    return operator_entry("view", "default")(grad, shape) if lead else grad
 
 
 def zeros_for(meta: InputMetadata):

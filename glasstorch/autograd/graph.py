@@ -11,6 +11,7 @@ subclass made for it (`formulas.py`), so `type(y.grad_fn).__name__` is that name
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 import weakref
@@ -263,22 +264,18 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     elif recording:
         meta.grad = meta.grad + grad
     else:
-        _add_in_place()(meta.grad, grad, 1)          # the operator itself: no binding
+        operator_entry("add_", "Tensor")(meta.grad, grad, 1)   # the operator: no binding
     if meta.post_accumulate_hooks:
         for hook in list(meta.post_accumulate_hooks.values()):
             hook(variable)
 
 
-def _add_in_place():
-    """`aten::add_.Tensor`'s dispatcher entry, looked up once (every accumulation into an
-    existing `.grad` calls it; the operator is declared after this module is imported)."""
-    global _add_in_place_entry
-    if _add_in_place_entry is None:
-        _add_in_place_entry = ops.aten.add_.Tensor.call
-    return _add_in_place_entry
-
-
-_add_in_place_entry = None
+@functools.cache
+def operator_entry(name: str, overload: str):
+    """`ops.aten.<name>.<overload>.call`, looked up once: the engine's own operator calls
+    (accumulation, sum_to) run per node, and the operators are declared after this
+    module is imported."""
+    return getattr(getattr(ops.aten, name), overload).call
 
 
 def grad_accumulator(tensor) -> AccumulateGrad:
