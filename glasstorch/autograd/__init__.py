@@ -50,7 +50,6 @@ def _as_tuple(value) -> tuple:
 
 def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list:
     """The gradient each output starts with: given, or 1 for a scalar output."""
-    import glasstorch
     if grad_outputs and len(grad_outputs) != len(outputs):
         raise RuntimeError(f"grad requires one gradient per output: got {len(grad_outputs)} "
                            f"tensors and {len(outputs)} gradients")
@@ -79,7 +78,9 @@ def _ones_like(out):
     if type(out) is glasstorch.Tensor and out._device.type == "cpu" \
             and not (out._keys & PYTHON or local_keys.included) \
             and out._stride == contiguous_strides(out._size):
-        return wrap_array(np.ones(out._size, out._dtype._np), out._dtype)
+        ones = np.empty(out._size, out._dtype._np)
+        ones.fill(1)                          # (np.ones is a Python wrapper of these two)
+        return wrap_array(ones, out._dtype)
     return glasstorch.ones_like(out)
 
 
