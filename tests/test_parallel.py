@@ -15,7 +15,7 @@ import pytest
 import glasstorch as torch
 from glasstorch.aten import parallel
 
-LARGE = 2 * parallel.GRAIN_SIZE + 4000          # the smallest kind of result that splits
+LARGE = parallel.SPLIT_SIZE + 4000          # the smallest kind of result that splits
 RNG = np.random.default_rng(0)
 
 

@@ -30,7 +30,7 @@ from .dispatcher import OpOverload
 from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from .quiet import mute, unmute
-from .parallel import GRAIN_SIZE, parallel_elementwise
+from .parallel import SPLIT_SIZE, parallel_elementwise
 from .registry import (AD_INPLACE_OR_VIEW, CPU, META, _bind, _bump_written, _check_inplace,
                        parameter_names,
                        _inplace_schema, _install, _label, _new_declaration, _out_schema,
@@ -228,7 +228,7 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
         out = values[0] if inplace else np.empty(size, entry[1])
         token = mute()
         try:
-            if out.size >= 2 * GRAIN_SIZE:      # large: split over the thread pool
+            if out.size >= SPLIT_SIZE:          # large: split over the thread pool
                 parallel_elementwise(kernel, values, operands, out)
             else:
                 kernel(*values, out=out)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..aten.parallel import GRAIN_SIZE, parallel_for
+from ..aten.parallel import GRAIN_SIZE, SPLIT_SIZE, parallel_for
 from ..c10.dtype import float32
 
 F32 = np.float32
@@ -78,7 +78,7 @@ def run_split(kernel, hyper: tuple, arrays: list) -> None:
     Only dense arrays of one layout are split (flat chunks line up); others run whole.
     """
     first = arrays[0]
-    if first.size < 2 * GRAIN_SIZE or not all(
+    if first.size < SPLIT_SIZE or not all(
             a.flags.c_contiguous and a.shape == first.shape for a in arrays):
         kernel(hyper, *arrays)
         return
