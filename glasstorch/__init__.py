@@ -4,6 +4,8 @@ This module is the torch namespace: it only re-exports. Operator functions
 (`torch.zeros`, `torch.transpose`, ...) are generated from their declarations in
 `aten/native/` and added here as they are declared.
 """
+import importlib as _importlib
+
 from .c10.dtype import (  # noqa: F401
     dtype, bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64, float16, bfloat16,
     float32, float64, complex64, complex128, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz,
@@ -38,7 +40,7 @@ from .aten.native.combine import (  # noqa: F401
 from .aten.native.matmul import (  # noqa: F401
     tensordot_function as tensordot, chain_matmul_function as chain_matmul)
 from .aten.native.einsum import einsum_function as einsum  # noqa: F401
-from . import linalg, nn  # noqa: F401
+from . import linalg  # noqa: F401
 from . import utils, return_types  # noqa: F401
 from .c10.generator import Generator, default_generator  # noqa: F401
 from . import random  # noqa: F401
@@ -47,7 +49,6 @@ from .random import (  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
-from . import optim  # noqa: F401
 from .autograd.inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401
 
@@ -61,7 +62,14 @@ def _forget_function(kind: str, name: str) -> None:
         globals().pop(name, None)
 
 
+# Submodules imported on first use (`torch.nn`, `torch.optim`): most programs touch them,
+# but `import glasstorch` itself need not pay for every layer and optimizer.
+_LAZY_SUBMODULES = frozenset({"nn", "optim"})
+
+
 def __getattr__(name: str):
+    if name in _LAZY_SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
     try:
         function = _binding.get_binding("function", name)
     except KeyError:
@@ -71,7 +79,7 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_binding.names("function")))
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_binding.names("function")))
 
 
 

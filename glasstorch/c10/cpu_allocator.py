@@ -16,7 +16,6 @@ Note [Keeping freed memory]
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 
 _M_TRIM_THRESHOLD = -1            # mallopt's parameter numbers (glibc's malloc.h)
 _M_MMAP_THRESHOLD = -3
@@ -26,12 +25,9 @@ TRIM_THRESHOLD = 256 << 20
 
 def keep_freed_memory() -> bool:
     """Raise glibc's mmap and trim thresholds; whether glibc's `mallopt` was found."""
-    name = ctypes.util.find_library("c")
-    try:
-        mallopt = ctypes.CDLL(name).mallopt if name else None
+    try:           # the symbols the process already has (find_library would run ldconfig)
+        mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
-        return False
-    if mallopt is None:
         return False
     return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
                 and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))

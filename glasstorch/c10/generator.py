@@ -116,7 +116,9 @@ class Generator:
         # (NumPy's bounded sampler passes a full-range request straight through), and
         # come four times faster than `random_raw`, as uint32.
         self._draw = np.random.Generator(self._bits).integers
-        self._load(_seed_words(self._seed), 1, 0)
+        # at the seed's start; `_position` is left alone: a draw may already have
+        # marked it as moving (None) before asking for the engine
+        self._bits.state = _engine_state(_seed_words(self._seed), STATE_WORDS)
         return getattr(self, name)
 
     # -- seeding ---------------------------------------------------------------------
@@ -137,15 +139,18 @@ class Generator:
 
     def _reseed(self, seed: int) -> None:
         self._seed = seed
-        self._load(_seed_words(seed), 1, 0)
         self.next_double_normal_sample = None
         self.next_float_normal_sample = None
+        try:
+            object.__getattribute__(self, "_bits")     # (not __getattr__: it would make it)
+        except AttributeError:          # no engine yet: the first draw makes it from `_seed`
+            self._position = (1, 0)
+            return
+        self._load(_seed_words(seed), 1, 0)
 
     def _load(self, words: np.ndarray, left: int, next_: int) -> None:
         """Put the engine at ATen's (state words, left, next); see Note [The engine ...]."""
-        pos = STATE_WORDS if left == 1 else next_
-        self._bits.state = {"bit_generator": "MT19937",
-                            "state": {"key": words, "pos": pos}}
+        self._bits.state = _engine_state(words, STATE_WORDS if left == 1 else next_)
         self._position = (left, next_)
 
     # -- raw draws -------------------------------------------------------------------
@@ -239,6 +244,11 @@ class Generator:
     def set_offset(self, offset: int) -> "Generator":
         """CPU generators have no offset (that is a counter-based engine's notion)."""
         raise RuntimeError("CPU Generator does not use offset")
+
+
+def _engine_state(words: np.ndarray, pos: int) -> dict:
+    """NumPy's MT19937 state for ATen's state words at position `pos`."""
+    return {"bit_generator": "MT19937", "state": {"key": words, "pos": pos}}
 
 
 default_generator = Generator()
