@@ -5,7 +5,7 @@ import warnings
 from math import inf
 from typing import Any
 
-from .lr_scheduler import EPOCH_DEPRECATION_WARNING, LRScheduler, _group_values, _set_group_value
+from .lr_scheduler import EPOCH_DEPRECATION_WARNING, LRScheduler, _group_values, _set_lr
 from .optimizer import Optimizer
 
 
@@ -101,7 +101,7 @@ class ReduceLROnPlateau(LRScheduler):
             old_lr = float(group["lr"])
             new_lr = max(old_lr * self.factor, min_lr)
             if old_lr - new_lr > self.eps:
-                _set_group_value(group, "lr", new_lr)
+                _set_lr(group, new_lr)
 
     @property
     def in_cooldown(self) -> bool:

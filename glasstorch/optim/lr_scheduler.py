@@ -55,12 +55,12 @@ def _group_values(optimizer: Optimizer, key: str) -> list:
             for group in optimizer.param_groups]
 
 
-def _set_group_value(group: dict, key: str, value: Any) -> None:
-    """Write `value` to ``group[key]``: in place when the group holds a tensor."""
-    if isinstance(group[key], TensorBase):
-        group[key].fill_(to_scalar(value))
+def _set_lr(group: dict, value: Any) -> None:
+    """Write `value` to ``group["lr"]``: in place when the group holds a tensor lr."""
+    if isinstance(group["lr"], TensorBase):
+        group["lr"].fill_(to_scalar(value))
     else:
-        group[key] = value
+        group["lr"] = value
 
 
 def _per_group(name: str, optimizer: Optimizer, value: Any) -> list:
@@ -181,7 +181,7 @@ class LRScheduler:
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
-            _set_group_value(group, "lr", lr)
+            _set_lr(group, lr)
         self._last_lr = _group_values(self.optimizer, "lr")
 
     def _warn_outside_step(self) -> None:

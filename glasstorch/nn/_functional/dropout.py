@@ -87,14 +87,15 @@ def dropout1d(input: torch.Tensor, p: float = 0.5, training: bool = True,
     return _feature_dropout(input, p, training, inplace, batched=ndim == 3)
 
 
-def _warn_unusual_rank(name: str, ndim: int, spatial: int, stacklevel: int) -> None:
+def _warn_unusual_rank(name: str, ndim: int, spatial: int) -> None:
+    """Warn as torch does, pointing at the caller of dropout2d / dropout3d."""
     warnings.warn(
         f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result "
         f"in an error in a future release. To retain the behavior and silence this warning, "
         f"please use dropout instead. Note that {name} exists to provide channel-wise "
         f"dropout on inputs with {spatial} spatial dimensions, a channel dimension, and an "
         f"optional batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).",
-        stacklevel=stacklevel)
+        stacklevel=3)
 
 
 def dropout2d(input: torch.Tensor, p: float = 0.5, training: bool = True,
@@ -105,7 +106,7 @@ def dropout2d(input: torch.Tensor, p: float = 0.5, training: bool = True,
     _check_probability(p)
     ndim = input.dim()
     if ndim not in (3, 4):
-        _warn_unusual_rank("dropout2d", ndim, 2, stacklevel=3)
+        _warn_unusual_rank("dropout2d", ndim, 2)
     if ndim == 3:
         warnings.warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
@@ -124,5 +125,5 @@ def dropout3d(input: torch.Tensor, p: float = 0.5, training: bool = True,
     _check_probability(p)
     ndim = input.dim()
     if ndim not in (4, 5):
-        _warn_unusual_rank("dropout3d", ndim, 3, stacklevel=3)
+        _warn_unusual_rank("dropout3d", ndim, 3)
     return _feature_dropout(input, p, training, inplace, batched=ndim == 5)
