@@ -174,23 +174,35 @@ def run_sample(torch, record, sample, dtype: str, training: bool) -> str | None:
                              (g_fargs, g_fkwargs), dtype)
 
 
-def _construct(torch, cls, gcls, args, kwargs, g_args, g_kwargs, dtype: str):
-    torch.manual_seed(0)
+def _call_both(torch, seed: int, label: str, call_theirs, call_ours):
+    """Run torch's call and glasstorch's, each after seeding with `seed`: their results
+    ``(theirs, ours)``, or a string: why glasstorch differs in raising, or '' when both
+    raised the same exception type (nothing more to compare)."""
+    torch.manual_seed(seed)
     try:
-        theirs = cls(*args, **kwargs)
+        theirs = call_theirs()
     except Exception as error:
         expected = type(error)
     else:
         expected = None
-    gt.manual_seed(0)
+    gt.manual_seed(seed)
     try:
-        ours = gcls(*g_args, **g_kwargs)
+        ours = call_ours()
     except Exception as error:
         if expected is None or not isinstance(error, expected):
-            return f"construct: {type(error).__name__}: {error}"[:200]
-        return None
+            return f"{label}: {type(error).__name__}: {error}"[:200]
+        return ""
     if expected is not None:
-        return f"construct: torch raised {expected.__name__}, glasstorch did not"
+        return f"{label}: torch raised {expected.__name__}, glasstorch did not"
+    return theirs, ours
+
+
+def _construct(torch, cls, gcls, args, kwargs, g_args, g_kwargs, dtype: str):
+    built = _call_both(torch, 0, "construct", lambda: cls(*args, **kwargs),
+                       lambda: gcls(*g_args, **g_kwargs))
+    if isinstance(built, str):
+        return built or None
+    theirs, ours = built
     theirs.to(getattr(torch, dtype))              # the sample's dtype, as torch's tests do
     ours.to(getattr(gt, dtype))
     return theirs, ours
@@ -235,22 +247,11 @@ def _copies(ours) -> str | None:
 
 
 def _forward_backward(torch, ours, theirs, inputs, g_inputs, dtype: str) -> str | None:
-    torch.manual_seed(1)
-    try:
-        out_t = theirs(*inputs[0], **inputs[1])
-    except Exception as error:
-        expected = type(error)
-    else:
-        expected = None
-    gt.manual_seed(1)
-    try:
-        out_g = ours(*g_inputs[0], **g_inputs[1])
-    except Exception as error:
-        if expected is None or not isinstance(error, expected):
-            return f"forward: {type(error).__name__}: {error}"[:200]
-        return None
-    if expected is not None:
-        return f"forward: torch raised {expected.__name__}, glasstorch did not"
+    outputs = _call_both(torch, 1, "forward", lambda: theirs(*inputs[0], **inputs[1]),
+                         lambda: ours(*g_inputs[0], **g_inputs[1]))
+    if isinstance(outputs, str):
+        return outputs or None
+    out_t, out_g = outputs
     problem = describe_mismatch(out_g, out_t, torch, dtype, "output")
     if problem:
         return f"forward: {problem}"
