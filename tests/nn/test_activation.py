@@ -188,7 +188,7 @@ def test_gelu_training_step_matches_torch():
         loss = -lib.nn.functional.log_softmax(hidden @ b.t(), dim=-1)[:, 0].mean()
         loss.backward()
         grads.append((loss, a.grad, b.grad))
-    for mine, theirs in zip(*grads):
+    for mine, theirs in zip(*grads, strict=True):
         assert_close(mine, theirs, rtol=1e-5, atol=1e-6)
 
 
@@ -228,7 +228,7 @@ def test_rrelu_draws_match_torch(dtype, layout, inplace):
     positive), the same gradients and node name, and the stream left where torch's is."""
     mine, theirs = _rrelu_run(gt, dtype, layout, inplace), _rrelu_run(torch, dtype, layout,
                                                                          inplace)
-    for a, b in zip(mine[:2] + mine[3:], theirs[:2] + theirs[3:]):
+    for a, b in zip(mine[:2] + mine[3:], theirs[:2] + theirs[3:], strict=True):
         assert str(a.dtype) == str(b.dtype)
         assert np.array_equal(a.detach().float().numpy(), b.detach().float().numpy(),
                               equal_nan=True)

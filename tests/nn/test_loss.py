@@ -173,7 +173,7 @@ def test_functional_matches_torch(name):
     tolerance = {"rtol": 1e-5, "atol": 1e-6} if loose else {"rtol": 1e-10, "atol": 1e-12}
     assert_close(ours, theirs, **tolerance)
     assert type(ours.grad_fn).__name__ == type(theirs.grad_fn).__name__
-    for mine, ref in zip(our_grads, their_grads):
+    for mine, ref in zip(our_grads, their_grads, strict=True):
         assert (mine is None) == (ref is None)
         if ref is not None:
             assert_close(mine, ref, **tolerance)

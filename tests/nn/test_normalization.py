@@ -83,7 +83,7 @@ def test_half_input_with_float_parameters():
     w, b = torch.randn(6), torch.randn(6)
     theirs = torch.native_layer_norm(x, [6], w, b, 1e-5)
     mine = gt.native_layer_norm(to_glass(x), [6], to_glass(w), to_glass(b), 1e-5)
-    for a, e in zip(mine, theirs):
+    for a, e in zip(mine, theirs, strict=True):
         assert_close(a, e, rtol=2e-3, atol=2e-3)
 
 
@@ -122,5 +122,5 @@ def test_double_backward_matches_torch():
         y = lib.nn.functional.layer_norm(leaves[0], (5,), leaves[1], leaves[2])
         first = lib.autograd.grad((y * y.sin()).sum(), leaves, create_graph=True)
         results.append(lib.autograd.grad(sum((g * g).sum() for g in first), leaves))
-    for mine, theirs in zip(results[1], results[0]):
+    for mine, theirs in zip(results[1], results[0], strict=True):
         np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-9, atol=1e-10)

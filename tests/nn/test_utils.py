@@ -108,7 +108,7 @@ def test_parameter_vectors_as_torch():
     assert vector.requires_grad and vector.grad_fn.name() == expected.grad_fn.name()
     utils.vector_to_parameters(gt.arange(32.0), ours)
     torch.nn.utils.vector_to_parameters(torch.arange(32.0), theirs)
-    for mine, other in zip(ours, theirs):
+    for mine, other in zip(ours, theirs, strict=True):
         np.testing.assert_array_equal(mine.detach().numpy(), other.detach().numpy())
         assert mine.requires_grad and mine.is_leaf
 

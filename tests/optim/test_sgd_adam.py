@@ -23,7 +23,7 @@ needs_torch = pytest.mark.skipif(torch is None, reason="differential: needs torc
 
 def assert_same_path(mine, theirs, exact: bool) -> None:
     for step, (ours, reference) in enumerate(zip(mine, theirs)):
-        for a, b in zip(ours, reference):
+        for a, b in zip(ours, reference, strict=True):
             if exact:
                 assert np.array_equal(a, b), f"step {step}: max diff {np.abs(a - b).max()}"
             else:
@@ -49,8 +49,8 @@ def test_sgd_other_dtypes(dtype):
     make = lambda lib, p: lib.optim.SGD(p, lr=0.05, momentum=0.9, weight_decay=0.01)
     mine, theirs = trajectories(make, torch, steps=5, dtype=dtype)
     tolerance = 1e-2 if dtype == "float16" else 1e-12   # float16: within 2 ulp
-    for ours, reference in zip(mine, theirs):
-        for a, b in zip(ours, reference):
+    for ours, reference in zip(mine, theirs, strict=True):
+        for a, b in zip(ours, reference, strict=True):
             np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64), rtol=tolerance)
 
 
@@ -80,8 +80,8 @@ def test_adam_decoupled_weight_decay_is_adamw():
 def test_adam_float64(name):
     make = lambda lib, p: getattr(lib.optim, name)(p, lr=0.01, weight_decay=0.1)
     mine, theirs = trajectories(make, torch, steps=10, dtype="float64")
-    for ours, reference in zip(mine, theirs):
-        for a, b in zip(ours, reference):
+    for ours, reference in zip(mine, theirs, strict=True):
+        for a, b in zip(ours, reference, strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-12)
 
 
@@ -104,7 +104,7 @@ def test_differentiable_step(name, options):
         assert x.grad_fn is not None
         (x * x).sum().backward()
         results.append((values([x])[0], values([leaf.grad])[0]))
-    for ours, reference in zip(*results):
+    for ours, reference in zip(*results, strict=True):
         np.testing.assert_allclose(ours, reference, rtol=2e-6, atol=1e-7)
 
 
