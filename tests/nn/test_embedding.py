@@ -97,4 +97,5 @@ def test_errors_match_torch(call):
         call(torch, weight)
     with pytest.raises(type(theirs.value)) as mine:
         call(gt, to_glass(weight))
+    assert type(mine.value).__name__ == type(theirs.value).__name__     # not a subclass
     assert str(mine.value) == str(theirs.value)
