@@ -452,6 +452,7 @@ def test_registration_errors_have_torchs_messages(index):
     call, kind, message = _REGISTRATION_ERRORS[index]
     with pytest.raises(kind) as caught:
         call(layers(gt).Affine(2, 2))
+    assert type(caught.value) is kind
     text = caught.value.args[0]
     assert text == message
 

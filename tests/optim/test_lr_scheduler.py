@@ -199,7 +199,7 @@ def test_errors_match_torch(make, message, error):
     for lib in (gt, torch):
         with pytest.raises(error) as info:
             make(lib.optim.lr_scheduler, optimizer(lib))
-        assert message in str(info.value)
+        assert type(info.value) is error and message in str(info.value)
 
 
 @needs_torch
