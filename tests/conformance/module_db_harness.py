@@ -271,7 +271,7 @@ def _backward(torch, ours, theirs, outputs, inputs, dtype: str) -> str | None:
         return f"backward: {type(error).__name__}: {error}"[:200]
     theirs_grads = [p.grad for p in theirs.parameters()] + [t.grad for t in _leaves(inputs[1], torch)]
     ours_grads = [p.grad for p in ours.parameters()] + [t.grad for t in _leaves(inputs[0], torch)]
-    for i, (a, b) in enumerate(zip(ours_grads, theirs_grads)):
+    for i, (a, b) in enumerate(zip(ours_grads, theirs_grads, strict=True)):
         if (a is None) != (b is None):
             return f"backward: gradient {i} is {'missing' if a is None else 'extra'}"
         problem = b is not None and describe_mismatch(a, b, torch, dtype, f"gradient {i}")
