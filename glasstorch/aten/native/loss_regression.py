@@ -93,9 +93,12 @@ def backward_meta(grad_output, self, target) -> TensorMeta:
     return TensorMeta(shape, self._dtype)
 
 
-def mean_scale(reduction: int, count: int) -> float:
-    """The factor a mean puts on each element's gradient."""
-    return 1.0 / count if reduction == MEAN and count else 1.0
+def write_gradient(out, slope, grad_output, reduction: int, count: int,
+                   factor: float = 1.0) -> None:
+    """``slope * grad_output`` into `out` (the loss's derivative for each element times
+    the upstream gradient), times `factor`, over `count` for a mean."""
+    scale = factor / count if reduction == MEAN and count else factor
+    np.copyto(out, slope * (opmath(grad_output) * scale), casting="unsafe")
 
 
 # ----------------------------------------------------------------------------------
@@ -138,9 +141,8 @@ def mse_loss(self, target, reduction, *, out):
 def mse_loss_backward(grad_output, self, target, reduction, *, out):
     """The gradient of `mse_loss` for `self`: ``2 (self - target) grad_output``, over
     the element count for a mean."""
-    scale = 2.0 * mean_scale(reduction, self.size)
-    np.copyto(out, (opmath(self) - opmath(target)) * (opmath(grad_output) * scale),
-              casting="unsafe")
+    write_gradient(out, opmath(self) - opmath(target), grad_output, reduction, self.size,
+                   factor=2.0)
 
 
 # ----------------------------------------------------------------------------------
@@ -194,8 +196,7 @@ def smooth_l1_loss_backward(grad_output, self, target, reduction, beta, *, out):
     """The gradient of `smooth_l1_loss` for `self`: ``(self - target) / beta`` clipped
     to [-1, 1], times `grad_output` (over the element count for a mean)."""
     slope = np.clip((opmath(self) - opmath(target)) / beta, -1, 1)
-    scale = mean_scale(reduction, self.size)
-    np.copyto(out, slope * (opmath(grad_output) * scale), casting="unsafe")
+    write_gradient(out, slope, grad_output, reduction, self.size)
 
 
 def _huber_meta(self, target, reduction=MEAN, delta=1.0) -> TensorMeta:
@@ -255,8 +256,7 @@ def huber_loss_backward(grad_output, self, target, reduction, delta, *, out):
     """The gradient of `huber_loss` for `self`: ``self - target`` clipped to
     [-delta, delta], times `grad_output` (over the element count for a mean)."""
     slope = np.clip(opmath(self) - opmath(target), -delta, delta)
-    scale = mean_scale(reduction, self.size)
-    np.copyto(out, slope * (opmath(grad_output) * scale), casting="unsafe")
+    write_gradient(out, slope, grad_output, reduction, self.size)
 
 
 # ----------------------------------------------------------------------------------
