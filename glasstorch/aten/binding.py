@@ -34,6 +34,8 @@ _SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature's argum
 _GENERATED: dict = {}      # ('function' | 'method', name) -> generated function
 _SOURCES: dict = {}        # ('function' | 'method', name) -> generated source text
 _SINKS: list = []          # callbacks told of every (kind, name) that gains a signature
+_EXPECTED: dict = {}       # (kind, name) -> families not loaded yet that declare it
+_LOADERS: list = []        # [load(family)] (Note [Families load on first use])
 
 _TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 
@@ -471,6 +473,8 @@ def get_binding(kind: str, name: str):
     """
     function = _GENERATED.get((kind, name))
     if function is None:
+        for family in _EXPECTED.pop((kind, name), ()):
+            _LOADERS[0](family)             # declares the name's other overloads
         if (kind, name) not in _SIGNATURES:
             raise KeyError(name)
         _generate(kind, name)
@@ -478,15 +482,25 @@ def get_binding(kind: str, name: str):
     return function
 
 
+def expect(index: dict, load) -> None:
+    """Note names that families not loaded yet declare (`index`: (kind, name) ->
+    families, which `load(family)` loads). Sinks hear of the names now."""
+    _LOADERS[:] = [load]
+    _EXPECTED.update(index)
+    for kind, name in index:
+        for sink in _SINKS:
+            sink(kind, name)
+
+
 def names(kind: str) -> list:
     """Every Python name with a binding of this kind ('function' or 'method')."""
-    return [name for k, name in _SIGNATURES if k == kind]
+    return list(dict.fromkeys([name for k, name in [*_SIGNATURES, *_EXPECTED] if k == kind]))
 
 
 def add_sink(callback) -> None:
     """Call `callback(kind, name)` for every name with bindings, past and future."""
     _SINKS.append(callback)
-    for kind, name in list(_SIGNATURES):
+    for kind, name in [*_SIGNATURES, *_EXPECTED]:
         callback(kind, name)
 
 

@@ -274,6 +274,8 @@ class OpOverloadPacket:
         key = "" if overload == "default" else overload
         if key in overloads:
             return overloads[key]
+        if _load_expected(self.__dict__.get("_name")) and key in overloads:
+            return overloads[key]
         raise AttributeError(f"The underlying op of 'aten.{self._name}' has no overload name "
                              f"'{overload}'")
 
@@ -297,15 +299,37 @@ class _Namespace:
 
     def __getattr__(self, name: str) -> OpOverloadPacket:
         packets = self.__dict__.get("_packets", {})
+        _load_expected(name)                # every overload of the name, before any use
         if name in packets:
             return packets[name]
         raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{name}'")
 
     def __dir__(self):
+        _LOADERS[1]()
         return sorted(self._packets)
 
     def __iter__(self):
-        return iter(self._packets.values())
+        _LOADERS[1]()
+        return iter(list(self._packets.values()))
+
+
+_EXPECTED: dict = {}       # aten name -> families not loaded yet that declare overloads of it
+_LOADERS: list = [None, lambda: None]      # load(family), load_all()
+
+
+def expect(index: dict, load, load_all) -> None:
+    """Note operators that families not loaded yet declare (Note [Families load on
+    first use] in aten/native/__init__.py): `index` maps aten names to families."""
+    _LOADERS[:] = [load, load_all]
+    _EXPECTED.update(index)
+
+
+def _load_expected(name) -> bool:
+    """Load the families still expected to declare overloads of `name`; whether any."""
+    families = _EXPECTED.pop(name, ())
+    for family in families:
+        _LOADERS[0](family)
+    return bool(families)
 
 
 class _Ops:

@@ -367,13 +367,22 @@ def _index(declaration) -> int:
     from ..aten.registry import DECLARATIONS
     base = declaration.name.split(".")[0]
     index = 0
-    for other in DECLARATIONS.values():
+    for other in sorted(DECLARATIONS.values(), key=_family_position):
         if other is declaration:
             return index
         if other.grad is not None and other.name.split(".")[0] == base \
                 and _aliased(other) is None:
             index += 1
     return index
+
+
+def _family_position(declaration) -> int:
+    """Where the declaring family stands in `aten.native.FAMILIES` (families load on first
+    use, so DECLARATIONS' own order is the loading order; sorted() keeps a family's own
+    order)."""
+    from ..aten.native import FAMILIES
+    family = (declaration.kernel or declaration.meta).__module__.rpartition(".")[2]
+    return FAMILIES.index(family) if family in FAMILIES else len(FAMILIES)
 
 
 def node_type(declaration, schema) -> type:

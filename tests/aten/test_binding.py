@@ -4,6 +4,9 @@ import pytest
 
 import glasstorch as torch
 from glasstorch.aten.binding import binding_source
+from glasstorch.aten.native import load_all
+
+load_all()          # the name sets compared with torch's are those of every family
 
 
 def test_varargs_and_sequence_forms_agree():

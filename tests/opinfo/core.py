@@ -21,6 +21,9 @@ import numpy as np
 import pytest
 
 import glasstorch as gt
+from glasstorch.aten.native import load_all
+
+load_all()          # the entries cover every declaration: all families, not just the core's
 
 from .convert import numpy_dtype, to_numpy
 

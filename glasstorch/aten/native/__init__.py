@@ -1,28 +1,63 @@
-"""Operator declarations by family; importing this package registers them all."""
-from . import view, factory, ranges, copy, shape, conversion  # noqa: F401
-from . import unary, binary, binary_scalar  # noqa: F401
-from . import trigonometric, rounding, predicates, conj  # noqa: F401
-from . import comparison, bitwise  # noqa: F401
-from . import division, power, minmax, binary_math, ternary  # noqa: F401
-from . import special, clamp  # noqa: F401
-from . import reduction, extrema, moments, norms  # noqa: F401
-from . import sort, order_statistics, quantile  # noqa: F401
-from . import bucketing, histogram, unique  # noqa: F401
-from . import triangular, diagonal  # noqa: F401
-from . import indexing, scatter, index_along, masked  # noqa: F401
-from . import blas, addmm, matmul, einsum  # noqa: F401
-from . import join, repeat, combine, resize  # noqa: F401
-from . import scan  # noqa: F401
-from . import random, random_factories, sampling  # noqa: F401
-from . import integration  # noqa: F401
-from . import distance, statistics  # noqa: F401
-from . import softmax  # noqa: F401
-from . import activation, activation_smooth, activation_gelu, activation_gated  # noqa: F401
-from . import activation_rrelu  # noqa: F401
-from . import loss_regression, loss_nll, loss_cross_entropy, loss_binary  # noqa: F401
-from . import dropout  # noqa: F401
-from . import normalization  # noqa: F401
-from . import embedding  # noqa: F401
-from . import padding  # noqa: F401
-from . import attention  # noqa: F401
-from . import padding_modes  # noqa: F401
+"""Operator declarations by family, each family loaded on first use.
+
+Note [Families load on first use]
+    Declaring every operator at `import glasstorch` would cost most of the import
+    (hundreds of schemas parsed, overloads and bindings registered, and, without
+    cached bytecode, every family compiled). So the families the core itself imports
+    (views, copies, binary arithmetic, ...) load with it, and the others wait: a
+    generated index (`_family_index.py`, made by `family_index.py` and checked by
+    `tests/aten/test_lazy_families.py`) says which families declare each Python name
+    and each `torch.ops.aten` operator, and the first lookup that misses
+    (`binding.get_binding`, `ops.aten.<name>`) loads them. Nothing else changes: a
+    loaded family declares exactly as an eagerly imported one would.
+"""
+import importlib
+import sys
+
+from .. import binding, dispatcher
+from ._family_index import BEFORE, BINDINGS, OPERATORS
+
+# every family, in the order node names number overloads (formulas._index)
+FAMILIES = ("view", "factory", "ranges", "copy", "shape", "conversion", "unary", "binary",
+            "binary_scalar", "trigonometric", "rounding", "predicates", "conj",
+            "comparison", "bitwise", "division", "power", "minmax", "binary_math",
+            "ternary", "special", "clamp", "reduction", "extrema", "moments", "norms",
+            "sort", "order_statistics", "quantile", "bucketing", "histogram", "unique",
+            "triangular", "diagonal", "indexing", "scatter", "index_along", "masked",
+            "blas", "addmm", "matmul", "einsum", "join", "repeat", "combine", "resize",
+            "scan", "random", "random_factories", "sampling", "integration", "distance",
+            "statistics", "softmax", "activation", "activation_smooth", "activation_gelu",
+            "activation_gated", "activation_rrelu", "loss_regression", "loss_nll",
+            "loss_cross_entropy", "loss_binary", "dropout", "normalization", "embedding",
+            "padding", "attention", "padding_modes")
+
+
+def load(family: str) -> None:
+    """Import one family, and the families whose overloads it numbers after."""
+    for earlier in BEFORE.get(family, ()):
+        load(earlier)
+    module = f"{__name__}.{family}"
+    if module not in sys.modules:
+        importlib.import_module(module)
+
+
+def load_all() -> None:
+    """Import every family (what enumerating all operators needs)."""
+    for family in FAMILIES:
+        load(family)
+
+
+def _by_name(by_family: dict, key=lambda name: name) -> dict:
+    """The index's family -> names, turned into name -> families."""
+    families: dict = {}
+    for family, names in by_family.items():
+        for name in names:
+            families.setdefault(key(name), []).append(family)
+    return families
+
+
+binding.expect(_by_name(BINDINGS, lambda name: tuple(name.split(":"))), load)
+dispatcher.expect(_by_name(OPERATORS), load, load_all)
+for _family in FAMILIES:                # families the core imported: their prerequisites
+    if f"{__name__}.{_family}" in sys.modules:
+        load(_family)

@@ -1,0 +1,51 @@
+"""Operator families load on first use (Note [Families load on first use] in
+glasstorch/aten/native/__init__.py): the index is current, and each way of reaching an
+operator loads its family in a fresh interpreter."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+INDEX = ROOT / "glasstorch" / "aten" / "native" / "_family_index.py"
+
+
+def _run(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+def test_index_is_current():
+    from glasstorch.aten.native.family_index import fresh_source
+    assert fresh_source() == INDEX.read_text(), (
+        "stale: run `python -m glasstorch.aten.native.family_index`")
+
+
+@pytest.mark.parametrize("access, family", [
+    ("torch.softmax(x, 0)", "softmax"),                          # torch.<name>
+    ("x.cumsum(0)", "scan"),                                    # Tensor.<name>
+    ("torch.ops.aten.gelu.default(x)", "activation_gelu"),      # torch.ops.aten
+    ("torch.ops.aten.div.Scalar(x, 2)", "binary_scalar"),       # an overload of a loaded name
+    ("torch.nn.functional.layer_norm(x, (3,))", "normalization"),   # a namespace module
+    ("torch.linalg.vector_norm(x)", "norms"),
+])
+def test_first_use_loads_the_family(access, family):
+    module = f"glasstorch.aten.native.{family}"
+    out = _run(f"import sys, glasstorch as torch\n"
+               f"before = {module!r} in sys.modules\n"
+               f"x = torch.ones(3)\n"
+               f"{access}\n"
+               f"print(before, {module!r} in sys.modules)")
+    loaded_at_import, loaded_after = out.split()
+    assert loaded_after == "True"
+    assert family in ("binary_scalar", "norms") or loaded_at_import == "False"
+
+
+def test_dir_and_ops_listing_see_every_family():
+    out = _run("import glasstorch as torch\n"
+               "print('rrelu' in dir(torch), 'gelu' in dir(torch.ops.aten), "
+               "hasattr(torch.Tensor, 'logcumsumexp'))")
+    assert out == "True True True"
