@@ -16,7 +16,7 @@ from ..registry import TensorMeta, composite, op
 from ..schema import SchemaKind
 from .activation import NOT_FLOATING
 from .reduction import quiet
-from .special import scipy_special
+from .blocks import logistic
 from .unary import refuse
 
 
@@ -122,7 +122,7 @@ def _wide(x: np.ndarray) -> np.ndarray:
 def _gate(second: np.ndarray, rounded: bool = False) -> np.ndarray:
     """sigmoid of the second half, in float32 for float16 / bfloat16 inputs; `rounded`
     to their dtype first, as torch's backward kernel keeps it."""
-    gate = scipy_special("glu").expit(_wide(second))
+    gate = logistic(_wide(second))
     if rounded and second.dtype.itemsize == 2:
         gate = gate.astype(second.dtype).astype(np.float32)
     return gate
@@ -130,6 +130,7 @@ def _gate(second: np.ndarray, rounded: bool = False) -> np.ndarray:
 
 @op("glu(Tensor self, int dim=-1) -> Tensor", meta=_glu_meta, out=True, python_module="nn",
     grad={"self": "glu_backward(grad, self, dim)"})
+@quiet
 def glu(self, dim, *, out):
     """The gated linear unit: split `input` in two halves along `dim`, and gate the first
     by the sigmoid of the second, ``a * sigmoid(b)``.
@@ -156,6 +157,7 @@ def _glu_backward_meta(grad_output, self, dim):
     out=True, out_overload="grad_input", out_names=("grad_input",), function=False,
     grad={"grad_output": "glu_double_backward_grad_output(grad, self, dim)",
           "self": "glu_double_backward(grad, grad_output, self, dim)"})
+@quiet
 def glu_backward(grad_output, self, dim, *, out):
     """The gradient of `glu`: ``grad * sigmoid(b)`` for the first half, ``grad * a *
     sigmoid(b) * (1 - sigmoid(b))`` for the second."""

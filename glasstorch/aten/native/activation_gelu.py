@@ -6,12 +6,9 @@ Note [Fast float32 erf]
     the Abramowitz-Stegun polynomial ``1 - (p1 t + ... + p5 t^5) exp(-x^2)`` with
     ``t = 1 / (1 + p |x|)`` (absolute error below 1.5e-7), and so does this file for
     float32 (and float16 / bfloat16, computed in float32). The ~20 NumPy passes run
-    over cache-sized blocks (`BLOCK` elements), so they cost L2 rather than memory
-    bandwidth. Blocks of 64K elements rather than 16K: with two pool threads each NumPy
-    call hands the GIL over, and on a virtual machine waking the waiting thread costs
-    tens of microseconds, so fewer, longer calls let the threads overlap (on one thread
-    too the larger blocks measured a little faster). float64 keeps SciPy's exact erf,
-    as torch's double kernel is exact.
+    over cache-sized blocks (blocks.py, Note [Chained passes in blocks]), so they cost
+    L2 rather than memory bandwidth. float64 keeps SciPy's exact erf, as torch's double
+    kernel is exact.
 """
 from __future__ import annotations
 
@@ -22,6 +19,7 @@ import numpy as np
 from ..pointwise import pointwise
 from .activation import BACKWARD, NN, NOT_FLOATING
 from .activation_smooth import scratch
+from .blocks import in_blocks
 from .special import scipy_special
 from .unary import refuse
 
@@ -29,25 +27,9 @@ _SQRT1_2 = math.sqrt(0.5)
 _TANH_BETA = math.sqrt(2.0 / math.pi)
 _TANH_KAPPA = 0.044715
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
-BLOCK = 65536
 _ERF_P_SCALED = np.float32(0.3275911 * math.sqrt(0.5))    # p, for |x| / sqrt 2
 _ERF_COEFFICIENTS = tuple(np.float32(c) for c in (1.061405429, -1.453152027, 1.421413741,
                                                    -0.284496736, 0.254829592))
-
-
-def in_blocks(function, inputs: tuple, out: np.ndarray) -> None:
-    """``function(*inputs, out=out)`` a `BLOCK` of elements at a time when every array
-    is row-major of `out`'s shape (see Note [Fast float32 erf]), else in one go."""
-    dense = out.flags.c_contiguous and all(
-        x.shape == out.shape and x.flags.c_contiguous for x in inputs)
-    if out.size <= BLOCK or not dense:
-        function(*inputs, out=out)
-        return
-    flat = [x.reshape(-1) for x in inputs]
-    target = out.reshape(-1)
-    for start in range(0, target.size, BLOCK):
-        part = slice(start, start + BLOCK)
-        function(*[x[part] for x in flat], out=target[part])
 
 
 def gauss_tail_float32(x: np.ndarray) -> tuple:

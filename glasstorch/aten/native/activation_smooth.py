@@ -16,7 +16,7 @@ from ..pointwise import pointwise
 from ..registry import composite
 from ..schema import SchemaKind
 from .activation import BACKWARD, NN, NOT_FLOATING
-from .special import scipy_special
+from .blocks import in_blocks, logistic
 from .unary import COMPLEX, exact_dtype_out, refuse
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -133,10 +133,6 @@ def celu(self, alpha, *, out):
 # ----------------------------------------------------------------------------------
 # silu and mish
 # ----------------------------------------------------------------------------------
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return scipy_special("silu").expit(x, out=scratch(x))
-
-
 @pointwise("silu(Tensor self) -> Tensor", inplace=True, out=True, **NN,
            grad={"self": "silu_input_backward(grad, self)"})
 def silu(self, *, out):
@@ -151,18 +147,26 @@ def silu(self, *, out):
     if self.dtype.kind == "c":                   # torch's complex silu: x / (1 + exp(-x))
         np.divide(self, 1 + np.exp(-self), out=out)
         return
-    np.multiply(_sigmoid(self), self, out=out)
+    in_blocks(_silu_block, (self,), out)
+
+
+def _silu_block(x: np.ndarray, *, out: np.ndarray) -> None:
+    np.multiply(logistic(x), x, out=out)
 
 
 @pointwise("silu_backward(Tensor grad_output, Tensor self) -> Tensor", **BACKWARD)
 def silu_backward(grad_output, self, *, out):
     """The gradient of `silu`: ``grad_output * s * (1 + x * (1 - s))``, s = sigmoid(x)."""
-    sigmoid = _sigmoid(self)
-    np.subtract(1, sigmoid, out=out)
-    np.multiply(out, self, out=out)
-    np.add(out, 1, out=out)
-    np.multiply(out, sigmoid, out=out)
-    np.multiply(out, grad_output, out=out)
+    in_blocks(_silu_backward_block, (grad_output, self), out)
+
+
+def _silu_backward_block(grad_output: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    sigmoid = logistic(x)
+    slope = np.subtract(1, sigmoid, out=scratch(x))
+    np.multiply(slope, x, out=slope)
+    np.add(slope, 1, out=slope)
+    np.multiply(slope, sigmoid, out=slope)
+    np.multiply(slope, grad_output, out=out)
 
 
 def _tanh_softplus(x: np.ndarray) -> np.ndarray:

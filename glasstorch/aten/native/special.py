@@ -30,6 +30,7 @@ from ..pointwise import pointwise
 from ..registry import composite, op
 from ..schema import SchemaKind
 from ..meta.shape import check_no_internal_overlap as check_writable
+from .blocks import logistic
 from .unary import COMPLEX, FLOAT_RESULT, refuse
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -94,7 +95,7 @@ def sigmoid(self, *, out):
         np.add(out, 1, out=out)
         np.reciprocal(out, out=out)
     else:
-        scipy_special("sigmoid").expit(self, out=out)
+        logistic(self, out)
 
 
 def _float_result_meta(self, eps=None, out=None):
