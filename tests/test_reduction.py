@@ -184,3 +184,24 @@ def test_aten_only_out_overloads():
     assert spread.tolist() == [0.5, 1.] and mean.tolist() == [1.5, 4.]
     with pytest.raises(TypeError):
         gt.dist(x, x, out=gt.empty(0))
+
+
+# ----- sum's fast path (the common call skips the meta rule) -------------------------
+@pytest.mark.parametrize("make", [
+    lambda: gt.arange(24.0).reshape(2, 3, 4),
+    lambda: gt.arange(24.0, dtype=gt.float64).reshape(4, 6).t(),       # not row-major
+    lambda: gt.tensor(2.5),                                              # 0-dim
+    lambda: gt.zeros(0, 3),                                              # empty
+    lambda: gt.tensor([1 + 2j, 3 - 1j], dtype=gt.complex64),
+    lambda: gt.full((4,), 3e38),                                         # overflows to inf
+    lambda: gt.ones(3).expand(2, 3)])
+def test_sum_fast_path_agrees_with_the_structured_path(make):
+    """`x.sum()` (fast path) and `x.sum(dtype=x.dtype)` (meta rule, allocation, kernel)
+    give the same bits, dtype and shape, silently."""
+    x = make()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fast, general = x.sum(), x.sum(dtype=x.dtype)
+    assert fast.dtype is general.dtype and fast.shape == general.shape == ()
+    assert fast.numpy().tobytes() == general.numpy().tobytes()

@@ -85,7 +85,7 @@ DECLARATIONS: dict = {}      # qualified name of the functional overload -> Decl
 def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: bool = False,
        function: bool = True, grad: dict | None = None, python_name: str | None = None,
        out_overload: str | None = None, python_module: str | None = None,
-       bind_out: bool = True, out_names: tuple | None = None):
+       bind_out: bool = True, out_names: tuple | None = None, fast=None):
     """Declare a structured operator (see the module docstring).
 
     Args:
@@ -105,6 +105,9 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
             overloads torch's Python API leaves to ``torch.ops.aten`` (`trace.out`).
         out_names: the out= arguments' names when they are not the results' names
             (``max.dim_max`` writes ``max`` and ``max_values``).
+        fast: the common CPU call without the general machinery, ``fast(args) ->
+            Tensor | None`` (None: it does not apply): the functional overload's CPU
+            kernel tries it before the meta rule, as pointwise operators' fast paths.
     """
     def declare(kernel):
         parsed = parse_schema(schema)
@@ -113,7 +116,7 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
         decl.python_module = python_module
         decl.bind_out = bind_out
         main = _install(decl, parsed)
-        _register_structured(main, decl, parsed.kind.value)
+        _register_structured(main, decl, parsed.kind.value, fast)
         if inplace:
             overload = _install(decl, _inplace_schema(parsed))
             _register_structured(overload, decl, "inplace")
@@ -285,7 +288,8 @@ def _out_schema(functional: FunctionSchema, overload_name: str | None,
 # ----------------------------------------------------------------------------------
 # Structured operators: functional, in-place and out= from one meta rule + kernel
 # ----------------------------------------------------------------------------------
-def _register_structured(overload: OpOverload, decl: Declaration, variant: str) -> None:
+def _register_structured(overload: OpOverload, decl: Declaration, variant: str,
+                         fast=None) -> None:
     schema = overload._schema
     unwrap = _unwrapper(schema)
     n_out = len(schema.out_arguments)
@@ -308,6 +312,10 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str) 
 
     if variant in ("functional", "mutable"):          # mutable: the kernel writes a buffer
         def run_cpu(op, keyset, args):
+            if fast is not None:
+                result = fast(args)
+                if result is not None:
+                    return result
             described = meta(*args)
             if single:
                 result = empty_from_meta(described, "cpu")

@@ -20,14 +20,8 @@ from .graph import InputMetadata, Node, operator_entry
 
 
 class GraphRoot(Node):
-    """The start of a backward pass: hands the given output gradients to the roots."""
-
-    def __init__(self, edges: tuple, grads: list) -> None:
-        super().__init__(edges)
-        self.grads = grads
-
-    def apply(self, grads: list) -> list:
-        return list(self.grads)
+    """The start of a backward pass: its edges lead to the outputs differentiated. It
+    never runs: the engine delivers the given gradients along its edges first."""
 
 
 def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
@@ -45,16 +39,18 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
     Returns:
         The captured gradients (None for an edge nothing reached), or None.
     """
-    root = GraphRoot(tuple(edges), grads)
+    root = GraphRoot(tuple(edges))
     dependencies = _count_dependencies(root)
     needed = reached = None
     if capture is not None:                   # run what leads to a target; visit targets
         needed = _needed_nodes(root, capture)
         reached = needed | {edge[0] for edge in capture}
     captured = {edge: None for edge in capture} if capture is not None else None
-    buffers: dict = {root: []}
-    ready = [(0, 0, root)]
-    order = itertools.count(1)
+    buffers: dict = {}
+    ready: list = []
+    order = itertools.count()
+    _deliver(root, validate_outputs(root, list(grads)), buffers, dependencies, ready, order,
+             reached)
     saved_excluded = local_keys.excluded
     local_keys.set(local_keys.included, saved_excluded & ~AUTOGRAD if create_graph
                    else saved_excluded | AUTOGRAD)

@@ -486,12 +486,11 @@ def _build_array(t: TensorBase) -> np.ndarray:
             f"Cannot access data of a tensor on the '{t._device.type}' device: it holds no data.")
     np_dtype = t._dtype._np
     size = t._size
-    for s in size:
-        if s == 0:
-            return np.empty(size, np_dtype)
+    if 0 in size:
+        return np.empty(size, np_dtype)
     itemsize = np_dtype.itemsize
     return np.ndarray(size, np_dtype, t._storage._data, t._offset * itemsize,
-                      tuple(st * itemsize for st in t._stride))
+                      tuple([st * itemsize for st in t._stride]))
 
 
 def _dim_index(t: TensorBase, dim, name: str) -> int:

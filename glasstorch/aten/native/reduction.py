@@ -27,6 +27,7 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.promotion import can_cast
+from ...c10.tensor_impl import wrap_array
 from ..meta.reduction import reduction_count, reduction_dims, reduction_meta
 from ..quiet import mute, unmute
 from ..registry import op
@@ -149,10 +150,32 @@ _SUM_DOC = """The sum of the elements of `input`, over every dim or over `dim`.
     """
 
 
+_SUMS_IN_ITSELF = frozenset({dtypes.float32, dtypes.float64, dtypes.complex64,
+                             dtypes.complex128})
+
+
+def _sum_all_fast(args: tuple):
+    """The common call (a loss: ``x.sum()`` of a float tensor, no dtype=), without the
+    meta rule and allocation: a dtype that is its own result and accumulation dtype
+    sums straight into a new 0-dim array. None for any other call."""
+    self, dtype = args
+    if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
+        return None
+    x = self._np
+    result = np.empty((), x.dtype)
+    token = mute()
+    try:
+        np.add.reduce(x, axis=axes(x, None), out=result)
+    finally:
+        unmute(token)
+    return wrap_array(result, self._dtype)
+
+
 # torch's Python `sum(input, *, dtype)` takes no out= (only the dim overload does):
 # sum.out is reachable through torch.ops.aten only (bind_out=False); prod.out too
 @op("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", meta=_sum_all_meta,
-    method=True, out=True, bind_out=False, grad={"self": "grad.expand(self_sym_sizes)"})
+    method=True, out=True, bind_out=False, grad={"self": "grad.expand(self_sym_sizes)"},
+    fast=_sum_all_fast)
 def sum_all(self, dtype, *, out):
     fold(np.add, self, None, False, out)
 
