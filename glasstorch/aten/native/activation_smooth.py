@@ -198,7 +198,7 @@ def mish_backward(grad_output, self, *, out):
     tanh_softplus = _tanh_softplus(self)
     np.multiply(tanh_softplus, tanh_softplus, out=out)
     np.subtract(1, out, out=out)
-    np.multiply(out, _sigmoid(self), out=out)
+    np.multiply(out, logistic(self), out=out)
     np.multiply(out, self, out=out)
     np.add(out, tanh_softplus, out=out)
     np.multiply(out, grad_output, out=out)
