@@ -60,7 +60,8 @@ def index_reduce_backward(grad, self, dim, index, source, reduce, include_self, 
     """Gradients of `index_reduce`: `scatter_reduce_backward` with the index spread over
     each slice of `source`."""
     shape = [1] * source.dim()
-    shape[dim] = index.numel()
+    if shape:                       # (a 0-dim source takes its one index as it is)
+        shape[dim] = index.numel()
     spread = index.reshape(shape).expand(source.shape)
     return scatter_reduce_backward(grad, self, dim, spread, source, reduce, include_self,
                                    result)

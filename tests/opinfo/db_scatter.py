@@ -374,6 +374,9 @@ def sample_index_reduce(dtype):
         if x.dim():
             for reduce in ("prod", "mean", "amax", "amin"):
                 yield SampleInput(x, dim, index, source, reduce, include_self=dim == 0)
+    for reduce in ("prod", "amax"):          # 0-dim: the backward spreads no index
+        yield SampleInput(make_tensor((), dtype), 0, long([0]), make_tensor((), dtype, seed=6),
+                          reduce, include_self=reduce == "prod")
 
 
 def errors_index_select():
