@@ -248,11 +248,13 @@ def run(torch, mode: str, pattern: str = "", limit: int | None = None,
     """A `GradResult` per record of `families` (label containing one of `pattern`'s
     comma-separated parts) that glasstorch has and that supports `mode`."""
     parts = [p for p in pattern.split(",") if p]
-    results = []
+    results, seen = [], set()
     for family in families:
         for entry in harness.load_entries(torch, family):
-            if parts and not any(p in harness.entry_label(entry) for p in parts):
-                continue
+            label = harness.entry_label(entry)
+            if label in seen or parts and not any(p in label for p in parts):
+                continue                   # (a record in both families counts once)
+            seen.add(label)
             found = run_entry(entry, torch, mode, limit)
             if found is not None:
                 results.append(found)

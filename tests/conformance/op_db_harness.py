@@ -216,7 +216,7 @@ def _tensor_to_glasstorch(t, torch, shared: dict | None = None):
     key = (t.untyped_storage().data_ptr(), t.dtype)
     if shared is not None and key in shared and count:
         return shared[key].as_strided(tuple(t.shape), t.stride(), t.storage_offset())
-    flat = t.as_strided((count,), (1,), 0).numpy().copy()
+    flat = _flat_numpy(t.as_strided((count,), (1,), 0), torch)
     # a record may hand over a tensor whose storage an earlier call shrank (resize_,
     # a failed out=): give the copy room for its geometry, as zeros
     needed = t.storage_offset() + 1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride())) \
@@ -227,6 +227,15 @@ def _tensor_to_glasstorch(t, torch, shared: dict | None = None):
     if shared is not None and count:
         shared[key] = base
     return base.as_strided(tuple(t.shape), t.stride(), t.storage_offset())
+
+
+def _flat_numpy(t, torch) -> np.ndarray:
+    """A 1-D torch tensor's elements as a NumPy copy (bfloat16 through ml_dtypes, which
+    torch's `numpy()` does not know)."""
+    if t.dtype == torch.bfloat16:
+        import ml_dtypes
+        return t.view(torch.int16).numpy().copy().view(ml_dtypes.bfloat16)
+    return t.numpy().copy()
 
 
 def to_torch(t, torch):
