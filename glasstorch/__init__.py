@@ -24,22 +24,10 @@ from .c10 import promotion as _promotion
 from .aten import ops, dispatch_trace  # noqa: F401
 from .aten.parallel import get_num_threads, set_num_threads  # noqa: F401
 from .aten import binding as _binding
+from .aten import native as _native
 from ._tensor import Tensor  # noqa: F401
 from ._tensor_new import (  # noqa: F401
     tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
-from .aten.native.shape import split_function as split  # noqa: F401
-from .aten.native.unique import unique, unique_consecutive  # noqa: F401
-from .aten.native.masked import nonzero_function as nonzero  # noqa: F401
-from .aten.native.norms import norm_function as norm  # noqa: F401
-from .aten.native.distance import cdist_function as cdist  # noqa: F401
-from .aten.native.combine import (  # noqa: F401
-    meshgrid_function as meshgrid, broadcast_tensors_function as broadcast_tensors,
-    block_diag_function as block_diag, cartesian_prod_function as cartesian_prod,
-    atleast_1d_function as atleast_1d, atleast_2d_function as atleast_2d,
-    atleast_3d_function as atleast_3d, broadcast_shapes, unravel_index)
-from .aten.native.matmul import (  # noqa: F401
-    tensordot_function as tensordot, chain_matmul_function as chain_matmul)
-from .aten.native.einsum import einsum_function as einsum  # noqa: F401
 from . import linalg  # noqa: F401
 from . import utils, return_types  # noqa: F401
 from .c10.generator import Generator, default_generator  # noqa: F401
@@ -66,10 +54,37 @@ def _forget_function(kind: str, name: str) -> None:
 # but `import glasstorch` itself need not pay for every layer and optimizer.
 _LAZY_SUBMODULES = frozenset({"nn", "optim"})
 
+# Python functions written in family files (torch's own are Python functions too), found
+# on first use with their family (Note [Families load on first use]): name -> (family,
+# the function's name there). They replace the generated bindings of the same names.
+_FAMILY_FUNCTIONS = {
+    "split": ("shape", "split_function"),
+    "unique": ("unique", "unique"), "unique_consecutive": ("unique", "unique_consecutive"),
+    "nonzero": ("masked", "nonzero_function"),
+    "norm": ("norms", "norm_function"),
+    "cdist": ("distance", "cdist_function"),
+    "meshgrid": ("combine", "meshgrid_function"),
+    "broadcast_tensors": ("combine", "broadcast_tensors_function"),
+    "block_diag": ("combine", "block_diag_function"),
+    "cartesian_prod": ("combine", "cartesian_prod_function"),
+    "atleast_1d": ("combine", "atleast_1d_function"),
+    "atleast_2d": ("combine", "atleast_2d_function"),
+    "atleast_3d": ("combine", "atleast_3d_function"),
+    "broadcast_shapes": ("combine", "broadcast_shapes"),
+    "unravel_index": ("combine", "unravel_index"),
+    "tensordot": ("matmul", "tensordot_function"),
+    "chain_matmul": ("matmul", "chain_matmul_function"),
+    "einsum": ("einsum", "einsum_function"),
+}
+
 
 def __getattr__(name: str):
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
+    if name in _FAMILY_FUNCTIONS:
+        function = _native.member(*_FAMILY_FUNCTIONS[name])
+        globals()[name] = function
+        return function
     try:
         function = _binding.get_binding("function", name)
     except KeyError:
@@ -79,7 +94,8 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_binding.names("function")))
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_FAMILY_FUNCTIONS)
+                  | set(_binding.names("function")))
 
 
 
@@ -117,5 +133,6 @@ def numel(input: Tensor) -> "int":
     return input.numel()
 
 
-_HAND_WRITTEN = set(globals())          # written here by hand: generated bindings never replace them
+# written here by hand, or found in the families: generated bindings never replace them
+_HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS)
 _binding.add_sink(_forget_function)

@@ -20,7 +20,6 @@ import numpy as np
 
 from .aten.native.copy import checked_scalar
 from .aten.dispatcher import ops
-from .aten.native.indexing import index as index_op
 from .aten.native.view import alias, legacy_type_name, select, slice_, unsqueeze
 from .c10 import dtype as dtypes
 from .c10.tensor_impl import TensorBase, wrap_array
@@ -28,9 +27,21 @@ from .c10.tensor_impl import TensorBase, wrap_array
 _slice_op = slice_.call
 _select_op = select.call
 _unsqueeze_op = unsqueeze.call
-_index_op = index_op.call
-_index_put_ = ops.aten.index_put_.default.call
 _MASK_DTYPES = (dtypes.bool, dtypes.uint8)
+
+
+# The advanced-indexing operators are looked up on first use, which loads their family
+# (Note [Families load on first use]); each then puts the operator itself in its place.
+def _index_op(self: TensorBase, indices: list) -> TensorBase:
+    global _index_op
+    _index_op = ops.aten.index.Tensor.call
+    return _index_op(self, indices)
+
+
+def _index_put_(self: TensorBase, indices: list, values: TensorBase, accumulate: bool):
+    global _index_put_
+    _index_put_ = ops.aten.index_put_.default.call
+    return _index_put_(self, indices, values, accumulate)
 
 
 def getitem(self: TensorBase, index):

@@ -14,9 +14,9 @@ finally raises its own TypeError; ``t == None`` is then False by identity. NumPy
 scalars on the left (``numpy.float64(2) * t``) reach the reflected methods because
 `Tensor.__array_priority__` tells NumPy to defer.
 
-An overload that is not declared when the table is installed is looked up on first
-use (the method then replaces itself), so the table may name operators that a family
-file declares later.
+Each method is built on its first call (and then replaces itself): building looks its
+overload up, which loads the operator's family (Note [Families load on first use] in
+aten/native/__init__.py), so installing the table loads none.
 """
 from __future__ import annotations
 
@@ -183,9 +183,8 @@ def _unary(dunder: str, qualified: str):
 
 
 def _resolved_on_first_use(cls: type, dunder: str, build):
-    """A stand-in for an operator whose overload is not declared yet: on its first call
-    it builds the real method, puts it on `cls` (later calls cost nothing extra) and
-    runs it."""
+    """A stand-in for an operator's method: on its first call it builds the real method,
+    puts it on `cls` (later calls cost nothing extra) and runs it."""
     def first_use(self, *args):
         try:
             method = build()
@@ -224,8 +223,4 @@ def install(cls: type) -> None:
     builders.update({dunder: (lambda d=dunder, q=qualified: _unary(d, q))
                      for dunder, qualified in UNARY.items()})
     for dunder, build in builders.items():
-        try:
-            method = build()
-        except AttributeError:
-            method = _resolved_on_first_use(cls, dunder, build)
-        setattr(cls, dunder, _name(method, dunder))
+        setattr(cls, dunder, _name(_resolved_on_first_use(cls, dunder, build), dunder))

@@ -11,14 +11,31 @@ from __future__ import annotations
 import numpy as np
 
 from . import _indexing, _python_ops, _tensor_new
-from .aten import binding, ops
-from .aten.native import conversion as _conversion, masked as _masked, unique as _unique
-from .aten.native import norms as _norms
+from .aten import binding, native, ops
+from .aten.native import conversion as _conversion
 from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
 from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
 _aten = ops.aten
+
+
+class _FamilyMethod:
+    """A method written in a family file, found on first access with its family (Note
+    [Families load on first use]), then put in its own place on the class."""
+
+    def __init__(self, family: str, name: str) -> None:
+        self.family = family
+        self.name = name
+
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.owner = owner
+        self.attribute = attribute
+
+    def __get__(self, obj, cls=None):
+        function = native.member(self.family, self.name)
+        setattr(self.owner, self.attribute, function)
+        return function if obj is None else function.__get__(obj, cls)
 
 
 class Tensor(TensorBase):
@@ -36,10 +53,10 @@ class Tensor(TensorBase):
     # ----- indexing ---------------------------------------------------------------
     __getitem__ = _indexing.getitem
     __setitem__ = _indexing.setitem
-    nonzero = _masked.nonzero_method      # takes the Python-only as_tuple=
-    unique = _unique.unique               # Python functions in torch too
-    unique_consecutive = _unique.unique_consecutive
-    norm = _norms.tensor_norm             # torch.norm's routing, a Python function in torch
+    nonzero = _FamilyMethod("masked", "nonzero_method")   # takes the Python-only as_tuple=
+    unique = _FamilyMethod("unique", "unique")            # Python functions in torch too
+    unique_consecutive = _FamilyMethod("unique", "unique_consecutive")
+    norm = _FamilyMethod("norms", "tensor_norm")     # torch.norm's routing, Python in torch
 
     # ----- Python protocol --------------------------------------------------------
     def __len__(self) -> int:

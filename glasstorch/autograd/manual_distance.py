@@ -7,12 +7,12 @@ import math
 
 import glasstorch as torch
 
-from ..aten.native.distance import default_cross_dim
 from .manual_reduction import norm_backward
 
 
 def cross_dim(sizes, dim):
     """The dim `cross` worked along: the given one, or the first of size 3."""
+    from ..aten.native.distance import default_cross_dim   # loaded: cross ran
     return default_cross_dim(sizes) if dim is None else dim
 
 

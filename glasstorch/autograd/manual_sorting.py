@@ -15,8 +15,6 @@ import numpy as np
 
 import glasstorch as torch
 
-from ..aten.native.quantile import QuantilePositions
-
 
 class _Rows:
     """The input as rows to sort (the reduced dim last, or all elements in one row),
@@ -32,6 +30,7 @@ class _Rows:
         ordered = self.rows.detach().gather(-1, self.order).numpy()
         q_values = q.detach().numpy() if isinstance(q, torch.Tensor) else q
         q_values = np.asarray(q_values, dtype=ordered.dtype).reshape(-1)
+        from ..aten.native.quantile import QuantilePositions   # loaded: quantile ran
         self.at = QuantilePositions(ordered, q_values, interpolation, ignore_nan)
         q_is_vector = isinstance(q, torch.Tensor) and q.dim() == 1
         g = grad.movedim(0, -1) if q_is_vector else grad.unsqueeze(-1)

@@ -3,13 +3,19 @@
 Note [Families load on first use]
     Declaring every operator at `import glasstorch` would cost most of the import
     (hundreds of schemas parsed, overloads and bindings registered, and, without
-    cached bytecode, every family compiled). So the families the core itself imports
-    (views, copies, binary arithmetic, ...) load with it, and the others wait: a
+    cached bytecode, every family compiled). So only the families the core's own code
+    needs (views, factories, copies, conversions) load with it, and the others wait: a
     generated index (`_family_index.py`, made by `family_index.py` and checked by
     `tests/aten/test_lazy_families.py`) says which families declare each Python name
     and each `torch.ops.aten` operator, and the first lookup that misses
     (`binding.get_binding`, `ops.aten.<name>`) loads them. Nothing else changes: a
     loaded family declares exactly as an eagerly imported one would.
+
+    The core therefore names no other family at module level: the Python functions it
+    re-exports (`torch.einsum`, `Tensor.unique`) come through `member` on first
+    access, Python's operators (`a + b`, `x[idx]`) look their overload up on first
+    use, and code that runs after an operator (a derivative formula) imports from the
+    operator's family inside the function.
 """
 import importlib
 import sys
@@ -39,6 +45,13 @@ def load(family: str) -> None:
     module = f"{__name__}.{family}"
     if module not in sys.modules:
         importlib.import_module(module)
+
+
+def member(family: str, name: str):
+    """A Python object a family defines (`torch.einsum`, `Tensor.unique`: the hand-written
+    functions the core re-exports), its family loaded on first use."""
+    load(family)
+    return getattr(sys.modules[f"{__name__}.{family}"], name)
 
 
 def load_all() -> None:
