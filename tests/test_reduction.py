@@ -205,3 +205,17 @@ def test_sum_fast_path_agrees_with_the_structured_path(make):
         fast, general = x.sum(), x.sum(dtype=x.dtype)
     assert fast.dtype is general.dtype and fast.shape == general.shape == ()
     assert fast.numpy().tobytes() == general.numpy().tobytes()
+
+
+def test_nuclear_norm_refuses_backward_instead_of_dropping_it():
+    """The nuclear norm has no derivative yet: its result still requires grad (as torch's
+    does) and backward raises torch's "not implemented" error, rather than the term
+    silently leaving the graph (op_db gradient harness)."""
+    x = gt.eye(3, dtype=gt.float64).requires_grad_()
+    y = gt.norm(x, "nuc")
+    assert y.item() == 3.0 and y.requires_grad
+    with pytest.raises(RuntimeError, match="^derivative for aten::linalg_matrix_norm is not "
+                                           "implemented$"):
+        (y + x.sum()).backward()
+    with gt.no_grad():
+        assert not gt.norm(x, "nuc").requires_grad

@@ -501,12 +501,17 @@ def _not_implemented_kernel(declaration, overload):
         if not any(requires_grad(args[i]) for i in positions) or not isinstance(
                 result, (TensorBase, list, tuple)):
             return result
-        edges = tuple(_edge(t) for i in positions
-                      for t in (args[i] if isinstance(args[i], (list, tuple)) else [args[i]]))
-        _attach(NotImplementedNode(edges, name), result, {})
+        record_not_implemented(name, [t for i in positions for t in (
+            args[i] if isinstance(args[i], (list, tuple)) else [args[i]])], result)
         return result
     run_autograd.__qualname__ = f"{declaration.name} (autograd: no formula, NotImplemented)"
     return run_autograd
+
+
+def record_not_implemented(name: str, inputs: list, result) -> None:
+    """Make `result` the output of a NotImplemented node with an edge per input: it
+    requires grad as torch's would, and backward through it raises torch's error."""
+    _attach(NotImplementedNode(tuple(_edge(t) for t in inputs), name), result, {})
 
 
 def _clone_below_autograd(tensor):

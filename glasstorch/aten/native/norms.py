@@ -314,7 +314,20 @@ def _matrix_norm(input, ord, dims, keepdim, dtype, out):
     result = wrap_array(np.array(total, order="C").astype(
         (input.dtype if dtype is None else dtype).to_real()._np), (
             input.dtype if dtype is None else dtype).to_real())
-    return result if out is None else out.resize_(result.shape).copy_(result)
+    if out is not None:
+        return out.resize_(result.shape).copy_(result)
+    _refuse_backward(input, result)
+    return result
+
+
+def _refuse_backward(input, result) -> None:
+    """The nuclear norm has no derivative here (it would need SVD's): a result of an
+    input that requires grad still requires grad, as torch's does, and backward through
+    it raises torch's "not implemented" error instead of silently dropping the term."""
+    from ...autograd.grad_mode import is_grad_enabled
+    from ...autograd.recording import record_not_implemented
+    if input.requires_grad and is_grad_enabled():
+        record_not_implemented("linalg_matrix_norm", [input], result)
 
 
 norm_scalar, norm_dim, norm_dim_dtype, norm_dtype = _declare_norms()
