@@ -22,8 +22,7 @@ import functools
 import re
 
 from ..c10.dispatch_key import PYTHON, local_keys
-from . import manual
-from .graph import Node
+from .graph import Node, next_sequence_nr
 from .saved import SavedTensor
 
 NOT_DIFFERENTIABLE = "non_differentiable"
@@ -180,6 +179,7 @@ def _formulas_by_input(grad: dict, op_name: str) -> dict:
 
 
 def _function_named(name: str, op_name: str):
+    from . import manual        # when the first formula compiles, not at import glasstorch
     found = getattr(manual, name, None)
     if found is None:
         import glasstorch
@@ -207,7 +207,10 @@ class FormulaNode(Node):
     output_names: tuple = ()
 
     def __init__(self, next_functions: tuple, saved: dict, spans: tuple) -> None:
-        super().__init__(next_functions)
+        # Node.__init__'s three fields set here: one frame less per recorded call
+        self.next_functions = next_functions
+        self._sequence_nr = next_sequence_nr()
+        self._input_metadata = []
         self._saved = saved
         self._spans = spans          # per formula: None (one tensor) or a list's length
 
