@@ -61,10 +61,10 @@ def load_all() -> None:
 
 
 def _by_name(by_family: dict, key=lambda name: name) -> dict:
-    """The index's family -> names, turned into name -> families."""
+    """The index's family -> names (separated by spaces), turned into name -> families."""
     families: dict = {}
     for family, names in by_family.items():
-        for name in names:
+        for name in names.split():
             families.setdefault(key(name), []).append(family)
     return families
 

@@ -54,12 +54,14 @@ def build() -> dict:
 
 
 def _by_family(declared: dict) -> dict:
-    """name -> families, turned into family -> sorted names (a compact file)."""
+    """name -> families, turned into family -> its sorted names in one string, separated
+    by spaces (without cached bytecode, Python compiles that file in a fifth of the time
+    tuples of strings take)."""
     names = defaultdict(set)
     for name, families in declared.items():
         for family in families:
             names[family].add(name)
-    return {family: tuple(sorted(v)) for family, v in sorted(names.items())}
+    return {family: " ".join(sorted(v)) for family, v in sorted(names.items())}
 
 
 def _overloads(dispatcher) -> set:
