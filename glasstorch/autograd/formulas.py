@@ -22,7 +22,7 @@ import functools
 import re
 
 from ..c10.dispatch_key import PYTHON, local_keys
-from .graph import Node
+from .graph import Node, next_sequence_nr
 from .saved import SavedTensor
 
 NOT_DIFFERENTIABLE = "non_differentiable"
@@ -207,7 +207,10 @@ class FormulaNode(Node):
     output_names: tuple = ()
 
     def __init__(self, next_functions: tuple, saved: dict, spans: tuple) -> None:
-        super().__init__(next_functions)
+        # Node.__init__'s three fields set here: one frame less per recorded call
+        self.next_functions = next_functions
+        self._sequence_nr = next_sequence_nr()
+        self._input_metadata = []
         self._saved = saved
         self._spans = spans          # per formula: None (one tensor) or a list's length
 

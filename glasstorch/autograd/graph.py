@@ -27,7 +27,7 @@ from ..c10.tensor_impl import is_contiguous_strides, make_view
 from .creation_meta import NO_GRAD_MODE
 from .saved import save_on_cpu, saved_tensors_hooks  # noqa: F401  (torch.autograd.graph's)
 
-_sequence = itertools.count()            # creation order: later nodes run first
+next_sequence_nr = itertools.count().__next__     # creation order: later nodes run first
 
 
 class InputMetadata:
@@ -58,7 +58,7 @@ class Node:
 
     def __init__(self, next_functions: tuple = ()) -> None:
         self.next_functions = next_functions
-        self._sequence_nr = next(_sequence)
+        self._sequence_nr = next_sequence_nr()
         self._input_metadata: list = []
 
     # Note [Nodes are cheap to make]
@@ -141,6 +141,9 @@ class RemovableHandle:
         self.remove()
 
 
+_LAST = 2 ** 64 - 1
+
+
 class AccumulateGrad(Node):
     """The end of the graph at a leaf: adds the arriving gradient into `variable.grad`.
 
@@ -151,10 +154,10 @@ class AccumulateGrad(Node):
     hand_written = True
 
     def __init__(self, variable) -> None:
-        super().__init__(())
-        self.variable = variable
+        self.next_functions = ()
+        self._sequence_nr = _LAST            # runs as soon as it is ready, as in torch
         self._input_metadata = [InputMetadata(variable)]
-        self._sequence_nr = 2 ** 64 - 1      # runs as soon as it is ready, as in torch
+        self.variable = variable
 
     def tensor_pre_hooks(self) -> dict:
         """A leaf's tensor hooks live on the leaf (its accumulator may be remade)."""

@@ -171,12 +171,16 @@ class _Recording:
 class _Plan:
     """What a call saves, for one combination of inputs requiring grad (Note [Recording
     plans]): (name, position, schema argument) of the arguments, (name, position,
-    reader) of the input facts, and the names of all of them with the outputs'."""
+    reader) of the input facts, (name, output index) of the outputs, and the names of
+    all of them."""
 
-    __slots__ = ("needed", "arguments", "facts")
+    __slots__ = ("needed", "arguments", "facts", "outputs")
 
     def __init__(self, recording: _Recording, needed: frozenset) -> None:
         self.needed = needed
+        names = recording.node_class.output_names
+        self.outputs = tuple((name, _output_index(names, name)) for name in sorted(needed)
+                             if name in names)
         arguments, facts = [], []
         for name in sorted(needed):
             index = recording.positions.get(name)
@@ -254,8 +258,9 @@ def _flagged(wrapped: TensorBase) -> TensorBase:
     return wrapped
 
 
-def _attach(node, result, saved: dict, needed: set = frozenset()) -> None:
-    """Make `node` the grad_fn of the differentiable outputs; save the outputs it reads."""
+def _attach(node, result, saved: dict, outputs_read: tuple = ()) -> None:
+    """Make `node` the grad_fn of the differentiable outputs; save the outputs its
+    formulas read (`outputs_read`: (name, output index), a plan's `outputs`)."""
     if isinstance(result, (tuple, list)):   # (return_types are tuples too)
         outputs = list(result)
         node._input_metadata = [None if t is None else InputMetadata(t) for t in outputs]
@@ -279,11 +284,8 @@ def _attach(node, result, saved: dict, needed: set = frozenset()) -> None:
         tensor._keys |= AUTOGRAD
         if tensor._base is not None:          # a view: its grad_fn holds for this version
             meta.attr_version = tensor._version
-    names = getattr(node, "output_names", ())
-    for name in needed:
-        if name in names:
-            index = _output_index(names, name)
-            saved[name] = SavedTensor(outputs[index], is_output=True, output_nr=index)
+    for name, index in outputs_read:
+        saved[name] = SavedTensor(outputs[index], is_output=True, output_nr=index)
 
 
 def _output_index(names: tuple, name: str) -> int:
@@ -422,7 +424,7 @@ def _functional_kernel(declaration, overload):
         if mask:
             _check_differentiable_dtype(declaration, result)
             node = recording.make_node(args, saved, edges)
-            _attach(node, result, saved, plan.needed)
+            _attach(node, result, saved, plan.outputs)
         if tangents is not None:
             _output_tangents(recording, args, tangents, result)
         return result
@@ -454,16 +456,16 @@ def _inplace_kernel(declaration, overload):
         if through_view:
             check_view_of_leaf(self)
             base_edge = gradient_edge(self._base)
-        needed = recording.plan(mask).needed
-        saved = recording.plan(mask).save(args, skip=("self",))
-        if "self" in needed:                           # the formula needs self's old value
+        plan = recording.plan(mask)
+        saved = plan.save(args, skip=("self",))
+        if "self" in plan.needed:                      # the formula needs self's old value
             saved["self"] = SavedTensor(_clone_below_autograd(self))
         edges = recording.edges(args)                  # self's edge: its history so far
         old = self._autograd
         old = (old.grad_fn, old.output_nr) if old is not None and old.retains_grad else None
         result = op.redispatch(keys_below, args)
         node = recording.make_node(args, saved, edges)
-        _attach(node, result, saved, needed)
+        _attach(node, result, saved, plan.outputs)
         if through_view:
             rebase_history(self, node, base_edge)
         if old is not None:                            # (a view's moved as it regenerated)
