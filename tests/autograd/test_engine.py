@@ -88,6 +88,23 @@ def test_grad_of_an_intermediate_tensor():
     assert got.tolist() == [6.0, 12.0]
 
 
+def test_root_gradients_are_delivered_to_their_outputs():
+    """The root's gradients go straight to the outputs' nodes: two roots on one node sum,
+    an output asked for as an input is captured before its node runs, and a root
+    gradient of another dtype is cast to the output's (values as torch 2.13's)."""
+    a = leaf([1.0, 2.0])
+    y = a * 3
+    assert torch.autograd.grad(y, y, torch.ones(2), retain_graph=True)[0].tolist() == [1, 1]
+    (summed,) = torch.autograd.grad([y, y], [a], [torch.ones(2), torch.full((2,), 2.0)],
+                                    retain_graph=True)
+    assert summed.tolist() == [9.0, 9.0]
+    ga, gy = torch.autograd.grad([a * a, y], [a, y], [torch.ones(2), torch.ones(2)])
+    assert ga.tolist() == [5.0, 7.0] and gy.tolist() == [1.0, 1.0]
+    b = leaf([1.0, 2.0], torch.float64)
+    (b * 2).backward(torch.ones(2, dtype=torch.float32))
+    assert b.grad.dtype is torch.float64 and b.grad.tolist() == [2.0, 2.0]
+
+
 def test_backward_inputs_accumulates_only_there():
     x, y = leaf([1.0]), leaf([2.0])
     (x * y).backward(torch.ones(1), inputs=[x])
