@@ -421,6 +421,14 @@ RECORDED = {
     'torch.ones(2, dtype=torch.float16).fill_(1e6)':
         ('raises', 'RuntimeError',
          'value cannot be converted to type c10::Half without overflow'),
+    'torch.ones(2).fill_(3.4028235e38)':        # just above float's largest value
+        ('raises', 'RuntimeError', 'value cannot be converted to type float without overflow'),
+    'torch.full((2,), 2**60 + 12345, dtype=torch.float32)':    # one rounding, from int64
+        ('tensor', 'torch.float32', (2,), (1,), [1.152921504606847e+18] * 2),
+    'torch.full((2,), 16777217, dtype=torch.float32)':
+        ('tensor', 'torch.float32', (2,), (1,), [16777216.0] * 2),
+    'torch.ones(2, dtype=torch.float64).fill_(-1e-320)':
+        ('tensor', 'torch.float64', (2,), (1,), [-1e-320] * 2),
     'torch.ones(2).fill_(1j)':
         ('raises', 'RuntimeError', 'value cannot be converted to type float without overflow'),
     'torch.zeros(2, 3).copy_(torch.ones(3, 2))':

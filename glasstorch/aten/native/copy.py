@@ -188,6 +188,11 @@ def checked_scalar(value, dtype) -> np.ndarray:
     """
     if type(value) is int and dtype is dtypes.int64 and -2**63 <= value < 2**63:
         return np.asarray(value, np.int64)          # the common case, nothing to check
+    if dtype is dtypes.float32 or dtype is dtypes.float64:   # the other common cases:
+        low, high = _LIMITS[dtype]                            # a float in range (not NaN
+        if type(value) is float and low <= value <= high \
+                or type(value) is int and -2**53 <= value <= 2**53:    # or inf), an int
+            return np.asarray(value, dtype._np)               # a double holds exactly
     if isinstance(value, int) and not -2**63 <= value < 2**64:
         raise OverflowError("int too big to convert")
     if dtype is dtypes.bool:
