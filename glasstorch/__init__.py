@@ -22,7 +22,6 @@ from .c10.promotion import (  # noqa: F401
 from .c10.type_info import finfo, iinfo  # noqa: F401
 from .c10 import promotion as _promotion
 from .aten import ops, dispatch_trace  # noqa: F401
-from .aten.parallel import get_num_threads, set_num_threads  # noqa: F401
 from .aten import binding as _binding
 from .aten import native as _native
 from ._tensor import Tensor  # noqa: F401
@@ -38,7 +37,6 @@ from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
 from .autograd.inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
-from ._tensor_str import set_printoptions  # noqa: F401
 
 __version__ = "2.13.0+glasstorch"
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
@@ -51,8 +49,9 @@ def _forget_function(kind: str, name: str) -> None:
 
 
 # Submodules imported on first use (`torch.nn`, `torch.optim`): most programs touch them,
-# but `import glasstorch` itself need not pay for every layer and optimizer.
-_LAZY_SUBMODULES = frozenset({"nn", "optim"})
+# but `import glasstorch` itself need not pay for every layer and optimizer (nor for
+# printing, `torch._tensor_str`, in a program that prints nothing).
+_LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,
@@ -76,6 +75,13 @@ _FAMILY_FUNCTIONS = {
     "chain_matmul": ("matmul", "chain_matmul_function"),
     "einsum": ("einsum", "einsum_function"),
 }
+# Other Python functions found on first use: name -> (module, the function's name there),
+# as printing and threading are needed only once a program prints or splits work.
+_MODULE_FUNCTIONS = {
+    "set_printoptions": ("_tensor_str", "set_printoptions"),
+    "get_num_threads": ("aten.parallel", "get_num_threads"),
+    "set_num_threads": ("aten.parallel", "set_num_threads"),
+}
 
 
 def __getattr__(name: str):
@@ -83,19 +89,21 @@ def __getattr__(name: str):
         return _importlib.import_module(f"{__name__}.{name}")
     if name in _FAMILY_FUNCTIONS:
         function = _native.member(*_FAMILY_FUNCTIONS[name])
-        globals()[name] = function
-        return function
-    try:
-        function = _binding.get_binding("function", name)
-    except KeyError:
-        raise AttributeError(f"module 'glasstorch' has no attribute '{name}'") from None
-    globals()[name] = function          # compiled once; see binding.py on lazy bindings
+    elif name in _MODULE_FUNCTIONS:
+        module, attribute = _MODULE_FUNCTIONS[name]
+        function = getattr(_importlib.import_module(f"{__name__}.{module}"), attribute)
+    else:
+        try:
+            function = _binding.get_binding("function", name)
+        except KeyError:
+            raise AttributeError(f"module 'glasstorch' has no attribute '{name}'") from None
+    globals()[name] = function          # found once; see binding.py on lazy bindings
     return function
 
 
 def __dir__():
     return sorted(set(globals()) | _LAZY_SUBMODULES | set(_FAMILY_FUNCTIONS)
-                  | set(_binding.names("function")))
+                  | set(_MODULE_FUNCTIONS) | set(_binding.names("function")))
 
 
 
@@ -134,5 +142,5 @@ def numel(input: Tensor) -> "int":
 
 
 # written here by hand, or found in the families: generated bindings never replace them
-_HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS)
+_HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS) | set(_MODULE_FUNCTIONS)
 _binding.add_sink(_forget_function)
