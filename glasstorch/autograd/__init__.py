@@ -12,16 +12,17 @@ The parts, in the order a gradient meets them:
 """
 from __future__ import annotations
 
+import importlib as _importlib
+
 import numpy as np
 
 from ..aten import registry
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
 from ..c10.dispatch_key import PYTHON, local_keys
 from ..c10.tensor_impl import TensorBase, contiguous_strides, set_view_grad_fn, wrap_array
-from . import anomaly_mode, forward_ad, function, functional, graph  # noqa: F401
+from . import anomaly_mode, forward_ad, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .engine import execute
-from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from .inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
@@ -38,6 +39,25 @@ registry.note_view_creation = note_views
 for _declaration in list(DECLARATIONS.values()):
     install(_declaration)
 DECLARATION_SINKS.append(install)
+
+# Custom functions (`Function`, in function.py) and `torch.autograd.functional` come on
+# first use: recording operators needs neither, so `import glasstorch` does not compile them.
+_LAZY_SUBMODULES = frozenset({"function", "functional"})
+_FUNCTION_NAMES = frozenset({"Function", "FunctionCtx", "once_differentiable"})
+
+
+def __getattr__(name: str):
+    if name in _LAZY_SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    if name not in _FUNCTION_NAMES:
+        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+    value = getattr(_importlib.import_module(f"{__name__}.function"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_SUBMODULES | _FUNCTION_NAMES)
 
 
 def _as_tuple(value) -> tuple:
