@@ -13,6 +13,8 @@ The parts, in the order a gradient meets them:
 from __future__ import annotations
 
 import importlib as _importlib
+import warnings
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -68,8 +70,10 @@ def _as_tuple(value) -> tuple:
     return tuple(value)
 
 
-def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list:
-    """The gradient each output starts with: given, or 1 for a scalar output."""
+def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool,
+                batched: bool = False) -> list:
+    """The gradient each output starts with: given, or 1 for a scalar output. `batched`
+    (is_grads_batched): a given gradient has a batch dimension in front."""
     if grad_outputs and len(grad_outputs) != len(outputs):
         raise RuntimeError(f"grad requires one gradient per output: got {len(grad_outputs)} "
                            f"tensors and {len(outputs)} gradients")
@@ -83,7 +87,16 @@ def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list
                 raise RuntimeError(f"grad can be implicitly created only for real scalar "
                                    f"outputs but got {out.dtype}")
             given = _ones_like(out) if out.requires_grad else None
-        elif isinstance(given, TensorBase) and given._size != out._size:
+        elif batched and isinstance(given, TensorBase) and given._size[1:] != out._size:
+            # (torch's message strips the batch dimension twice: its shape omits one more)
+            raise RuntimeError(
+                f"If `is_grads_batched=True`, we interpret the first dimension of each "
+                f"grad_output as the batch dimension. The sizes of the remaining dimensions "
+                f"are expected to match the shape of corresponding output, but a mismatch "
+                f"was detected: grad_output[{i}] has a shape of {given.shape[2:]} and "
+                f"output[{i}] has a shape of {out.shape}. If you only want some tensors in "
+                f"`grad_output` to be considered batched, consider using vmap.")
+        elif not batched and isinstance(given, TensorBase) and given._size != out._size:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{given.shape} and output[{i}] has a shape of {out.shape}.")
         grads.append(given)
@@ -167,16 +180,20 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
 
     Args:
         outputs (Tensor or sequence of Tensor): what to differentiate.
-        inputs (Tensor or sequence of Tensor): with respect to what.
+        inputs (Tensor, sequence of Tensor or dict of Tensor): with respect to what (a
+            dict gives a dict of gradients, under the same keys).
         grad_outputs (sequence of Tensor or None): the gradient of each output.
         retain_graph (bool): keep the graph for another backward (default: create_graph).
         create_graph (bool): record the computation, for higher-order derivatives.
         allow_unused (bool): return None for an input the outputs do not depend on
             (otherwise that raises).
+        is_grads_batched (bool): the first dimension of each of `grad_outputs` is a
+            batch: one vector-Jacobian product per index, stacked (torch vectorizes
+            this with vmap; glasstorch runs one backward per index, same results).
         materialize_grads (bool): return zeros instead of None for unused inputs.
 
     Returns:
-        A tuple with one gradient per input.
+        A tuple with one gradient per input (a dict when `inputs` is one).
 
     Example::
 
@@ -184,18 +201,20 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
         >>> torch.autograd.grad(x ** 2, x)
         (tensor(6.),)
     """
-    if is_grads_batched:
-        raise NotImplementedError("grad: is_grads_batched needs vmap, which glasstorch "
-                                  "does not have yet")
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
     allow_unused = materialize_grads if allow_unused is None else allow_unused
-    outs, targets = _as_tuple(outputs), _as_tuple(inputs)
-    grads = _root_grads(outs, _as_tuple(grad_outputs), create_graph)
+    outs, targets = _as_tuple(outputs), _grad_inputs(inputs)
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please "
+                      "use torch.autograd.backward.", FutureWarning, stacklevel=2)
+    grads = _root_grads(outs, _as_tuple(grad_outputs), create_graph, is_grads_batched)
     retain = create_graph if retain_graph is None else retain_graph
-    found = execute(_root_edges(outs), grads, retain, create_graph,
-                    [_input_edge(t) for t in targets])
+    run = _batched_execute if is_grads_batched else execute
+    found = run(_root_edges(outs), grads, retain, create_graph,
+                [_input_edge(t) for t in targets])
     results = []
     for index, (tensor, value) in enumerate(zip(targets, found)):
         if value is None:
@@ -205,6 +224,43 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
                                    f"if this is the desired behavior.")
             if materialize_grads:
                 import glasstorch
-                value = glasstorch.zeros_like(tensor)
+                value = glasstorch.zeros_like(tensor, requires_grad=create_graph)
         results.append(value)
-    return tuple(results)
+    return dict(zip(inputs, results)) if type(inputs) is dict else tuple(results)
+
+
+def _grad_inputs(inputs) -> tuple:
+    """`grad`'s inputs as a tuple: a tensor, a sequence, or a dict's values."""
+    if type(inputs) is dict:
+        found = tuple(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    else:
+        found = _as_tuple(inputs)
+    if not found:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    return found
+
+
+def _batched_execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
+                     capture: list) -> list:
+    """`execute` once per index of the gradients' batch dimension (is_grads_batched),
+    keeping the graph until the last; each captured gradient stacked over the batch
+    (None where none arrived). The errors are those torch's vmap raises."""
+    import glasstorch
+    sizes = [g.shape[0] if g.dim() else None for g in grads if g is not None]
+    if None in sizes:
+        raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
+                         "but that input is a Tensor of dimensionality 0 so expected in_dim "
+                         "to satisfy 0 <= in_dim < 0.")
+    if len(set(sizes)) > 1:
+        raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    batch = sizes[0] if sizes else 1
+    if batch == 0:
+        raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+    rows = [execute(edges, [None if g is None else g[b] for g in grads],
+                    retain_graph or b < batch - 1, create_graph, capture)
+            for b in range(batch)]
+    return [None if column[0] is None else glasstorch.stack(column) for column in zip(*rows)]

@@ -223,15 +223,20 @@ def _edge(value) -> tuple:
 
 
 def _save(value, argument):
-    """A tensor as a SavedTensor, a number standing for a tensor as a 0-dim tensor (as
-    torch's wrapped numbers are), anything else as it is."""
+    """A tensor as a SavedTensor; a number standing for a tensor as a saved 0-dim tensor
+    (torch's wrapped number is a SavedVariable too: released after backward, so a second
+    backward through ``x * 2`` raises); anything else as it is."""
     if isinstance(value, TensorBase):
         return SavedTensor(value)
-    if argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex)):
-        return wrapped_number(value)
+    if _is_wrapped_number(value, argument):
+        return SavedTensor(wrapped_number(value))
     if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
         return [None if v is None else SavedTensor(v) for v in value]    # Tensor?[] has Nones
     return value
+
+
+def _is_wrapped_number(value, argument) -> bool:
+    return argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex))
 
 
 def wrapped_number(value) -> TensorBase:
@@ -343,7 +348,7 @@ def _detached(value, argument):
         return value.detach()
     if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
         return [None if v is None else v.detach() for v in value]
-    return _save(value, argument)
+    return wrapped_number(value) if _is_wrapped_number(value, argument) else value
 
 
 def _output_tangents(recording, args: tuple, tangents: dict, result) -> None:

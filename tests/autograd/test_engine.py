@@ -105,6 +105,41 @@ def test_root_gradients_are_delivered_to_their_outputs():
     assert b.grad.dtype is torch.float64 and b.grad.tolist() == [2.0, 2.0]
 
 
+def test_batched_grads_and_dict_inputs():
+    """is_grads_batched: one vector-Jacobian product per row of the gradients, stacked
+    (the Jacobian, from the identity); unused inputs None or materialized unbatched;
+    inputs given as a dict come back as one; torch's errors (values as torch 2.13's)."""
+    x, w = leaf([1.0, 2.0, 3.0]), leaf(2.0)
+    (jacobian,) = torch.autograd.grad(x * x, x, torch.eye(3), is_grads_batched=True)
+    assert jacobian.tolist() == [[2, 0, 0], [0, 4, 0], [0, 0, 6]]
+    gx, gw = torch.autograd.grad([x * x, x.sum() * w], [x, w],
+                                 [torch.eye(3), torch.tensor([1.0, 2.0, 3.0])],
+                                 is_grads_batched=True)
+    assert gx.tolist() == [[4, 2, 2], [4, 8, 4], [6, 6, 12]] and gw.tolist() == [6, 12, 18]
+    assert torch.autograd.grad(x * x, [x, w], torch.eye(3), is_grads_batched=True,
+                               allow_unused=True)[1] is None
+    unused = torch.autograd.grad(x * x, [x, w], torch.eye(3), is_grads_batched=True,
+                                 materialize_grads=True, create_graph=True)[1]
+    assert unused.shape == () and unused.requires_grad
+    assert torch.autograd.grad(x * x, {"a": x}, torch.ones(3))["a"].tolist() == [2, 4, 6]
+    y = x * 2
+    torch.autograd.grad(y, x, torch.eye(3), is_grads_batched=True)
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second"):
+        torch.autograd.grad(y, x, torch.ones(3))                # freed after the last row
+    with pytest.raises(RuntimeError, match=r"^If `is_grads_batched=True`, we interpret .* "
+                                           r"grad_output\[0\] has a shape of torch.Size\(\[\]\) "
+                                           r"and output\[0\] has a shape of torch.Size\(\[3\]\)"):
+        torch.autograd.grad(x * x, x, torch.eye(2), is_grads_batched=True)
+    with pytest.raises(ValueError, match="got sizes \\[2, 3\\] for the mapped dimension$"):
+        torch.autograd.grad([x * x, x.sum() * w], [x, w], [torch.ones(2, 3), torch.ones(3)],
+                            is_grads_batched=True)
+    with pytest.raises(RuntimeError, match="^`inputs` argument to `grad\\(\\)` cannot be empty"):
+        torch.autograd.grad(x * x, [], torch.ones(3))
+    import collections
+    with pytest.raises(TypeError, match="must be a dict, not OrderedDict"):
+        torch.autograd.grad(x * x, collections.OrderedDict(a=x), torch.ones(3))
+
+
 def test_backward_inputs_accumulates_only_there():
     x, y = leaf([1.0]), leaf([2.0])
     (x * y).backward(torch.ones(1), inputs=[x])
@@ -119,6 +154,10 @@ def test_second_backward_without_retain_graph_raises():
     with pytest.raises(RuntimeError, match=r"^Trying to backward through the graph a second "
                                            r"time \(or directly access saved tensors"):
         y.backward(torch.ones(2))
+    z = x * 2                  # the number 2 is saved as torch's wrapped-number tensor
+    z.backward(torch.ones(2))
+    with pytest.raises(RuntimeError, match=r"^Trying to backward through the graph a second"):
+        z.backward(torch.ones(2))
 
 
 def test_inplace_change_of_a_saved_tensor_is_detected():
