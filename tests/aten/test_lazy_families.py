@@ -57,6 +57,18 @@ def test_import_loads_only_the_core_families():
         "a core module imports a family at module level (Note [Families load on first use])")
 
 
+def test_other_modules_the_core_leaves_for_first_use():
+    """Printing, thread settings and custom autograd functions are imported when used."""
+    modules = ["glasstorch._tensor_str", "glasstorch.aten.parallel",
+               "glasstorch.autograd.function", "glasstorch.autograd.functional"]
+    out = _run(f"import sys, glasstorch as torch\n"
+               f"print([m in sys.modules for m in {modules}])\n"
+               f"torch.set_printoptions(precision=4), torch.get_num_threads()\n"
+               f"torch.autograd.Function, torch.autograd.functional.jacobian\n"
+               f"print([m in sys.modules for m in {modules}])")
+    assert out.splitlines() == [str([False] * 4), str([True] * 4)]
+
+
 def test_reexported_functions_are_the_family_functions():
     out = _run("import glasstorch as torch\n"
                "listed = 'einsum' in dir(torch) and 'unique' in dir(torch.Tensor)\n"
