@@ -1,14 +1,16 @@
-"""Softmax and GELU: the attention and MLP activations of the issue-7 demo model.
+"""Softmax, GELU and the logistic family: the activations of the demo model and of
+LSTM-style gates.
 
 ``(64, 256, 384)`` float32 (the demo's activations; 6.3M elements). softmax runs over
 the last dim (as attention does) and over a middle one; forward + backward goes through
 the fused `_softmax_backward_data` / `gelu_backward` (one pass per block). The NumPy
 column is the bare forward arithmetic on one thread: max-shifted exp and a division
-for softmax; ``x * (1 + erf(x / sqrt 2)) / 2`` with SciPy's erf for gelu.
+for softmax; ``x * (1 + erf(x / sqrt 2)) / 2`` with SciPy's erf for gelu; SciPy's
+``expit`` for sigmoid (glasstorch computes it with NumPy alone, in cache-sized blocks).
 """
 from bench import case
 
-GROUP = "nn: softmax, gelu"
+GROUP = "nn: softmax, gelu, sigmoid"
 
 
 def _activations(torch, np):
@@ -18,7 +20,7 @@ def _activations(torch, np):
     a = np.random.default_rng(0).standard_normal((64, 256, 384), dtype=np.float32)
     from scipy import special
     return {"torch": torch, "F": torch.nn.functional, "np": np, "x": x, "g": grad, "a": a,
-            "numpy_softmax": _numpy_softmax, "erf": special.erf}
+            "numpy_softmax": _numpy_softmax, "erf": special.erf, "expit": special.expit}
 
 
 def _numpy_softmax(np, a, axis):
@@ -39,3 +41,6 @@ case("F.gelu(x)", group=GROUP, name="gelu fwd (64,256,384)",
 case("F.gelu(x, approximate='tanh')", group=GROUP, name="gelu tanh fwd (64,256,384)")(
     _activations)
 case("F.gelu(x).backward(g)", group=GROUP, name="gelu fwd+bwd (64,256,384)")(_activations)
+case("torch.sigmoid(x)", group=GROUP, name="sigmoid fwd (64,256,384)",
+     numpy="expit(a)")(_activations)
+case("F.silu(x).backward(g)", group=GROUP, name="silu fwd+bwd (64,256,384)")(_activations)
