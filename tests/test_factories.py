@@ -450,6 +450,12 @@ RECORDED = {
         ('float', 2.5),
     'torch.ones(2, 3).t().clone().stride()':
         ('tuple', ('int', 1), ('int', 3)),
+    'torch.ones(3, 1).as_strided((3, 1), (1, 7)).clone().stride()':     # (preserved)
+        ('tuple', ('int', 1), ('int', 7)),
+    'torch.zeros(0, 3).clone().stride()':
+        ('tuple', ('int', 3), ('int', 1)),
+    'torch.ones(2, 2, dtype=torch.bfloat16).clone()':                     # (fast path)
+        ('tensor', 'torch.bfloat16', (2, 2), (2, 1), [[1.0, 1.0], [1.0, 1.0]]),
     'torch.ones(2, 3).type()':
         ('str', 'torch.FloatTensor'),
     "torch.ones(2, 3).type('torch.FooTensor')":

@@ -27,7 +27,7 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype
 from ...c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
-from ...c10.tensor_impl import contiguous_strides
+from ...c10.tensor_impl import contiguous_strides, wrap_array
 from ..dispatcher import ops
 from ..meta.shape import (broadcast_shapes, check_no_internal_overlap,
                           check_no_partial_overlap, is_non_overlapping_and_dense)
@@ -353,8 +353,18 @@ def _clone_meta(self, memory_format=None):
     return TensorMeta(self._size, self._dtype, strides_like(self, memory_format))
 
 
+def _clone_fast(args: tuple):
+    """The common call, a row-major tensor kept row-major: NumPy's copy, wrapped (no
+    meta rule, no strides to work out). None for any other call."""
+    self, memory_format = args
+    if memory_format not in (None, preserve_format, contiguous_format) \
+            or self._stride != contiguous_strides(self._size):
+        return None
+    return wrap_array(self._np.copy(), self._dtype)
+
+
 @op("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", meta=_clone_meta,
-    method=True, out=True, grad={"self": "grad"})
+    method=True, out=True, grad={"self": "grad"}, fast=_clone_fast)
 def clone(self, memory_format, *, out):
     """A copy of `self` with its own storage.
 
