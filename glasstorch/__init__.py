@@ -106,8 +106,6 @@ def __dir__():
                   | set(_MODULE_FUNCTIONS) | set(_binding.names("function")))
 
 
-
-
 def detach_(input: Tensor) -> Tensor:
     """`input.detach_()`: detach a tensor from the autograd graph in place."""
     return input.detach_()
