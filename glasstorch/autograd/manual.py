@@ -75,6 +75,14 @@ def sgn_backward(self, grad, result):
     return torch.where(magnitude == 0, _zero(tangent), tangent)
 
 
+def polar_backward(grad, result):
+    """Gradients of ``polar(abs, angle) = abs * e^(i angle)`` for its two real inputs: the
+    real parts of ``conj(grad)`` times the derivatives ``e^(i angle)`` (taken as
+    ``sgn(result)``, so none at the origin, as torch's) and ``i * result``."""
+    conjugated = grad.conj()
+    return (torch.real(conjugated * result.sgn()), torch.real(conjugated * (result * 1j)))
+
+
 def sinc_backward(grad, self):
     """sinc(x) = sin(pi x) / (pi x): derivative (cos(pi x) - sinc(x)) / x, 0 at x = 0."""
     safe = torch.where(self == 0, torch.ones_like(self), self)

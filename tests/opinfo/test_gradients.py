@@ -47,6 +47,9 @@ KNOWN_FORWARD: dict = {
         "forward AD: torch's forward formula of the nll backward operators follows "
         "total_weight's tangent, which its reverse mode refuses (not differentiable); the "
         "derived tangent has no total_weight term")),
+    "polar": "forward AD: torch's backward formula takes the derivative by abs as "
+             "sgn(result), which is -e^(i angle) for a negative abs; the derived tangent "
+             "inherits that, torch's forward formula does not",
     "narrow_copy": "forward AD: torch's backward formula ignores a negative start (gradient 0) "
                    "and the derived tangent inherits that; torch's forward formula does not",
     "as_strided_scatter": "forward AD: torch's backward for self copies grad into the "

@@ -26,7 +26,7 @@ from ._family_index import BEFORE, BINDINGS, OPERATORS
 # every family, in the order node names number overloads (formulas._index)
 FAMILIES = ("view", "factory", "ranges", "copy", "shape", "conversion", "unary", "binary",
             "binary_scalar", "trigonometric", "rounding", "predicates", "conj",
-            "comparison", "bitwise", "division", "power", "minmax", "binary_math",
+            "complex_build", "comparison", "bitwise", "division", "power", "minmax", "binary_math",
             "ternary", "special", "clamp", "reduction", "extrema", "moments", "norms",
             "sort", "order_statistics", "quantile", "bucketing", "histogram", "unique",
             "triangular", "diagonal", "indexing", "scatter", "index_along", "masked",

@@ -64,6 +64,7 @@ BINDINGS = {'activation': 'function:_prelu_kernel function:hardshrink function:p
                'method:le_ method:less method:less_ method:less_equal method:less_equal_ '
                'method:lt method:lt_ method:ne method:ne_ method:not_equal '
                'method:not_equal_',
+ 'complex_build': 'function:complex function:polar',
  'conj': 'function:angle function:conj function:conj_physical function:conj_physical_ '
          'function:resolve_conj function:resolve_neg method:angle method:conj '
          'method:conj_physical method:conj_physical_ method:resolve_conj '
@@ -257,6 +258,7 @@ OPERATORS = {'activation': '_prelu_kernel _prelu_kernel_backward hardshrink hard
  'comparison': 'allclose eq eq_ equal ge ge_ greater greater_ greater_equal greater_equal_ '
                'gt gt_ isclose le le_ less less_ less_equal less_equal_ lt lt_ ne ne_ '
                'not_equal not_equal_',
+ 'complex_build': 'complex polar',
  'conj': 'angle conj conj_physical conj_physical_ resolve_conj resolve_neg',
  'diagonal': 'as_strided_scatter diag diag_embed diagflat diagonal_scatter fill_diagonal_ '
              'select_scatter slice_scatter trace',
