@@ -63,6 +63,33 @@ def test_polygamma_special_points():
 
 
 @scipy_only
+def test_incomplete_gamma_special_points():
+    """torch's checks come in order: a negative argument, a = 0, x = 0, a = inf, x = inf
+    (so igamma(nan, 0) is 0 and igamma(nan, inf) is 1 where SciPy says nan)."""
+    a = gt.tensor([0.0, -1.0, 1.0, INF, 2.0, INF, NAN, NAN, INF, 0.0])
+    x = gt.tensor([0.0, 1.0, 0.0, 1.0, INF, NAN, 0.0, INF, INF, 2.0])
+    _same(gt.igamma(a, x), [NAN, NAN, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, NAN, 1.0], gt.float32)
+    _same(gt.igammac(a, x), [NAN, NAN, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0, NAN, 0.0], gt.float32)
+
+
+@scipy_only
+def test_incomplete_gamma_grid_matches_torch():
+    """Every pair of special and ordinary values, in four dtypes, against torch."""
+    torch = pytest.importorskip("torch")
+    values = [0.0, -0.0, -1.0, 0.5, 1.0, 2.5, 30.0, 1e-30, INF, -INF, NAN, 1e10, 100.0, 3.7]
+    a, x = np.meshgrid(values, values, indexing="ij")
+    for dtype in ("float64", "float32", "float16", "bfloat16"):
+        loose = dtype in ("float16", "bfloat16")
+        for name in ("igamma", "igammac"):
+            mine, theirs = (getattr(m, name)(m.tensor(a, dtype=getattr(m, dtype)),
+                                             m.tensor(x, dtype=getattr(m, dtype))).float()
+                            .numpy() for m in (gt, torch))
+            np.testing.assert_allclose(mine, theirs, rtol=1e-2 if loose else 1.3e-6,
+                                       atol=1e-3 if loose else 1e-7, equal_nan=True,
+                                       err_msg=f"{name} {dtype}")
+
+
+@scipy_only
 def test_polygamma_method_and_in_place():
     """`polygamma(int n, Tensor self)`: the method binds self after n, as torch's does."""
     x = gt.tensor([1.0, 0.5])

@@ -14,7 +14,7 @@ import glasstorch as gt
 
 from .convert import numpy_dtype
 from .core import (BOOL, COMPLEX, FLOATING, INTEGRAL, ErrorInput, OpInfo, SampleInput,
-                   make_tensor, tensors)
+                   make_tensor, tensor_pairs, tensors)
 from .db_unary import no_kernel
 
 try:
@@ -256,6 +256,51 @@ POLYGAMMA_NARROW = _out_differs("special: torch evaluates bfloat16/float16 polyg
                                 "in float32; glasstorch in float64 (ulps of bfloat16 apart)")
 MVLGAMMA_NARROW = _out_differs("special: torch's bfloat16 mvlgamma rounds its partial sums "
                                "in an order glasstorch does not reproduce (1 bf16 ulp)")
+IGAMMA_FLOAT32 = _out_differs("special: torch's float32 igamma / igammac run their series in "
+                              "float32; glasstorch's SciPy ones run in float64 and round "
+                              "once (a few float32 ulp apart, seen through a float64 out=)")
+IGAMMA_META = ("special: on meta torch runs its Python reference, which promotes integers "
+               "to float where the CPU kernel refuses them")
+
+
+@quiet
+def _igamma_ref(lower):
+    """SciPy's regularized incomplete gamma in float64, rounded to the result dtype (the
+    samples keep away from the special points, which test_special.py checks vs torch)."""
+    def ref(a, x):
+        result = np.result_type(a, x)
+        function = sc.gammainc if lower else sc.gammaincc
+        return function(a.astype(np.float64), x.astype(np.float64)).astype(result)
+    return ref
+
+
+def sample_incomplete_gamma(dtype):
+    """Positive pairs in every broadcast and layout, and a float32 pair (promotion)."""
+    for a, x in tensor_pairs(dtype, low=0.1, high=6):
+        yield SampleInput(a, x)
+    yield SampleInput(make_tensor((4,), dtype, low=0.5, high=3),
+                      make_tensor((4,), gt.float32, low=0.5, high=3))
+
+
+def errors_incomplete_gamma(name):
+    def errors():
+        for dtype, label in ((gt.int64, "Long"), (gt.bool, "Bool"), (gt.complex64, "ComplexFloat")):
+            x = make_tensor((3,), dtype)
+            yield ErrorInput(SampleInput(x, x), NotImplementedError,
+                             f"^\"{name}_cpu\" not implemented for '{label}'$",
+                             known_bug_on_meta=None if dtype.is_complex else IGAMMA_META)
+        yield ErrorInput(SampleInput(make_tensor((3,), gt.float32), 2), TypeError,
+                         rf"^{name}\(\): argument 'other' \(position 2\) must be Tensor, not int$")
+    return errors
+
+
+def incomplete_gamma(name, lower):
+    return OpInfo(name, variants=(name, f"Tensor.{name}"), ref=_igamma_ref(lower),
+                  dtypes=FLOATING, sample_inputs=sample_incomplete_gamma,
+                  error_inputs=errors_incomplete_gamma(name), out=name,
+                  inplace=f"Tensor.{name}_", marks=marks(True, **IGAMMA_FLOAT32))
+
+
 OPS = [
     OpInfo("sigmoid", variants=("sigmoid", "Tensor.sigmoid"), ref=_float_ref(_sigmoid),
            dtypes=REAL + COMPLEX, sample_inputs=sample_unary, out="sigmoid",
@@ -278,4 +323,6 @@ OPS = [
     OpInfo("mvlgamma", variants=("mvlgamma", "Tensor.mvlgamma"), ref=_mvlgamma,
            dtypes=NOT_BOOL_REAL, sample_inputs=sample_mvlgamma, error_inputs=errors_mvlgamma,
            out="mvlgamma", inplace="Tensor.mvlgamma_", marks=marks(True, **MVLGAMMA_NARROW)),
+    incomplete_gamma("igamma", lower=True),
+    incomplete_gamma("igammac", lower=False),
 ]

@@ -173,13 +173,14 @@ BINDINGS = {'activation': 'function:_prelu_kernel function:hardshrink function:p
  'sort': 'function:argsort function:msort function:sort function:topk method:argsort '
          'method:msort method:sort method:topk',
  'special': 'function:digamma function:erf function:erf_ function:erfc function:erfc_ '
-            'function:erfinv function:i0 function:i0_ function:lgamma function:logit '
-            'function:logit_ function:mvlgamma function:polygamma function:sigmoid '
-            'function:sigmoid_ method:digamma method:digamma_ method:erf method:erf_ '
-            'method:erfc method:erfc_ method:erfinv method:erfinv_ method:i0 method:i0_ '
-            'method:lgamma method:lgamma_ method:logit method:logit_ method:mvlgamma '
-            'method:mvlgamma_ method:polygamma method:polygamma_ method:sigmoid '
-            'method:sigmoid_',
+            'function:erfinv function:i0 function:i0_ function:igamma function:igammac '
+            'function:lgamma function:logit function:logit_ function:mvlgamma '
+            'function:polygamma function:sigmoid function:sigmoid_ method:digamma '
+            'method:digamma_ method:erf method:erf_ method:erfc method:erfc_ method:erfinv '
+            'method:erfinv_ method:i0 method:i0_ method:igamma method:igamma_ '
+            'method:igammac method:igammac_ method:lgamma method:lgamma_ method:logit '
+            'method:logit_ method:mvlgamma method:mvlgamma_ method:polygamma '
+            'method:polygamma_ method:sigmoid method:sigmoid_',
  'statistics': 'function:corrcoef function:cov method:corrcoef method:cov',
  'ternary': 'function:addcdiv function:addcmul function:argwhere function:index_put '
             'function:index_put_ function:lerp function:masked_fill '
@@ -319,8 +320,9 @@ OPERATORS = {'activation': '_prelu_kernel _prelu_kernel_backward hardshrink hard
  'softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
             'log_softmax softmax',
  'sort': 'argsort msort sort topk',
- 'special': 'digamma digamma_ erf erf_ erfc erfc_ erfinv erfinv_ i0 i0_ lgamma lgamma_ '
-            'logit logit_ mvlgamma mvlgamma_ polygamma polygamma_ sigmoid sigmoid_',
+ 'special': 'digamma digamma_ erf erf_ erfc erfc_ erfinv erfinv_ i0 i0_ igamma igamma_ '
+            'igammac igammac_ lgamma lgamma_ logit logit_ mvlgamma mvlgamma_ polygamma '
+            'polygamma_ sigmoid sigmoid_',
  'statistics': 'corrcoef cov',
  'ternary': 'addcdiv addcdiv_ addcmul addcmul_ argwhere index index_put index_put_ lerp '
             'lerp_ masked_fill masked_fill_ masked_scatter masked_scatter_ masked_select '

@@ -1,4 +1,5 @@
-"""Special functions: sigmoid and logit, the error functions, the gamma family, i0.
+"""Special functions: sigmoid and logit, the error functions, the gamma family (with the
+incomplete gamma functions igamma and igammac), i0.
 
 Elementwise (aten/pointwise.py): integers and bool compute in the default float dtype,
 float16/bfloat16 in float32, rounded once. The kernels call SciPy's `scipy.special`,
@@ -30,6 +31,7 @@ from ..pointwise import pointwise
 from ..registry import composite, op
 from ..schema import SchemaKind
 from ..meta.shape import check_no_internal_overlap as check_writable
+from .binary import refuse as refuse_kinds
 from .blocks import logistic
 from .unary import COMPLEX, FLOAT_RESULT, refuse
 
@@ -427,3 +429,62 @@ def i0(self, *, out):
     scipy_special("i0").i0(self, out=out)
     # torch's large-argument branch computes exp(x) / sqrt(x) * ...: inf / inf at ±inf
     np.copyto(out, np.nan, where=np.isinf(self))
+
+
+# ----------------------------------------------------------------------------------
+# The regularized incomplete gamma functions
+# ----------------------------------------------------------------------------------
+def _incomplete_gamma(a: np.ndarray, x: np.ndarray, out: np.ndarray, lower: bool) -> None:
+    """P(a, x) (`lower`) or Q(a, x) = 1 - P(a, x): SciPy's gammainc / gammaincc in
+    float64, rounded once, with torch's answers at its special points, decided in this
+    order: NaN for a negative argument; at a = 0, the limit for x > 0 (NaN at 0); at
+    x = 0, P = 0; at a = inf, P = 0 (NaN if x is inf too); at x = inf, P = 1. So
+    ``igamma(nan, 0)`` is 0 where SciPy says NaN."""
+    special = scipy_special("igamma" if lower else "igammac")
+    a, x = np.asarray(a, np.float64), np.asarray(x, np.float64)
+    value = (special.gammainc if lower else special.gammaincc)(a, x)
+    low, high = (0.0, 1.0) if lower else (1.0, 0.0)        # P's 0 and 1 seen from Q
+    value = np.where(np.isinf(x), high, value)
+    value = np.where(np.isinf(a), np.where(np.isinf(x), np.nan, low), value)
+    value = np.where(x == 0, low, value)
+    value = np.where(a == 0, np.where(x > 0, high, np.nan), value)
+    value = np.where((x < 0) | (a < 0), np.nan, value)
+    np.copyto(out, value, casting="unsafe")
+
+
+@pointwise("igamma(Tensor self, Tensor other) -> Tensor", inplace=True, out=True, numbers=(),
+           check=refuse_kinds("igamma_cpu", bool_=True, integral=True, complex_=True),
+           grad={"self": "not_implemented('igamma: input')",
+                 "other": "grad * exp((self - 1) * log(other) - other - lgamma(self))"})
+@silent
+def igamma(self, other, *, out):
+    """The regularized lower incomplete gamma function ``P(input, other)``: the integral
+    of ``t^(a-1) e^-t`` from 0 to `other`, divided by ``Gamma(input)``.
+
+    Args:
+        input (Tensor): the shape parameter a (nonnegative).
+        other (Tensor): the upper limit x (nonnegative).
+
+    Example::
+
+        >>> torch.igamma(torch.tensor([1., 2.]), torch.tensor([0.5, 3.]))
+        tensor([0.3935, 0.8009])
+    """
+    _incomplete_gamma(self, other, out, lower=True)
+
+
+@pointwise("igammac(Tensor self, Tensor other) -> Tensor", inplace=True, out=True, numbers=(),
+           check=refuse_kinds("igammac_cpu", bool_=True, integral=True, complex_=True),
+           grad={"self": "not_implemented('igammac: input')",
+                 "other": "-grad * exp((self - 1) * log(other) - other - lgamma(self))"})
+@silent
+def igammac(self, other, *, out):
+    """The regularized upper incomplete gamma function ``Q(input, other) = 1 -
+    P(input, other)`` (see `igamma`), computed directly where it is small.
+
+    Example::
+
+        >>> torch.igammac(torch.tensor([1., 2.]), torch.tensor([0.5, 3.]))
+        tensor([0.6065, 0.1991])
+    """
+    _incomplete_gamma(self, other, out, lower=False)
