@@ -207,7 +207,12 @@ def to_glasstorch(value, torch, shared: dict | None = None):
 
 
 def _tensor_to_glasstorch(t, torch, shared: dict | None = None):
-    """The same bytes, sizes, strides and storage offset, in a glasstorch tensor."""
+    """The same bytes, sizes, strides and storage offset, in a glasstorch tensor.
+
+    A tensor with a conjugate or negative bit is materialized first, into a temporary
+    whose memory may be reused by the next one's: it shares with nothing."""
+    if t.is_conj() or t.is_neg():
+        shared = None
     t = t.detach().resolve_conj().resolve_neg()
     if t.device.type == "meta":         # no bytes to copy: the geometry alone
         dtype = getattr(gt, str(t.dtype).removeprefix("torch."))

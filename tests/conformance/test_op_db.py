@@ -58,3 +58,16 @@ def test_harness_converts_exact_geometry():
     g = harness.to_glasstorch(t, torch)
     assert (tuple(g.shape), g.stride(), g.storage_offset()) == ((3, 4), (1, 5), 2)
     assert harness.to_torch(g, torch).tolist() == t.tolist()
+
+
+def test_harness_keeps_materialized_conjugates_apart():
+    """A conjugate view is materialized into a temporary whose memory the next one may
+    reuse, so it joins no storage sharing (a reused address once made baddbmm's batch2
+    a view of batch1), and its values are the conjugates."""
+    shared: dict = {}
+    view = torch.tensor([1 + 2j, 3 + 4j]).conj()
+    converted = harness.to_glasstorch(view, torch, shared)
+    assert converted.tolist() == [1 - 2j, 3 - 4j] and not shared
+    plain = torch.tensor([1.0, 2.0])
+    harness.to_glasstorch(plain, torch, shared)
+    assert len(shared) == 1                 # ordinary tensors still share their storage
