@@ -322,3 +322,18 @@ def test_random_index_expressions_match_torch(seed: int) -> None:
         layout = "transposed" if rng.random() < 0.5 else "contiguous"
         expected = _fuzz_outcome(torch, shape, layout, items)
         assert _fuzz_outcome(gt, shape, layout, items) == expected, (shape, layout, items)
+
+
+def test_gather_out_may_be_its_index_but_not_part_of_it():
+    """torch's gather checks out= against its index for partial overlap only: the index
+    itself may receive the result (torch 2.13's behaviour), a part of it may not."""
+    index = gt.tensor([0, 1])
+    assert gt.gather(gt.arange(3) * 5, 0, index, out=index) is index
+    assert index.tolist() == [0, 5]
+    shared = gt.tensor([1, 0, 2])
+    with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the "
+                                           "input tensor and the written-to tensor"):
+        gt.gather(gt.arange(3), 0, shared[1:], out=shared[:2])
+    source = gt.arange(3.0)
+    with pytest.raises(RuntimeError, match="^unsupported operation"):
+        gt.gather(source, 0, gt.tensor([0, 1, 2]), out=source)

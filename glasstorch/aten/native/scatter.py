@@ -19,7 +19,7 @@ import numpy as np
 from ...c10 import dtype as dtypes
 from ...c10.dtype import from_numpy_dtype
 from ...c10.tensor_impl import contiguous_strides
-from ..meta.shape import wrap_dim
+from ..meta.shape import check_no_partial_overlap, wrap_dim
 from ..registry import TensorMeta, op
 from .copy import checked_scalar
 from .indexing import (check_in_range, check_out_dtype, check_out_overlap, check_written,
@@ -193,7 +193,9 @@ def _gather_meta(self, dim, index, sparse_grad=False, out=None):
                                f"{list(index._size)} to be no larger than self "
                                f"{list(self._size)} apart from dimension {d}")
     check_out_dtype(self, out)
-    check_out_overlap(out, self, index)
+    check_out_overlap(out, self)
+    if out is not None:                  # torch lets out= be the index itself, not a part
+        check_no_partial_overlap(out, index)
     return TensorMeta(index._size, self._dtype)
 
 
