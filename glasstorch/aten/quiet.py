@@ -31,6 +31,19 @@ except ImportError:                       # any other NumPy: the public, slower 
         token.__exit__(None, None, None)
 
 
+def quiet(kernel):
+    """`kernel` run with NumPy's floating point warnings muted (NaN compares, 0 / 0), for
+    kernels the elementwise machinery does not already mute (structured `op`s)."""
+    @functools.wraps(kernel)
+    def run(*args, **kwargs):
+        token = mute()
+        try:
+            return kernel(*args, **kwargs)
+        finally:
+            unmute(token)
+    return run
+
+
 def mute_this_thread() -> None:
     """Mute NumPy's floating point errors for good in the calling (worker) thread."""
     np.seterr(all="ignore")

@@ -12,10 +12,10 @@ from ...c10.dtype import scalar_type_name
 from ...c10.tensor_impl import make_tensor
 from ..meta.pointwise import Promotion, elementwise_meta
 from ..meta.shape import wrap_dim
+from ..quiet import quiet
 from ..registry import TensorMeta, composite, op
 from ..schema import SchemaKind
 from .activation import NOT_FLOATING
-from .reduction import quiet
 from .blocks import logistic
 from .unary import refuse
 

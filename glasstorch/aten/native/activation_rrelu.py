@@ -24,12 +24,12 @@ from ...c10.generator import generator_or_default
 from ...c10.layout import contiguous_format
 from ..dispatcher import ops as _ops
 from ..meta.shape import check_no_internal_overlap
+from ..quiet import quiet
 from ..registry import TensorMeta, composite, op
 from ..schema import SchemaKind
 from .activation import leaky_relu, leaky_relu_backward
 from .binary import mul
 from .random_bits import fill_in_memory_order
-from .reduction import quiet
 
 _aten = _ops.aten
 _TRAINED = (dtypes.float32, dtypes.float64, dtypes.bfloat16)   # torch's training kernel's

@@ -10,6 +10,7 @@ import numpy as np
 
 from ...c10.dtype import scalar_type_name
 from ..meta.pointwise import Promotion, elementwise_meta
+from ..quiet import quiet
 from ..registry import TensorMeta, op
 
 _PART_DTYPES = ("Half", "Float", "Double")
@@ -53,6 +54,7 @@ def complex_(real, imag, *, out):
 
 @op("polar(Tensor abs, Tensor angle) -> Tensor", meta=_parts_meta, out=True,
     grad={"abs, angle": "polar_backward(grad, result)"})
+@quiet
 def polar(abs, angle, *, out):
     """The complex tensor with absolute values `abs` and arguments `angle` (radians):
     ``abs * cos(angle) + abs * sin(angle) * 1j``.
@@ -66,6 +68,5 @@ def polar(abs, angle, *, out):
         >>> torch.polar(torch.tensor([2.]), torch.tensor([0.]))
         tensor([2.+0.j])
     """
-    with np.errstate(invalid="ignore"):          # inf * cos(...) = nan, silently as torch
-        np.multiply(abs, np.cos(angle), out=out.real)
-        np.multiply(abs, np.sin(angle), out=out.imag)
+    np.multiply(abs, np.cos(angle), out=out.real)      # inf * cos(...): nan, silently
+    np.multiply(abs, np.sin(angle), out=out.imag)

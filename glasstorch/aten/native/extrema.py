@@ -19,9 +19,10 @@ from ...c10.promotion import can_cast
 from ..meta.reduction import (check_nonempty_dims, check_out_dtype, reduced_shape,
                               reduction_dims, reduction_meta)
 from ..pointwise import pointwise
+from ..quiet import quiet
 from ..registry import TensorMeta, op
 from .minmax import _refuse_complex
-from .reduction import axes, quiet, write
+from .reduction import axes, write
 from .unary import COMPLEX, refuse
 
 

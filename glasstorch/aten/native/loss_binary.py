@@ -18,9 +18,9 @@ import numpy as np
 from ...c10.dtype import scalar_type_name
 from ..meta.pointwise import Promotion, elementwise_meta
 from ..meta.shape import broadcast_shapes, is_non_overlapping_and_dense
+from ..quiet import quiet
 from ..registry import TensorMeta, op
 from .loss_regression import MEAN, NOT_FLOATING, SUM, opmath, reduce_loss, rounded
-from .reduction import quiet
 from .unary import refuse
 
 _LOG_FLOOR = -100.0

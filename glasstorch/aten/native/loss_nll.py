@@ -20,10 +20,10 @@ import numpy as np
 
 from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name
+from ..quiet import quiet
 from ..registry import TensorMeta, composite, op
 from ..schema import SchemaKind
 from .loss_regression import MEAN, NONE, NOT_FLOATING, opmath
-from .reduction import quiet
 from .unary import refuse
 
 _OUT = SchemaKind.out

@@ -23,8 +23,9 @@ import numpy as np
 from ...c10.dtype import from_numpy_dtype, scalar_type_name
 from ...c10.promotion import get_default_dtype
 from ..meta.reduction import reduced_shape, reduction_count, reduction_dims
+from ..quiet import quiet
 from ..registry import TensorMeta, op
-from .reduction import accumulation, axes, quiet, write
+from .reduction import accumulation, axes, write
 from .unary import refuse
 
 

@@ -31,9 +31,9 @@ from ...c10 import dtype as dtypes
 from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.tensor_impl import TensorBase
 from ..parallel import GRAIN_SIZE, parallel_for
+from ..quiet import quiet
 from ..registry import TensorMeta, composite, op
 from .binary_scalar import add_scalar_
-from .reduction import quiet
 from .unary import refuse
 
 _REDUCED = (dtypes.float16, dtypes.bfloat16)

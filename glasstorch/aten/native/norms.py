@@ -19,9 +19,10 @@ from ...c10.dtype import scalar_type_name, type_meta_name
 from ...c10.promotion import can_cast, promote_types
 from ..meta.reduction import reduced_shape, reduction_dims
 from ..meta.shape import broadcast_shapes
+from ..quiet import quiet
 from ..registry import TensorMeta, op
 from ..schema import SchemaKind
-from .reduction import accumulation, axes, given_dtype, quiet, write
+from .reduction import accumulation, axes, given_dtype, write
 
 
 # ----------------------------------------------------------------------------------

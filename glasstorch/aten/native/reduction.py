@@ -20,7 +20,6 @@ norm, logsumexp, dist) in `moments.py`.
 """
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 
@@ -64,18 +63,6 @@ def write(out: np.ndarray, value) -> None:
     if np.iscomplexobj(value) and out.dtype.kind != "c":
         value = np.real(value)
     np.copyto(out, value, casting="unsafe")
-
-
-def quiet(kernel):
-    """Run `kernel` with NumPy's floating point warnings muted (NaN compares, 0 / 0)."""
-    @functools.wraps(kernel)
-    def run(*args, **kwargs):
-        token = mute()
-        try:
-            return kernel(*args, **kwargs)
-        finally:
-            unmute(token)
-    return run
 
 
 def axes(x: np.ndarray, dim) -> tuple:

@@ -18,7 +18,6 @@ Note [Float64 evaluation]
 """
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -28,6 +27,7 @@ from ...c10.dtype import from_numpy_dtype, scalar_type_name
 from ...c10.promotion import can_cast
 from ..meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from ..pointwise import pointwise
+from ..quiet import quiet
 from ..registry import composite, op
 from ..schema import SchemaKind
 from ..meta.shape import check_no_internal_overlap as check_writable
@@ -53,16 +53,6 @@ def scipy_special(op_name: str):
     return special
 
 
-def silent(kernel):
-    """Run `kernel` with NumPy's floating-point warnings off: torch computes inf, NaN
-    and overflow silently, and the caller's warning filters must not see NumPy's."""
-    @functools.wraps(kernel)
-    def run(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return kernel(*args, **kwargs)
-    return run
-
-
 def float_result(self: np.ndarray) -> np.dtype:
     """The result dtype of a float-valued op on `self` (integers and bool give the
     default float); structured kernels need it, as out= may be of another dtype."""
@@ -82,7 +72,6 @@ def _in_float64(function, self: np.ndarray, out: np.ndarray) -> None:
 # ----------------------------------------------------------------------------------
 @pointwise("sigmoid(Tensor self) -> Tensor", **FLOAT_RESULT,
            grad={"self": "grad * (result * (1 - result)).conj()"})
-@silent
 def sigmoid(self, *, out):
     """The logistic sigmoid ``1 / (1 + exp(-input))`` of each element (complex too).
 
@@ -109,7 +98,7 @@ def _float_result_meta(self, eps=None, out=None):
 
 @op("logit(Tensor self, float? eps=None) -> Tensor", meta=_float_result_meta, inplace=True,
     out=True, method=True, grad={"self": "logit_backward(grad, self, eps)"})
-@silent
+@quiet
 def logit(self, eps, *, out):
     """The log-odds ``log(p / (1 - p))`` of each element, the inverse of `sigmoid`.
 
@@ -250,7 +239,7 @@ _PSI_SERIES = tuple(np.float32(c) for c in (1 / 12, -691 / 32760, 1 / 132, -1 / 
 _PSI_10 = np.float32(2.25175258906672110764)        # psi(10)
 
 
-@silent
+@quiet
 def _digamma_float32(x: np.ndarray) -> np.ndarray:
     """digamma in float32 arithmetic, step by step as torch's float kernel: reflection
     for negative x, the recurrence up to 10, then the asymptotic series. SciPy's psi
@@ -283,7 +272,6 @@ def _check_polygamma(n, self):
 
 @pointwise("polygamma(int n, Tensor self) -> Tensor", promotion=Promotion.INT_TO_FLOAT,
            out=True, check=_check_polygamma, grad={"self": "grad * polygamma(n + 1, self)"})
-@silent
 def polygamma(n, self, *, out):
     """The `n`-th derivative of `digamma` (``polygamma(0, x)`` is ``digamma(x)``).
 
@@ -373,7 +361,7 @@ def _mvlgamma_meta(self, p, out=None):
 
 @op("mvlgamma(Tensor self, int p) -> Tensor", meta=_mvlgamma_meta, inplace=True, out=True,
     method=True, grad={"self": "mvlgamma_backward(grad, self, p)"})
-@silent
+@quiet
 def mvlgamma(self, p, *, out):
     """The multivariate log-gamma function of dimension `p`, elementwise:
     ``sum(lgamma(x - j / 2) for j in range(p)) + p * (p - 1) / 4 * log(pi)``.
@@ -456,7 +444,6 @@ def _incomplete_gamma(a: np.ndarray, x: np.ndarray, out: np.ndarray, lower: bool
            check=refuse_kinds("igamma_cpu", bool_=True, integral=True, complex_=True),
            grad={"self": "not_implemented('igamma: input')",
                  "other": "grad * exp((self - 1) * log(other) - other - lgamma(self))"})
-@silent
 def igamma(self, other, *, out):
     """The regularized lower incomplete gamma function ``P(input, other)``: the integral
     of ``t^(a-1) e^-t`` from 0 to `other`, divided by ``Gamma(input)``.
@@ -477,7 +464,6 @@ def igamma(self, other, *, out):
            check=refuse_kinds("igammac_cpu", bool_=True, integral=True, complex_=True),
            grad={"self": "not_implemented('igammac: input')",
                  "other": "-grad * exp((self - 1) * log(other) - other - lgamma(self))"})
-@silent
 def igammac(self, other, *, out):
     """The regularized upper incomplete gamma function ``Q(input, other) = 1 -
     P(input, other)`` (see `igamma`), computed directly where it is small.
