@@ -148,13 +148,8 @@ def _sum_all_fast(args: tuple):
     self, dtype = args
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
-    x = self._np
-    result = np.empty((), x.dtype)
-    token = mute()
-    try:
-        np.add.reduce(x, axis=axes(x, None), out=result)
-    finally:
-        unmute(token)
+    result = np.empty((), self._dtype._np)
+    fold(np.add, self._np, None, False, result)
     return wrap_array(result, self._dtype)
 
 
