@@ -29,7 +29,7 @@ print("x[:, 1]     ->", column, "stride", column.stride(), "offset", column.stor
 print("element [i, j] lives at offset + i*stride[0] + j*stride[1] of the storage")
 
 # ------------------------------------------------------------------------------------
-section("3. Views share storage; writes go through", "glasstorch/aten/native/view.py")
+section("3. Views share storage; writes go through", "glasstorch/aten/native/shape/view.py")
 y = x.t()
 flat = x.view(-1)
 tail = flat[2:]

@@ -7,7 +7,7 @@ shares storage with `x` (``x[...]`` is a fresh view).
 Advanced indices (tensors, lists, NumPy arrays, and bools) are recorded at the dim
 they address in the view built so far, and the view is then gathered by the `index`
 operator (a copy, see Note [Where the advanced dimensions land] in
-aten/native/indexing.py) or written by `index_put_`. As in torch (not NumPy), an
+aten/native/indexing/advanced.py) or written by `index_put_`. As in torch (not NumPy), an
 integer next to advanced indices is still a select: ``x[0, :, [1, 2]]`` has shape
 ``(x.shape[1], 2)``. A Python bool (or 0-dim bool / uint8 tensor) inserts a size-1
 dim and indexes it with ``[0]`` (True) or ``[]`` (False).
@@ -18,9 +18,9 @@ import warnings
 
 import numpy as np
 
-from .aten.native.copy import checked_scalar
+from .aten.native.creation.copy import checked_scalar
 from .aten.dispatcher import ops
-from .aten.native.view import alias, legacy_type_name, select, slice_, unsqueeze
+from .aten.native.shape.view import alias, legacy_type_name, select, slice_, unsqueeze
 from .c10 import dtype as dtypes
 from .c10.tensor_impl import TensorBase, wrap_array
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _indexing, _python_ops, _tensor_new
 from .aten import binding, native, ops
-from .aten.native import conversion as _conversion
+from .aten.native.creation import conversion as _conversion
 from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
 from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
@@ -53,10 +53,10 @@ class Tensor(TensorBase):
     # ----- indexing ---------------------------------------------------------------
     __getitem__ = _indexing.getitem
     __setitem__ = _indexing.setitem
-    nonzero = _FamilyMethod("masked", "nonzero_method")   # takes the Python-only as_tuple=
-    unique = _FamilyMethod("unique", "unique")            # Python functions in torch too
-    unique_consecutive = _FamilyMethod("unique", "unique_consecutive")
-    norm = _FamilyMethod("norms", "tensor_norm")     # torch.norm's routing, Python in torch
+    nonzero = _FamilyMethod("indexing.masked", "nonzero_method")   # takes the Python-only as_tuple=
+    unique = _FamilyMethod("sorting.unique", "unique")            # Python functions in torch too
+    unique_consecutive = _FamilyMethod("sorting.unique", "unique_consecutive")
+    norm = _FamilyMethod("reduction.norms", "tensor_norm")     # torch.norm's routing, Python in torch
 
     # ----- Python protocol --------------------------------------------------------
     def __len__(self) -> int:
@@ -133,7 +133,7 @@ class Tensor(TensorBase):
             arr = arr.astype(np.float64)
         return arr.tolist()
 
-    # ----- conversions (aten/native/conversion.py) and construction (_tensor_new.py) --
+    # ----- conversions (aten/native/creation/conversion.py) and construction (_tensor_new.py) --
     to = _conversion.tensor_to
     type = _conversion.tensor_type
     cpu = _conversion.tensor_cpu

@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from .aten.native.copy import cast_array
+from .aten.native.creation.copy import cast_array
 from .c10 import dtype as dtypes
 from .c10.dtype import from_numpy_dtype
 from .c10.promotion import default_complex_dtype, get_default_dtype, promote_types

@@ -10,9 +10,9 @@ import warnings
 import numpy as np
 
 from ._tensor_data import array_from_data, is_sequence, type_name
-from .aten.native.conversion import to_dtype_layout
-from .aten.native.factory import empty
-from .aten.native.view import alias
+from .aten.native.creation.conversion import to_dtype_layout
+from .aten.native.creation.factory import empty
+from .aten.native.shape.view import alias
 from .c10 import dtype as dtypes
 from .c10.device import as_device, device as Device, get_default_device
 from .c10.dtype import from_numpy_dtype, scalar_type_name

@@ -1,6 +1,6 @@
 """Random streams: 1M float32 draws after a seed, and a shuffle.
 
-glasstorch draws torch's exact numbers (aten/native/random_bits.py): the raw words
+glasstorch draws torch's exact numbers (aten/native/random/bits.py): the raw words
 come from NumPy's MT19937 (the same engine, seeded as ATen seeds it), then the
 transformations run as NumPy array operations. The NumPy column is NumPy's own
 generator doing the same job (`Generator.random` / `standard_normal` in float32,

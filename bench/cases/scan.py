@@ -1,7 +1,7 @@
 """Scans: cumsum of 4M float32 and along each dim of a 2000 x 2000 float32 tensor.
 
 torch's float32 cumsum keeps its running sum in double and rounds each output
-(Note [Scan accumulation] in aten/native/scan.py), so NumPy's float32 `np.cumsum`
+(Note [Scan accumulation] in aten/native/reduction/scan.py), so NumPy's float32 `np.cumsum`
 computes a different (less accurate) result: its row is the floor for the same
 amount of work, and the float64-accumulating NumPy call is given beside it.
 """

@@ -1,7 +1,7 @@
 """Sorting and selection: sort, argsort, topk, median, unique on 1M elements.
 
 torch's sort returns the values and their positions, stably here (Note [Order keys]
-in aten/native/sort.py): the NumPy equivalent of that is a stable argsort and a
+in aten/native/sorting/sort.py): the NumPy equivalent of that is a stable argsort and a
 gather, given as its own row. `np.sort` alone (values only, not stable) is the floor
 no sort that also returns positions can reach; its row is there to show the gap.
 """

@@ -1,7 +1,7 @@
 """Triangles and distances: tril of a 2000 x 2000 matrix, cdist of 1000 x 64 rows.
 
 tril copies the matrix and zeroes the upper triangle through a strided mask view
-(aten/native/triangular.py), split over the thread pool; NumPy's `np.tril` builds a
+(aten/native/shape/triangular.py), split over the thread pool; NumPy's `np.tril` builds a
 full mask and a `where`. cdist with p=2 takes torch's matmul road (more than 25 rows,
 Note [cdist's two roads]); its NumPy column is the same road written out in NumPy
 (squared norms plus one matrix product), so the ratio is glasstorch's overhead around

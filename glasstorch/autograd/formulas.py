@@ -310,7 +310,7 @@ _NODE_NAMES = {
     "swapdims_": "TransposeBackward1", "unsqueeze_": "UnsqueezeBackward1",
     "squeeze_": "SqueezeBackward3", "squeeze_.dim": "SqueezeBackward4",
     "squeeze_.dims": "SqueezeBackward5", "as_strided_": "AsStridedBackward1",
-    # a number's overloads (native/binary_scalar.py), in-place twins included
+    # a number's overloads (native/pointwise/binary_scalar.py), in-place twins included
     **{f"{name}{inplace}.Scalar": f"{name.title()}Backward1"
        for name in ("add", "sub", "mul", "div") for inplace in ("", "_")},
 }
@@ -366,26 +366,19 @@ def _aliased(declaration):
 
 def _index(declaration) -> int:
     """The `n` of `<Op>Backward<n>`: which of the operator's overloads with formulas this
-    is, in declaration order (derivatives.yaml numbers them in its order)."""
+    is, in declaration order (derivatives.yaml numbers them in its order; Note
+    [Declaration order] in aten/native/__init__.py keeps that order whatever loads
+    first)."""
     from ..aten.registry import DECLARATIONS
     base = declaration.name.split(".")[0]
     index = 0
-    for other in sorted(DECLARATIONS.values(), key=_family_position):
+    for other in DECLARATIONS.values():
         if other is declaration:
             return index
         if other.grad is not None and other.name.split(".")[0] == base \
                 and _aliased(other) is None:
             index += 1
     return index
-
-
-def _family_position(declaration) -> int:
-    """Where the declaring family stands in `aten.native.FAMILIES` (families load on first
-    use, so DECLARATIONS' own order is the loading order; sorted() keeps a family's own
-    order)."""
-    from ..aten.native import FAMILIES
-    family = (declaration.kernel or declaration.meta).__module__.rpartition(".")[2]
-    return FAMILIES.index(family) if family in FAMILIES else len(FAMILIES)
 
 
 def node_type(declaration, schema) -> type:

@@ -277,7 +277,7 @@ def roll_backward(grad, shifts, dims):
 def kron_backward(grad, self, other):
     """kron's gradients: each factor's elements times the matching parts of the other,
     summed (`grad` seen as (a0, b0, a1, b1, ...))."""
-    from ..aten.native.combine import kron_shapes
+    from ..aten.native.shape.combine import kron_shapes
     left, right, _ = kron_shapes(tuple(self.shape), tuple(other.shape))
     blocks = grad.reshape([a * b for a, b in zip(left, right)])
     grad_self, grad_other = blocks * other.reshape(right).conj(), blocks * self.reshape(left).conj()

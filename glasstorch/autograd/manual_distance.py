@@ -12,7 +12,7 @@ from .manual_reduction import norm_backward
 
 def cross_dim(sizes, dim):
     """The dim `cross` worked along: the given one, or the first of size 3."""
-    from ..aten.native.distance import default_cross_dim   # loaded: cross ran
+    from ..aten.native.linalg.distance import default_cross_dim   # loaded: cross ran
     return default_cross_dim(sizes) if dim is None else dim
 
 

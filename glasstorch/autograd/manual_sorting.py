@@ -30,7 +30,7 @@ class _Rows:
         ordered = self.rows.detach().gather(-1, self.order).numpy()
         q_values = q.detach().numpy() if isinstance(q, torch.Tensor) else q
         q_values = np.asarray(q_values, dtype=ordered.dtype).reshape(-1)
-        from ..aten.native.quantile import QuantilePositions   # loaded: quantile ran
+        from ..aten.native.reduction.quantile import QuantilePositions   # loaded: quantile ran
         self.at = QuantilePositions(ordered, q_values, interpolation, ignore_nan)
         q_is_vector = isinstance(q, torch.Tensor) and q.dim() == 1
         g = grad.movedim(0, -1) if q_is_vector else grad.unsqueeze(-1)

@@ -72,7 +72,7 @@ class SavedTensor:
         return tensor
 
     def _modified_message(self, tensor, node) -> str:
-        from ..aten.native.view import type_string
+        from ..aten.native.shape.view import type_string
         described = f"[{type_string(tensor)} {list(tensor._size)}]"
         # An input is named by its history now (after the write), as torch does.
         owner = node if self.is_output else tensor.grad_fn

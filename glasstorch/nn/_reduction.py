@@ -1,7 +1,7 @@
 """torch.nn._reduction: the loss functions' `reduction` strings and the legacy flags.
 
 A loss's reduction reaches the operators as ATen's enum (Note [Loss reductions] in
-`aten/native/loss_regression.py`): 'none' 0, 'mean' 1, 'sum' 2. The deprecated pair
+`aten/native/nn/loss_regression.py`): 'none' 0, 'mean' 1, 'sum' 2. The deprecated pair
 ``size_average`` / ``reduce`` maps onto the same three choices, with a warning.
 """
 from __future__ import annotations

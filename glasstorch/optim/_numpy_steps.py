@@ -15,7 +15,7 @@ multiply-add, but the product of two float32 numbers is exact in float64 (24 + 2
 significant bits fit in 53), so computing the product and the sum in float64 and
 rounding the sum to float32 gives torch's result (the sum's float64 rounding could
 only matter on an exact float32 tie, which the float64 sum almost never lands on).
-The glasstorch operators do the same (aten/native/binary.py, ternary.py).
+The glasstorch operators do the same (aten/native/pointwise/binary.py, ternary.py).
 
 Large parameters are split over the thread pool, as torch splits each kernel; every
 operation is elementwise, so a chunk's result does not depend on the split.

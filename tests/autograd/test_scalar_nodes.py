@@ -1,4 +1,4 @@
-"""The `.Scalar` overloads of add/sub/mul/div (aten/native/binary_scalar.py): Python's
+"""The `.Scalar` overloads of add/sub/mul/div (aten/native/pointwise/binary_scalar.py): Python's
 bindings never reach them (``x * 2`` records MulBackward0, as in torch), torch.ops.aten
 and the composites that torch writes with numbers in C++ do (MulBackward1, ...)."""
 import pytest

@@ -41,7 +41,7 @@ DTYPES = ("float32", "float64", "int64", "bool", "complex64")
 EXCLUDED_PREFIXES = ("special.", "jiterator_")     # out of scope; CUDA only
 
 # The operators of the reductions, scans, sorting, indexing, joining and matmul issue,
-# by torch's record names (random samplers are checked bitwise in tests/test_random.py).
+# by torch's record names (random samplers are checked bitwise in tests/aten/native/random/test_random.py).
 OPERATORS = frozenset("""
     sum nansum mean nanmean prod max min amax amin aminmax argmax argmin all any std var
     std_mean var_mean norm logsumexp median nanmedian mode kthvalue quantile nanquantile

@@ -274,10 +274,11 @@ def contiguous_copy(t):
 # ----------------------------------------------------------------------------------
 @lru_cache(maxsize=None)
 def database() -> tuple:
-    """Every entry of every ``db_*.py`` file in this folder."""
+    """Every entry of every ``<topic>/db_*.py`` file below this folder (the topics are
+    those of glasstorch/aten/native/)."""
     entries = []
-    for path in sorted(pathlib.Path(__file__).parent.glob("db_*.py")):
-        module = importlib.import_module(f"{__package__}.{path.stem}")
+    for path in sorted(pathlib.Path(__file__).parent.glob("*/db_*.py")):
+        module = importlib.import_module(f"{__package__}.{path.parent.name}.{path.stem}")
         entries.extend(module.OPS)
     return tuple(entries)
 

@@ -1,4 +1,9 @@
-"""Operator declarations by family, each family loaded on first use.
+"""Operator declarations, in topic packages, each family loaded on first use.
+
+A *family* is one module of a topic package (`pointwise/unary.py`, `nn/softmax.py`) that
+declares operators; its name in the index is its path below this package
+(``"pointwise.unary"``). Each topic package's README says what lives there and how to
+add an operator.
 
 Note [Families load on first use]
     Declaring every operator at `import glasstorch` would cost most of the import
@@ -16,32 +21,25 @@ Note [Families load on first use]
     access, Python's operators (`a + b`, `x[idx]`) look their overload up on first
     use, and code that runs after an operator (a derivative formula) imports from the
     operator's family inside the function.
+
+Note [Declaration order]
+    Nothing here orders the families by hand. A family that adds overloads to an
+    operator another family declares imports that family (`pointwise/division.py`
+    imports `binary` and `binary_scalar` before declaring ``div.Tensor_mode``), so
+    whichever way they load, the earlier overloads are declared first, and the node
+    names that number an operator's overloads in declaration order (``DivBackward2``)
+    come out the same. `family_index.py` refuses an index where two families declare
+    overloads of one operator and neither imports the other.
 """
 import importlib
 import sys
 
 from .. import binding, dispatcher
-from ._family_index import BEFORE, BINDINGS, OPERATORS
-
-# every family, in the order node names number overloads (formulas._index)
-FAMILIES = ("view", "factory", "ranges", "copy", "shape", "conversion", "unary", "binary",
-            "binary_scalar", "trigonometric", "rounding", "predicates", "conj",
-            "complex_build", "comparison", "bitwise", "division", "power", "minmax", "binary_math",
-            "ternary", "special", "clamp", "reduction", "extrema", "moments", "norms",
-            "sort", "order_statistics", "quantile", "bucketing", "histogram", "unique",
-            "triangular", "diagonal", "indexing", "scatter", "index_along", "masked",
-            "blas", "addmm", "matmul", "einsum", "join", "repeat", "combine", "resize",
-            "scan", "random", "random_factories", "sampling", "integration", "distance",
-            "statistics", "softmax", "activation", "activation_smooth", "activation_gelu",
-            "activation_gated", "activation_rrelu", "loss_regression", "loss_nll",
-            "loss_cross_entropy", "loss_binary", "dropout", "normalization", "embedding",
-            "padding", "attention", "padding_modes")
+from ._family_index import BINDINGS, FAMILIES, OPERATORS
 
 
 def load(family: str) -> None:
-    """Import one family, and the families whose overloads it numbers after."""
-    for earlier in BEFORE.get(family, ()):
-        load(earlier)
+    """Import one family (``"pointwise.unary"``); its imports load what it builds on."""
     module = f"{__name__}.{family}"
     if module not in sys.modules:
         importlib.import_module(module)
@@ -71,6 +69,3 @@ def _by_name(by_family: dict, key=lambda name: name) -> dict:
 
 binding.expect(_by_name(BINDINGS, lambda name: tuple(name.split(":"))), load)
 dispatcher.expect(_by_name(OPERATORS), load, load_all)
-for _family in FAMILIES:                # families the core imported: their prerequisites
-    if f"{__name__}.{_family}" in sys.modules:
-        load(_family)

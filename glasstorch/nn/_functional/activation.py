@@ -1,7 +1,7 @@
 """torch.nn.functional's activations: the Python functions around the activation operators.
 
-The operators themselves are declared in `aten/native/softmax.py` and
-`aten/native/activation*.py`; those torch binds in ``torch._C._nn`` (``gelu``,
+The operators themselves are declared in `aten/native/nn/softmax.py` and
+`aten/native/nn/activation*.py`; those torch binds in ``torch._C._nn`` (``gelu``,
 ``hardtanh``, ...) reach torch.nn.functional by their ``python_module="nn"``
 declaration. What lives here is what torch writes in Python: the ``inplace=`` switch,
 softmax's implicit dim, and the compositions (`softmin`, `glu`'s checks, ...).

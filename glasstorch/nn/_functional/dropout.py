@@ -1,5 +1,5 @@
 """torch.nn.functional's dropout functions: argument checks and the channel-wise shape
-rules in Python (as torch writes them), around the operators of `aten/native/dropout.py`.
+rules in Python (as torch writes them), around the operators of `aten/native/nn/dropout.py`.
 
 ``training=True`` draws ``bernoulli_(1 - p)`` noise from the default generator, exactly
 as torch's CPU path does, so a seeded program drops the same units as under torch.

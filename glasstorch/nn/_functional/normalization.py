@@ -1,6 +1,6 @@
 """torch.nn.functional's normalizations: layer_norm, rms_norm and normalize.
 
-layer_norm and rms_norm hand over to the operators of `aten/native/normalization.py`
+layer_norm and rms_norm hand over to the operators of `aten/native/nn/normalization.py`
 (`torch.layer_norm`, `torch.rms_norm`); normalize is torch's Python composition of a
 norm, a clamp and a division.
 """

@@ -1,5 +1,5 @@
 """torch.nn.functional's embedding: the Python front end of `torch.embedding`
-(`aten/native/embedding.py`), with torch's argument order, padding_idx normalization and
+(`aten/native/nn/embedding.py`), with torch's argument order, padding_idx normalization and
 max_norm renormalization. `one_hot` is bound from its declaration (python_module="nn")."""
 from __future__ import annotations
 

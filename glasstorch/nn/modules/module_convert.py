@@ -98,7 +98,7 @@ def converter(args: tuple, kwargs: dict) -> Callable:
 def _parse_to(args: tuple, kwargs: dict) -> tuple:
     """(device, dtype, non_blocking, memory_format) of Tensor.to's argument forms
     (torch._C._nn._parse_to); Module.to refuses the copy flag."""
-    from ...aten.native.conversion import _TO_SIGNATURES, _bind_to, tensor_to
+    from ...aten.native.creation.conversion import _TO_SIGNATURES, _bind_to, tensor_to
     from ...c10.device import device as as_device
     for names in _TO_SIGNATURES:
         bound = _bind_to(names, args, kwargs)

@@ -1,0 +1,1 @@
+"""Making tensors and moving data between them: factories, ranges, copies, conversions."""

@@ -1,0 +1,1 @@
+"""Indexing: advanced indexing, gather/scatter, whole slices by index, bool masks."""

@@ -1,0 +1,595 @@
+"""Advanced indexing: `index` (``x[tensors]``), `index_put` (``x[tensors] = v``),
+`take`, `put` and `take_along_dim`.
+
+Note [Where the advanced dimensions land]
+    `index(self, indices)` takes one optional index tensor per leading dim of `self`
+    (None: the dim is kept whole). A bool / uint8 mask stands for as many long
+    tensors as it has dims (its `nonzero()` columns). The index tensors broadcast
+    together to one shape B. If the indexed dims are adjacent, B replaces them in
+    place; if a kept dim separates them, B goes in front (NumPy's rule, which
+    NumPy's fancy indexing applies to the same index tuple, so the kernel lets
+    NumPy gather). The result is a fresh tensor laid out as torch's TensorIterator
+    lays it out over `self` restrided (stride 0 on the indexed dims) and the index
+    tensors: see `_index_strides`.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ....c10 import dtype as dtypes
+from ....c10.dtype import scalar_type_name, type_meta_name
+from ....c10.tensor_impl import TensorBase, contiguous_strides
+from ...meta.pointwise import permuted_strides
+from ...meta.shape import (broadcast_shapes, check_no_internal_overlap, check_no_overlap,
+                          compute_view_stride, has_internal_overlap, wrap_dim)
+from ...registry import TensorMeta, op
+from ..creation.copy import checked_scalar, strides_like
+from ..shape.shape import _caller_stacklevel as caller_stacklevel
+
+META_NONZERO = (
+    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+    "correct data-independent implementation does not exist. This implementation returns a "
+    "fake value, assuming all elements of the tensor are non-zero. To enable this "
+    "registration, please set "
+    "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.")
+_INDEX_DTYPES = (dtypes.int64, dtypes.int32)
+_FEW = 64               # index arrays this small are range-checked in Python
+_MASK_DTYPES = (dtypes.bool, dtypes.uint8)
+
+
+# ----------------------------------------------------------------------------------
+# Shared by every op taking index tensors
+# ----------------------------------------------------------------------------------
+def like_self(self, preserve: bool = False) -> TensorMeta:
+    """The result of an op that writes into a copy of `self`: row-major, or with
+    `preserve` in self's own layout (torch clones with either, op by op)."""
+    return TensorMeta(self._size, self._dtype, strides_like(self, None) if preserve else None)
+
+
+def check_in_range(index: np.ndarray, size: int, message, low: int | None = None) -> None:
+    """Raise if some index lies outside ``[low, size)`` (`low` defaults to ``-size``:
+    negative indices count from the end); `message(value)` words the error.
+
+    Looks at the extremes only (two NumPy passes; a few indices are read as Python
+    ints, cheaper than two reductions), then reports the first offending value in
+    memory order, as torch's serial kernels meet it.
+    """
+    count = index.size
+    if count == 0:
+        return
+    low = -size if low is None else low
+    flat = index.reshape(-1)
+    if count <= _FEW:
+        values = flat.tolist()
+        if min(values) >= low and max(values) < size:
+            return
+    elif index.min() >= low and index.max() < size:
+        return
+    bad = flat[(flat < low) | (flat >= size)][0]
+    raise message(int(bad))
+
+
+def out_of_bounds(dim: int, size: int, error=IndexError, prefix: str = ""):
+    """The usual message: ``index 5 is out of bounds for dimension 0 with size 3``."""
+    return lambda value: error(f"{prefix}index {value} is out of bounds for dimension {dim} "
+                               f"with size {size}")
+
+
+def check_out_overlap(out, *reads) -> None:
+    """An out= tensor may not overlap itself nor any tensor the op reads (torch's
+    assert_no_internal_overlap / assert_no_overlap for gathering ops, which have no
+    in-place form: `out` is always an out= tensor)."""
+    if out is None:
+        return
+    check_no_internal_overlap(out)
+    for t in reads:
+        check_no_overlap(out, t)
+
+
+def check_written(out) -> None:
+    """Scatter-like ops (not index_put_ / index_fill_ / masked_fill_) refuse to write,
+    in place or out=, a tensor whose elements share memory (an expanded one)."""
+    if out is not None:
+        check_no_internal_overlap(out)
+
+
+def check_out_dtype(self, out, message: str | None = None) -> None:
+    """These ops write an out= tensor of self's dtype only (torch casts nothing here).
+
+    `out` is what a meta rule sees: None for the functional call, self in place."""
+    if out is None or out is self or out._dtype is self._dtype:
+        return
+    raise RuntimeError(message or f"Expected out tensor to have dtype "
+                                  f"{type_meta_name(self._dtype)}, but got "
+                                  f"{type_meta_name(out._dtype)} instead")
+
+
+class _Operand:
+    """The geometry of one TensorIterator operand (what `permuted_strides` reads)."""
+
+    __slots__ = ("_size", "_stride")
+
+    def __init__(self, size: tuple, stride: tuple) -> None:
+        self._size = size
+        self._stride = stride
+
+
+# ----------------------------------------------------------------------------------
+# index.Tensor: x[i0, i1, ...]
+# ----------------------------------------------------------------------------------
+def _check_index_types(indices, error: type) -> None:
+    for t in indices:
+        if t is not None and t._dtype not in _INDEX_DTYPES + _MASK_DTYPES:
+            raise error("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def _expand_masks(self, indices) -> list:
+    """torch's expandTensors: one entry per indexed dim, `None` or an `_Operand` of the
+    long index it stands for (a k-dim mask gives k entries of its nonzero count)."""
+    entries = []
+    for t in indices:
+        if t is None or t._dtype not in _MASK_DTYPES:
+            entries.append(None if t is None else _Operand(t._size, t._stride))
+            continue
+        if t._dtype is dtypes.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
+                          "dtype torch.bool instead.", UserWarning, stacklevel=5)
+        count = _mask_count(t)             # on meta, torch's nonzero refuses first
+        _check_mask_shape(self, t, len(entries))
+        entries.extend(_Operand((count,), (len(t._size),)) for _ in t._size)
+    return entries
+
+
+def _check_mask_shape(self, mask, start: int) -> None:
+    """A mask indexing dims start, start + 1, ... must have those dims' sizes."""
+    for j, n in enumerate(mask._size):
+        if start + j >= len(self._size) or self._size[start + j] != n:
+            raise IndexError(f"The shape of the mask {list(mask._size)} at index {j} does not "
+                             f"match the shape of the indexed tensor {list(self._size)} at "
+                             f"index {start + j}")
+
+
+def _mask_count(mask: TensorBase) -> int:
+    if mask._device.type == "meta":     # torch goes through nonzero, which refuses meta
+        raise NotImplementedError(META_NONZERO)
+    return int(np.count_nonzero(mask._np))
+
+
+def _broadcast_indices(entries: list) -> tuple:
+    shapes = [e._size for e in entries if e is not None]
+    if len(shapes) == 1:
+        return shapes[0]
+    try:
+        return broadcast_shapes(*shapes)
+    except RuntimeError:
+        listed = ", ".join(str(list(s)) for s in shapes)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {listed}") from None
+
+
+def indexing_geometry(self, indices) -> tuple:
+    """Check `indices` against `self`; return the result's (shape, strides) (Note above)."""
+    # torch's meta function raises RuntimeError where its CPU kernel raises IndexError
+    error = RuntimeError if self._device.type == "meta" else IndexError
+    _check_index_types(indices, error)
+    entries = _expand_masks(self, indices)
+    ndim = len(self._size)
+    if len(entries) > ndim:
+        raise error(f"too many indices for tensor of dimension {ndim} (got {len(entries)})")
+    entries += [None] * (ndim - len(entries))
+    indexed = [d for d, e in enumerate(entries) if e is not None]
+    middle = _broadcast_indices(entries)
+    if 0 not in middle and any(self._size[d] == 0 for d in indexed):
+        # no index can point into an empty dim (torch checks this before its kernel)
+        raise IndexError("index is out of bounds for dimension with size 0")
+    if indexed != list(range(indexed[0], indexed[-1] + 1)):       # separated: B in front
+        kept = [d for d in range(ndim) if entries[d] is None]
+        order = indexed + kept
+        entries = [entries[d] for d in order]
+        size = tuple(self._size[d] for d in order)
+        stride = tuple(self._stride[d] for d in order)
+        before = 0
+    else:
+        size, stride, before = self._size, self._stride, indexed[0]
+    after = before + len(indexed)
+    shape = size[:before] + middle + size[after:]
+    if _all_row_major(self, indices):
+        return shape, None          # TensorIterator keeps the row-major order: no sorting
+    return shape, _index_strides(shape, stride, entries, before, after, middle)
+
+
+def _all_row_major(self, indices) -> bool:
+    """`self` and every index tensor row-major (the common case, decided cheaply)."""
+    return all(t._stride == contiguous_strides(t._size) for t in (self, *indices)
+               if t is not None)
+
+
+def _index_strides(shape, stride, entries, before, after, middle) -> tuple:
+    """TensorIterator's layout over `self` restrided and the reshaped index tensors."""
+    source = _Operand(shape, stride[:before] + (0,) * len(middle) + stride[after:])
+    operands = [source]
+    padded = (1,) * before + middle + (1,) * (len(shape) - before - len(middle))
+    for e in entries[before:after]:
+        lead = len(middle) - len(e._size)
+        expanded = (0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, s, m in
+                                       zip(e._size, e._stride, middle[lead:]))
+        view_stride = compute_view_stride(middle, expanded, padded)
+        if view_stride is not None:
+            operands.append(_Operand(padded, view_stride))
+    strides = permuted_strides(operands, shape)
+    if 0 in shape and strides != contiguous_strides(shape):
+        strides = _zero_spans(shape, strides)
+    return strides
+
+
+def _zero_spans(shape: tuple, strides: tuple) -> tuple:
+    """TensorIterator's strides for an empty result in a permuted order: laid out in the
+    same dim order, but an empty dim makes every outer stride 0 (row-major results
+    keep contiguous strides instead, which skip empty dims)."""
+    order = sorted(range(len(shape)), key=lambda d: (strides[d], shape[d] > 1))
+    result, step = [0] * len(shape), 1
+    for d in order:
+        result[d] = step
+        step *= shape[d]
+    return tuple(result)
+
+
+def _index_meta(self, indices, out=None):
+    if not indices:
+        raise IndexError("at least one index must be provided")
+    shape, stride = indexing_geometry(self, indices)
+    check_out_dtype(self, out, f"index_out: self ({scalar_type_name(self._dtype)}) and result "
+                               f"({scalar_type_name(out._dtype)}) must have the same scalar "
+                               f"type" if out is not None else None)
+    if self._device.type == "meta" and 0 in shape:
+        stride = None               # torch's meta kernel lays empty results out row-major
+    return TensorMeta(shape, self._dtype, stride)
+
+
+def numpy_index(indices: list) -> tuple:
+    """The index tuple NumPy's fancy indexing reads as torch reads `indices`."""
+    return tuple(slice(None) if i is None else
+                 (i.view(np.bool_) if i.dtype == np.uint8 else i) for i in indices)
+
+
+def check_index_bounds(shape: tuple, indices: list) -> None:
+    """Every integer index within its dim; torch numbers the dims among the indexed ones.
+    torch checks the values as its kernel reads them, so a selection without elements
+    checks nothing."""
+    if _selects_nothing(shape, indices):
+        return
+    position, dim = 0, 0
+    for i in indices:
+        if i is None:
+            dim += 1
+            continue
+        if i.dtype.kind in "iu" and i.dtype != np.uint8:
+            check_in_range(i, shape[dim], out_of_bounds(position, shape[dim]))
+            dim, position = dim + 1, position + 1
+        else:
+            dim, position = dim + i.ndim, position + i.ndim
+
+
+def _selects_nothing(shape: tuple, indices: list) -> bool:
+    """Whether ``x[indices]`` of a tensor of `shape` has no elements."""
+    kept, shapes, dim = 1, [], 0
+    for i in indices:
+        if i is None:
+            kept *= shape[dim]
+            dim += 1
+        elif i.dtype.kind in "iu" and i.dtype != np.uint8:
+            shapes.append(i.shape)
+            dim += 1
+        else:
+            shapes.append((int(np.count_nonzero(i)),))
+            dim += i.ndim
+    for n in shape[dim:]:
+        kept *= n
+    return kept == 0 or 0 in np.broadcast_shapes(*shapes)
+
+
+@op("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", meta=_index_meta, out=True,
+    out_overload="Tensor_out", function=False,       # x[i] and torch.ops.aten only
+    grad={"self": "grad.new_zeros(self_sym_sizes).index_put(indices, grad, True)", "indices": "non_differentiable"})
+def index(self, indices, *, out):
+    """Gather the elements named by index tensors, one per leading dim (``x[i, j]``).
+
+    Args:
+        input (Tensor): the tensor to read.
+        indices (list of Tensor or None): long / int index tensors, or bool masks, for
+            the leading dims; None keeps a dim whole. They broadcast together.
+
+    Returns:
+        Tensor: a new tensor (see Note [Where the advanced dimensions land]).
+
+    Example::
+
+        >>> x = torch.arange(6).reshape(2, 3)
+        >>> torch.ops.aten.index(x, [None, torch.tensor([2, 0])])
+        tensor([[2, 0],
+                [5, 3]])
+    """
+    if out.size == 0:               # nothing to read: torch checks no index either
+        return
+    check_index_bounds(self.shape, indices)
+    present = [d for d, i in enumerate(indices) if i is not None]
+    if len(present) == 1 and indices[present[0]].dtype.kind in "iu" and \
+            indices[present[0]].dtype != np.uint8 and out.flags.c_contiguous:
+        # One integer index: np.take writes the result directly (mode 'wrap' is safe:
+        # the range was checked, and it maps -1 to the last element as torch does)
+        np.take(self, indices[present[0]], axis=present[0], out=out, mode="wrap")
+        return
+    np.copyto(out, self[numpy_index(indices)])
+
+
+# ----------------------------------------------------------------------------------
+# index_put: x[i0, i1, ...] = values
+# ----------------------------------------------------------------------------------
+def warn_if_expanded(out, op_name: str, example: str) -> None:
+    """torch's deprecation warning for writing in place into an expanded tensor."""
+    if out is not None and out._device.type != "meta" and \
+            has_internal_overlap(out._size, out._stride):
+        warnings.warn(f"Use of {op_name} on expanded tensors is deprecated. Please clone() the "
+                      f"tensor before performing this operation. This also applies to advanced "
+                      f"indexing e.g. {example}", UserWarning, stacklevel=caller_stacklevel())
+
+
+def _single_mask(indices, values, accumulate):
+    """torch's index_put_ shortcut: one mask index (the rest None) and a one-element value
+    without accumulate become ``masked_fill_(mask, value.item())``; that mask, or None."""
+    if accumulate or values.numel() != 1:
+        return None
+    present = [t for t in indices if t is not None]
+    if len(present) == 1 and present[0]._dtype in _MASK_DTYPES:
+        return present[0]
+    return None
+
+
+def _index_put_meta(self, indices, values, accumulate=False, out=None):
+    check_out_dtype(self, out)
+    if out is self:
+        warn_if_expanded(out, "index_put_", "tensor[indices] = tensor")
+    if self._device.type == "meta":         # torch's meta function checks none of this
+        return like_self(self, preserve=out is None)
+    mask = _single_mask(indices, values, accumulate)
+    if mask is not None:
+        _check_mask_shape(self, mask, next(i for i, t in enumerate(indices) if t is mask))
+        if mask._dtype is not dtypes.bool:
+            raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with "
+                               "dtype unsigned char")
+        checked_scalar(values._np.item(), self._dtype)
+        if out is self:
+            warn_if_expanded(out, "masked_fill_", "tensor[mask] = scalar")
+        return like_self(self, preserve=out is None or out is self)
+    _check_values(self, indices, values)
+    if out is self:
+        check_no_overlap(self, values)
+    return like_self(self, preserve=out is None or out is self)    # out= is made row-major
+
+
+def _check_values(self, indices, values) -> None:
+    if values._dtype is not self._dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{scalar_type_name(self._dtype)} for the destination and "
+                           f"{scalar_type_name(values._dtype)} for the source.")
+    if any(t is not None for t in indices):
+        shape, _ = indexing_geometry(self, indices)
+        try:
+            if broadcast_shapes(values._size, shape) != tuple(shape):
+                raise RuntimeError
+        except RuntimeError:
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(values._size)} "
+                               f"cannot be broadcast to indexing result of shape "
+                               f"{list(shape)}") from None
+
+
+@op("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
+    meta=_index_put_meta, inplace=True, out=True, method=True,
+    grad={"self": "grad if accumulate else grad.index_put(indices, values.new_zeros(()), False)",
+          "values": "sum_to(ops.aten.index.Tensor(grad, indices), values_sym_sizes)",
+          "indices": "non_differentiable"})
+def index_put(self, indices, values, accumulate, *, out):
+    """Write (or with `accumulate`, add) `values` at the elements the indices name.
+
+    Every index is checked before anything is written. Without `accumulate`, an
+    element named twice keeps the last value written; with it, every value is summed
+    in (unbuffered, as ``np.add.at``).
+
+    Args:
+        input (Tensor): the tensor to write into (a copy of it, out of place).
+        indices (tuple of Tensor or None): as for indexing (``x[indices]``).
+        values (Tensor): broadcast to the shape ``x[indices]`` has; same dtype as input.
+        accumulate (bool): add instead of overwrite.
+
+    Example::
+
+        >>> x = torch.zeros(4)
+        >>> x.index_put_((torch.tensor([0, 0, 2]),), torch.tensor([1., 2., 3.]), True)
+        tensor([3., 0., 3., 0.])
+    """
+    check_index_bounds(self.shape, indices)
+    if not np.may_share_memory(out, self):
+        np.copyto(out, self)
+    where = numpy_index(indices)
+    if accumulate:
+        np.add.at(out, where, values)
+    else:
+        out[where] = values
+
+
+# ----------------------------------------------------------------------------------
+# take / put: the tensor read as if flattened
+# ----------------------------------------------------------------------------------
+def _check_long(op_name: str, index) -> None:
+    if index._dtype is not dtypes.int64:
+        # torch's meta function prints the dtype as Python does (torch.int32)
+        name = str(index._dtype) if index._device.type == "meta" else \
+            scalar_type_name(index._dtype)
+        raise RuntimeError(f"{op_name}(): Expected a long tensor for index, but got {name}")
+
+
+def _flat_range_error(numel: int):
+    return lambda value: IndexError(f"out of range: tried to access index {value} on a tensor "
+                                    f"of {numel} elements.")
+
+
+def _take_meta(self, index, out=None):
+    _check_long("take", index)
+    if self.numel() == 0 and index.numel():
+        raise IndexError("take(): tried to take from an empty tensor")
+    if out is not None:
+        check_out_dtype(self, out, f"take(): self and out expected to have the same dtype, but "
+                                   f"got self.dtype = {scalar_type_name(self._dtype)} and "
+                                   f"out.dtype = {scalar_type_name(out._dtype)}")
+        check_out_overlap(out, self, index)
+        # out= goes through TensorIterator, which lays it out as the index is
+        return TensorMeta(index._size, self._dtype, permuted_strides([index], index._size))
+    return TensorMeta(index._size, self._dtype)
+
+
+@op("take(Tensor self, Tensor index) -> Tensor", meta=_take_meta, out=True, method=True,
+    grad={"self": "grad.new_zeros(self_sym_sizes).put(index, grad, True)",
+          "index": "non_differentiable"})
+def take(self, index, *, out):
+    """The elements of `input` at `index`, reading `input` as if it were 1-D.
+
+    Args:
+        input (Tensor): the tensor to read.
+        index (LongTensor): flat positions (negative ones count from the end).
+
+    Example::
+
+        >>> torch.take(torch.tensor([[1, 2], [3, 4]]), torch.tensor([0, 3]))
+        tensor([1, 4])
+    """
+    numel = self.size
+    check_in_range(index, numel, _flat_range_error(numel))
+    if index.size:
+        np.copyto(out, np.take(self.reshape(-1), index, mode="wrap"))
+
+
+def _put_meta(self, index, source, accumulate=False, out=None):
+    _check_long("put_", index)
+    check_out_dtype(self, out)
+    if self._device.type == "meta":         # torch's meta function checks no more
+        return like_self(self, preserve=out is None)
+    if source._dtype is not self._dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {scalar_type_name(self._dtype)} and source.dtype = "
+                           f"{scalar_type_name(source._dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.numel()}, index.numel() "
+                         f"= {index.numel()}")
+    check_written(out)
+    return like_self(self, preserve=out is None or out is self)    # out= is made row-major
+
+
+@op("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
+    meta=_put_meta, inplace=True, out=True, method=True,
+    grad={"self": "grad if accumulate else grad.put(index, source.new_zeros(source.shape), "
+                  "False)",
+          "source": "grad.take(index).reshape_as(source)", "index": "non_differentiable"})
+def put(self, index, source, accumulate, *, out):
+    """Write `source` at flat positions `index` of `input` (read as if 1-D).
+
+    Args:
+        input (Tensor): the tensor to write into (a copy of it, out of place).
+        index (LongTensor): flat positions; negative ones count from the end.
+        source (Tensor): one value per index, of input's dtype.
+        accumulate (bool): add into the elements instead of overwriting them.
+
+    Example::
+
+        >>> torch.zeros(2, 2).put_(torch.tensor([0, 3, 3]), torch.tensor([1., 2., 3.]), True)
+        tensor([[1., 0.],
+                [0., 5.]])
+    """
+    numel = self.size
+    if numel == 0 and index.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    check_in_range(index, numel, _flat_range_error(numel))
+    if not np.may_share_memory(out, self):
+        np.copyto(out, self)
+    flat = index.reshape(-1)
+    values = source.reshape(-1)
+    if out.flags.c_contiguous:
+        target, where = out.reshape(-1), flat
+    else:                         # a strided `out`: write through its own dims
+        target, where = out, np.unravel_index(np.where(flat < 0, flat + numel, flat), out.shape)
+    if accumulate:
+        np.add.at(target, where, values)
+    else:
+        target[where] = values
+
+
+# ----------------------------------------------------------------------------------
+# take_along_dim
+# ----------------------------------------------------------------------------------
+def _take_along_dim_meta(self, indices, dim=None, out=None):
+    if indices._dtype is not dtypes.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{scalar_type_name(indices._dtype)}")
+    check_out_dtype(self, out)
+    if dim is None:
+        for t in (self, indices):            # torch flattens both with view(-1)
+            if compute_view_stride(t._size, t._stride, (t.numel(),)) is None:
+                raise RuntimeError("view size is not compatible with input tensor's size and "
+                                   "stride (at least one dimension spans across two contiguous "
+                                   "subspaces). Use .reshape(...) instead.")
+        return TensorMeta((indices.numel(),), self._dtype)
+    if len(self._size) != len(indices._size):
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {len(self._size)} dimensions for "
+                           f"input, and {len(indices._size)} dimensions for indices")
+    if not self._size:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, len(self._size))
+    shape = list(broadcast_shapes(_without(self._size, d), _without(indices._size, d)))
+    shape[d] = indices._size[d]
+    return TensorMeta(tuple(shape), self._dtype)
+
+
+def _without(size: tuple, d: int) -> tuple:
+    """`size` with dim d set to 1: every dim but the indexed one broadcasts."""
+    return size[:d] + (1,) + size[d + 1:]
+
+
+@op("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
+    meta=_take_along_dim_meta, out=True, method=True,
+    grad={"self": "take_along_dim_backward(grad, self, indices, dim)",
+          "indices": "non_differentiable"})
+def take_along_dim(self, indices, dim, *, out):
+    """Pick values along `dim` at `indices` (NumPy's ``take_along_axis``).
+
+    `input` and `indices` broadcast in every dim but `dim`; indices are taken modulo
+    the size of `dim` (so negative ones count from the end). Without `dim`, both are
+    read as if flattened, and indices must lie in ``[0, input.numel())``.
+
+    Args:
+        input (Tensor): the tensor to read.
+        indices (LongTensor): positions along `dim`.
+        dim (int, optional): the dim to pick along.
+
+    Example::
+
+        >>> x = torch.tensor([[10, 30, 20], [60, 40, 50]])
+        >>> torch.take_along_dim(x, x.argsort(dim=1), dim=1)
+        tensor([[10, 20, 30],
+                [40, 50, 60]])
+    """
+    if dim is None:
+        flat = self.reshape(-1)
+        check_in_range(indices, flat.size, out_of_bounds(0, flat.size, RuntimeError), low=0)
+        np.take(flat, indices.reshape(-1), out=out, mode="wrap")
+        return
+    d = dim % self.ndim
+    size = self.shape[d]
+    if size == 0 and indices.size:
+        raise ZeroDivisionError("ZeroDivisionError")       # torch's own words
+    shape = out.shape
+    source = np.broadcast_to(self, shape[:d] + (size,) + shape[d + 1:])
+    where = np.broadcast_to(indices % max(size, 1), shape)
+    np.copyto(out, np.take_along_axis(source, where, axis=d))

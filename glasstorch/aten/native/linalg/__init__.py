@@ -1,0 +1,1 @@
+"""Linear algebra: BLAS products, matmul and its relatives, einsum, distances."""

@@ -1,0 +1,2 @@
+"""Neural-network operators: activations, softmax, losses, normalization, dropout,
+embedding, padding, attention."""

@@ -1,0 +1,312 @@
+"""Smooth activations and their backward operators: elu (selu, celu), silu, mish,
+softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
+
+As in `activation.py`: pointwise declarations (float16 / bfloat16 computed in float32),
+each derivative calling a fused backward operator that torch binds only in
+``torch.ops.aten``; second derivatives are formulas of `autograd/manual_activation.py`.
+The kernels follow torch's CPU formulas (``expm1`` for elu, softplus reverting to ``x``
+above `threshold`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ....c10.dtype import type_meta_name
+from ...pointwise import pointwise
+from ...registry import composite
+from ...schema import SchemaKind
+from .activation import BACKWARD, NN, NOT_FLOATING
+from ..pointwise.blocks import in_blocks, logistic
+from ..pointwise.unary import COMPLEX, exact_dtype_out, refuse
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+_ONE_SIXTH_FLOAT = float(np.float32(1.0 / 6.0))     # torch's backward scales by a float's 1/6
+
+
+def typed_out(target, described, inplace: bool) -> None:
+    """The out= check of torch's composite activations (celu, hardswish_backward): the
+    exact dtype, worded with c10's type names."""
+    if target._dtype is not described.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {type_meta_name(described.dtype)}"
+                           f", but got {type_meta_name(target._dtype)} instead")
+
+
+def _celu_out(target, described, inplace: bool) -> None:
+    """celu's out= (torch's composite over elu) is resized row-major."""
+    typed_out(target, described, inplace)
+    if not inplace:
+        described.stride = None
+
+
+def scratch(like: np.ndarray) -> np.ndarray:
+    """A temporary of `like`'s shape and dtype (ufuncs return scalars for 0-dim inputs,
+    which cannot be written in place)."""
+    return np.empty(like.shape, like.dtype)
+
+
+# ----------------------------------------------------------------------------------
+# elu, selu, celu
+# ----------------------------------------------------------------------------------
+@pointwise("elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor",
+           inplace=True, out=True, **NN,
+           grad={"self": "elu_backward(grad, alpha, scale, input_scale, False, self)"})
+def elu(self, alpha, scale, input_scale, *, out):
+    """``scale * x`` for positive elements, ``scale * alpha * (exp(input_scale * x) - 1)``
+    for the others.
+
+    Example::
+
+        >>> torch.nn.functional.elu(torch.tensor([-1., 2.]))
+        tensor([-0.6321,  2.0000])
+    """
+    refuse(self, "elu_cpu", NOT_FLOATING)
+    negative = self <= 0
+    curve = np.multiply(self, input_scale, out=scratch(self))    # `out` may be self (elu_)
+    np.expm1(curve, out=curve)
+    np.multiply(curve, alpha * scale, out=curve)
+    np.multiply(self, scale, out=out)
+    np.copyto(out, curve, where=negative)
+
+
+@pointwise("elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, "
+           "bool is_result, Tensor self_or_result) -> Tensor", **BACKWARD,
+           grad={"grad_output": "elu_backward(grad, alpha, scale, input_scale, is_result, "
+                                "self_or_result)",
+                 "self_or_result": "elu_double_backward(grad, grad_output, alpha, scale, "
+                                   "input_scale, is_result, self_or_result)"})
+def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result, *, out):
+    """The gradient of `elu`, from its input or (after an in-place elu_) its result."""
+    if is_result and alpha < 0:
+        raise RuntimeError("In-place elu backward calculation is triggered with a negative "
+                           "slope which is not supported. This is caused by calling in-place "
+                           "forward function with a negative slope, please call out-of-place "
+                           "version instead.")
+    x = self_or_result
+    if is_result:                     # result = scale * alpha * (e - 1): e from the result
+        np.add(x, alpha * scale, out=out)
+    else:
+        np.multiply(x, input_scale, out=out)
+        np.exp(out, out=out)
+        np.multiply(out, alpha * scale, out=out)
+    np.multiply(out, input_scale, out=out)
+    np.multiply(out, grad_output, out=out)
+    np.multiply(grad_output, scale, out=out, where=~(x <= 0))     # NaN: the positive side
+
+
+@composite("selu(Tensor self) -> Tensor")
+def selu(self):
+    """The scaled elu with SELU's self-normalizing constants (alpha ≈ 1.6733, scale ≈
+    1.0507).
+
+    Example::
+
+        >>> torch.selu(torch.tensor([-1., 1.]))
+        tensor([-1.1113,  1.0507])
+    """
+    return elu.call(self, SELU_ALPHA, SELU_SCALE, 1)
+
+
+@composite("selu_(Tensor(a!) self) -> Tensor(a!)")
+def selu_(self):
+    """In-place `selu`."""
+    return elu.declaration.overloads[SchemaKind.inplace].call(self, SELU_ALPHA, SELU_SCALE, 1)
+
+
+@pointwise("celu(Tensor self, Scalar alpha=1.) -> Tensor", inplace=True, out=True,
+           method=False, numbers=(), check_out=_celu_out,
+           grad={"self": "celu_backward(grad, self, alpha)"})
+def celu(self, alpha, *, out):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``: elu with input scale
+    ``1 / alpha``, continuously differentiable for every alpha.
+
+    Example::
+
+        >>> torch.celu(torch.tensor([-1., 1.]), alpha=2.0)
+        tensor([-0.7869,  1.0000])
+    """
+    if alpha == 0:                  # checked by torch's CPU kernel: meta calls pass
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    elu.declaration.kernel(self, alpha, 1, 1.0 / float(alpha), out=out)
+
+
+# ----------------------------------------------------------------------------------
+# silu and mish
+# ----------------------------------------------------------------------------------
+@pointwise("silu(Tensor self) -> Tensor", inplace=True, out=True, **NN,
+           grad={"self": "silu_input_backward(grad, self)"})
+def silu(self, *, out):
+    """The sigmoid-weighted linear unit (swish) ``x * sigmoid(x)``.
+
+    Example::
+
+        >>> torch.nn.functional.silu(torch.tensor([-1., 0., 1.]))
+        tensor([-0.2689,  0.0000,  0.7311])
+    """
+    refuse(self, "silu_cpu", NOT_FLOATING - COMPLEX)
+    if self.dtype.kind == "c":                   # torch's complex silu: x / (1 + exp(-x))
+        np.divide(self, 1 + np.exp(-self), out=out)
+        return
+    in_blocks(_silu_block, (self,), out)
+
+
+def _silu_block(x: np.ndarray, *, out: np.ndarray) -> None:
+    np.multiply(logistic(x), x, out=out)
+
+
+@pointwise("silu_backward(Tensor grad_output, Tensor self) -> Tensor", **BACKWARD)
+def silu_backward(grad_output, self, *, out):
+    """The gradient of `silu`: ``grad_output * s * (1 + x * (1 - s))``, s = sigmoid(x)."""
+    in_blocks(_silu_backward_block, (grad_output, self), out)
+
+
+def _silu_backward_block(grad_output: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    sigmoid = logistic(x)
+    slope = np.subtract(1, sigmoid, out=scratch(x))
+    np.multiply(slope, x, out=slope)
+    np.add(slope, 1, out=slope)
+    np.multiply(slope, sigmoid, out=slope)
+    np.multiply(slope, grad_output, out=out)
+
+
+def _tanh_softplus(x: np.ndarray) -> np.ndarray:
+    """tanh(softplus(x)) = tanh(log1p(exp(x))), as torch's mish kernels compute it."""
+    value = np.exp(x, out=scratch(x))
+    np.log1p(value, out=value)
+    return np.tanh(value, out=value)
+
+
+@pointwise("mish(Tensor self) -> Tensor", inplace=True, out=True, **NN,
+           grad={"self": "mish_input_backward(grad, self)"})
+def mish(self, *, out):
+    """``x * tanh(softplus(x))``, a smooth self-gated activation.
+
+    Example::
+
+        >>> torch.nn.functional.mish(torch.tensor([-1., 0., 1.]))
+        tensor([-0.3034,  0.0000,  0.8651])
+    """
+    refuse(self, "mish_cpu", NOT_FLOATING)
+    np.multiply(_tanh_softplus(self), self, out=out)
+
+
+@pointwise("mish_backward(Tensor grad_output, Tensor self) -> Tensor", method=False,
+           function=False, numbers=(), check_out=exact_dtype_out)
+def mish_backward(grad_output, self, *, out):
+    """The gradient of `mish`: ``grad_output * (t + x * s * (1 - t^2))`` with
+    t = tanh(softplus(x)) and s = sigmoid(x)."""
+    tanh_softplus = _tanh_softplus(self)
+    np.multiply(tanh_softplus, tanh_softplus, out=out)
+    np.subtract(1, out, out=out)
+    np.multiply(out, logistic(self), out=out)
+    np.multiply(out, self, out=out)
+    np.add(out, tanh_softplus, out=out)
+    np.multiply(out, grad_output, out=out)
+
+
+# ----------------------------------------------------------------------------------
+# softplus
+# ----------------------------------------------------------------------------------
+@pointwise("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", out=True,
+           **NN, grad={"self": "softplus_backward(grad, self, beta, threshold)"})
+def softplus(self, beta, threshold, *, out):
+    """``log(1 + exp(beta * x)) / beta``, a smooth relu; ``x`` itself where
+    ``beta * x > threshold`` (the two agree there to float precision).
+
+    Example::
+
+        >>> torch.nn.functional.softplus(torch.tensor([-1., 0., 30.]))
+        tensor([ 0.3133,  0.6931, 30.0000])
+    """
+    refuse(self, "softplus_cpu", NOT_FLOATING)
+    scaled = np.multiply(self, beta, out=scratch(self))
+    linear = scaled > threshold
+    np.exp(scaled, out=scaled)
+    np.log1p(scaled, out=scaled)
+    np.divide(scaled, beta, out=out)
+    np.copyto(out, self, where=linear)
+
+
+@pointwise("softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) "
+           "-> Tensor", **BACKWARD,
+           grad={"grad_output": "softplus_backward(grad, self, beta, threshold)",
+                 "self": "softplus_double_backward(grad * grad_output, self, beta, threshold)"})
+def softplus_backward(grad_output, self, beta, threshold, *, out):
+    """The gradient of `softplus`: ``grad_output * z / (z + 1)`` with z = exp(beta x),
+    and `grad_output` itself where softplus is linear."""
+    scaled = np.multiply(self, beta, out=scratch(self))
+    linear = scaled > threshold
+    np.exp(scaled, out=scaled)
+    np.add(scaled, 1, out=out)
+    np.divide(scaled, out, out=out)
+    np.multiply(out, grad_output, out=out)
+    np.copyto(out, grad_output, where=linear)
+
+
+# ----------------------------------------------------------------------------------
+# hardsigmoid and hardswish
+# ----------------------------------------------------------------------------------
+def _relu6_of_shifted(self: np.ndarray, out: np.ndarray) -> None:
+    """out = min(max(x + 3, 0), 6)."""
+    np.add(self, 3, out=out)
+    np.maximum(out, 0, out=out)
+    np.minimum(out, 6, out=out)
+
+
+@pointwise("hardsigmoid(Tensor self) -> Tensor", inplace=True, out=True, **NN,
+           grad={"self": "hardsigmoid_backward(grad, self)"})
+def hardsigmoid(self, *, out):
+    """A piecewise-linear sigmoid: ``min(max(x + 3, 0), 6) / 6``.
+
+    Example::
+
+        >>> torch.nn.functional.hardsigmoid(torch.tensor([-4., 0., 1.5]))
+        tensor([0.0000, 0.5000, 0.7500])
+    """
+    refuse(self, "hardsigmoid_cpu", NOT_FLOATING)
+    _relu6_of_shifted(self, out)
+    np.divide(out, 6, out=out)
+
+
+@pointwise("hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor", **BACKWARD,
+           grad={"grad_output": "hardsigmoid_backward(grad, self)",
+                 "self": "zeros_like(grad)"})
+def hardsigmoid_backward(grad_output, self, *, out):
+    """The gradient of `hardsigmoid`: ``grad_output / 6`` on (-3, 3), else 0. (torch
+    leaves its own derivative unimplemented; here it gives forward AD.)"""
+    np.multiply(grad_output, _ONE_SIXTH_FLOAT, out=out)
+    out[~((self > -3) & (self < 3))] = 0
+
+
+@pointwise("hardswish(Tensor self) -> Tensor", inplace=True, out=True, **NN,
+           grad={"self": "hardswish_backward(grad, self)"})
+def hardswish(self, *, out):
+    """``x * hardsigmoid(x)``: ``x * min(max(x + 3, 0), 6) / 6``.
+
+    Example::
+
+        >>> torch.nn.functional.hardswish(torch.tensor([-4., 1., 4.]))
+        tensor([-0.0000,  0.6667,  4.0000])
+    """
+    refuse(self, "hardswish_cpu", NOT_FLOATING)
+    gate = scratch(out)                        # a temporary: `out` may be self
+    _relu6_of_shifted(self, gate)
+    np.multiply(gate, self, out=gate)
+    np.divide(gate, 6, out=out)
+
+
+@pointwise("hardswish_backward(Tensor grad_output, Tensor self) -> Tensor", out=True,
+           method=False, function=False, numbers=(), check_out=typed_out,
+           grad={"grad_output": "hardswish_backward(grad, self)",
+                 "self": "where((self > -3.0).logical_and(self < 3.0), grad * grad_output / 3.0, "
+                         "zeros_like(grad))"})
+def hardswish_backward(grad_output, self, *, out):
+    """The gradient of `hardswish`: 0 below -3, ``grad_output * (x / 3 + 0.5)`` up to 3,
+    `grad_output` above."""
+    middle = (self > -3) & (self < 3)
+    ramp = np.divide(self, 3, out=scratch(self))
+    np.add(ramp, 0.5, out=ramp)
+    np.multiply(ramp, grad_output, out=ramp)
+    np.copyto(out, grad_output)                 # above 3, and NaN, pass the gradient
+    np.copyto(out, ramp, where=middle)
+    out[self <= -3] = 0

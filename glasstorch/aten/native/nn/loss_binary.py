@@ -1,0 +1,197 @@
+"""Binary cross entropy: on probabilities (binary_cross_entropy and its backward
+operator) and on logits (binary_cross_entropy_with_logits).
+
+Note [Binary cross entropy]
+    For a probability ``x`` of the positive class and a target ``t`` in [0, 1], the loss
+    is ``-(t log x + (1 - t) log(1 - x))``. torch clamps both logarithms at -100, so a
+    confident wrong answer costs 100, not infinity, and refuses inputs or targets outside
+    [0, 1] ('all elements of input should be between 0 and 1'). The gradient
+    ``(x - t) / (x (1 - x))`` has its denominator clamped at 1e-12 for the same reason.
+    On logits ``z`` (``x = sigmoid(z)``) the loss is rewritten to stay finite everywhere:
+    ``(1 - t) z - log_sigmoid(z)``, with ``log_sigmoid(z) = min(z, 0) - log1p(exp(-|z|))``;
+    a `pos_weight` p scales the positive term: ``(1 - t) z - (1 + (p - 1) t) log_sigmoid(z)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ....c10.dtype import scalar_type_name
+from ...meta.pointwise import Promotion, elementwise_meta
+from ...meta.shape import broadcast_shapes, is_non_overlapping_and_dense
+from ...quiet import quiet
+from ...registry import TensorMeta, op
+from .loss_regression import MEAN, NOT_FLOATING, SUM, opmath, reduce_loss, rounded
+from ..pointwise.unary import refuse
+
+_LOG_FLOOR = -100.0
+_REFUSED = "refuses_requires_grad"    # torch's derivatives leave weights out: refused
+_EPSILON = 1e-12
+
+
+def _check_same_dtype(expected, *others) -> None:
+    """torch's kernels read (and write) every operand in the result's dtype."""
+    for other in others:
+        if other._dtype is not expected:
+            raise RuntimeError(f"Found dtype {scalar_type_name(other._dtype)} but expected "
+                               f"{scalar_type_name(expected)}")
+
+
+def _check_broadcasts(shape: tuple, other) -> None:
+    """`other` must broadcast to `shape` without growing it (an in-place product)."""
+    if other is not None and broadcast_shapes(shape, other._size) != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(broadcast_shapes(shape, other._size))}")
+
+
+def _weighted(values: np.ndarray, weight) -> np.ndarray:
+    return values if weight is None else values * opmath(weight)
+
+
+# ----------------------------------------------------------------------------------
+# binary_cross_entropy (probabilities)
+# ----------------------------------------------------------------------------------
+def _bce_meta(self, target, weight=None, reduction=MEAN, out=None) -> TensorMeta:
+    """A result like `self` (empty_like: its strides kept where dense), reduced or not;
+    torch's kernel writes an out= of self's dtype only."""
+    _check_same_dtype(self._dtype, target, *(() if out is None else (out,)))
+    _check_broadcasts(self._size, target)
+    _check_broadcasts(self._size, weight)
+    if reduction in (MEAN, SUM):
+        return TensorMeta((), self._dtype)
+    dense = is_non_overlapping_and_dense(self._size, self._stride)
+    return TensorMeta(self._size, self._dtype, self._stride if dense else None)
+
+
+def _check_probabilities(x: np.ndarray, t: np.ndarray) -> None:
+    """torch's range check, element by element: the first offending element names
+    whether its input or its target is outside [0, 1]."""
+    bad_input = ~((x >= 0) & (x <= 1))
+    bad_target = ~((t >= 0) & (t <= 1))
+    bad = bad_input | bad_target
+    if bad.any():
+        first = np.unravel_index(np.argmax(bad), bad.shape)
+        what = "input" if bad_input[first] else "target"
+        raise RuntimeError(f"all elements of {what} should be between 0 and 1")
+
+
+@op("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) "
+    "-> Tensor", meta=_bce_meta, out=True, python_module="nn",
+    grad={"self": "binary_cross_entropy_backward(grad, self, target, weight, reduction)",
+          "target": "binary_cross_entropy_target_backward(grad, self, target, weight, "
+                    "reduction)", "weight": _REFUSED})
+@quiet
+def binary_cross_entropy(self, target, weight, reduction, *, out):
+    """The binary cross entropy of probabilities `input` against targets in [0, 1]
+    (Note [Binary cross entropy]).
+
+    Args:
+        input (Tensor): probabilities in [0, 1].
+        target (Tensor): targets in [0, 1], of the input's dtype.
+        weight (Tensor, optional): a weight per element, broadcast to the input.
+        reduction (int): 0 none, 1 mean, 2 sum.
+
+    Example::
+
+        >>> torch.ops.aten.binary_cross_entropy(torch.tensor([0.5, 1.]), torch.tensor([1., 0.]))
+        tensor(50.3466)
+    """
+    refuse(self, "binary_cross_entropy", NOT_FLOATING)
+    x, t = opmath(self), opmath(np.broadcast_to(target, self.shape))
+    _check_probabilities(x, t)
+    dtype = self.dtype        # float16 / bfloat16: each step rounded, as torch's scalar loop
+    positive = rounded(np.maximum(rounded(np.log(x), dtype), _LOG_FLOOR), dtype)
+    negative = rounded(np.maximum(rounded(np.log1p(-x), dtype), _LOG_FLOOR), dtype)
+    losses = rounded(rounded(t - 1, dtype) * negative, dtype) - rounded(t * positive, dtype)
+    reduce_loss(_weighted(losses.astype(dtype), weight), reduction, out, dtype)
+
+
+def _bce_backward_meta(grad_output, self, target, weight=None, reduction=MEAN) -> TensorMeta:
+    _check_same_dtype(self._dtype, target)
+    shape = broadcast_shapes(grad_output._size, self._size, target._size)
+    if shape == self._size and is_non_overlapping_and_dense(self._size, self._stride):
+        return TensorMeta(shape, self._dtype, self._stride)       # empty_like(self)
+    return TensorMeta(shape, self._dtype)
+
+
+@op("binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, "
+    "Tensor? weight=None, int reduction=1) -> Tensor", meta=_bce_backward_meta,
+    out=True, out_overload="grad_input", out_names=("grad_input",), function=False,
+    grad={"grad_output": "binary_cross_entropy_double_backward_grad_output(grad, self, "
+                         "target, weight, reduction)",
+          "self": "binary_cross_entropy_double_backward(grad_output, grad, self, target, "
+                  "weight, reduction)",
+          "target": "binary_cross_entropy_double_backward_target(grad, grad_output, self, "
+                    "target, weight, reduction)", "weight": _REFUSED})
+@quiet
+def binary_cross_entropy_backward(grad_output, self, target, weight, reduction, *, out):
+    """The gradient of `binary_cross_entropy` for `self`:
+    ``grad (x - t) / max(x (1 - x), 1e-12)``, times the weight, over the element count
+    for a mean."""
+    refuse(self, "binary_cross_entropy_backward", NOT_FLOATING)
+    x = opmath(self)
+    slope = (x - opmath(target)) / np.maximum((1 - x) * x, _EPSILON)
+    gradient = _weighted(slope * opmath(grad_output), weight)
+    if reduction == MEAN:
+        gradient = gradient / self.size
+    np.copyto(out, gradient, casting="unsafe")
+
+
+# ----------------------------------------------------------------------------------
+# binary_cross_entropy_with_logits
+# ----------------------------------------------------------------------------------
+def _bce_logits_meta(self, target, weight=None, pos_weight=None, reduction=MEAN) -> TensorMeta:
+    """torch computes the loss in place in a tensor made from `target`: its shape is the
+    input's and target's broadcast, its dtype the target's."""
+    shape = broadcast_shapes(self._size, target._size)
+    if target._size != shape:
+        raise RuntimeError(f"output with shape {list(target._size)} doesn't match the "
+                           f"broadcast shape {list(shape)}")
+    if pos_weight is not None:
+        broadcast_shapes(pos_weight._size, target._size)
+        _check_broadcasts(shape, pos_weight)
+    _check_broadcasts(shape, weight)
+    if reduction in (MEAN, SUM):
+        return TensorMeta((), target._dtype)
+    return elementwise_meta((target,), Promotion.DEFAULT)      # laid out as 1 - target
+
+
+def _log_sigmoid(z: np.ndarray) -> np.ndarray:
+    return np.minimum(z, 0) - np.log1p(np.exp(-np.abs(z)))
+
+
+@op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, "
+    "Tensor? pos_weight=None, int reduction=1) -> Tensor", meta=_bce_logits_meta, out=True,
+    bind_out=False,
+    grad={"self": "binary_cross_entropy_with_logits_backward(grad, self, target, weight, "
+                  "pos_weight, reduction)",
+          "target": "binary_cross_entropy_with_logits_target_backward(grad, self, target, "
+                    "weight, pos_weight, reduction)", "weight": _REFUSED, "pos_weight": _REFUSED})
+@quiet
+def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction, *, out):
+    """The binary cross entropy of ``sigmoid(input)`` against `target`, computed from the
+    logits without overflow (Note [Binary cross entropy]).
+
+    Args:
+        input (Tensor): logits.
+        target (Tensor): targets in [0, 1], of the input's shape.
+        weight (Tensor, optional): a weight per element, broadcast to the input.
+        pos_weight (Tensor, optional): a weight of the positive term per class (last dim).
+        reduction (int): 0 none, 1 mean, 2 sum.
+
+    Example::
+
+        >>> torch.binary_cross_entropy_with_logits(torch.tensor([0., 100.]),
+        ...                                        torch.tensor([1., 0.]))
+        tensor(50.3466)
+    """
+    refuse(self, "log_sigmoid_cpu", NOT_FLOATING)
+    dtype = target.dtype      # float16 / bfloat16: each tensor op rounds, as torch's do
+    z, t = opmath(self), opmath(target)
+    log_sigmoid = rounded(_log_sigmoid(z), dtype)
+    if pos_weight is not None:
+        scale = rounded(rounded(rounded(opmath(pos_weight) - 1, dtype) * t, dtype) + 1, dtype)
+        log_sigmoid = rounded(log_sigmoid * scale, dtype)
+    losses = rounded(rounded(1 - t, dtype) * z, dtype) - log_sigmoid
+    if weight is not None:
+        losses = rounded(losses, dtype) * opmath(weight)
+    reduce_loss(losses, reduction, out, dtype)

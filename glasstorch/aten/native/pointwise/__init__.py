@@ -1,0 +1,2 @@
+"""Elementwise operators (TensorIterator's): unary math, binary arithmetic, comparisons,
+special functions."""

@@ -1,0 +1,1 @@
+"""Random numbers: torch's CPU generator streams, in-place samplers, random factories."""

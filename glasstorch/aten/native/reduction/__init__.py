@@ -1,0 +1,2 @@
+"""Reductions and scans: sums, extrema, moments, norms, order statistics, cumulative
+operators."""

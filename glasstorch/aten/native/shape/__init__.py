@@ -1,0 +1,1 @@
+"""Shapes and views: view operators, reshaping composites, joining, repeating, triangles and diagonals."""

@@ -1,0 +1,65 @@
+"""Large matrix products cut over glasstorch's pool (Note [One owner for the cores])."""
+import numpy as np
+import pytest
+
+import glasstorch as torch
+from glasstorch.aten.native.linalg.blas_threads import matmul_into
+
+
+@pytest.fixture
+def two_threads():
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.mark.parametrize("a_shape, b_shape", [
+    ((600, 128), (128, 384)),          # cut along rows
+    ((128, 600), (600, 512)),          # cut along columns
+    ((64, 64, 96), (64, 96, 64)),      # cut along batches
+])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_cut_product_matches_whole(two_threads, a_shape, b_shape, transposed):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(a_shape, dtype=np.float32)
+    if transposed:                     # an F-ordered operand, as grad.t() in a backward
+        a = np.ascontiguousarray(np.swapaxes(a, -1, -2)).swapaxes(-1, -2)
+    b = rng.standard_normal(b_shape, dtype=np.float32)
+    out = np.full(a_shape[:-1] + b_shape[-1:], np.nan, np.float32)
+    matmul_into(out, a, b)
+    np.testing.assert_allclose(out, np.matmul(a, b), rtol=1e-5, atol=1e-4)
+
+
+def test_overlapping_out_is_not_cut(two_threads):
+    a = np.ones((512, 512), np.float32)
+    matmul_into(a, a.copy(), np.eye(512, dtype=np.float32) * 2)
+    assert (a == 2).all()
+
+
+def test_mm_through_the_pool(two_threads):
+    x, w = torch.randn(1024, 256), torch.randn(256, 300)
+    np.testing.assert_allclose(torch.mm(x.t().contiguous().t(), w).numpy(),
+                               x.numpy() @ w.numpy(), rtol=1e-5, atol=1e-4)
+
+
+def test_broadcast_batch_is_not_cut(two_threads):
+    a = np.random.default_rng(1).standard_normal((1, 256, 256), dtype=np.float32)
+    b = np.random.default_rng(2).standard_normal((4, 256, 256), dtype=np.float32)
+    out = np.empty((4, 256, 256), np.float32)
+    matmul_into(out, a, b)
+    np.testing.assert_allclose(out, np.matmul(a, b), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("a_shape, b_shape", [((600, 128), (128, 384)), ((128, 600), (600, 512))])
+def test_row_added_per_slab(two_threads, a_shape, b_shape):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(a_shape, dtype=np.float32)
+    b = rng.standard_normal(b_shape, dtype=np.float32)
+    row = rng.standard_normal(b_shape[1], dtype=np.float32)
+    expected = np.empty((a_shape[0], b_shape[1]), np.float32)
+    matmul_into(expected, a, b)
+    np.add(expected, row, out=expected)
+    out = np.empty_like(expected)
+    matmul_into(out, a, b, row)
+    assert (out == expected).all()              # the same sums, the same additions
