@@ -7,11 +7,13 @@ Note [Range values as torch computes them]
     ``start + step * index`` into one fused multiply-add; `_fma` reproduces that single
     rounding. `arange` fills pairs of SIMD registers: each register starts from its
     first element rounded to the result dtype and adds ``lane * step`` to it, so its
-    bits depend on the register width (`_LANES`, AVX2 here). `linspace` counts the
-    second half of its elements back from `end`, so both endpoints are exact;
-    `logspace` does the same without fusing. With these, `arange`, `linspace` and
-    `logspace` give torch's exact bits (`_fma` can round twice only when the addend is
-    below about 1e-16 of the product and the product lies on a rounding tie).
+    bits depend on the register width (`_LANES`: AVX2's, which torch's arange kernel
+    keeps on AVX-512 CPUs). `linspace` counts the second half of its elements back
+    from `end`, so both endpoints are exact; `logspace` does the same without fusing,
+    with the C library's ``pow`` (Note [The C library's bits]). With these, `arange`,
+    `linspace` and `logspace` give torch's exact bits (`_fma` can round twice only
+    when the addend is below about 1e-16 of the product and the product lies on a
+    rounding tie).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import default_complex_dtype, get_default_dtype
+from ... import libm
 from ...parallel import GRAIN_SIZE, get_num_threads
 from ...registry import TensorMeta, composite, op
 from .copy import cast_array, checked_scalar, cpp_type_name
@@ -310,7 +313,7 @@ def logspace(start, end, steps, base, dtype, layout, device, pin_memory, *, out)
             if dtype.is_complex:
                 value = complex(_complex_power(np.complex128(base), np.complex128(start)))
             else:
-                value = float(np.power(np.float64(base), checked_scalar(start, dtypes.float64)))
+                value = float(libm.pow(base, checked_scalar(start, dtypes.float64)))
         out[...] = checked_scalar(value, dtype)
     elif steps > 1:
         first = checked_scalar(start, dtype)
@@ -333,7 +336,7 @@ def _logspace_values(first: np.ndarray, last: np.ndarray, steps: int, base: floa
     exponent = np.where(half, float(first) + step * index,
                         float(last) - step * (steps - 1 - index))
     with np.errstate(invalid="ignore", over="ignore"):
-        return cast_array(np.power(np.float64(base), exponent), dtype)
+        return cast_array(libm.pow(base, exponent), dtype)
 
 
 def _complex_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:

@@ -16,7 +16,10 @@ rounds where ATen's does. The rules, per transformation (ATen's
 * normal (one at a time): Box-Muller on two uniform doubles, the sine kept for the
   next call (`next_double_normal_sample`); see `normal_scalar_path`.
 * exponential, cauchy, geometric, log-normal: one uniform double each, through
-  libm's log1p / log / tan / exp (NumPy calls the same libm for float64 on this machine).
+  the C library's log1p / log / tan / exp.
+
+ATen calls those double-precision functions one element at a time; `libm` gives
+their bits on any CPU (Note [The C library's bits]).
 
 Note [Fused multiply-add]
     torch's AVX2 kernels are compiled with FMA enabled and GCC's default contraction,
@@ -33,6 +36,7 @@ import math
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ... import libm
 
 TWO_PI = 2.0 * np.pi
 # numeric_limits<T>::digits: a unit uniform's random bits (float32 and float64), and
@@ -233,11 +237,11 @@ def normal_scalar_path(generator, n: int, mean: float, std: float) -> np.ndarray
     pairs = (n - start + 1) // 2
     if pairs:
         u = uniform_double(generator, 2 * pairs)
-        radius = np.sqrt(-2.0 * np.log1p(-u[1::2]))
+        radius = np.sqrt(-2.0 * libm.log1p(-u[1::2]))
         theta = TWO_PI * u[0::2]
         both = np.empty(2 * pairs, np.float64)
-        both[0::2] = radius * np.cos(theta)
-        both[1::2] = radius * np.sin(theta)
+        both[0::2] = radius * libm.cos(theta)
+        both[1::2] = radius * libm.sin(theta)
         standard[start:] = both[:n - start]
         if (n - start) % 2:
             generator.next_double_normal_sample = float(both[-1])
@@ -250,25 +254,25 @@ def normal_scalar_path(generator, n: int, mean: float, std: float) -> np.ndarray
 def exponential(generator, n: int, lambd: float) -> np.ndarray:
     """-1/lambda * log1p(-u), as ATen's CPU exponential transformation."""
     u = uniform_double(generator, n)
-    return (-1.0 / lambd) * np.log1p(-u)
+    return (-1.0 / lambd) * libm.log1p(-u)
 
 
 def cauchy(generator, n: int, median: float, sigma: float) -> np.ndarray:
     """median + sigma * tan(pi * (u - 0.5)), the last step fused."""
     u = uniform_double(generator, n)
-    return fma(np.tan(np.pi * (u - 0.5)), sigma, median, dtypes.float64)
+    return fma(libm.tan(np.pi * (u - 0.5)), sigma, median, dtypes.float64)
 
 
 def geometric(generator, n: int, p: float) -> np.ndarray:
     """ceil(log(u) / log(1 - p)): the number of trials up to the first success."""
     u = uniform_double(generator, n)
     with np.errstate(divide="ignore"):
-        return np.ceil(np.log(u) / np.log(1.0 - p))
+        return np.ceil(libm.log(u) / math.log(1.0 - p))
 
 
 def log_normal(generator, n: int, mean: float, std: float) -> np.ndarray:
     """exp of a normal(mean, std) draw (the scalar normal path, cache included)."""
-    return np.exp(normal_scalar_path(generator, n, mean, std))
+    return libm.exp(normal_scalar_path(generator, n, mean, std))
 
 
 # ----------------------------------------------------------------------------------

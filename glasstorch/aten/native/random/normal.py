@@ -4,20 +4,22 @@ ATen fills such a tensor with uniform draws first, then turns each block of 16 i
 normals: the first 8 give the radii (from 1 - u), the last 8 the angles. A size that
 is not a multiple of 16 gets 16 fresh uniforms for its last 16 elements, which are
 recomputed (overwriting the tail of the previous block). Smaller or non-contiguous
-tensors take the one-at-a-time path instead (`random_bits.normal_scalar_path`).
+tensors take the one-at-a-time path instead (`bits.normal_scalar_path`).
 
-float32 on an AVX2 CPU (torch's build on this machine) computes each block with
-8-lane vector code: Cephes polynomials for log and for sine/cosine (Julien Pommier's
-`avx_mathfun`), compiled with FMA contraction (Note [Fused multiply-add] in
-random_bits.py). The functions below follow those polynomials operation by
-operation in float32 so the results are bitwise torch's. float16 and bfloat16 are
-computed by the same float32 blocks and rounded; float64 uses libm's log/cos/sin.
+float32 blocks go through torch's AVX2 kernel on every x86 CPU with AVX2 and FMA
+(AVX-512 ones included): 8-lane vector code, Cephes polynomials for log and for
+sine/cosine (Julien Pommier's `avx_mathfun`), compiled with FMA contraction (Note
+[Fused multiply-add] in bits.py). The functions below follow those polynomials
+operation by operation in float32 so the results are bitwise torch's. float16 and
+bfloat16 are computed by the same float32 blocks and rounded; float64 uses the C
+library's log/cos/sin (Note [The C library's bits]).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ... import libm
 from ...parallel import parallel_for
 from .bits import _fma32, fma, unit_uniform
 
@@ -109,14 +111,15 @@ def _fill_blocks(blocks: np.ndarray, out: np.ndarray, mean: float, std: float) -
 
 
 def _blocks_libm(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """Blocks of 16 double uniforms -> normals with libm, as the scalar normal_fill_16:
-    the angle is (2 pi) * u2, the last step ``r cos(theta) * std + mean`` fused."""
+    """Blocks of 16 double uniforms -> normals with the C library's functions, as the
+    scalar normal_fill_16: the angle is (2 pi) * u2, the last step
+    ``r cos(theta) * std + mean`` fused."""
     blocks = uniforms.reshape(-1, 16)
-    radius = np.sqrt(-2 * np.log(1 - blocks[:, :8]))
+    radius = np.sqrt(-2 * libm.log(1 - blocks[:, :8]))
     theta = 2.0 * np.pi * blocks[:, 8:]
     out = np.empty(blocks.shape, np.float64)
-    out[:, :8] = fma(radius * np.cos(theta), std, mean, dtypes.float64)
-    out[:, 8:] = fma(radius * np.sin(theta), std, mean, dtypes.float64)
+    out[:, :8] = fma(radius * libm.cos(theta), std, mean, dtypes.float64)
+    out[:, 8:] = fma(radius * libm.sin(theta), std, mean, dtypes.float64)
     return out.reshape(-1)
 
 
