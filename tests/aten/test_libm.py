@@ -1,13 +1,18 @@
 """The C library's bits (glasstorch/aten/libm.py, Note [The C library's bits]).
 
 Every function equals Python's `math` (which calls the C library) element for element,
-at every size: on a CPU with AVX-512, NumPy's own vector loops would not.
+at every size: on a CPU with AVX-512, NumPy's own vector loops would not. float32 is
+checked against the C library's float functions through ctypes, where it can be loaded.
+The operators that promise those bits (cosh, sinh, exp2) are checked the same way.
 """
+import ctypes
+import ctypes.util
 import math
 
 import numpy as np
 import pytest
 
+import glasstorch as torch
 from glasstorch.aten import libm
 
 RNG = np.random.default_rng(0)
@@ -23,6 +28,19 @@ FUNCTIONS = {           # name -> (math's function, arguments to test it on)
     "cosh": (math.cosh, lambda n: RNG.uniform(-700, 700, n)),
     "sinh": (math.sinh, lambda n: RNG.uniform(-700, 700, n)),
 }
+
+
+def _c_float_function(name: str):
+    """The C library's float version of `name` (``coshf``), or None where it cannot
+    be loaded."""
+    path = ctypes.util.find_library("m")
+    if path is None:
+        return None
+    function = getattr(ctypes.CDLL(path), name + "f", None)
+    if function is not None:
+        function.restype = ctypes.c_float
+        function.argtypes = [ctypes.c_float]
+    return function
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
@@ -43,6 +61,21 @@ def test_pow_is_the_c_librarys():
     expected = np.array([math.pow(10.0, e) for e in exponent.tolist()])
     assert libm.pow(10.0, exponent).tobytes() == expected.tobytes()
     assert libm.pow(10.0, exponent[:1]).tobytes() == expected[:1].tobytes()
+
+
+@pytest.mark.parametrize("name", ["cosh", "sinh", "exp2"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_operators_compute_with_the_c_library(name, dtype):
+    """torch.cosh and friends: the C library's bits for contiguous, strided and short
+    inputs alike, as torch's elementwise loop gets them one element at a time."""
+    reference = FUNCTIONS[name][0] if dtype == "float64" else _c_float_function(name)
+    if reference is None:
+        pytest.skip(f"no reference {name} for {dtype} here")
+    x = RNG.uniform(-80, 80, 3000).astype(dtype)
+    expected = np.array([reference(v) for v in x.tolist()], dtype)
+    for values, want in ((x, expected), (x[::3], expected[::3]), (x[:1], expected[:1])):
+        got = getattr(torch, name)(torch.from_numpy(values)).numpy()
+        assert got.tobytes() == np.ascontiguousarray(want).tobytes()
 
 
 def test_shapes_out_and_other_dtypes():

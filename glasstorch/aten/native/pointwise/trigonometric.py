@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10.tensor_impl import TensorBase
+from ... import libm
 from .unary import FLOAT_RESULT, unary
 
 
@@ -97,7 +98,7 @@ def sinh(self, *, out):
         >>> torch.sinh(torch.tensor([0.0, 1.0]))
         tensor([0.0000, 1.1752])
     """
-    np.sinh(self, out=out)
+    libm.sinh(self, out=out)          # Note [The C library's bits]
 
 
 @unary("cosh(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad * self.sinh().conj()"})
@@ -109,7 +110,7 @@ def cosh(self, *, out):
         >>> torch.cosh(torch.tensor([0.0, 1.0]))
         tensor([1.0000, 1.5431])
     """
-    np.cosh(self, out=out)
+    libm.cosh(self, out=out)          # Note [The C library's bits]
 
 
 @unary("tanh(Tensor self) -> Tensor", **FLOAT_RESULT,

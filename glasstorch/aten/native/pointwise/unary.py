@@ -19,6 +19,7 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.tensor_impl import TensorBase
+from ... import libm
 from ...meta.pointwise import Promotion
 from ...pointwise import pointwise
 from ...registry import composite
@@ -292,7 +293,7 @@ def exp2(self, *, out):
         >>> torch.exp2(torch.tensor([0, 3]))
         tensor([1., 8.])
     """
-    np.exp2(self, out=out)
+    libm.exp2(self, out=out)          # Note [The C library's bits]
 
 
 @unary("expm1(Tensor self) -> Tensor", **FLOAT_RESULT,
