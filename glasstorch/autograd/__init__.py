@@ -19,13 +19,15 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..aten import registry
+from ..aten.dispatcher import register_fallback
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
-from ..c10.dispatch_key import PYTHON, local_keys
+from ..c10.dispatch_key import PYTHON, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase, contiguous_strides, set_view_grad_fn, wrap_array
 from . import anomaly_mode, forward_ad, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .engine import execute
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
+from .inference_mode import inference_fallback
 from .inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .graph import gradient_edge
@@ -37,6 +39,7 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "saved_tensors_hooks", "Function", "once_differentiable"]
 
 set_view_grad_fn(view_grad_fn)
+register_fallback(DispatchKey.Inference, inference_fallback)
 registry.note_view_creation = note_views
 for _declaration in list(DECLARATIONS.values()):
     install(_declaration)
