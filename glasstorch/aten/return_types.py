@@ -1,12 +1,17 @@
-"""`torch.return_types`: the named tuples of operators with several results.
+"""The named tuples of operators with several results, `torch.return_types.<name>`.
 
 An operator whose schema names its results (``frexp.Tensor(Tensor self) -> (Tensor
 mantissa, Tensor exponent)``) returns, through its Python binding, a tuple whose items
 are also reachable by those names: ``torch.frexp(x).mantissa``. torch calls these
 "structseq" types, one per operator, and a second one, ``<name>_out``, for the out=
-form. Declare one here with `declare`; the bindings find it by the operator's name.
+form, and makes them with its Python bindings. Declare one here with `declare`; the
+bindings find it by the operator's name, and `glasstorch/return_types.py`, the public
+namespace, shows every type declared here.
 """
 from __future__ import annotations
+
+PUBLIC_MODULE = "glasstorch.return_types"      # where users (and pickle) find the types
+TYPES: dict = {}                               # name -> type
 
 
 class _NamedResults(tuple):
@@ -42,19 +47,18 @@ class _NamedResults(tuple):
 def declare(name: str, fields: tuple) -> type:
     """Make ``torch.return_types.<name>`` (and ``<name>_out``) with these field names."""
     for type_name in (name, name + "_out"):
-        namespace = {"_fields": tuple(fields), "__slots__": (), "__module__": __name__,
+        namespace = {"_fields": tuple(fields), "__slots__": (), "__module__": PUBLIC_MODULE,
                      "__qualname__": type_name}
         for index, field in enumerate(fields):
             namespace[field] = property(lambda self, i=index: self[i],
                                         doc=f"Item {index} of the results.")
-        globals()[type_name] = type(type_name, (_NamedResults,), namespace)
-    return globals()[name]
+        TYPES[type_name] = type(type_name, (_NamedResults,), namespace)
+    return TYPES[name]
 
 
 def lookup(name: str):
     """The named-results type of an operator (``frexp`` or ``frexp_out``), or None."""
-    found = globals().get(name)
-    return found if isinstance(found, type) and issubclass(found, _NamedResults) else None
+    return TYPES.get(name)
 
 
 declare("frexp", ("mantissa", "exponent"))
