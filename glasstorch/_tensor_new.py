@@ -13,6 +13,7 @@ from ._tensor_data import array_from_data, is_sequence, type_name
 from .aten.native.creation.conversion import to_dtype_layout
 from .aten.native.creation.factory import empty
 from .aten.native.shape.view import alias
+from .aten.python_arg import apply_requires_grad
 from .c10 import dtype as dtypes
 from .c10.device import as_device, device as Device, get_default_device
 from .c10.dtype import from_numpy_dtype, scalar_type_name
@@ -64,7 +65,7 @@ def tensor(data=_NO_DATA, *extra, dtype=None, device=None, requires_grad=False,
     if isinstance(data, TensorBase):
         warnings.warn(_COPY_WARNING.format("torch.tensor"), UserWarning, stacklevel=2)
     result = _new_from_data(data, dtype, device, copy=True)
-    return _with_requires_grad(result, requires_grad)
+    return apply_requires_grad(result, requires_grad)
 
 
 def as_tensor(data, *, dtype=None, device=None):
@@ -118,7 +119,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
                       stacklevel=2)
     elif requires_grad is False and result.requires_grad:
         result = result.detach()
-    return _with_requires_grad(result, bool(requires_grad))
+    return apply_requires_grad(result, bool(requires_grad))
 
 
 def _asarray_tensor(obj, dtype, device, copy):
@@ -178,7 +179,7 @@ def new_tensor(self, data, *extra, dtype=None, device=None, requires_grad=False,
     if isinstance(data, TensorBase):
         warnings.warn(_COPY_WARNING.format("tensor.new_tensor"), UserWarning, stacklevel=2)
     result = _new_from_data(data, dtype, device, copy=True, infer=False)
-    return _with_requires_grad(result, requires_grad)
+    return apply_requires_grad(result, requires_grad)
 
 
 def legacy_new(cls, args: tuple, kwargs: dict):
@@ -216,15 +217,6 @@ def _new_from_data(data, dtype, device, *, copy: bool, infer: bool | None = None
     cpu = wrap_array(array, inferred)
     return to_dtype_layout.call(cpu, None, None, device or get_default_device(), None,
                                 False, False, None)
-
-
-def _with_requires_grad(result, requires_grad: bool):
-    if requires_grad:
-        if not (result._dtype.is_floating_point or result._dtype.is_complex):
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
-                               "gradients")
-        result.requires_grad_(True)
-    return result
 
 
 def _dtype_argument(dtype, name: str):

@@ -39,9 +39,9 @@ from typing import Any, Iterator, Optional
 
 import numpy as np
 
-from ._tensor import Tensor
 from .c10 import dtype as dtypes
 from .c10.promotion import get_default_dtype
+from .c10.tensor_impl import TensorBase, tensor_class
 
 
 @dataclasses.dataclass
@@ -274,7 +274,7 @@ def _layout_row(arr: np.ndarray, indent: int, summarize: bool, style: _Style) ->
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def _tensor_str(t: Tensor, indent: int) -> str:
+def _tensor_str(t: TensorBase, indent: int) -> str:
     """The bracketed values of a CPU tensor, laid out from column `indent`."""
     if t.numel() == 0:
         return "[]"
@@ -288,7 +288,7 @@ def _tensor_str(t: Tensor, indent: int) -> str:
 
 
 # ----- step 3: prefix and suffixes ---------------------------------------------------------
-def tensor_repr(t: Tensor, tensor_contents: Optional[str] = None) -> str:
+def tensor_repr(t: TensorBase, tensor_contents: Optional[str] = None) -> str:
     """The text of `repr(t)`: ``tensor(<values>, <suffixes>)``.
 
     Args:
@@ -306,7 +306,7 @@ def tensor_repr(t: Tensor, tensor_contents: Optional[str] = None) -> str:
     """
     # torch prints Tensor and nn.Parameter (which marks itself, nn being a layer above)
     # as "tensor(", other subclasses by their class name.
-    plain = type(t) is Tensor or "_prints_as_tensor" in type(t).__dict__
+    plain = type(t) is tensor_class() or "_prints_as_tensor" in type(t).__dict__
     prefix = "tensor(" if plain else f"{type(t).__name__}("
     indent = len(prefix)
     suffixes = []
@@ -325,7 +325,7 @@ def tensor_repr(t: Tensor, tensor_contents: Optional[str] = None) -> str:
     return _join_suffixes(prefix + contents, suffixes, indent)
 
 
-def _contents_and_suffixes(t: Tensor, indent: int, suffixes: list,
+def _contents_and_suffixes(t: TensorBase, indent: int, suffixes: list,
                            contents: Optional[str]) -> str:
     """The values text of `t` (or `contents`); appends the ``size=`` / ``dtype=`` suffixes.
 
@@ -357,7 +357,7 @@ def _inferred_dtypes() -> tuple:
     return (default, complex_default, dtypes.int64, dtypes.bool)
 
 
-def _grad_fn_name(t: Tensor) -> Optional[str]:
+def _grad_fn_name(t: TensorBase) -> Optional[str]:
     """The name of the node that made `t`, None for a leaf."""
     try:
         node = t.grad_fn

@@ -1,73 +1,7 @@
-"""`torch.return_types`: the named tuples of operators with several results.
-
-An operator whose schema names its results (``frexp.Tensor(Tensor self) -> (Tensor
-mantissa, Tensor exponent)``) returns, through its Python binding, a tuple whose items
-are also reachable by those names: ``torch.frexp(x).mantissa``. torch calls these
-"structseq" types, one per operator, and a second one, ``<name>_out``, for the out=
-form. Declare one here with `declare`; the bindings find it by the operator's name.
+"""`torch.return_types`: the named tuples of operators with several results
+(``torch.frexp(x).mantissa``), declared with the Python bindings in
+`aten/return_types.py`; this module is their public home.
 """
-from __future__ import annotations
+from .aten.return_types import TYPES as _TYPES
 
-
-class _NamedResults(tuple):
-    """A tuple of an operator's results that also names them (torch's structseq)."""
-
-    _fields: tuple = ()
-
-    def __new__(cls, sequence):
-        items = tuple(sequence)
-        if len(items) != len(cls._fields):
-            raise TypeError(f"torch.return_types.{cls.__name__} takes a "
-                            f"{len(cls._fields)}-sequence ({len(items)}-sequence given)")
-        return super().__new__(cls, items)
-
-    @property
-    def n_fields(self) -> int:
-        return len(self._fields)
-
-    n_sequence_fields = n_fields
-
-    @property
-    def n_unnamed_fields(self) -> int:
-        return 0
-
-    def __repr__(self) -> str:
-        items = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
-        return f"torch.return_types.{type(self).__name__}(\n{items})"
-
-    def __reduce__(self):
-        return (type(self), (tuple(self),))
-
-
-def declare(name: str, fields: tuple) -> type:
-    """Make ``torch.return_types.<name>`` (and ``<name>_out``) with these field names."""
-    for type_name in (name, name + "_out"):
-        namespace = {"_fields": tuple(fields), "__slots__": (), "__module__": __name__,
-                     "__qualname__": type_name}
-        for index, field in enumerate(fields):
-            namespace[field] = property(lambda self, i=index: self[i],
-                                        doc=f"Item {index} of the results.")
-        globals()[type_name] = type(type_name, (_NamedResults,), namespace)
-    return globals()[name]
-
-
-def lookup(name: str):
-    """The named-results type of an operator (``frexp`` or ``frexp_out``), or None."""
-    found = globals().get(name)
-    return found if isinstance(found, type) and issubclass(found, _NamedResults) else None
-
-
-declare("frexp", ("mantissa", "exponent"))
-declare("sort", ("values", "indices"))
-declare("topk", ("values", "indices"))
-declare("kthvalue", ("values", "indices"))
-declare("median", ("values", "indices"))
-declare("nanmedian", ("values", "indices"))
-declare("mode", ("values", "indices"))
-declare("histogram", ("hist", "bin_edges"))
-declare("cummax", ("values", "indices"))
-declare("cummin", ("values", "indices"))
-declare("max", ("values", "indices"))
-declare("min", ("values", "indices"))
-declare("aminmax", ("min", "max"))
-declare("_scaled_dot_product_flash_attention_for_cpu", ("output", "logsumexp"))
+globals().update(_TYPES)

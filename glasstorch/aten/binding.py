@@ -27,7 +27,8 @@ from ..c10.device import device as Device
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
 from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, Mismatch,
-                         _describe, to_any, to_bool, to_tensor, to_tensor_or_number)
+                         _describe, to_any, to_bool, to_tensor, to_tensor_or_number,
+                         apply_requires_grad)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
 
 _SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature's arguments]
@@ -266,8 +267,7 @@ def _make_caller(sig: Signature):
                 return result
         result = functional.call(*values)
         if has_rg and bound[-1]:
-            from .._tensor_new import _with_requires_grad     # a factory's own wording
-            _with_requires_grad(result, True)
+            apply_requires_grad(result, True)
         return result
     return call
 
@@ -290,7 +290,7 @@ def _naming_caller(sig: Signature):
     returns = sig.schema.returns
     if len(returns) < 2 or not all(r.name for r in returns):
         return None
-    from .. import return_types
+    from . import return_types
     plain = return_types.lookup(sig.schema.name)
     if plain is None:
         return None

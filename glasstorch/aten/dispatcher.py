@@ -184,15 +184,26 @@ class OpOverload:
         return "\n".join(lines)
 
 
+# Kernels serving one key for every operator without its own (torch's `registerFallback`),
+# installed by the layer that owns the key: autograd installs the Inference key's. Install
+# them at import, before any call carries their key (a kernel found is cached).
+FALLBACKS: dict = {}
+
+
+def register_fallback(key: DispatchKey, kernel) -> None:
+    """Serve `key` with `kernel` for every operator that has no kernel of its own for it."""
+    FALLBACKS[key] = kernel
+
+
 def _missing_kernel(op: OpOverload, key: DispatchKey):
     if key is DispatchKey.Python:
         from .python_dispatch import python_fallback
         return python_fallback
     if key in (DispatchKey.Autograd, DispatchKey.ForwardAD, DispatchKey.ADInplaceOrView):
         return FALLTHROUGH
-    if key is DispatchKey.Inference:
-        from ..autograd.inference_mode import inference_fallback
-        return inference_fallback
+    fallback = FALLBACKS.get(key)
+    if fallback is not None:
+        return fallback
 
     def not_implemented(op, keyset, args):
         raise NotImplementedError(

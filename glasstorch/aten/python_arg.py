@@ -3,7 +3,8 @@
 Each converter takes a value and the `Param` it is bound to, and returns the value
 as the schema type wants it (a Python int for `int`, a tuple for `int[]`, a dtype
 for `ScalarType`, ...), or raises `Mismatch` saying what was wrong, in the words of
-torch's PythonArgParser ("argument 'dim' (position 2) must be int, not str").
+torch's PythonArgParser ("argument 'dim' (position 2) must be int, not str"). Also
+here: `apply_requires_grad`, the factories' Python-only ``requires_grad=`` keyword.
 """
 from __future__ import annotations
 
@@ -215,3 +216,15 @@ _SYMBOLIC = {"contiguous_format": layouts.contiguous_format,
              "channels_last": layouts.channels_last, "strided": layouts.strided,
              "long": dtypes.int64, "int": dtypes.int32, "float": dtypes.float32,
              "double": dtypes.float64, "Mean": 1, "Sum": 2, "None_": 0}
+
+
+def apply_requires_grad(result: TensorBase, requires_grad: bool) -> TensorBase:
+    """A factory's result, made to require grad if asked (``torch.zeros(2,
+    requires_grad=True)``, ``torch.tensor(...)``), with the factories' wording of the
+    refusal (torch's autograd-meta check, not the attribute's)."""
+    if requires_grad:
+        if not (result._dtype.is_floating_point or result._dtype.is_complex):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        result.requires_grad = True
+    return result

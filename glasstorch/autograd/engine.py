@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 
+from ..aten.binding import get_binding
 from ..c10.dispatch_key import AUTOGRAD, local_keys
 from . import anomaly_mode
 from .graph import InputMetadata, Node, operator_entry
@@ -257,5 +258,4 @@ def sum_to(grad, shape):
 
 def zeros_for(meta: InputMetadata):
     """A zero gradient for an output no gradient reached."""
-    import glasstorch
-    return glasstorch.zeros(meta.shape, dtype=meta.dtype, device=meta.device)
+    return get_binding("function", "zeros")(meta.shape, dtype=meta.dtype, device=meta.device)

@@ -18,10 +18,10 @@ The formulas run on tensors through the ordinary operators, so with grad mode on
 from __future__ import annotations
 
 import ast
-import functools
 import re
 
 from ..c10.dispatch_key import PYTHON, local_keys
+from ..c10.tensor_impl import tensor_class
 from .graph import Node, next_sequence_nr
 from .saved import SavedTensor
 
@@ -112,16 +112,10 @@ class _ReadValues(ast.NodeTransformer):
 def real_conj_shortcut(value):
     """`value.conj()`; a real tensor of the plain class is its own conjugate, handed back
     at once unless a dispatch mode or trace would see conj's call."""
-    if type(value) is _tensor_class() and not value._dtype.is_complex \
+    if type(value) is tensor_class() and not value._dtype.is_complex \
             and not (value._keys & PYTHON or local_keys.included or local_keys.tracing):
         return value
     return value.conj()
-
-
-@functools.cache
-def _tensor_class() -> type:
-    import glasstorch
-    return glasstorch.Tensor
 
 
 class SharedFormula:

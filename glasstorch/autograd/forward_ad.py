@@ -25,8 +25,11 @@ from __future__ import annotations
 import collections
 import weakref
 
+from ..aten.binding import get_binding
 from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, local_keys
 from ..c10.tensor_impl import TensorBase, make_view
+from .grad_mode import enable_grad
+from .gradients import grad as autograd_grad
 
 UnpackedDualTensor = collections.namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
@@ -150,10 +153,9 @@ def _with_layout_of(tensor, tangent, dtype=None):
             and tangent._storage.nbytes() * tensor._dtype.itemsize \
             == tensor._storage.nbytes() * tangent._dtype.itemsize:
         return tangent
-    import glasstorch
     dtype = tangent._dtype if tangent is not None else dtype
     elements = tensor._storage.nbytes() // tensor._dtype.itemsize
-    storage = glasstorch.zeros(elements, dtype=dtype, device=tensor.device)
+    storage = get_binding("function", "zeros")(elements, dtype=dtype, device=tensor.device)
     fresh = make_view(storage, (tensor._size, tensor._stride, tensor._offset), None)
     if tangent is not None:
         _copy_below_autograd(fresh, tangent)
@@ -228,13 +230,13 @@ def jvp(node_class, values: dict, tangents: dict, outputs: list) -> list:
     """``J t`` of one operator, one tangent per output: the gradients, with respect to
     probes `u` (one per output), of ``Re(sum(conj(vjp_i(u)) * t_i))`` over the inputs
     (see the module docstring)."""
-    import glasstorch
-    from . import grad as autograd_grad
-    with glasstorch.enable_grad():
+    ones_like, zeros_like = get_binding("function", "ones_like"), get_binding(
+        "function", "zeros_like")
+    with enable_grad():
         # The probe's value does not matter (the pairing is linear in it), but formulas
         # in log space (logcumsumexp) need it nonzero; integer outputs take no probe.
-        probes = [glasstorch.ones_like(o).requires_grad_() if _differentiable(o)
-                  else glasstorch.zeros_like(o) for o in outputs]
+        probes = [ones_like(o).requires_grad_() if _differentiable(o) else zeros_like(o)
+                  for o in outputs]
         values = dict(values, grad=probes[0], grads=probes)
         terms = []
         for formula, name in zip(node_class.formulas, node_class.input_names):
@@ -248,12 +250,11 @@ def jvp(node_class, values: dict, tangents: dict, outputs: list) -> list:
                 terms.append(_pairing(found, tangent))
         terms = [t for t in terms if t is not None]
         if not terms:
-            return [glasstorch.zeros_like(o) for o in outputs]
+            return [zeros_like(o) for o in outputs]
         wanted = [p for p in probes if p.requires_grad]
         found = iter(autograd_grad(sum(terms[1:], terms[0]), wanted, allow_unused=True))
         found = [next(found) if p.requires_grad else None for p in probes]
-    return [glasstorch.zeros_like(o) if g is None else g.detach()
-            for g, o in zip(found, outputs)]
+    return [zeros_like(o) if g is None else g.detach() for g, o in zip(found, outputs)]
 
 
 def _differentiable(tensor) -> bool:

@@ -13,8 +13,10 @@ import warnings
 
 import numpy as np
 
+from ..aten.binding import get_binding
 from ..c10 import dtype as dtypes
-from ..c10.tensor_impl import TensorBase
+from ..c10.tensor_impl import TensorBase, wrap_array
+from .gradients import grad as autograd_grad
 
 
 class GradcheckError(RuntimeError):
@@ -60,12 +62,11 @@ def _values(func, inputs: tuple) -> list:
 def _analytical(outputs: list, inputs: tuple, positions: list, v, out_index: int) -> list:
     """For output `out_index` and upstream `v` per element: one row per output element
     of the gradient of every differentiable input (complex ndarrays, flattened)."""
-    import glasstorch
-    from . import grad as autograd_grad
     output = outputs[out_index]
     rows = [np.zeros((output.numel(), inputs[p].numel()), dtype=complex) for p in positions]
+    zeros = get_binding("function", "zeros")
     for k in range(output.numel()):
-        upstream = glasstorch.zeros(output.numel(), dtype=output.dtype)
+        upstream = zeros(output.numel(), dtype=output.dtype)
         upstream[k] = v
         found = autograd_grad(output, [inputs[p] for p in positions],
                               upstream.reshape(output.shape), retain_graph=True,
@@ -151,9 +152,13 @@ def _check_output(func, inputs, positions, outputs, out_index, eps, atol, rtol) 
 
 
 def _show(matrix: np.ndarray, like) -> str:
-    import glasstorch
-    values = matrix.T if like.dtype.is_complex else matrix.T.real
-    return repr(glasstorch.from_numpy(np.ascontiguousarray(values)))
+    values = np.ascontiguousarray(matrix.T if like.dtype.is_complex else matrix.T.real)
+    return repr(_tensor_of(values))
+
+
+def _tensor_of(values: np.ndarray) -> TensorBase:
+    """A CPU tensor over a fresh C-contiguous array (``torch.from_numpy``)."""
+    return wrap_array(values, dtypes.from_numpy_dtype(values.dtype))
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: float = 1e-5,
@@ -171,13 +176,11 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
         grad_outputs (tuple of Tensor, optional): the upstream gradients (random by
             default, requiring grad).
     """
-    import glasstorch
-    from . import grad as autograd_grad
     inputs = _as_tuple(inputs)
     outputs = _outputs(func, inputs)
     if grad_outputs is None:
         generator = np.random.default_rng(0)
-        grad_outputs = tuple(glasstorch.from_numpy(generator.standard_normal(
+        grad_outputs = tuple(_tensor_of(generator.standard_normal(
             tuple(o.shape)).astype(o.detach().numpy().dtype)).requires_grad_()
             for o in outputs)
     grad_outputs = _as_tuple(grad_outputs)

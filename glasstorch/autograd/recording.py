@@ -19,6 +19,7 @@ import numpy as np
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, DispatchKey, local_keys
 from ..c10 import dtype as dtypes
+from ..c10.promotion import scalar_dtype
 from ..c10.tensor_impl import TensorBase, wrap_array
 from . import forward_ad
 from .grad_mode import no_grad
@@ -243,8 +244,10 @@ def wrapped_number(value) -> TensorBase:
     """A number standing for a tensor, as the 0-dim tensor torch makes of it: int64 (bools
     too: formulas do arithmetic on it, which bool tensors refuse), or of double precision,
     as torch's wrapped numbers (a float32 0.8 would put a 1e-8 error into every float64
-    gradient; 0-dim, it does not promote the gradient). Made directly over a NumPy scalar
-    array: this runs for every recorded call with a number operand (``x ** 2``)."""
+    gradient; 0-dim, it does not promote the gradient); an int beyond int64 is uint64, as
+    in torch's Scalar, and one beyond that is refused with torch's OverflowError. Made
+    directly over a NumPy scalar array: this runs for every recorded call with a number
+    operand (``x ** 2``)."""
     if isinstance(value, complex):
         dtype = dtypes.complex128
     elif isinstance(value, float):
@@ -252,9 +255,9 @@ def wrapped_number(value) -> TensorBase:
     else:
         value = int(value)
         dtype = dtypes.int64
-        if not -2 ** 63 <= value < 2 ** 63:       # torch.tensor's overflow error
-            import glasstorch
-            return _flagged(glasstorch.tensor(value))
+        if not -2 ** 63 <= value < 2 ** 63:
+            scalar_dtype(value)                 # beyond uint64: torch's OverflowError
+            dtype = dtypes.uint64
     return _flagged(wrap_array(np.array(value, dtype._np), dtype))
 
 

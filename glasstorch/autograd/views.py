@@ -17,9 +17,11 @@ Some views cannot be handled that way, so a view remembers how it was made (torc
 """
 from __future__ import annotations
 
+from ..aten.binding import get_binding
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
 from .creation_meta import (DEFAULT, IN_CUSTOM_FUNCTION, INFERENCE_MODE, MULTI_OUTPUT_NODE,
                             NO_GRAD_MODE)
+from .grad_mode import no_grad
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import short_name
 
@@ -153,14 +155,13 @@ class CopySlices(Node):
         self._input_metadata = [InputMetadata(base)]
 
     def apply(self, grads: list) -> list:
-        import glasstorch
         from .engine import validate_outputs
         grad = grads[0]
         if grad is None:
             return [None] * len(self.next_functions)
         size, stride, _, dtype = self._base_geometry
-        with glasstorch.no_grad():
-            result = glasstorch.empty_strided(size, stride, dtype=grad.dtype)
+        with no_grad():
+            result = get_binding("function", "empty_strided")(size, stride, dtype=grad.dtype)
             result.copy_(grad)
             part = result.as_strided(*self._view_geometry)
             found = list(validate_outputs(self.fn, self.fn.apply([part.clone()])))

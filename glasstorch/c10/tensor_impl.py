@@ -351,6 +351,11 @@ def set_tensor_class(cls: type) -> None:
 _TensorClass = TensorBase
 
 
+def tensor_class() -> type:
+    """The Python class results are made of; see Note [Which class results have]."""
+    return _TensorClass
+
+
 def make_tensor(storage: UntypedStorage, size: tuple, stride: tuple, offset: int,
                 dtype: _dtype, arr=None, cls=None) -> TensorBase:
     """Create a tensor over `storage` with the given geometry (no copy, no checks).

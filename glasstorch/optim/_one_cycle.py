@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .lr_scheduler import LRScheduler, _per_group
+from ._scheduler import LRScheduler, per_group
 from .optimizer import Optimizer
 
 
@@ -83,7 +83,7 @@ class OneCycleLR(LRScheduler):
             raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
                              f"{anneal_strategy}")
         self._anneal_func_type = anneal_strategy
-        max_lrs = _per_group("max_lr", self.optimizer, max_lr)
+        max_lrs = per_group("max_lr", self.optimizer, max_lr)
         if last_epoch == -1:
             for group, peak in zip(self.optimizer.param_groups, max_lrs):
                 group["initial_lr"] = peak / div_factor
@@ -99,8 +99,8 @@ class OneCycleLR(LRScheduler):
             raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
                              "option enabled")
         self.use_beta1 = "betas" in optimizer.defaults
-        highs = _per_group("max_momentum", optimizer, max_momentum)
-        lows = _per_group("base_momentum", optimizer, base_momentum)
+        highs = per_group("max_momentum", optimizer, max_momentum)
+        lows = per_group("base_momentum", optimizer, base_momentum)
         if last_epoch == -1:
             for high, low, group in zip(highs, lows, optimizer.param_groups):
                 self._set_momentum(group, high)

@@ -5,7 +5,7 @@ import warnings
 from math import inf
 from typing import Any
 
-from .lr_scheduler import EPOCH_DEPRECATION_WARNING, LRScheduler, _group_values, _set_lr
+from ._scheduler import EPOCH_DEPRECATION_WARNING, LRScheduler, group_values, set_lr
 from .optimizer import Optimizer
 
 
@@ -55,7 +55,7 @@ class ReduceLROnPlateau(LRScheduler):
         self.cooldown = cooldown
         self.eps = eps
         self.last_epoch = 0
-        self._last_lr = _group_values(self.optimizer, "lr")
+        self._last_lr = group_values(self.optimizer, "lr")
         self._init_is_better(mode=mode, threshold=threshold, threshold_mode=threshold_mode)
         self._reset()
 
@@ -84,7 +84,7 @@ class ReduceLROnPlateau(LRScheduler):
             self._reduce_lr(epoch)
             self.cooldown_counter = self.cooldown
             self.num_bad_epochs = 0
-        self._last_lr = _group_values(self.optimizer, "lr")
+        self._last_lr = group_values(self.optimizer, "lr")
 
     def _reduce_lr(self, epoch: int) -> None:
         groups = self.optimizer.param_groups
@@ -101,7 +101,7 @@ class ReduceLROnPlateau(LRScheduler):
             old_lr = float(group["lr"])
             new_lr = max(old_lr * self.factor, min_lr)
             if old_lr - new_lr > self.eps:
-                _set_lr(group, new_lr)
+                set_lr(group, new_lr)
 
     @property
     def in_cooldown(self) -> bool:

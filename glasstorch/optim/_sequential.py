@@ -4,7 +4,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Any
 
-from .lr_scheduler import LRScheduler, _set_lr
+from ._scheduler import LRScheduler, set_lr
 from .optimizer import Optimizer
 
 
@@ -44,7 +44,7 @@ class SequentialLR(LRScheduler):
         # Constructing the schedulers stepped each once: undo that, and start over
         # from the first one's epoch 0.
         for group in self.optimizer.param_groups:
-            _set_lr(group, group["initial_lr"])
+            set_lr(group, group["initial_lr"])
         self.recursive_undo()
         index = bisect_right(self._milestones, 0)
         self._schedulers[index]._initial_step()

@@ -89,3 +89,19 @@ def test_composites_node_names_match_torch(name):
     views = {"ExpandBackward0", "ReshapeAliasBackward0", "UnsafeViewBackward0",
              "ViewBackward0"}
     assert ours == theirs - views if name == "sdpa_math" else ours == theirs
+
+
+@pytest.mark.parametrize("number, gradient", [(2 ** 63, 9.223372036854776e18),
+                                              (2 ** 64 - 1, 1.8446744073709552e19)])
+def test_recorded_numbers_beyond_int64_are_unsigned_as_torchs_scalars(number, gradient):
+    x = torch.ones(2, dtype=torch.float64, requires_grad=True)
+    (x * number).sum().backward()
+    assert x.grad.tolist() == [gradient, gradient]
+
+
+@pytest.mark.parametrize("number, message", [(2 ** 64, "int too big to convert"),
+                                             (-2 ** 63 - 1, "can't convert negative int to "
+                                                            "unsigned")])
+def test_recorded_numbers_beyond_uint64_raise_torchs_overflow(number, message):
+    with pytest.raises(OverflowError, match=f"^{message}$"):
+        torch.ones(2, requires_grad=True) * number

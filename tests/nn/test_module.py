@@ -219,7 +219,8 @@ def _conversions(torch):
 def _to_errors(torch):
     errors = []
     net = layers(torch).Affine(1, 1)
-    for call in (lambda: net.to(torch.int32), lambda: net.to("cpu", torch.float64, False, True)):
+    for call in (lambda: net.to(torch.int32), lambda: net.to("cpu", torch.float64, False, True),
+                 lambda: net.to("cpu", foo=1)):
         try:
             call()
         except Exception as error:

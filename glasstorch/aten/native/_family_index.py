@@ -365,7 +365,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
  'reduction.extrema': 'all amax amin aminmax any argmax argmin max min',
  'reduction.integration': 'cumulative_trapezoid diff gradient trapezoid trapz',
  'reduction.moments': 'logsumexp std std_mean var var_mean',
- 'reduction.norms': 'dist linalg_vector_norm norm',
+ 'reduction.norms': 'dist linalg_matrix_norm linalg_vector_norm norm',
  'reduction.order_statistics': 'kthvalue median mode nanmedian',
  'reduction.quantile': 'nanquantile quantile',
  'reduction.scan': 'count_nonzero cummax cummin cumprod cumprod_ cumsum cumsum_ '

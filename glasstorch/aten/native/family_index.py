@@ -88,10 +88,9 @@ def _reaches(graph: dict, start: str, goal: str) -> bool:
 def build() -> dict:
     """The index of the current sources, as the dicts `_family_index.py` holds.
 
-    `fresh_source()` calls it in a fresh interpreter with an empty index: the families
-    loaded at import must be those the core imports by itself.
+    `fresh_source()` calls it in a fresh interpreter with an empty index, after
+    ``import glasstorch``: the families loaded then are those the core imports by itself.
     """
-    import glasstorch  # noqa: F401  (loads the core and its families)
     from .. import binding, dispatcher, registry
     graph = modules()
     bindings, operators, bases = defaultdict(list), defaultdict(list), defaultdict(list)
@@ -175,6 +174,7 @@ def fresh_source() -> str:
             "empty = types.ModuleType('glasstorch.aten.native._family_index')\n"
             "empty.BINDINGS, empty.OPERATORS, empty.FAMILIES = {}, {}, ()\n"
             "sys.modules[empty.__name__] = empty\n"
+            "import glasstorch\n"              # the core, with the families it imports
             "from glasstorch.aten.native.family_index import build, source\n"
             "print(source(build()), end='')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -3,22 +3,20 @@
 argument forms once (torch._C._nn._parse_to), then converts each tensor, changing the
 dtype of floating point and complex tensors only.
 
-The functions named like Module methods are installed on `Module` (module.py).
+The functions named like Module methods are installed on `Module` (module.py), which
+imports this module (not the other way round); each returns its module, `self`.
 """
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from ...autograd.grad_mode import no_grad
 from ...c10.tensor_impl import TensorBase
 
-if TYPE_CHECKING:
-    from .module import Module
 
-
-def _apply(self, fn: Callable, recurse: bool = True) -> Module:
-    """Replace every parameter's and buffer's data by ``fn(tensor)``.
+def _apply(self, fn: Callable, recurse: bool = True):
+    """Replace every parameter's and buffer's data by ``fn(tensor)``; returns self.
 
     Parameters keep their identity (an optimizer holding them still sees them):
     their `.data` is swapped for the converted tensor, and so is their gradient's.
@@ -42,7 +40,7 @@ def _apply(self, fn: Callable, recurse: bool = True) -> Module:
     return self
 
 
-def to(self, *args, **kwargs) -> Module:
+def to(self, *args, **kwargs):
     """Move and/or cast parameters and buffers: ``to(device=None, dtype=None,
     non_blocking=False)``, ``to(dtype)``, ``to(tensor)`` or ``to(memory_format=...)``.
     Only floating point and complex tensors change dtype. Returns self.
@@ -55,13 +53,13 @@ def to(self, *args, **kwargs) -> Module:
     return self._apply(converter(args, kwargs))
 
 
-def cuda(self, device=None) -> Module:
+def cuda(self, device=None):
     """Move parameters and buffers to a CUDA device: this build has none, so a module
     with tensors raises torch's CPU-only error."""
     return self._apply(_no_cuda)
 
 
-def to_empty(self, *, device, recurse: bool = True) -> Module:
+def to_empty(self, *, device, recurse: bool = True):
     """Replace parameters and buffers by uninitialised tensors on `device`."""
     from ... import empty_like
     return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
@@ -98,19 +96,11 @@ def converter(args: tuple, kwargs: dict) -> Callable:
 def _parse_to(args: tuple, kwargs: dict) -> tuple:
     """(device, dtype, non_blocking, memory_format) of Tensor.to's argument forms
     (torch._C._nn._parse_to); Module.to refuses the copy flag."""
-    from ...aten.native.creation.conversion import _TO_SIGNATURES, _bind_to, tensor_to
+    from ...aten.native.creation.conversion import parse_to
     from ...c10.device import device as as_device
-    for names in _TO_SIGNATURES:
-        bound = _bind_to(names, args, kwargs)
-        if bound is not None:
-            break
-    else:
-        from ... import empty
-        tensor_to(empty(0), *args, **kwargs)       # raises Tensor.to's own TypeError
+    bound = parse_to(args, kwargs)
     if "copy" in bound:
         raise RuntimeError(".to() does not accept copy argument")
-    other = bound.get("tensor")
-    device = other.device if other is not None else bound.get("device")
-    dtype = other.dtype if other is not None else bound.get("dtype")
-    return (None if device is None else as_device(device), dtype,
+    device = bound.get("device")
+    return (None if device is None else as_device(device), bound.get("dtype"),
             bound.get("non_blocking", False), bound.get("memory_format"))

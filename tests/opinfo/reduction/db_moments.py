@@ -1,6 +1,6 @@
 """OpInfo entries for the moments and norms (`aten/native/reduction/moments.py`, `norms.py`): var,
 std, var_mean, std_mean (each overload), logsumexp, linalg_vector_norm, the aten norm
-overloads and dist."""
+overloads, linalg_matrix_norm (torch.norm's 'nuc') and dist."""
 import numpy as np
 import pytest
 
@@ -105,6 +105,21 @@ def _norm_refs():
     return whole, with_dim, with_dim_dtype, whole_dtype
 
 
+def _matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
+    values = x if dtype is None else x.astype(_np_dtype(dtype))
+    real = values.real.dtype if values.dtype.kind == "c" else values.dtype
+    dims = [d % x.ndim for d in dim]
+    wide = values.astype(np.complex128 if values.dtype.kind == "c" else np.float64)
+    moved = np.moveaxis(wide, dims, (-2, -1))
+    if ord == "nuc":
+        value = np.linalg.svd(moved, compute_uv=False).sum(-1)
+    else:
+        value = np.sqrt(np.sum(np.abs(moved) ** 2, axis=(-2, -1)))
+    if keepdim:
+        value = np.expand_dims(value, tuple(sorted(dims)))
+    return np.asarray(value).astype(real)
+
+
 def _np_dtype(dtype):
     return np.dtype(str(dtype).removeprefix("torch."))
 
@@ -195,6 +210,19 @@ def sample_norm(form: str):
     return samples
 
 
+def sample_matrix_norm(dtype):
+    orders = ("fro",) if dtype.itemsize == 2 else ("fro", "nuc")   # no SVD in half precision
+    matrix, batch = make_tensor((3, 4), dtype, low=-4, high=5), make_tensor((2, 3, 4), dtype)
+    for ord in orders:
+        yield SampleInput(matrix, ord)
+        yield SampleInput(matrix, ord, [1, 0], True)
+        yield SampleInput(batch, ord)
+        yield SampleInput(batch, ord, [0, -1], False)
+        yield SampleInput(make_tensor((2, 0, 3), dtype), ord, [0, 2], True)
+    if dtype is gt.float32:
+        yield SampleInput(matrix, "nuc", dtype=gt.float64)
+
+
 def sample_dist(dtype):
     for a, b in tensor_pairs(dtype):
         yield SampleInput(a, b)
@@ -248,6 +276,24 @@ def _errors_vector_norm():
                      r"identity$", known_bug_on_meta=META_WORDING)
     yield ErrorInput(SampleInput(x, 2, [0, 0]), RuntimeError,
                      r"^dim 0 appears multiple times in the list of dims$", known_bug_on_meta=META_WORDING)
+
+
+def _errors_matrix_norm():
+    x = make_tensor((3, 4), gt.float32)
+    where = "^linalg.matrix_norm: "
+    for sample, message in [
+            (SampleInput(x, "abc"), "Order abc not supported."),
+            (SampleInput(make_tensor((3,), gt.float32), "nuc"),
+             "The input tensor A must have at least 2 dimensions."),
+            (SampleInput(make_tensor((3, 4), gt.int64), "fro"),
+             "Expected a floating point or complex tensor as input. Got Long"),
+            (SampleInput(make_tensor((3, 4), gt.float16), "nuc"),
+             "Low precision dtypes not supported. Got Half"),
+            (SampleInput(x, "nuc", [0]), "dim must be a 2-tuple. Got 0"),
+            (SampleInput(x, "nuc", [1, -1]), r"dims must be different. Got \(1, 1\)"),
+            (SampleInput(x, "nuc", dtype=gt.int64),
+             "dtype should be floating point or complex, but got Long")]:
+        yield ErrorInput(sample, RuntimeError, where + message + "$")
 
 
 def _errors_norm(form):
@@ -325,6 +371,10 @@ OPS = [
            dtypes=INEXACT, sample_inputs=sample_vector_norm, error_inputs=_errors_vector_norm,
            out="linalg.vector_norm", marks=FILLED_DTYPE),
     *_norm_entries(),
+    OpInfo("linalg_matrix_norm.str_ord", variants=("ops.aten.linalg_matrix_norm.str_ord",),
+           ref=_matrix_norm, dtypes=INEXACT, sample_inputs=sample_matrix_norm,
+           error_inputs=_errors_matrix_norm, out="ops.aten.linalg_matrix_norm.str_ord_out",
+           marks=FILLED_DTYPE),
     OpInfo("dist", variants=("dist", "Tensor.dist"), ref=_dist, dtypes=INEXACT,
            sample_inputs=sample_dist, error_inputs=_errors_dist, out="ops.aten.dist.out"),
 ]

@@ -134,6 +134,24 @@ def tensor_to(self, *args, **kwargs):
     """
     if not kwargs and len(args) == 1 and type(args[0]) is dtypes.dtype:     # x.to(dtype)
         return _to(self, args[0], None, None, None, False, False, None)
+    bound = parse_to(args, kwargs)
+    device = bound.get("device")
+    if isinstance(device, int) and not isinstance(device, bool):
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return _to(self, bound.get("dtype"), None, None if device is None else as_device(device),
+               None, bound.get("non_blocking", False), bound.get("copy", False),
+               bound.get("memory_format"))
+
+
+def parse_to(args: tuple, kwargs: dict) -> dict:
+    """The arguments of a ``to(...)`` call by name, whichever of its three forms it takes
+    (torch._C._nn._parse_to, which Tensor.to and Module.to share): those given of
+    ``device``, ``dtype``, ``non_blocking``, ``copy`` and ``memory_format``, a tensor
+    given standing for its device and dtype.
+
+    Raises:
+        TypeError: no form fits the call (torch's message, listing the forms).
+    """
     for names in _TO_SIGNATURES:
         bound = _bind_to(names, args, kwargs)
         if bound is not None:
@@ -141,14 +159,10 @@ def tensor_to(self, *args, **kwargs):
     else:
         raise TypeError(f"to() received an invalid combination of arguments - got "
                         f"({_describe_call(args, kwargs)}), but expected one of:\n{_TO_HELP}")
-    other = bound.get("tensor")
-    device = other._device if other is not None else bound.get("device")
-    dtype = other._dtype if other is not None else bound.get("dtype")
-    if isinstance(device, int) and not isinstance(device, bool):
-        raise RuntimeError("Cannot access accelerator device when none is available.")
-    return _to(self, dtype, None, None if device is None else as_device(device), None,
-               bound.get("non_blocking", False), bound.get("copy", False),
-               bound.get("memory_format"))
+    other = bound.pop("tensor", None)
+    if other is not None:
+        bound["device"], bound["dtype"] = other._device, other._dtype
+    return bound
 
 
 _TO_CHECKS = {
@@ -180,12 +194,13 @@ def _bind_to(names: tuple, args: tuple, kwargs: dict) -> dict | None:
 
 
 def _describe_call(args: tuple, kwargs: dict) -> str:
+    """The call's argument types as torch's parser lists them: keyword arguments last to
+    first, after the positional ones; with none of those, each keyword ends in ", "."""
     parts = [_type_text(a) for a in args]
-    text = ", ".join(parts)
-    if kwargs:                       # torch lists keyword arguments last to first
-        text += (", " if parts else "") + "".join(f"{k}={_type_text(v)}, "
-                                                  for k, v in reversed(kwargs.items()))
-    return text
+    named = [f"{k}={_type_text(v)}" for k, v in reversed(kwargs.items())]
+    if parts:
+        return ", ".join(parts + named)
+    return "".join(f"{n}, " for n in named)
 
 
 def _type_text(value) -> str:

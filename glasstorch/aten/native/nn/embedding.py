@@ -17,6 +17,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
+from ...binding import get_binding
 from ...registry import TensorMeta, composite, op
 
 _INDEX_TYPES = (dtypes.int64, dtypes.int32)
@@ -192,7 +193,6 @@ def one_hot(self, num_classes=-1):
         tensor([[1, 0, 0],
                 [0, 0, 1]])
     """
-    import glasstorch as torch
     if self._dtype is not dtypes.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if self._device.type == "meta":
@@ -210,5 +210,5 @@ def one_hot(self, num_classes=-1):
                 num_classes = largest + 1
             elif largest >= num_classes:
                 raise RuntimeError("Class values must be smaller than num_classes.")
-    classes = torch.arange(num_classes, device=self.device)
-    return torch.eq(self.unsqueeze(-1), classes).to(torch.int64)
+    classes = get_binding("function", "arange")(num_classes, device=self.device)
+    return self.unsqueeze(-1).eq(classes).to(dtypes.int64)

@@ -29,7 +29,9 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
+from ....c10.promotion import promote_types
 from ....c10.tensor_impl import TensorBase
+from ....c10.type_info import finfo
 from ...parallel import GRAIN_SIZE, parallel_for
 from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
@@ -338,20 +340,19 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         >>> torch.rms_norm(torch.tensor([[3., 4.]]), [2], eps=0.0)
         tensor([[0.8485, 1.1314]])
     """
-    import glasstorch as torch
     check_normalized_shape(input, normalized_shape, weight, None, star="*")
     if not (input._dtype.is_floating_point or input._dtype.is_complex):
         raise NotImplementedError(f"\"rms_norm\" not implemented for "
                                   f"'{scalar_type_name(input._dtype)}'")
     _rms_norm_weight_warning(input, weight)
-    compute = torch.float32 if input._dtype in _REDUCED else input._dtype
+    compute = dtypes.float32 if input._dtype in _REDUCED else input._dtype
     upcast = input.to(compute)
     if eps is None:
-        eps = torch.finfo(compute).eps
+        eps = finfo(compute).eps
     dims = list(range(-len(normalized_shape), 0))
     # eps added in place by the Scalar overload, as torch's C++ (AddBackward1)
     mean_square = add_scalar_.call(upcast.pow(2).mean(dims, keepdim=True), eps, 1)
-    result = upcast * torch.rsqrt(mean_square)
+    result = upcast * mean_square.rsqrt()
     if weight is not None:
-        result = result * weight.to(torch.promote_types(result.dtype, weight.dtype))
+        result = result * weight.to(promote_types(result.dtype, weight.dtype))
     return result.contiguous().type_as(input)

@@ -16,7 +16,9 @@ import math
 
 import numpy as np
 
+from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
+from ....c10.tensor_impl import wrap_array
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 
@@ -159,12 +161,12 @@ PADS = {("reflect", 1): reflection_pad1d, ("reflect", 2): reflection_pad2d,
 def _pad_circular(self, pad):
     """Wrap the last ``len(pad) // 2`` dims around: the left border repeats the right
     end and the other way round (one index_select per padded dim)."""
-    import glasstorch as torch
     for i in range(len(pad) // 2):
         size = self._size[self.dim() - 1 - i]
         if pad[2 * i] > size or pad[2 * i + 1] > size:
             raise RuntimeError("Padding value causes wrapping around more than once.")
     result = self
     for axis, positions in _positions(self._size, pad, "circular"):
-        result = result.index_select(axis, torch.from_numpy(positions))
+        index = wrap_array(positions.astype(np.int64, copy=False), dtypes.int64)
+        result = result.index_select(axis, index)
     return result

@@ -18,7 +18,7 @@ import numpy as np
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast, promote_types
 from ...meta.reduction import reduced_shape, reduction_dims
-from ...meta.shape import broadcast_shapes
+from ...meta.shape import broadcast_shapes, wrap_dim
 from ...quiet import quiet
 from ...registry import TensorMeta, op
 from ...schema import SchemaKind
@@ -30,16 +30,17 @@ from .sum import accumulation, axes, given_dtype, write
 # ----------------------------------------------------------------------------------
 def _check_norm_dtypes(name: str, self, dtype) -> None:
     """The input must be inexact; a `dtype=` must be inexact, of the input's kind, and
-    at least as wide (torch's vector_norm checks, in its order)."""
+    at least as wide (torch's vector_norm and matrix_norm checks, in its order)."""
+    where = "linalg.vector_norm" if name == "norm" else name   # norm's dtype= goes there
     if not (self._dtype.is_floating_point or self._dtype.is_complex):
         if name == "norm":
             raise RuntimeError(f"norm(): input dtype should be either floating point or "
                                f"complex. Got {scalar_type_name(self._dtype)} instead.")
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
-                           f"as input. Got {scalar_type_name(self._dtype)}")
+        raise RuntimeError(f"{where}: Expected a floating point or complex tensor as input. "
+                           f"Got {scalar_type_name(self._dtype)}")
     if dtype is None:
         return
-    prefix = "linalg.vector_norm:"
+    prefix = f"{where}:"
     if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(f"{prefix} dtype should be floating point or complex, but got "
                            f"{scalar_type_name(dtype)}")
@@ -291,44 +292,69 @@ tensor_norm.__qualname__ = "Tensor.norm"
 
 
 def _vector_norm(input, ord, dims, keepdim, dtype, out):
-    if out is None:
-        return linalg_vector_norm.call(input, ord, dims, keepdim, dtype)
-    written = linalg_vector_norm.declaration.overloads[SchemaKind.out]
-    return written.call(input, ord, dims, keepdim, dtype, out)
+    return _call(linalg_vector_norm, (input, ord, dims, keepdim, dtype), out)
 
 
 def _matrix_norm(input, ord, dims, keepdim, dtype, out):
-    """The nuclear norm over two dims (computed by NumPy's SVD, on CPU tensors)."""
-    from ....c10.tensor_impl import wrap_array
+    return _call(linalg_matrix_norm, (input, ord, dims, keepdim, dtype), out)
+
+
+def _call(functional, args: tuple, out):
+    """A norm operator's functional overload, or its out= overload when `out` is given."""
+    if out is None:
+        return functional.call(*args)
+    return functional.declaration.overloads[SchemaKind.out].call(*args, out)
+
+
+# ----------------------------------------------------------------------------------
+# linalg_matrix_norm: torch.norm's 'nuc'
+# ----------------------------------------------------------------------------------
+def _matrix_norm_meta(self, ord="fro", dim=(-2, -1), keepdim=False, dtype=None, out=None):
+    """torch's checks, in its order: the order, a matrix, its dtype (no float16 / bfloat16
+    for 'nuc'), two distinct dims, `dtype=`, out='s dtype."""
+    where = "linalg.matrix_norm:"
     if ord not in ("fro", "nuc"):
-        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    if len(dims) != 2:
-        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
-                           f"{' '.join(str(d) for d in dims)}")
-    _check_norm_dtypes("linalg.matrix_norm", input, dtype)
-    rows, columns = (d % max(input.dim(), 1) for d in dims)
-    values = input._np.astype(dtype._np) if dtype is not None else input._np
+        raise RuntimeError(f"{where} Order {ord} not supported.")
+    if self.dim() < 2:
+        raise RuntimeError(f"{where} The input tensor A must have at least 2 dimensions.")
+    _check_norm_dtypes("linalg.matrix_norm", self, None)
+    if ord == "nuc" and self._dtype.itemsize == 2:
+        raise RuntimeError(f"{where} Low precision dtypes not supported. Got "
+                           f"{scalar_type_name(self._dtype)}")
+    if len(dim) != 2:
+        raise RuntimeError(f"{where} dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    rows, columns = (wrap_dim(d, self.dim()) for d in dim)
+    if rows == columns:
+        raise RuntimeError(f"{where} dims must be different. Got ({rows}, {columns})")
+    if _filled_from_out(self, dtype, out):
+        dtype = None
+    _check_norm_dtypes("linalg.matrix_norm", self, dtype)
+    result = (self._dtype if dtype is None else dtype).to_real()
+    if out is not None and out._dtype is not result:
+        raise RuntimeError(f"linalg.matrix_norm expected out tensor dtype "
+                           f"{scalar_type_name(result)} but got: {scalar_type_name(out._dtype)}")
+    return TensorMeta(reduced_shape(self._size, (rows, columns), keepdim), result)
+
+
+# No derivative formula (the nuclear norm's needs SVD's, not written yet): autograd
+# records a NotImplemented node for it, so a result of an input that requires grad
+# requires grad, as torch's does, and backward raises "derivative for
+# aten::linalg_matrix_norm is not implemented" instead of silently dropping the term.
+@op("linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], "
+    "bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", meta=_matrix_norm_meta,
+    function=False, out=True, out_overload="str_ord_out")
+def linalg_matrix_norm(self, ord, dim, keepdim, dtype, *, out):
+    """The matrix norm of `self` over the two dims `dim`: 'fro' (the 2-norm of the
+    elements) or 'nuc' (the sum of the singular values, by NumPy's SVD). torch.norm
+    reaches it for 'nuc'."""
+    if ord == "fro":
+        vector_norm_into(out, self, 2, dim, keepdim, dtype)
+        return
+    rows, columns = reduction_dims(dim, self.ndim)
+    values = self if dtype is None else self.astype(dtype._np)
     moved = np.moveaxis(values, (rows, columns), (-2, -1))
     total = np.linalg.svd(moved, compute_uv=False).sum(-1)
-    if keepdim:
-        total = np.expand_dims(total, tuple(sorted((rows, columns))))
-    result = wrap_array(np.array(total, order="C").astype(
-        (input.dtype if dtype is None else dtype).to_real()._np), (
-            input.dtype if dtype is None else dtype).to_real())
-    if out is not None:
-        return out.resize_(result.shape).copy_(result)
-    _refuse_backward(input, result)
-    return result
-
-
-def _refuse_backward(input, result) -> None:
-    """The nuclear norm has no derivative here (it would need SVD's): a result of an
-    input that requires grad still requires grad, as torch's does, and backward through
-    it raises torch's "not implemented" error instead of silently dropping the term."""
-    from ....autograd.grad_mode import is_grad_enabled
-    from ....autograd.recording import record_not_implemented
-    if input.requires_grad and is_grad_enabled():
-        record_not_implemented("linalg_matrix_norm", [input], result)
+    write(out, np.expand_dims(total, tuple(sorted((rows, columns)))) if keepdim else total)
 
 
 norm_scalar, norm_dim, norm_dim_dtype, norm_dtype = _declare_norms()

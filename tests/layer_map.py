@@ -1,0 +1,77 @@
+"""glasstorch's layers, as data: which part of the package may import which.
+
+DESIGN.md section 2 and docs/architecture.md section 1 draw the layers, bottom up:
+
+    c10  <-  aten  <-  autograd  <-  the Tensor face  <-  the namespaces  <-  __init__.py
+
+`test_layers.py` reads every module under glasstorch/ and fails on an import this map
+does not allow (at module level or inside a function: a call-time import is a
+dependency all the same), on a private name taken across a boundary `PUBLIC_ONLY`
+guards, and on any import cycle.
+
+A module belongs to the layer whose entry names it most precisely: an entry ending in
+"/" holds a folder's modules, any other entry one file (so
+``glasstorch/autograd/functional.py`` is in "autograd tools", the rest of
+``glasstorch/autograd/`` in "autograd"). A new module no entry names fails the test:
+place it here. A layer always imports itself freely.
+
+The map lives beside the test that enforces it, not in the package: it describes the
+source, as `test_code_budget.py`'s line budget does, and `import glasstorch` has no use
+for it.
+"""
+
+LAYERS = {
+    # the data model: dtypes, devices, layouts, Size, storage, TensorBase, dispatch keys
+    "c10": ("glasstorch/c10/",),
+    # the operator machinery and every operator: schemas, registry, dispatcher, Python
+    # bindings, kernels, meta rules
+    "aten": ("glasstorch/aten/",),
+    # the engine: recording, formulas, graph, saved tensors, views, grad modes, forward
+    # AD, custom Functions, backward/grad, gradcheck. It reaches operators through aten
+    # and installs itself there through aten's hooks (DECLARATION_SINKS for its
+    # kernels, register_fallback for the Inference key).
+    "autograd": ("glasstorch/autograd/",),
+    # class Tensor, and what makes tensors from Python data, indexes and prints them
+    "face": ("glasstorch/_tensor.py", "glasstorch/_tensor_new.py", "glasstorch/_tensor_data.py",
+             "glasstorch/_tensor_str.py", "glasstorch/_indexing.py", "glasstorch/_python_ops.py",
+             "glasstorch/return_types.py", "glasstorch/random.py"),
+    # torch.autograd.functional: a user-level tool, written (as torch writes it) in the
+    # whole torch namespace, and loaded on first use
+    "autograd tools": ("glasstorch/autograd/functional.py",),
+    # the torch namespaces over the core
+    "utils": ("glasstorch/utils/",),
+    "linalg": ("glasstorch/linalg/",),
+    "nn": ("glasstorch/nn/",),
+    "optim": ("glasstorch/optim/",),
+    # the torch namespace itself: re-exports, and the namespaces loaded on first use
+    "namespace": ("glasstorch/__init__.py",),
+}
+
+CORE = ("c10", "aten", "autograd", "face")
+
+# The layers each layer may import. "namespace" is `import glasstorch`: the core never
+# needs it (each layer reaches operators through aten's bindings and overloads); the
+# tools and namespaces above the core are written as a torch user writes
+# (``torch.zeros``), as torch's own are.
+MAY_IMPORT = {
+    "c10": (),
+    "aten": ("c10",),
+    "autograd": ("c10", "aten"),
+    "face": ("c10", "aten", "autograd"),
+    "autograd tools": CORE + ("namespace",),
+    "utils": CORE,
+    "linalg": ("aten",),
+    "nn": CORE + ("utils", "namespace"),
+    "optim": CORE + ("utils", "namespace"),
+    "namespace": tuple(LAYERS),
+}
+
+# Layers that may take only the public names of others: no ``_name`` imported from (or
+# read off) their modules, no module of theirs whose name starts with "_". What the
+# namespaces need of aten (nn above all) is part of aten's interface, named and
+# documented as such.
+PUBLIC_ONLY = {layer: ("aten",) for layer in ("autograd tools", "utils", "linalg", "nn", "optim")}
+
+# Imports allowed although their layers are not: (importing file, imported file) -> the
+# reason. None: every import follows the layers.
+EXCEPTIONS: dict = {}
