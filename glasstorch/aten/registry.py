@@ -35,6 +35,7 @@ from ..c10.promotion import can_cast
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import (TensorBase, contiguous_strides, make_tensor, make_view,
                                wrap_array)
+from .derivatives import check_formulas
 from .dispatcher import OpOverload, get_overload
 from .schema import FunctionSchema, SchemaKind, parse_schema
 
@@ -96,7 +97,8 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
         out: also declare the out= overload (``name.out``).
         method: bind as a `Tensor` method too.
         function: bind as a ``torch.`` function.
-        grad: derivative formulas keyed by input name (wired by the autograd engine).
+        grad: derivative formulas keyed by input name (aten/derivatives.py: their names
+            are checked here; the autograd engine compiles them).
         python_name: the Python name when it differs from the schema's.
         out_overload: the out= overload's name when not the usual one.
         python_module: bind the function in a namespace module (``"linalg"``) instead
@@ -212,6 +214,8 @@ _ABOVE_BACKEND = int(DispatchKey.ForwardAD | DispatchKey.Autograd | DispatchKey.
 
 
 def _new_declaration(parsed, kind, kernel, meta, grad, method, function, python_name):
+    if grad is not None:
+        check_formulas(parsed.qualified_name, grad, parsed, (kernel or meta).__module__)
     decl = Declaration(parsed.qualified_name, kind, kernel=kernel, meta=meta, grad=grad,
                        method=method, function=function,
                        python_name=python_name or parsed.name,

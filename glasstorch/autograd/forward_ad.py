@@ -25,6 +25,7 @@ from __future__ import annotations
 import collections
 import weakref
 
+from ..aten.derivatives import sum_to
 from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, local_keys
 from ..c10.tensor_impl import TensorBase, make_view
 
@@ -214,7 +215,6 @@ def tangents_of(value):
 
 def _pairing(found, tangent):
     """Re(sum(conj(found) * tangent)), `found` first summed to the tangent's shape."""
-    from .engine import sum_to
     if not isinstance(found, TensorBase) or not found.requires_grad or tangent is None:
         return None
     if found.shape != tangent.shape:

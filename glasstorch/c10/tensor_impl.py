@@ -348,6 +348,11 @@ def set_tensor_class(cls: type) -> None:
     _TensorClass = cls
 
 
+def tensor_class() -> type:
+    """The Python class results are made of (`torch.Tensor` once it is defined)."""
+    return _TensorClass
+
+
 _TensorClass = TensorBase
 
 
