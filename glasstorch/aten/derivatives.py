@@ -16,31 +16,32 @@ again, and registered where it is defined:
         ...
 
     @op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ...,
-        grad={"self": "cumsum_backward(grad.to(self.scalar_type()), dim)"})
+        grad={"self": "cumsum_backward(grad.to(self_scalar_type), dim)"})
 
 `print(HELPERS)` lists them. `autograd/formulas.py` compiles the formulas at the first
 backward and finds the functions they call with `resolve`.
 
 Note [When formula names are checked]
     At declaration (`check_formulas`, called by the registry), so that a misspelt name
-    fails the import of its family, not the first backward. A name is known by then when
-    it is a helper defined above the operator (a family defines its helpers before the
-    operators that use them, as Python code defines a function before calling it at
-    module level), an operator declared before, or a torch function or operator that
-    the family index lists (families not loaded yet, and a family's own operators
-    declared further down). The core families that load with `import glasstorch` are
-    in no index, and name each other's operators (copy_'s formula calls factory's
-    `zeros_like`, which imports copy; `view_as_real` and `view_as_complex` call each
-    other): while they load, unknown names wait, and `check_deferred` checks them once
-    they all have (autograd calls it when it arrives, after them). The index build
-    starts from an empty index, so it loads the other families inside
-    `deferred_checks()`. The operators a helper calls (``at.where``) are Python names,
-    found when it runs: the gradient tests run every helper.
+    (or input key) fails the import of its family, not the first backward. A name is
+    known by then when it is a helper defined above the operator, an operator declared
+    before, or a torch function or operator that the family index lists (families not
+    loaded yet, and a family's own operators declared further down). Helpers come first
+    because Python tells no one when a module has finished running, so the check cannot
+    wait for the end of a family; defining a function before the module-level code that
+    uses it is the order Python code keeps anyway. The core families that load with
+    `import glasstorch` are in no index, and name each other's operators (copy_'s
+    formula calls factory's `zeros_like`, which imports copy; `view_as_real` and
+    `view_as_complex` call each other): while they load, unknown names wait, and
+    `check_deferred` checks them once they all have (autograd calls it when it arrives,
+    after them). The index build starts from an empty index, so it loads the other
+    families inside `deferred_checks()`. The operators a helper calls (``at.where``)
+    are Python names, found when it runs: the gradient tests run every helper.
 """
 from __future__ import annotations
 
-import ast
 import functools
+import re
 from contextlib import contextmanager
 
 from . import binding
@@ -54,7 +55,7 @@ REFUSES_GRAD = "refuses_requires_grad"
 # output_differentiability: native_layer_norm's mean and rstd are not), e.g.
 # ``"output_differentiability": (True, False, False)``; by default every floating one is.
 OUTPUT_DIFFERENTIABILITY = "output_differentiability"
-RESERVED = frozenset({"grad", "grads", "grad_input_mask", "True", "False", "None"})
+RESERVED = frozenset({"grad", "grads", "grad_input_mask"})
 
 # Facts about an input a formula may read instead of the input itself (`self_sym_sizes`):
 # saving them keeps no tensor alive and is immune to later in-place changes, as torch's
@@ -64,6 +65,8 @@ INPUT_FACTS = {"sym_sizes": lambda t: t._size, "sym_strides": lambda t: t._strid
                "dim": lambda t: len(t._size), "sym_numel": lambda t: t.numel()}
 
 HELPERS: dict = {}          # name -> derivative helper, filled by @derivative_helper
+# Names a formula reads as they are: `ops` reaches one overload (``ops.aten.index.Tensor``).
+_NAMESPACES = {"ops": ops}
 _deferred: list | None = []     # unknown names waiting (Note [When formula names are checked])
 
 
@@ -100,11 +103,21 @@ def variables(schema) -> set:
     return found
 
 
+# A formula's names are its identifiers outside string literals, less attributes (after a
+# dot), keyword arguments (before a lone `=`) and the keywords an expression may hold: what
+# the AST calls its names (tests hold the two equal on every formula). Read this way, not
+# by walking the AST, as the core families' formulas are checked during `import glasstorch`.
+_STRINGS = re.compile(r"'[^']*'|\"[^\"]*\"")
+_IDENTIFIERS = re.compile(r"(?<![\w.])[A-Za-z_]\w*\b(?!\s*=(?!=))")
+_KEYWORDS = frozenset({"and", "or", "not", "if", "else", "for", "in", "is", "lambda", "None",
+                       "True", "False"})
+
+
 @functools.cache
 def formula_names(text: str) -> tuple:
-    """The names a formula's text uses, sorted (attributes, ``x.conj()``, are no names)."""
-    tree = ast.parse(text.strip(), mode="eval")
-    return tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
+    """The names a formula's text uses, sorted (``grad * other.conj()``: grad, other)."""
+    found = _IDENTIFIERS.findall(_STRINGS.sub("''", text))
+    return tuple(sorted({name for name in found if name not in _KEYWORDS}))
 
 
 def formulas(grad: dict) -> dict:
@@ -115,9 +128,12 @@ def formulas(grad: dict) -> dict:
             if key != OUTPUT_DIFFERENTIABILITY and text not in (NOT_DIFFERENTIABLE, REFUSES_GRAD)}
 
 
-def check_formulas(name: str, grad: dict, schema, module: str) -> None:
-    """Refuse a declaration whose formulas name something no one declares (`name`: the
-    operator, `module`: its family, for the message)."""
+def check_formulas(schema, grad: dict | None, module: str) -> None:
+    """Refuse a declaration whose formulas name something no one declares (`module`: its
+    family, for the message)."""
+    if grad is None:
+        return
+    name = schema.qualified_name
     inputs = {a.name for a in schema.arguments if a.type.base == "Tensor"}
     known = variables(schema)
     for key, text in formulas(grad).items():
@@ -157,7 +173,7 @@ def deferred_checks():
 
 
 def _declared(name: str) -> bool:
-    return (name in HELPERS or name == "ops" or binding.has_binding("function", name)
+    return (name in HELPERS or name in _NAMESPACES or binding.has_binding("function", name)
             or has_operator(name))
 
 
@@ -172,13 +188,10 @@ def _unknown(name: str, module: str, key: str, unknown: str) -> NameError:
 
 def resolve(name: str):
     """The function a formula calls by `name`: a derivative helper, else the torch
-    function, else the aten operator (a backward op torch binds nowhere in Python);
-    ``ops`` is `torch.ops`."""
-    found = HELPERS.get(name)
+    function, else the aten operator (a backward op torch binds nowhere in Python)."""
+    found = HELPERS.get(name) or _NAMESPACES.get(name)
     if found is not None:
         return found
-    if name == "ops":
-        return ops
     try:
         return binding.get_binding("function", name)
     except KeyError:

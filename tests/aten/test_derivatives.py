@@ -1,5 +1,6 @@
 """Derivative formulas and their helpers (aten/derivatives.py): every name a formula uses
 is checked when its operator is declared (Note [When formula names are checked])."""
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -91,13 +92,13 @@ def test_deferred_checks_wait_for_the_end():
         return grad
     try:
         with derivatives.deferred_checks():
-            derivatives.check_formulas("later", {"self": "glasstorch_test_later_helper(grad)"},
-                                       schema, "here")
+            derivatives.check_formulas(schema, {"self": "glasstorch_test_later_helper(grad)"},
+                                       "here")
             derivatives.derivative_helper(glasstorch_test_later_helper)
         with pytest.raises(NameError, match="'glasstorch_test_never_declared'"):
             with derivatives.deferred_checks():
                 derivatives.check_formulas(
-                    "later", {"self": "glasstorch_test_never_declared(grad)"}, schema, "here")
+                    schema, {"self": "glasstorch_test_never_declared(grad)"}, "here")
     finally:
         derivatives.HELPERS.pop("glasstorch_test_later_helper", None)
 
@@ -109,6 +110,24 @@ def test_two_helpers_of_one_name_are_refused():
         derivatives.derivative_helper(sum_to)
 
 
+def _names_by_ast(text: str) -> tuple:
+    tree = ast.parse(text, mode="eval")
+    return tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
+
+
+@pytest.mark.parametrize("text, names", [
+    ("grad * other.conj()", ("grad", "other")),
+    ("gelu_backward(grad, self, approximate=approximate)",
+     ("approximate", "gelu_backward", "grad", "self")),
+    ("not_implemented('native_layer_norm_backward mean')", ("not_implemented",)),
+    ("where(self >= min, grad, 0) if min is not None else grad * 1e-7",
+     ("grad", "min", "self", "where")),
+    ("[g.sum() for g in grads]", ("g", "grads")),
+])
+def test_formula_names_are_the_names_python_reads(text, names):
+    assert derivatives.formula_names(text) == names == _names_by_ast(text)
+
+
 def test_every_formula_of_every_family_resolves():
     load_all()
     unresolved = []
@@ -118,6 +137,7 @@ def test_every_formula_of_every_family_resolves():
         schema = next(iter(declaration.overloads.values()))._schema
         known = derivatives.variables(schema)
         for key, text in derivatives.formulas(declaration.grad).items():
+            assert derivatives.formula_names(text) == _names_by_ast(text), text
             for name in derivatives.formula_names(text):
                 if name in known:
                     continue
