@@ -484,8 +484,7 @@ def get_binding(kind: str, name: str):
 
 
 def has_binding(kind: str, name: str) -> bool:
-    """Whether ``torch.<name>`` (kind 'function') or ``Tensor.<name>`` ('method') exists,
-    declared already or by a family the index lists (nothing is loaded or generated)."""
+    """Whether a binding of this kind and name is declared or listed by the family index."""
     return (kind, name) in _SIGNATURES or (kind, name) in _INDEXED
 
 
