@@ -348,12 +348,12 @@ def set_tensor_class(cls: type) -> None:
     _TensorClass = cls
 
 
-def tensor_class() -> type:
-    """The Python class results are made of (`torch.Tensor` once it is defined)."""
-    return _TensorClass
-
-
 _TensorClass = TensorBase
+
+
+def tensor_class() -> type:
+    """The Python class results are made of; see Note [Which class results have]."""
+    return _TensorClass
 
 
 def make_tensor(storage: UntypedStorage, size: tuple, stride: tuple, offset: int,
