@@ -13,26 +13,10 @@ import layer_map
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-# TEMPORARY, the one exception to these checks: files being retired by the deriv branch
-# (issue 13 item 1), which moves every derivative helper beside its operator, deletes
-# autograd/manual*.py and has formulas resolve names through the binding table instead
-# of `_function_named`'s `import glasstorch`. Their imports are not checked here; the lead
-# removes this list once that branch is merged (a stale entry fails the test below).
-RETIRING = {  # file -> the function being retired there (None: the whole file)
-    "glasstorch/autograd/manual*.py": None,
-    "glasstorch/autograd/formulas.py": "_function_named",
-}
-
-
-def _retiring(path: str, function) -> bool:
-    return any(pathlib.PurePath(path).match(pattern) and (retired is None or function == retired)
-               for pattern, retired in RETIRING.items())
-
 
 @pytest.fixture(scope="module")
 def package():
-    imports, paths = graph.read_imports(ROOT, "glasstorch")
-    return [i for i in imports if not _retiring(paths[i.source], i.function)], paths
+    return graph.read_imports(ROOT, "glasstorch")
 
 
 def test_every_module_has_a_layer(package):
@@ -65,16 +49,6 @@ def test_the_map_names_real_layers_and_real_files(package):
     assert not stale, f"layer entries naming no module: {stale}"
     for (source, target), reason in layer_map.EXCEPTIONS.items():
         assert source in files and target in files and reason, (source, target)
-
-
-def test_retiring_entries_are_still_there(package):
-    _, paths = package
-    for pattern, function in RETIRING.items():
-        matches = [p for p in paths.values() if pathlib.PurePath(p).match(pattern)]
-        assert matches, f"{pattern} is gone: remove it from RETIRING"
-        if function is not None:
-            text = (ROOT / matches[0]).read_text(encoding="utf-8")
-            assert f"def {function}(" in text, f"{function} is gone: remove it from RETIRING"
 
 
 # ----- the checker itself, on a synthetic package -----------------------------------

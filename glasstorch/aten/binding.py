@@ -36,6 +36,7 @@ _GENERATED: dict = {}      # ('function' | 'method', name) -> generated function
 _SOURCES: dict = {}        # ('function' | 'method', name) -> generated source text
 _SINKS: list = []          # callbacks told of every (kind, name) that gains a signature
 _EXPECTED: dict = {}       # (kind, name) -> families not loaded yet that declare it
+_INDEXED: set = set()      # every (kind, name) the index lists, loaded or not
 _LOADERS: list = []        # [load(family)] (Note [Families load on first use])
 
 _TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
@@ -482,11 +483,17 @@ def get_binding(kind: str, name: str):
     return function
 
 
+def has_binding(kind: str, name: str) -> bool:
+    """Whether a binding of this kind and name is declared or listed by the family index."""
+    return (kind, name) in _SIGNATURES or (kind, name) in _INDEXED
+
+
 def expect(index: dict, load) -> None:
     """Note names that families not loaded yet declare (`index`: (kind, name) ->
     families, which `load(family)` loads). Sinks hear of the names now."""
     _LOADERS[:] = [load]
     _EXPECTED.update(index)
+    _INDEXED.update(index)
     for kind, name in index:
         for sink in _SINKS:
             sink(kind, name)

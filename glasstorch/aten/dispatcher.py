@@ -17,6 +17,7 @@ call visits, for teaching and debugging.
 """
 from __future__ import annotations
 
+import functools
 import threading
 
 from ..c10.device import get_default_device
@@ -325,6 +326,7 @@ class _Namespace:
 
 
 _EXPECTED: dict = {}       # aten name -> families not loaded yet that declare overloads of it
+_INDEXED: set = set()      # every aten name the index lists, loaded or not
 _LOADERS: list = [None, lambda: None]      # load(family), load_all()
 
 
@@ -333,6 +335,13 @@ def expect(index: dict, load, load_all) -> None:
     first use] in aten/native/__init__.py): `index` maps aten names to families."""
     _LOADERS[:] = [load, load_all]
     _EXPECTED.update(index)
+    _INDEXED.update(index)
+
+
+def has_operator(name: str) -> bool:
+    """Whether ``torch.ops.aten.<name>`` exists, declared already or by a family the
+    index lists (nothing is loaded)."""
+    return name in ops.aten._packets or name in _INDEXED
 
 
 def _load_expected(name) -> bool:
@@ -351,6 +360,14 @@ class _Ops:
 
 
 ops = _Ops()
+
+
+@functools.cache
+def operator_entry(name: str, overload: str):
+    """`ops.aten.<name>.<overload>.call`, looked up once: for the operator calls code
+    makes per backward node (the engine's accumulation, `sum_to`), and the operators
+    are declared after the modules that call them are imported."""
+    return getattr(getattr(ops.aten, name), overload).call
 
 
 def get_overload(schema: FunctionSchema) -> OpOverload:

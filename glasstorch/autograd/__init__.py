@@ -4,7 +4,7 @@ The parts, in the order a gradient meets them:
 
 - `recording.py`: the Autograd dispatch key's kernels record a `Node` per operator call
   on tensors that require grad (its type made from the declaration's formulas by
-  `formulas.py`; long formulas live in `manual.py`);
+  `formulas.py`; long formulas are helpers beside their operators);
 - `graph.py`: nodes, edges, `AccumulateGrad` at the leaves, hooks;
 - `saved.py`: what nodes keep for backward, checked against in-place changes;
 - `engine.py`: runs the graph backwards;
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib as _importlib
 
-from ..aten import registry
+from ..aten import derivatives, registry
 from ..aten.dispatcher import register_fallback
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
 from ..c10.dispatch_key import DispatchKey
@@ -41,6 +41,9 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
 set_view_grad_fn(view_grad_fn)
 register_fallback(DispatchKey.Inference, inference_fallback)
 registry.note_view_creation = note_views
+# The core families have all loaded: the names their formulas use are checked now
+# (Note [When formula names are checked] in aten/derivatives.py), and at once from here on.
+derivatives.check_deferred()
 for _declaration in list(DECLARATIONS.values()):
     install(_declaration)
 DECLARATION_SINKS.append(install)

@@ -15,9 +15,10 @@ import heapq
 import itertools
 
 from ..aten.binding import get_binding
+from ..aten.derivatives import sum_to
 from ..c10.dispatch_key import AUTOGRAD, local_keys
 from . import anomaly_mode
-from .graph import InputMetadata, Node, operator_entry
+from .graph import InputMetadata, Node
 
 
 class GraphRoot(Node):
@@ -242,18 +243,6 @@ def _expandable(shape: tuple, target: tuple) -> bool:
         if size != full and size != 1:
             return False
     return True
-
-
-def sum_to(grad, shape):
-    """Sum `grad` over the dimensions that broadcasting `shape` to grad's shape added
-    (expand's backward; formulas reach it by name through manual.py)."""
-    shape = tuple(shape)
-    lead = grad.dim() - len(shape)
-    dims = list(range(lead)) + [lead + i for i, size in enumerate(shape)
-                                if size == 1 and grad._size[lead + i] != 1]
-    if dims:                                 # the operators themselves: no binding step
-        grad = operator_entry("sum", "dim_IntList")(grad, dims, True, None)
-    return operator_entry("view", "default")(grad, shape) if lead else grad
 
 
 def zeros_for(meta: InputMetadata):

@@ -9,8 +9,9 @@ module turns that into a `Node` subclass named as torch names it (`MulBackward0`
   `other`, ...), the output (`result`, or the output's schema name, `result0`...), or a
   plain argument (`alpha`, `dim`);
 - `grad` is the gradient of the (first differentiable) output, `grads` all of them;
-- any other name is a function: a helper of `manual.py` (torch's FunctionsManual) or a
-  torch function (`where`, `zeros_like`, ...). Methods (`.conj()`) are Tensor methods.
+- any other name is a function: a derivative helper beside its operator, or a torch
+  function (`where`, `zeros_like`), found by `aten/derivatives.py`, which also checked
+  every name when the operator was declared. Methods (`.conj()`) are Tensor methods.
 
 The formulas run on tensors through the ordinary operators, so with grad mode on
 (`create_graph=True`) backward itself is recorded and can be differentiated again.
@@ -20,27 +21,12 @@ from __future__ import annotations
 import ast
 import re
 
+from ..aten.derivatives import (OUTPUT_DIFFERENTIABILITY, RESERVED, formula_names, formulas,
+                                output_names, resolve, variables)
 from ..c10.dispatch_key import PYTHON, local_keys
 from ..c10.tensor_impl import tensor_class
 from .graph import Node, next_sequence_nr
 from .saved import SavedTensor
-
-NOT_DIFFERENTIABLE = "non_differentiable"
-# An input derivatives.yaml leaves out: torch refuses it when it requires grad ("The
-# function 'nll_loss_forward' is not differentiable with respect to argument 'weight'").
-REFUSES_GRAD = "refuses_requires_grad"
-# A grad= key naming which outputs are differentiable (derivatives.yaml's
-# output_differentiability: native_layer_norm's mean and rstd are not), e.g.
-# ``"output_differentiability": (True, False, False)``; by default every floating one is.
-OUTPUT_DIFFERENTIABILITY = "output_differentiability"
-_RESERVED = {"grad", "grads", "grad_input_mask", "True", "False", "None"}
-
-# Facts about an input a formula may read instead of the input itself (`self_sym_sizes`):
-# saving them keeps no tensor alive and is immune to later in-place changes, as torch's
-# `_saved_self_sym_sizes` is.
-INPUT_FACTS = {"sym_sizes": lambda t: t._size, "sym_strides": lambda t: t._stride,
-               "sym_storage_offset": lambda t: t._offset, "scalar_type": lambda t: t._dtype,
-               "dim": lambda t: len(t._size), "sym_numel": lambda t: t.numel()}
 
 
 def camel_case(name: str) -> str:
@@ -56,8 +42,7 @@ class Formula:
     def __init__(self, input_name: str, text: str, op_name: str) -> None:
         self.input_name = input_name
         self.text = text
-        tree = ast.parse(text.strip(), mode="eval")
-        self.names = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+        self.names = formula_names(text)
         self._op_name = op_name
         self._function = self.run = None    # `run(values)`: the compiled formula
         self._parameters: tuple = ()
@@ -66,8 +51,7 @@ class Formula:
         """Bind the names: those in `variables` are read from the values dict the node
         passes (Note [Formulas read the values dict]), the rest are functions."""
         self._parameters = tuple(n for n in self.names if n in variables)
-        namespace = {name: _function_named(name, self._op_name)
-                     for name in self.names if name not in variables and name not in _RESERVED}
+        namespace = {name: resolve(name) for name in self.names if name not in variables}
         namespace[_CONJ] = real_conj_shortcut
         tree = _ReadValues(set(self._parameters)).visit(ast.parse(self.text.strip(), mode="eval"))
         source = f"lambda {_VALUES}: {ast.unparse(tree)}"
@@ -160,29 +144,13 @@ class SharedMember:
 def _formulas_by_input(grad: dict, op_name: str) -> dict:
     """input name -> its Formula, or a SharedFormula's member for the inputs it names."""
     found = {}
-    for key, text in grad.items():
-        if text in (NOT_DIFFERENTIABLE, REFUSES_GRAD) or key == OUTPUT_DIFFERENTIABILITY:
-            continue
+    for key, text in formulas(grad).items():
         names = tuple(name.strip() for name in key.split(","))
         if len(names) == 1:
             found[key] = Formula(key, text, op_name)
             continue
         shared = SharedFormula(names, text, op_name)
         found.update((name, SharedMember(shared, i)) for i, name in enumerate(names))
-    return found
-
-
-def _function_named(name: str, op_name: str):
-    from . import manual        # when the first formula compiles, not at import glasstorch
-    found = getattr(manual, name, None)
-    if found is None:
-        import glasstorch
-        # a torch function, else a backward op torch binds nowhere in Python (gelu_backward)
-        found = getattr(glasstorch, name, None) or getattr(glasstorch.ops.aten, name, None)
-    if found is None:
-        raise NameError(f"derivative formula of {op_name} uses '{name}', which is neither an "
-                        f"argument of the operator nor a function of autograd/manual.py, "
-                        f"torch or torch.ops.aten")
     return found
 
 
@@ -395,33 +363,18 @@ def node_type(declaration, schema) -> type:
     op_name = declaration.name
     by_input = _formulas_by_input(declaration.grad, op_name)
     inputs = [a for a in schema.arguments if a.type.base == "Tensor" and a.name in by_input]
-    outputs = _output_names(schema)
-    formulas = [by_input[arg.name] for arg in inputs]
-    variables = {a.name for a in schema.arguments} | set(outputs) | _RESERVED
-    variables |= {f"{a.name}_{fact}" for a in schema.arguments if a.type.base == "Tensor"
-                  for fact in INPUT_FACTS}
-    shared = {f.shared for f in formulas if isinstance(f, SharedMember)}
-    for formula in [f for f in formulas if isinstance(f, Formula)] + \
+    outputs = output_names(schema)
+    ordered = [by_input[arg.name] for arg in inputs]
+    known = variables(schema)
+    shared = {f.shared for f in ordered if isinstance(f, SharedMember)}
+    for formula in [f for f in ordered if isinstance(f, Formula)] + \
             [s.formula for s in shared]:
-        formula.compile(variables)
-    used = set().union(*(f.names for f in formulas))
+        formula.compile(known)
+    used = set().union(*(f.names for f in ordered))
     cls = type(name, (FormulaNode,), {"hand_written": declaration.name in _HAND_WRITTEN,
-        "formulas": tuple(formulas), "output_names": outputs, "shares_formulas": bool(shared),
+        "formulas": tuple(ordered), "output_names": outputs, "shares_formulas": bool(shared),
         "differentiable_outputs": declaration.grad.get(OUTPUT_DIFFERENTIABILITY),
-        "saved_names": frozenset(used & (variables - _RESERVED)),
+        "saved_names": frozenset(used & (known - RESERVED)),
         "input_names": tuple(a.name for a in inputs)})
     _NODE_TYPES[declaration.name] = cls
     return cls
-
-
-def _output_names(schema) -> tuple:
-    returns = schema.returns
-    if len(returns) == 1:
-        return ("result",) + ((returns[0].name,) if returns[0].name else ())
-    names = []
-    for i, ret in enumerate(returns):
-        names.append(f"result{i}")
-        if ret.name:
-            names.append(ret.name)
-    return tuple(names)
-

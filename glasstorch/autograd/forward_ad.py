@@ -26,6 +26,7 @@ import collections
 import weakref
 
 from ..aten.binding import get_binding
+from ..aten.derivatives import sum_to
 from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, local_keys
 from ..c10.tensor_impl import TensorBase, make_view
 from .grad_mode import enable_grad
@@ -216,7 +217,6 @@ def tangents_of(value):
 
 def _pairing(found, tangent):
     """Re(sum(conj(found) * tangent)), `found` first summed to the tangent's shape."""
-    from .engine import sum_to
     if not isinstance(found, TensorBase) or not found.requires_grad or tangent is None:
         return None
     if found.shape != tangent.shape:

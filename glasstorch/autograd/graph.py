@@ -11,14 +11,13 @@ subclass made for it (`formulas.py`), so `type(y.grad_fn).__name__` is that name
 """
 from __future__ import annotations
 
-import functools
 import itertools
 import sys
 import weakref
 
 import numpy as np
 
-from ..aten.dispatcher import ops
+from ..aten.dispatcher import operator_entry, ops
 from ..aten.meta.shape import is_non_overlapping_and_dense
 from ..aten.registry import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
@@ -271,14 +270,6 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     if meta.post_accumulate_hooks:
         for hook in list(meta.post_accumulate_hooks.values()):
             hook(variable)
-
-
-@functools.cache
-def operator_entry(name: str, overload: str):
-    """`ops.aten.<name>.<overload>.call`, looked up once: the engine's own operator calls
-    (accumulation, sum_to) run per node, and the operators are declared after this
-    module is imported."""
-    return getattr(getattr(ops.aten, name), overload).call
 
 
 def grad_accumulator(tensor) -> AccumulateGrad:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..aten.derivatives import INPUT_FACTS, REFUSES_GRAD
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, DispatchKey, local_keys
 from ..c10 import dtype as dtypes
@@ -24,7 +25,7 @@ from ..c10.tensor_impl import TensorBase, wrap_array
 from . import forward_ad
 from .grad_mode import no_grad
 from .anomaly_mode import _state, record_stack
-from .formulas import INPUT_FACTS, REFUSES_GRAD, named_for_call, node_type
+from .formulas import named_for_call, node_type
 from .graph import InputMetadata, Node, gradient_edge
 from .saved import SavedTensor
 from .views import (check_view_of_leaf, is_tracked_view, leaf_refusal, move_retained_grad,

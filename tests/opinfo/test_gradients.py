@@ -72,12 +72,12 @@ KNOWN_FORWARD: dict = {
 # The same for second derivatives (backward through the formulas).
 KNOWN_SECOND: dict = {
     "linalg_matrix_norm.str_ord": _NO_SVD_DERIVATIVE,
-    "i0": "autograd/manual.py: i0's derivative calls special_i1 through SciPy, not an "
+    "i0": "pointwise/special.py: i0's derivative calls special_i1 through SciPy, not an "
           "operator, so it has no derivative of its own (torch's special_i1 has one)",
     **dict.fromkeys(("quantile", "nanquantile"), (
-        "autograd/manual_sorting.py: quantile has one node whose formula differentiates "
+        "reduction/quantile.py: quantile has one node whose formula differentiates "
         "differently from torch's, which records the ops of its decomposition")),
-    "index_reduce": "autograd/manual_indexing.py: the prod reduction's first-order formula "
+    "index_reduce": "indexing/scatter.py: the prod reduction's first-order formula "
                     "is not differentiated as torch's (its second derivative differs)",
 }
 # Single samples: (entry, sample index) -> reason.

@@ -2,26 +2,27 @@
 
 FAMILIES = ('creation.copy', 'creation.factory', 'creation.conversion', 'creation.ranges',
  'shape.view', 'shape.split_views', 'shape.shape', 'indexing.advanced', 'pointwise.unary',
- 'indexing.scatter', 'indexing.index_along', 'indexing.masked', 'linalg.blas',
- 'linalg.addmm', 'reduction.sum', 'shape.triangular', 'linalg.distance', 'linalg.einsum',
- 'linalg.matmul', 'nn.activation', 'nn.activation_gated', 'nn.activation_smooth',
- 'pointwise.binary', 'pointwise.special', 'nn.activation_gelu', 'nn.activation_rrelu',
- 'nn.attention_flash', 'nn.softmax', 'nn.attention', 'random.fill', 'random.factories',
- 'random.sampling', 'nn.dropout', 'nn.embedding', 'nn.loss_regression', 'nn.loss_binary',
- 'nn.loss_nll', 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization',
- 'nn.padding_modes', 'nn.padding', 'pointwise.binary_math', 'pointwise.comparison',
- 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
- 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
- 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
- 'reduction.norms', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
- 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
- 'sorting.bucketing', 'sorting.unique', 'sorting.histogram')
+ 'indexing.scatter', 'indexing.index_along', 'indexing.masked', 'pointwise.binary',
+ 'linalg.blas', 'linalg.addmm', 'reduction.sum', 'reduction.norms', 'shape.triangular',
+ 'linalg.distance', 'linalg.einsum', 'linalg.matmul', 'nn.activation',
+ 'nn.activation_gated', 'nn.activation_smooth', 'pointwise.special', 'nn.activation_gelu',
+ 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax', 'nn.attention', 'random.fill',
+ 'random.factories', 'random.sampling', 'nn.dropout', 'nn.embedding', 'nn.loss_regression',
+ 'nn.loss_binary', 'nn.loss_nll', 'pointwise.binary_scalar', 'nn.loss_cross_entropy',
+ 'nn.normalization', 'nn.padding_modes', 'nn.padding', 'pointwise.binary_math',
+ 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
+ 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
+ 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan', 'shape.join',
+ 'reduction.integration', 'reduction.moments', 'sorting.sort', 'reduction.order_statistics',
+ 'reduction.quantile', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'sorting.bucketing', 'sorting.unique',
+ 'sorting.histogram')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace',
  'indexing.advanced': 'function:index_put function:index_put_ function:put function:take '
-                      'function:take_along_dim method:index_put method:index_put_ '
-                      'method:put method:put_ method:take method:take_along_dim',
+                      'method:index_put method:index_put_ method:put method:put_ '
+                      'method:take',
  'indexing.index_along': 'function:index_add function:index_copy function:index_fill '
                          'function:index_reduce function:index_select method:index_add '
                          'method:index_add_ method:index_copy method:index_copy_ '
@@ -32,9 +33,10 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                     'method:masked_fill method:masked_fill_ method:masked_scatter '
                     'method:masked_scatter_ method:masked_select method:nonzero_static',
  'indexing.scatter': 'function:gather function:scatter function:scatter_add '
-                     'function:scatter_reduce method:gather method:scatter method:scatter_ '
-                     'method:scatter_add method:scatter_add_ method:scatter_reduce '
-                     'method:scatter_reduce_',
+                     'function:scatter_reduce function:take_along_dim method:gather '
+                     'method:scatter method:scatter_ method:scatter_add '
+                     'method:scatter_add_ method:scatter_reduce method:scatter_reduce_ '
+                     'method:take_along_dim',
  'linalg.addmm': 'function:addbmm function:addmm function:addmv function:addmv_ '
                  'function:addr function:baddbmm method:addbmm method:addbmm_ method:addmm '
                  'method:addmm_ method:addmv method:addmv_ method:addr method:addr_ '
@@ -267,13 +269,13 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'sorting.unique': 'function:_unique function:_unique2'}
 
 OPERATORS = {'creation.ranges': 'arange linspace logspace',
- 'indexing.advanced': 'index index_put index_put_ put put_ take take_along_dim',
+ 'indexing.advanced': 'index index_put index_put_ put put_ take',
  'indexing.index_along': 'index_add index_add_ index_copy index_copy_ index_fill '
                          'index_fill_ index_reduce index_reduce_ index_select',
  'indexing.masked': 'argwhere masked_fill masked_fill_ masked_scatter masked_scatter_ '
                     'masked_select nonzero nonzero_numpy nonzero_static',
  'indexing.scatter': 'gather scatter scatter_ scatter_add scatter_add_ scatter_reduce '
-                     'scatter_reduce_',
+                     'scatter_reduce_ take_along_dim',
  'linalg.addmm': 'addbmm addbmm_ addmm addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_',
  'linalg.blas': 'bmm dot mm mv vdot',
  'linalg.distance': '_cdist_forward _euclidean_dist cdist cross linalg_cross renorm '

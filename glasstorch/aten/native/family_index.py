@@ -91,27 +91,30 @@ def build() -> dict:
     `fresh_source()` calls it in a fresh interpreter with an empty index, after
     ``import glasstorch``: the families loaded then are those the core imports by itself.
     """
-    from .. import binding, dispatcher, registry
+    from .. import binding, derivatives, dispatcher, registry
     graph = modules()
     bindings, operators, bases = defaultdict(list), defaultdict(list), defaultdict(list)
     current = []
     binding.add_sink(lambda kind, name: current and bindings[kind, name].append(current[0]))
     families = []
     declared_by = _declared_by(registry)
-    for family in load_order(graph):
-        module = f"{__package__}.{family}"
-        if module in sys.modules:             # loaded with the core
-            if declared_by(family):
+    # without an index, a formula's operator declared by a family not loaded yet is
+    # known only once all have loaded (Note [When formula names are checked])
+    with derivatives.deferred_checks():
+        for family in load_order(graph):
+            module = f"{__package__}.{family}"
+            if module in sys.modules:             # loaded with the core
+                if declared_by(family):
+                    families.append(family)
+                continue
+            overloads = _overloads(dispatcher)
+            current[:] = [family]
+            importlib.import_module(module)
+            new = _overloads(dispatcher) - overloads
+            for name, _ in new:
+                operators[name].append(family)
+            if new:
                 families.append(family)
-            continue
-        overloads = _overloads(dispatcher)
-        current[:] = [family]
-        importlib.import_module(module)
-        new = _overloads(dispatcher) - overloads
-        for name, _ in new:
-            operators[name].append(family)
-        if new:
-            families.append(family)
     for decl in registry.DECLARATIONS.values():
         bases[decl.name.split(".")[0]].append(_family_of(decl))
     _check_declaration_order(graph, bases)

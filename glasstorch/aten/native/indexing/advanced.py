@@ -1,5 +1,5 @@
 """Advanced indexing: `index` (``x[tensors]``), `index_put` (``x[tensors] = v``),
-`take`, `put` and `take_along_dim`.
+`take` and `put`.
 
 Note [Where the advanced dimensions land]
     `index(self, indices)` takes one optional index tensor per leading dim of `self`
@@ -23,7 +23,7 @@ from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.tensor_impl import TensorBase, contiguous_strides
 from ...meta.pointwise import permuted_strides
 from ...meta.shape import (broadcast_shapes, check_no_internal_overlap, check_no_overlap,
-                          compute_view_stride, has_internal_overlap, wrap_dim)
+                          compute_view_stride, has_internal_overlap)
 from ...registry import TensorMeta, op
 from ..creation.copy import checked_scalar, strides_like
 from ..shape.shape import _caller_stacklevel as caller_stacklevel
@@ -523,73 +523,3 @@ def put(self, index, source, accumulate, *, out):
         np.add.at(target, where, values)
     else:
         target[where] = values
-
-
-# ----------------------------------------------------------------------------------
-# take_along_dim
-# ----------------------------------------------------------------------------------
-def _take_along_dim_meta(self, indices, dim=None, out=None):
-    if indices._dtype is not dtypes.int64:
-        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{scalar_type_name(indices._dtype)}")
-    check_out_dtype(self, out)
-    if dim is None:
-        for t in (self, indices):            # torch flattens both with view(-1)
-            if compute_view_stride(t._size, t._stride, (t.numel(),)) is None:
-                raise RuntimeError("view size is not compatible with input tensor's size and "
-                                   "stride (at least one dimension spans across two contiguous "
-                                   "subspaces). Use .reshape(...) instead.")
-        return TensorMeta((indices.numel(),), self._dtype)
-    if len(self._size) != len(indices._size):
-        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
-                           f"number of dimensions, but got {len(self._size)} dimensions for "
-                           f"input, and {len(indices._size)} dimensions for indices")
-    if not self._size:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    d = wrap_dim(dim, len(self._size))
-    shape = list(broadcast_shapes(_without(self._size, d), _without(indices._size, d)))
-    shape[d] = indices._size[d]
-    return TensorMeta(tuple(shape), self._dtype)
-
-
-def _without(size: tuple, d: int) -> tuple:
-    """`size` with dim d set to 1: every dim but the indexed one broadcasts."""
-    return size[:d] + (1,) + size[d + 1:]
-
-
-@op("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
-    meta=_take_along_dim_meta, out=True, method=True,
-    grad={"self": "take_along_dim_backward(grad, self, indices, dim)",
-          "indices": "non_differentiable"})
-def take_along_dim(self, indices, dim, *, out):
-    """Pick values along `dim` at `indices` (NumPy's ``take_along_axis``).
-
-    `input` and `indices` broadcast in every dim but `dim`; indices are taken modulo
-    the size of `dim` (so negative ones count from the end). Without `dim`, both are
-    read as if flattened, and indices must lie in ``[0, input.numel())``.
-
-    Args:
-        input (Tensor): the tensor to read.
-        indices (LongTensor): positions along `dim`.
-        dim (int, optional): the dim to pick along.
-
-    Example::
-
-        >>> x = torch.tensor([[10, 30, 20], [60, 40, 50]])
-        >>> torch.take_along_dim(x, x.argsort(dim=1), dim=1)
-        tensor([[10, 20, 30],
-                [40, 50, 60]])
-    """
-    if dim is None:
-        flat = self.reshape(-1)
-        check_in_range(indices, flat.size, out_of_bounds(0, flat.size, RuntimeError), low=0)
-        np.take(flat, indices.reshape(-1), out=out, mode="wrap")
-        return
-    d = dim % self.ndim
-    size = self.shape[d]
-    if size == 0 and indices.size:
-        raise ZeroDivisionError("ZeroDivisionError")       # torch's own words
-    shape = out.shape
-    source = np.broadcast_to(self, shape[:d] + (size,) + shape[d + 1:])
-    where = np.broadcast_to(indices % max(size, 1), shape)
-    np.copyto(out, np.take_along_axis(source, where, axis=d))

@@ -13,12 +13,13 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
+from ...derivatives import derivative_helper
 from ...meta.shape import wrap_dim
 from ...registry import TensorMeta, op
 from ..creation.copy import cast_array, checked_scalar
 from .advanced import (check_in_range, check_out_dtype, check_out_overlap, check_written,
                        like_self, out_of_bounds, warn_if_expanded)
-from .scatter import scatter_reduce_into
+from .scatter import scatter_reduce_backward, scatter_reduce_into
 from ..shape.shape import _warn_once as warn_once
 from ..pointwise.unary import BOOL, COMPLEX, refuse
 
@@ -183,6 +184,18 @@ def _index_reduce_meta(self, dim, index, source, reduce, include_self=True, out=
     check_written(out)
     warn_once("index_reduce() is in beta and the API may change at any time.")  # as torch
     return like_self(self)
+
+
+@derivative_helper
+def index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result):
+    """Gradients of `index_reduce`: `scatter_reduce_backward` with the index spread over
+    each slice of `source`."""
+    shape = [1] * source.dim()
+    if shape:                       # (a 0-dim source takes its one index as it is)
+        shape[dim] = index.numel()
+    spread = index.reshape(shape).expand(source.shape)
+    return scatter_reduce_backward(grad, self, dim, spread, source, reduce, include_self,
+                                   result)
 
 
 @op("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "

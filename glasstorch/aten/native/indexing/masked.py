@@ -14,6 +14,8 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
+from ... import functions as at
+from ...derivatives import derivative_helper, sum_to
 from ...meta.shape import broadcast_shapes
 from ...dispatcher import ops
 from ...registry import TensorMeta, composite, op
@@ -106,6 +108,19 @@ def _masked_scatter_meta(self, mask, source, out=None):
     return TensorMeta(broadcast_shapes(mask._size, self._size), self._dtype)
 
 
+@derivative_helper
+def masked_scatter_backward(grad, mask, sizes):
+    """The gradient of masked_scatter's source: the masked elements of `grad`, in order,
+    padded with zeros to source's size."""
+    taken = grad.masked_select(mask)
+    total = 1
+    for n in sizes:
+        total *= n
+    taken = taken[:total]
+    positions = at.arange(taken.numel())
+    return grad.new_zeros((total,)).index_copy(0, positions, taken).reshape(sizes)
+
+
 @op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
     meta=_masked_scatter_meta, inplace=True, out=True, method=True,
     grad={"self": "grad.masked_fill(mask, 0)",
@@ -154,6 +169,14 @@ def _masked_select_meta(self, mask, out=None):
     check_out_overlap(out, self, mask)
     mask_array = np.broadcast_to(mask._np, shape)
     return TensorMeta((int(np.count_nonzero(mask_array)),), self._dtype)
+
+
+@derivative_helper
+def masked_select_backward(grad, self, mask):
+    """Each gradient element back where masked_select read it (summed over the dims
+    self was broadcast in)."""
+    full = at.zeros_like(self).masked_fill(mask, 0)        # the broadcast shape
+    return sum_to(full.masked_scatter(mask, grad), self.shape)
 
 
 @op("masked_select(Tensor self, Tensor mask) -> Tensor", meta=_masked_select_meta, out=True,

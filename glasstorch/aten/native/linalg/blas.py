@@ -25,8 +25,10 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast, result_type_with_scalar
+from ...derivatives import derivative_helper
 from ...registry import TensorMeta, op
 from .blas_threads import matmul_into
+from ..pointwise.binary import conj, maybe_multiply
 from ..pointwise.unary import BOOL, WIDE_UNSIGNED, refuse
 from ..shape.view import expand
 
@@ -231,6 +233,26 @@ def _mm_meta(self, mat2, out=None):
     check_multipliable(self, mat2)
     check_out_dtype(out, self._dtype)
     return TensorMeta((self._size[0], mat2._size[1]), self._dtype)
+
+
+# mm / addmm: a column-major matrix (strides (1, rows): a transposed one, such as the
+# weight.t() of linear) gets its gradient as the transpose of a row-major product, as in
+# torch, so the gradient has the input's own layout: a leaf behind a `.t()` then receives
+# a row-major gradient that AccumulateGrad keeps instead of copying.
+@derivative_helper
+def mm_mat1_backward(grad, mat2, sizes, strides, alpha):
+    """The gradient of `mat1` in ``alpha * mat1 @ mat2``, laid out as `mat1` was."""
+    if strides[0] == 1 and strides[1] == sizes[0]:
+        return maybe_multiply(mat2.conj().mm(grad.t()).t(), conj(alpha))
+    return maybe_multiply(grad.mm(mat2.t().conj()), conj(alpha))
+
+
+@derivative_helper
+def mm_mat2_backward(grad, mat1, sizes, strides, alpha):
+    """The gradient of `mat2` in ``alpha * mat1 @ mat2``, laid out as `mat2` was."""
+    if strides[0] == 1 and strides[1] == sizes[0]:
+        return maybe_multiply(grad.t().mm(mat1.conj()).t(), conj(alpha))
+    return maybe_multiply(mat1.t().conj().mm(grad), conj(alpha))
 
 
 @op("mm(Tensor self, Tensor mat2) -> Tensor", meta=_mm_meta, out=True, method=True,

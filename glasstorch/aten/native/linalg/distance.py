@@ -15,13 +15,18 @@ Note [cdist's two roads]
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.shape import broadcast_shapes, check_no_internal_overlap, wrap_dim
 from ...parallel import parallel_for
 from ...registry import TensorMeta, composite, op
+from ..reduction.norms import norm_backward
 from ..reduction.sum import accumulation
 from ..shape.shape import _warn_once, reshape
 from ..shape.triangular import exact_out_dtype
@@ -86,6 +91,33 @@ def _check_direct_dtypes(x1: np.ndarray, x2: np.ndarray) -> None:
     if x1.dtype != x2.dtype:
         raise RuntimeError(f"expected scalar type {scalar_type_name(from_numpy_dtype(x1.dtype))} "
                            f"but found {scalar_type_name(from_numpy_dtype(x2.dtype))}")
+
+
+@derivative_helper
+def cdist_backward(grad, x1, x2, p: float, result):
+    """The gradient of the distances between the rows of `x1` and `x2` for `x1`.
+
+    With ``d = x1_i - x2_j`` and ``D_ij = |d|_p``, ``dD_ij / dx1_i`` is 0 for p=0,
+    ``sign(d)`` for p=1, ``d / D`` for p=2, ``sign(d)`` on the largest components for
+    p=inf and ``sign(d) |d|^(p-1) / D^(p-1)`` otherwise; zero where ``D == 0`` (and, for
+    p < 1, where a component of d is 0, whose power would be infinite).
+    """
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)                  # (..., r1, r2, m)
+    dist = result.unsqueeze(-1)
+    upstream = grad.unsqueeze(-1)
+    if p == 0:
+        return at.zeros_like(x1)
+    if p == 1:
+        slope = diff.sign()
+    elif p == 2:
+        slope = (diff / dist).masked_fill(dist == 0, 0)
+    elif math.isinf(p):
+        slope = diff.sign() * (diff.abs() == dist)
+    else:
+        slope = diff.sign() * diff.abs().pow(p - 1) / dist.pow(p - 1)
+        vanishing = (dist == 0) | ((diff == 0) & (p < 1))
+        slope = slope.masked_fill(vanishing, 0)
+    return (slope * upstream).sum(-2)
 
 
 @op("_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor",
@@ -163,6 +195,16 @@ def _euclidean_meta(x1, x2, out=None):
     exact_out_dtype(x1._dtype, out)
     batch = broadcast_shapes(x1._size[:-2], x2._size[:-2])
     return TensorMeta(batch + (x1._size[-2], x2._size[-2]), x1._dtype)
+
+
+@derivative_helper
+def euclidean_dist_backward(grad, x1, x2, result):
+    """Both gradients of ``D_ij = |x1_i - x2_j|``: ``sum_j (x1_i - x2_j) g_ij / D_ij``
+    for x1 and its mirror for x2, written as matrix products (zero where D is 0)."""
+    ratio = (grad / result).masked_fill(result == 0, 0)
+    grad_x1 = x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2)
+    grad_x2 = x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT.matmul(x1)
+    return grad_x1, grad_x2
 
 
 @op("_euclidean_dist(Tensor x1, Tensor x2) -> Tensor", meta=_euclidean_meta, out=True,
@@ -260,6 +302,27 @@ def _renorm_meta(self, p, dim, maxnorm, out=None):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {_dtype_shown(self)}")
     return TensorMeta(self._size, self._dtype)
+
+
+@derivative_helper
+def renorm_backward(grad, self, p, dim: int, maxnorm):
+    """The gradient of ``y = x * maxnorm / (|x|_p + 1e-7)`` on the slices over the limit
+    (``y = x`` elsewhere): the scale times `grad`, minus the scale's own change through
+    the norm, ``maxnorm / (n + 1e-7)^2 * sum(conj(x) grad) * dn/dx``."""
+    dim = dim % self.dim()
+    dims = [d for d in range(self.dim()) if d != dim]
+    p = float(p)
+    magnitude = self.abs()
+    if math.isinf(p):
+        norm = magnitude.amax(dims, keepdim=True)
+    else:
+        norm = magnitude.pow(p).sum(dims, keepdim=True).pow(1 / p)
+    along = (self.conj() * grad)
+    along = (along.real if along.is_complex() else along).sum(dims, keepdim=True)
+    norm_change = norm_backward(along, self, p, norm, dims, True)
+    inverse = (norm + 1e-7).reciprocal()
+    factor = inverse * maxnorm
+    return at.where(norm > maxnorm, factor * grad - factor * inverse * norm_change, grad)
 
 
 @op("renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor", meta=_renorm_meta,
@@ -371,6 +434,12 @@ def _cross_meta(self, other, dim=None, out=None):
                    "future release.")
         dim = default_cross_dim(self._size)
     return _linalg_cross_meta(self, other, dim, out)
+
+
+@derivative_helper
+def cross_dim(sizes, dim):
+    """The dim `cross` worked along: the given one, or the first of size 3."""
+    return default_cross_dim(sizes) if dim is None else dim
 
 
 @op("cross(Tensor self, Tensor other, int? dim=None) -> Tensor", meta=_cross_meta, out=True,

@@ -19,6 +19,8 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.tensor_impl import TensorBase
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...pointwise import pointwise, zero_where
 from ...registry import TensorMeta, composite, op
@@ -270,6 +272,18 @@ def _prelu_backward_meta(grad_output, self, weight):
     first input in torch's kernel)."""
     described = elementwise_meta([self, weight, grad_output], Promotion.DEFAULT)
     return described, TensorMeta(described.shape, described.dtype, described.stride)
+
+
+@derivative_helper
+def prelu_kernel_double_backward(grad_grad_input, grad_grad_weight, grad_output, self, weight):
+    """The derivatives of _prelu_kernel_backward's two results (``g`` or ``w g`` for the
+    input, 0 or ``x g`` for the weight) in grad_output, self and weight."""
+    positive = self > 0
+    zero = at.zeros((), dtype=grad_output.dtype)
+    return (at.where(positive, grad_grad_input,
+                     weight * grad_grad_input + self * grad_grad_weight),
+            at.where(positive, zero, grad_grad_weight * grad_output),
+            at.where(positive, zero, grad_grad_input * grad_output))
 
 
 @op("_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)",

@@ -10,6 +10,8 @@ import numpy as np
 
 from ....c10.dtype import scalar_type_name
 from ....c10.tensor_impl import make_tensor
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...meta.shape import wrap_dim
 from ...quiet import quiet
@@ -46,6 +48,13 @@ def log_sigmoid_forward(self, *, out):
     buffer_values = np.exp(-np.abs(x))
     np.copyto(output, np.minimum(x, 0) - np.log1p(buffer_values), casting="unsafe")
     np.copyto(buffer, buffer_values, casting="unsafe")
+
+
+@derivative_helper
+def log_sigmoid_double_backward(grad, self):
+    """log_sigmoid''(x) = -s (1 - s), s = sigmoid(x) (`grad` holds grad * grad_output)."""
+    s = self.sigmoid()
+    return grad * (s - 1) * s
 
 
 @op("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor",
@@ -151,6 +160,31 @@ def glu(self, dim, *, out):
 def _glu_backward_meta(grad_output, self, dim):
     _halved_dim(self, dim)
     return TensorMeta(self._size, grad_output._dtype)
+
+
+def _glu_parts(self, dim: int):
+    first, second = self.chunk(2, dim)
+    gate = second.sigmoid()
+    return first, gate, gate * (1 - gate)
+
+
+@derivative_helper
+def glu_double_backward_grad_output(grad, self, dim: int):
+    """glu_backward is linear in grad_output: apply it to `grad` (split like self)."""
+    first, gate, slope = _glu_parts(self, dim)
+    into_first, into_second = grad.chunk(2, dim)
+    return into_first * gate + into_second * first * slope
+
+
+@derivative_helper
+def glu_double_backward(grad, grad_output, self, dim: int):
+    """glu_backward's derivative in self: the first half through the gate's slope, the
+    second through the gate's slope and curvature."""
+    first, gate, slope = _glu_parts(self, dim)
+    into_first, into_second = grad.chunk(2, dim)
+    return at.cat([into_second * grad_output * slope,
+                   grad_output * slope * (into_first + into_second * first * (1 - 2 * gate))],
+                  dim)
 
 
 @op("glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor", meta=_glu_backward_meta,

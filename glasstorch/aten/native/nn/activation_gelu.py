@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from ...derivatives import derivative_helper
 from ...pointwise import pointwise
 from .activation import BACKWARD, NN, NOT_FLOATING
 from .activation_smooth import scratch
@@ -158,6 +159,23 @@ def _gelu_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray,
         derivative = _cdf(x)
         np.add(derivative, density, out=derivative)
     np.multiply(derivative, grad, out=out)
+
+
+@derivative_helper
+def gelu_double_backward(grad, grad_output, self, approximate: str):
+    """gelu''(x) * grad * grad_output: ``phi(x) (2 - x^2)`` for the exact form; for the
+    tanh form, with u = beta (x + kappa x^3) and t = tanh(u),
+    ``(1 - t^2) (u' + x (u'' - 2 t u'^2) / 2)``."""
+    if approximate == "tanh":
+        square = self * self
+        t = ((self + _TANH_KAPPA * square * self) * _TANH_BETA).tanh()
+        slope = _TANH_BETA * (1 + 3 * _TANH_KAPPA * square)
+        curve = _TANH_BETA * 6 * _TANH_KAPPA * self
+        second = (1 - t * t) * (slope + 0.5 * self * (curve - 2 * t * slope * slope))
+    else:
+        density = (self * self * -0.5).exp() * _INV_SQRT_2PI
+        second = density * (2 - self * self)
+    return grad * grad_output * second
 
 
 @pointwise("gelu_backward(Tensor grad_output, Tensor self, *, str approximate=\"none\") "

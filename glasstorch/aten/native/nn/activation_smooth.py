@@ -3,7 +3,7 @@ softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
 
 As in `activation.py`: pointwise declarations (float16 / bfloat16 computed in float32),
 each derivative calling a fused backward operator that torch binds only in
-``torch.ops.aten``; second derivatives are formulas of `autograd/manual_activation.py`.
+``torch.ops.aten``; second derivatives are the helpers beside those operators.
 The kernels follow torch's CPU formulas (``expm1`` for elu, softplus reverting to ``x``
 above `threshold`).
 """
@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ....c10.dtype import type_meta_name
+from ...derivatives import derivative_helper
+from ...dispatcher import ops
 from ...pointwise import pointwise
 from ...registry import composite
 from ...schema import SchemaKind
@@ -69,6 +72,18 @@ def elu(self, alpha, scale, input_scale, *, out):
     np.copyto(out, curve, where=negative)
 
 
+@derivative_helper
+def elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result: bool,
+                        self_or_result):
+    """d/dx of elu_backward: only the negative part curves."""
+    negative = (self_or_result < 0).to(grad.dtype)
+    if is_result:
+        return grad * grad_output * input_scale * negative
+    inner = ops.aten.elu_backward(grad * grad_output * input_scale, alpha, scale,
+                                  input_scale, False, self_or_result)
+    return inner * negative
+
+
 @pointwise("elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, "
            "bool is_result, Tensor self_or_result) -> Tensor", **BACKWARD,
            grad={"grad_output": "elu_backward(grad, alpha, scale, input_scale, is_result, "
@@ -113,6 +128,14 @@ def selu_(self):
     return elu.declaration.overloads[SchemaKind.inplace].call(self, SELU_ALPHA, SELU_SCALE, 1)
 
 
+@derivative_helper
+def celu_backward(grad, self, alpha):
+    """celu's derivative: elu_backward with input scale ``1 / alpha``, alpha read as a
+    float32 first (torch's formula uses ``alpha.toFloat()``)."""
+    input_scale = 1.0 / float(np.float32(alpha))
+    return ops.aten.elu_backward(grad, alpha, 1, input_scale, False, self)
+
+
 @pointwise("celu(Tensor self, Scalar alpha=1.) -> Tensor", inplace=True, out=True,
            method=False, numbers=(), check_out=_celu_out,
            grad={"self": "celu_backward(grad, self, alpha)"})
@@ -133,6 +156,23 @@ def celu(self, alpha, *, out):
 # ----------------------------------------------------------------------------------
 # silu and mish
 # ----------------------------------------------------------------------------------
+def _grad_mode() -> bool:
+    """Whether backward itself is being recorded (create_graph): grad mode is on, which
+    c10's thread-local keys say (`no_grad` excludes the Autograd key)."""
+    return not local_keys.excluded & AUTOGRAD
+
+
+@derivative_helper
+def silu_input_backward(grad, self):
+    """silu's derivative: the fused silu_backward, or, when the backward itself is
+    recorded (create_graph), the same math in differentiable operators, as torch's
+    formula switches on grad mode (silu_backward has no derivative of its own)."""
+    if not _grad_mode():
+        return ops.aten.silu_backward(grad, self)
+    s = self.sigmoid()
+    return grad * s * (1 + self * (1 - s))
+
+
 @pointwise("silu(Tensor self) -> Tensor", inplace=True, out=True, **NN,
            grad={"self": "silu_input_backward(grad, self)"})
 def silu(self, *, out):
@@ -174,6 +214,16 @@ def _tanh_softplus(x: np.ndarray) -> np.ndarray:
     value = np.exp(x, out=scratch(x))
     np.log1p(value, out=value)
     return np.tanh(value, out=value)
+
+
+@derivative_helper
+def mish_input_backward(grad, self):
+    """mish's derivative ``t + x s (1 - t^2)`` (t = tanh(softplus(x)), s = sigmoid(x)):
+    fused, or in differentiable operators under create_graph, as `silu_input_backward`."""
+    if not _grad_mode():
+        return ops.aten.mish_backward(grad, self)
+    t = ops.aten.softplus(self).tanh()
+    return grad * (t + self * self.sigmoid() * (1 - t * t))
 
 
 @pointwise("mish(Tensor self) -> Tensor", inplace=True, out=True, **NN,
@@ -225,6 +275,14 @@ def softplus(self, beta, threshold, *, out):
     np.log1p(scaled, out=scaled)
     np.divide(scaled, beta, out=out)
     np.copyto(out, self, where=linear)
+
+
+@derivative_helper
+def softplus_double_backward(grad, self, beta, threshold):
+    """softplus''(x) = beta s (1 - s) with s = sigmoid(beta x), 0 where it is linear
+    (`grad` already holds grad * grad_output)."""
+    s = (self * beta).sigmoid()
+    return grad * s * (1 - s) * beta * (self * beta < threshold).to(grad.dtype)
 
 
 @pointwise("softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) "

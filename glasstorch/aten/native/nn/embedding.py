@@ -18,6 +18,7 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ...binding import get_binding
+from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 
 _INDEX_TYPES = (dtypes.int64, dtypes.int32)
@@ -100,6 +101,18 @@ def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_fr
 def _dense_backward_meta(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
     _check_indices(indices, 2, "embedding_backward")
     return TensorMeta((num_weights, grad_output._size[-1]), grad_output._dtype)
+
+
+@derivative_helper
+def embedding_dense_double_backward(grad, indices, padding_idx: int):
+    """`embedding_dense_backward` is linear in its gradient: differentiating it picks
+    rows of `grad` again (``grad[indices]``), the padding index's rows zero. The
+    first backward already divided by the index counts, so no scaling here (torch's
+    formula does the same)."""
+    picked = grad.index_select(0, indices.reshape(-1))
+    if padding_idx >= 0:
+        picked = picked.masked_fill((indices == padding_idx).reshape(-1, 1), 0)
+    return picked.view(tuple(indices.shape) + (-1,))     # torch's -1: refused when empty
 
 
 @op("embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt "

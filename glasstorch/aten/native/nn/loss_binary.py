@@ -16,11 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10.dtype import scalar_type_name
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...meta.shape import broadcast_shapes, is_non_overlapping_and_dense
 from ...quiet import quiet
 from ...registry import TensorMeta, op
-from .loss_regression import MEAN, NOT_FLOATING, SUM, opmath, reduce_loss, rounded
+from .loss_regression import (MEAN, NOT_FLOATING, SUM, mean_divided, opmath, reduce_loss,
+                              rounded)
 from ..pointwise.unary import refuse
 
 _LOG_FLOOR = -100.0
@@ -74,6 +76,17 @@ def _check_probabilities(x: np.ndarray, t: np.ndarray) -> None:
         raise RuntimeError(f"all elements of {what} should be between 0 and 1")
 
 
+def _weighted_gradient(gradient, weight):
+    return gradient if weight is None else gradient * weight
+
+
+@derivative_helper
+def binary_cross_entropy_target_backward(grad, self, target, weight, reduction: int):
+    """d/d(target) of ``-(t log x + (1 - t) log(1 - x))`` is ``-logit(x)``."""
+    gradient = _weighted_gradient(-self.logit() * grad, weight)
+    return mean_divided(gradient, reduction, target.numel())
+
+
 @op("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) "
     "-> Tensor", meta=_bce_meta, out=True, python_module="nn",
     grad={"self": "binary_cross_entropy_backward(grad, self, target, weight, reduction)",
@@ -111,6 +124,33 @@ def _bce_backward_meta(grad_output, self, target, weight=None, reduction=MEAN) -
     if shape == self._size and is_non_overlapping_and_dense(self._size, self._stride):
         return TensorMeta(shape, self._dtype, self._stride)       # empty_like(self)
     return TensorMeta(shape, self._dtype)
+
+
+@derivative_helper
+def binary_cross_entropy_double_backward(grad_output, grad, self, target, weight,
+                                         reduction: int):
+    """d/d(self) of the first derivative ``(x - t) / (x (1 - x))``."""
+    numerator = self * self - 2 * self * target + target
+    denominator = (self + _EPSILON).pow(2) * (1 - self + _EPSILON).pow(2)
+    gradient = _weighted_gradient(numerator / denominator * (grad * grad_output), weight)
+    return mean_divided(gradient, reduction, self.numel())
+
+
+@derivative_helper
+def binary_cross_entropy_double_backward_target(grad, grad_output, self, target, weight,
+                                                reduction: int):
+    """d/d(target) of the first derivative: ``-1 / (x (1 - x))``."""
+    gradient = _weighted_gradient(-grad * grad_output, weight)
+    denominator = ((1 - self) * self).clamp_min(_EPSILON)
+    return mean_divided(gradient / denominator, reduction, target.numel())
+
+
+@derivative_helper
+def binary_cross_entropy_double_backward_grad_output(grad, self, target, weight,
+                                                     reduction: int):
+    """The first derivative itself, applied to `grad`."""
+    slope = (self - target) / ((self + _EPSILON) * (1 - self + _EPSILON))
+    return mean_divided(_weighted_gradient(slope * grad, weight), reduction, self.numel())
 
 
 @op("binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, "
@@ -157,6 +197,37 @@ def _bce_logits_meta(self, target, weight=None, pos_weight=None, reduction=MEAN)
 
 def _log_sigmoid(z: np.ndarray) -> np.ndarray:
     return np.minimum(z, 0) - np.log1p(np.exp(-np.abs(z)))
+
+
+@derivative_helper
+def binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight,
+                                              reduction: int):
+    """``(sigmoid(x) - t)`` times the weights; with `pos_weight` p:
+    ``(1 + (p - 1) t) sigmoid(x) - p t``."""
+    if pos_weight is not None:
+        weighted_target = pos_weight * target
+        slope = (weighted_target + 1 - target) * self.sigmoid() - weighted_target
+    else:
+        slope = self.sigmoid() - target
+    gradient = _weighted_gradient(slope * grad, weight)
+    return mean_divided(gradient, reduction, self.numel())
+
+
+@derivative_helper
+def binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight,
+                                                     reduction: int):
+    """d/d(target): ``-x``, or ``log_sigmoid(-x) - p log_sigmoid(x)`` with `pos_weight`."""
+    if pos_weight is not None:
+        slope = _log_sigmoid_tensor(-self) - _log_sigmoid_tensor(self) * pos_weight
+    else:
+        slope = -self
+    gradient = _weighted_gradient(slope * grad, weight)
+    return mean_divided(gradient, reduction, target.numel())
+
+
+def _log_sigmoid_tensor(x):
+    """``log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` on a tensor, without overflow."""
+    return x.clamp_max(0) - (-x.abs()).exp().log1p()
 
 
 @op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, "

@@ -198,7 +198,7 @@ def _nll_backward_meta(grad_output, self, target, weight, reduction, ignore_inde
 _NLL_BACKWARD = ("nll_loss_backward(grad, self, target, weight, reduction, ignore_index, "
                  "total_weight)")
 # Inputs torch's derivatives leave out: it refuses them when they require grad (see
-# autograd/formulas.py, REFUSES_GRAD); total_weight is a count, not differentiable.
+# aten/derivatives.py, REFUSES_GRAD); total_weight is a count, not differentiable.
 _REFUSED = "refuses_requires_grad"
 _FORWARD_GRAD = {"target": "non_differentiable", "weight": _REFUSED,
                  "output_differentiability": (True, False)}

@@ -20,6 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ... import functions as at
+from ...derivatives import derivative_helper
+from ...dispatcher import ops
 from ...meta.pointwise import Promotion, common_dtype, elementwise_meta
 from ...meta.shape import broadcast_shapes
 from ...quiet import quiet
@@ -104,6 +107,23 @@ def write_gradient(out, slope, grad_output, reduction: int, count: int,
 # ----------------------------------------------------------------------------------
 # mse_loss
 # ----------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
+# Derivatives of the backward operators (and of the targets), in operators so that they
+# differentiate again. A mean divides every element's gradient by the element count.
+# ----------------------------------------------------------------------------------
+def mean_divided(gradient, reduction: int, count: int):
+    return gradient / count if reduction == MEAN else gradient
+
+
+def _grad_output_gradient(backward, grad, grad_output, reduction: int, *args):
+    """The gradient of a pointwise loss's backward operator for its `grad_output`: the
+    backward itself, contracted with `grad` when the loss was reduced to one number."""
+    if reduction == NONE:
+        return backward(grad, *args)
+    slope = backward(at.ones_like(grad_output), *args)
+    return (slope * grad).sum()
+
+
 @op("mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor",
     meta=lambda self, target, reduction=MEAN: pointwise_loss_meta(self, target, reduction),
     out=True, python_module="nn",
@@ -128,6 +148,18 @@ def mse_loss(self, target, reduction, *, out):
     dtype = common(self, target)
     difference = rounded(opmath(self) - opmath(target), dtype)   # torch rounds it too
     reduce_loss(difference * difference, reduction, out, dtype)
+
+
+@derivative_helper
+def mse_loss_double_backward(grad, self, reduction: int):
+    """d(mse_loss_backward)/d(self) applied to `grad` (already times grad_output)."""
+    return mean_divided(2 * grad, reduction, self.numel())
+
+
+@derivative_helper
+def mse_loss_double_backward_grad_output(grad, grad_output, self, target, reduction: int):
+    return _grad_output_gradient(ops.aten.mse_loss_backward, grad, grad_output, reduction,
+                                 self, target, reduction)
 
 
 @op("mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor",
@@ -178,6 +210,22 @@ def smooth_l1_loss(self, target, reduction, beta, *, out):
     gap = np.abs(opmath(self) - opmath(target))
     reduce_loss(np.where(gap < beta, 0.5 * gap * gap / beta, gap - 0.5 * beta), reduction, out,
                 common(self, target))
+
+
+@derivative_helper
+def smooth_l1_loss_double_backward(grad, self, target, reduction: int, beta: float):
+    """Inside the quadratic zone the slope changes at 1 / beta, outside not at all."""
+    if beta == 0:
+        return at.zeros_like(grad)
+    inside = ((self - target).abs() < beta).to(grad.dtype)
+    return mean_divided(grad * inside / beta, reduction, self.numel())
+
+
+@derivative_helper
+def smooth_l1_loss_double_backward_grad_output(grad, grad_output, self, target,
+                                               reduction: int, beta: float):
+    return _grad_output_gradient(ops.aten.smooth_l1_loss_backward, grad, grad_output,
+                                 reduction, self, target, reduction, beta)
 
 
 @op("smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, "
@@ -240,6 +288,20 @@ def huber_loss(self, target, reduction, delta, *, out):
     gap = np.abs(opmath(self) - opmath(target))
     reduce_loss(np.where(gap < delta, 0.5 * gap * gap, delta * (gap - 0.5 * delta)),
                 reduction, out, self.dtype)
+
+
+@derivative_helper
+def huber_loss_double_backward(grad, self, target, reduction: int, delta: float):
+    """Inside the quadratic zone the slope changes at 1, outside not at all."""
+    inside = (self - target).abs() < delta
+    return mean_divided(grad * inside, reduction, self.numel())
+
+
+@derivative_helper
+def huber_loss_double_backward_grad_output(grad, grad_output, self, target,
+                                           reduction: int, delta: float):
+    return _grad_output_gradient(ops.aten.huber_loss_backward, grad, grad_output,
+                                 reduction, self, target, reduction, delta)
 
 
 @op("huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, "

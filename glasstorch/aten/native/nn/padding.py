@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 from .padding_modes import PADS, _pad_circular
 
@@ -33,6 +35,13 @@ def _padded_shape(self, pad) -> tuple:
             raise RuntimeError("narrow(): length must be non-negative.")
         shape[dim] = kept + max(left, 0) + max(right, 0)
     return tuple(shape)
+
+
+@derivative_helper
+def constant_pad_nd_backward(grad, pad):
+    """Padding's gradient crops the border back off: the same operator with every amount
+    negated (the cropped parts of a negative pad get zeros)."""
+    return at.constant_pad_nd(grad, [-amount for amount in pad], 0)
 
 
 @op("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor",

@@ -12,6 +12,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import scalar_dtype
 from ....c10.tensor_impl import TensorBase
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, common_dtype
 from ...meta.shape import broadcast_shapes
 from ...pointwise import pointwise, to_compute_scalar
@@ -122,6 +123,22 @@ def alias_of(kernel, target: str):
 # ----------------------------------------------------------------------------------
 # add, sub, rsub
 # ----------------------------------------------------------------------------------
+@derivative_helper
+def conj(value):
+    """The conjugate of a tensor or of a number (a Scalar argument: ``alpha``)."""
+    return value.conj() if isinstance(value, TensorBase) else value.conjugate()
+
+
+@derivative_helper
+def maybe_multiply(grad, value):
+    """``grad * value``, or `grad` itself when `value` is a real number equal to 1 (torch's
+    helper of the same name): the default ``alpha=1`` / ``beta=1`` cost no pass over the
+    gradient, and a double backward records no MulBackward0, as in torch."""
+    if isinstance(value, (int, float)) and value == 1:
+        return grad
+    return grad * value
+
+
 def _check_alpha(self, other, alpha=1):
     """torch's alpha checks, against the common dtype of the operands."""
     if type(alpha) is int:

@@ -27,6 +27,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ....c10.promotion import result_type_of
 from ....c10.tensor_impl import TensorBase
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta, result_and_compute
 from ...pointwise import pointwise, to_compute_scalar, zero_where
 from ...quiet import quiet
@@ -197,6 +198,33 @@ _CLAMP_DOC = """Clamp each element into ``[min, max]``: ``min(max(input, min), m
     """
 
 
+@derivative_helper
+def clamp_backward(grad, self, min, max):
+    """The gradient of clamp for its input: `grad` where ``min <= self <= max``."""
+    if min is not None and max is not None:
+        return grad.where((self >= min) & (self <= max), 0)
+    if min is not None:
+        return grad.where(self >= min, 0)
+    return grad.where(self <= max, 0)
+
+
+@derivative_helper
+def clamp_backward_min_max(grad, self, min, max, wanted):
+    """The gradients of clamp for tensor bounds ``(min, max)`` (those in `wanted`):
+    a bound receives `grad` where it is the result; max wins when the bounds cross."""
+    grad_min = grad_max = None
+    if min is not None and max is not None:
+        if wanted[0]:
+            grad_min = grad.where((self < min) & (min < max), 0)
+        if wanted[1]:
+            grad_max = grad.where((self > max) | (max < min), 0)
+    elif min is not None and wanted[0]:
+        grad_min = grad.where(self < min, 0)
+    elif max is not None and wanted[1]:
+        grad_max = grad.where(self > max, 0)
+    return grad_min, grad_max
+
+
 def _declare_clamp(name: str):
     """``name.Tensor`` then ``name`` (with in-place and out=): clamp, and its alias clip."""
     tensor_kernel = _named(_clamp_tensor_kernel, name, _CLAMP_DOC.format(name=name))
@@ -229,31 +257,6 @@ def _named(kernel, name: str, doc: str):
 
 clamp_tensor, clamp = _declare_clamp("clamp")
 clip_tensor, clip = _declare_clamp("clip")
-
-
-def clamp_backward(grad, self, min, max):
-    """The gradient of clamp for its input: `grad` where ``min <= self <= max``."""
-    if min is not None and max is not None:
-        return grad.where((self >= min) & (self <= max), 0)
-    if min is not None:
-        return grad.where(self >= min, 0)
-    return grad.where(self <= max, 0)
-
-
-def clamp_backward_min_max(grad, self, min, max, wanted):
-    """The gradients of clamp for tensor bounds ``(min, max)`` (those in `wanted`):
-    a bound receives `grad` where it is the result; max wins when the bounds cross."""
-    grad_min = grad_max = None
-    if min is not None and max is not None:
-        if wanted[0]:
-            grad_min = grad.where((self < min) & (min < max), 0)
-        if wanted[1]:
-            grad_max = grad.where((self > max) | (max < min), 0)
-    elif min is not None and wanted[0]:
-        grad_min = grad.where(self < min, 0)
-    elif max is not None and wanted[1]:
-        grad_max = grad.where(self > max, 0)
-    return grad_min, grad_max
 
 
 @pointwise("clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", inplace=True, out=True,

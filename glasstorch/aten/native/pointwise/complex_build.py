@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10.dtype import scalar_type_name
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...quiet import quiet
 from ...registry import TensorMeta, op
@@ -50,6 +51,15 @@ def complex_(real, imag, *, out):
     """
     np.copyto(out.real, real)
     np.copyto(out.imag, imag)
+
+
+@derivative_helper
+def polar_backward(grad, result):
+    """Gradients of ``polar(abs, angle) = abs * e^(i angle)`` for its two real inputs: the
+    real parts of ``conj(grad)`` times the derivatives ``e^(i angle)`` (taken as
+    ``sgn(result)``, so none at the origin, as torch's) and ``i * result``."""
+    conjugated = grad.conj()
+    return (conjugated * result.sgn()).real, (conjugated * (result * 1j)).real
 
 
 @op("polar(Tensor abs, Tensor angle) -> Tensor", meta=_parts_meta, out=True,

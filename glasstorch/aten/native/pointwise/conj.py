@@ -14,10 +14,21 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10.tensor_impl import TensorBase
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion
 from ...registry import CPU, META, _label, composite
 from ...schema import SchemaKind
 from .unary import COMPLEX, exact_dtype_out, real_out_of_complex, unary
+
+
+@derivative_helper
+def angle_backward(grad, self):
+    """Zero for real inputs; for complex z, the gradient of atan2(imag, real), which
+    is ``grad * z * i / |z|^2`` (zero at z = 0)."""
+    if not self.is_complex():
+        return grad.new_zeros(grad.shape)
+    safe = self.where(self != 0, 1)           # no 0/0 for a double backward to meet
+    return (grad * safe / safe.abs().pow(2) * 1j).where(self != 0, 0)
 
 
 @unary("angle(Tensor self) -> Tensor", promotion=Promotion.INT_TO_FLOAT_COMPLEX_TO_FLOAT,
@@ -36,15 +47,6 @@ def angle(self, *, out):
     else:
         np.multiply(np.less(self, 0), out.dtype.type(np.pi), out=out)
         np.copyto(out, self, where=np.isnan(self))
-
-
-def angle_backward(grad, self):
-    """Zero for real inputs; for complex z, the gradient of atan2(imag, real), which
-    is ``grad * z * i / |z|^2`` (zero at z = 0)."""
-    if not self.is_complex():
-        return grad.new_zeros(grad.shape)
-    change = grad * self / (self.abs() * self.abs()) * 1j
-    return change.where(self != 0, 0)
 
 
 @unary("conj_physical(Tensor self) -> Tensor", inplace=True, out=True,

@@ -16,6 +16,8 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.tensor_impl import TensorBase
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion
 from ...pointwise import pointwise
 from ...registry import composite
@@ -105,6 +107,19 @@ def _integer_pow(base, exponent, out: np.ndarray) -> None:
     special = np.where((base == 1) | (base == -1), unit, 0)
     powered = np.power(base, np.where(negative, 0, exponent))
     np.copyto(out, np.where(negative, special, powered), casting="unsafe")
+
+
+@derivative_helper
+def pow_backward(grad, self, exponent):
+    """d(self ** exponent)/d(self): a number exponent (torch's Scalar overload) needs no
+    `where` guard; a tensor one guards its zeros (0 ** 0 has slope 0)."""
+    if getattr(exponent, "_wrapped_number", False) and not exponent.requires_grad:
+        value = exponent.item()
+        if value == 0:
+            return at.zeros_like(self)
+        return grad * (value * self.pow(value - 1)).conj()
+    return at.where(exponent == 0, at.zeros_like(grad),
+                    grad * (exponent * self.pow(exponent - 1)).conj())
 
 
 _POW_GRAD = {

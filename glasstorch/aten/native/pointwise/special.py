@@ -25,6 +25,8 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.promotion import can_cast
+from ....c10.tensor_impl import wrap_array
+from ...derivatives import derivative_helper
 from ...meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from ...pointwise import pointwise
 from ...quiet import quiet
@@ -96,6 +98,17 @@ def _float_result_meta(self, eps=None, out=None):
     return elementwise_meta([self], Promotion.INT_TO_FLOAT)
 
 
+@derivative_helper
+def logit_backward(grad, self, eps):
+    """The gradient of `logit`: ``grad / (x (1 - x))``; NaN outside [0, 1] without eps,
+    zero outside [eps, 1 - eps] (where the input was clamped) with it."""
+    slope = grad / (self * (1 - self))
+    if eps is None or eps < 0:                 # a negative eps clamps nothing
+        return slope.where((self >= 0) & (self <= 1), float("nan"))
+    # a NaN input keeps its NaN gradient (torch's scalar loop; its vectorized one gives 0)
+    return slope.where(~((self < eps) | (self > 1 - eps)), 0)
+
+
 @op("logit(Tensor self, float? eps=None) -> Tensor", meta=_float_result_meta, inplace=True,
     out=True, method=True, grad={"self": "logit_backward(grad, self, eps)"})
 @quiet
@@ -127,15 +140,6 @@ def logit(self, eps, *, out):
     ratio = x / (dtype.type(1) - x)
     result = np.log(ratio.astype(np.promote_types(dtype, np.float32))).astype(dtype)
     np.copyto(out, result, casting="unsafe")        # rounded to the result dtype first
-
-
-def logit_backward(grad, self, eps):
-    """The gradient of `logit`: ``grad / (x (1 - x))``; NaN outside [0, 1] without eps,
-    zero outside [eps, 1 - eps] (where the input was clamped) with it."""
-    slope = grad / (self * (1 - self))
-    if eps is None or eps < 0:
-        return slope.where((self >= 0) & (self <= 1), float("nan"))
-    return slope.where((self >= eps) & (self <= 1 - eps), 0)
 
 
 # ----------------------------------------------------------------------------------
@@ -359,6 +363,15 @@ def _mvlgamma_meta(self, p, out=None):
                            described.target)
 
 
+@derivative_helper
+def mvlgamma_backward(grad, self, p):
+    """The gradient of `mvlgamma`: ``grad * sum(digamma(x - j / 2) for j in range(p))``."""
+    total = self.digamma()
+    for j in range(1, p):
+        total = total + (self - j / 2).digamma()
+    return grad * total
+
+
 @op("mvlgamma(Tensor self, int p) -> Tensor", meta=_mvlgamma_meta, inplace=True, out=True,
     method=True, grad={"self": "mvlgamma_backward(grad, self, p)"})
 @quiet
@@ -392,17 +405,17 @@ def mvlgamma(self, p, *, out):
     np.copyto(out, total.astype(dtype), casting="unsafe")
 
 
-def mvlgamma_backward(grad, self, p):
-    """The gradient of `mvlgamma`: ``grad * sum(digamma(x - j / 2) for j in range(p))``."""
-    total = self.digamma()
-    for j in range(1, p):
-        total = total + (self - j / 2).digamma()
-    return grad * total
-
-
 # ----------------------------------------------------------------------------------
 # Bessel
 # ----------------------------------------------------------------------------------
+@derivative_helper
+def special_i1(self):
+    """The modified Bessel function I1 (i0's derivative), computed by SciPy."""
+    values = self.detach().numpy()
+    i1 = scipy_special("i0").i1(values)
+    return wrap_array(np.ascontiguousarray(i1, dtype=values.dtype), self._dtype)
+
+
 @pointwise("i0(Tensor self) -> Tensor", **FLOAT_RESULT,
            grad={"self": "grad * special_i1(self)"})
 def i0(self, *, out):

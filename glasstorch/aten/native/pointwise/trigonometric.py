@@ -10,6 +10,7 @@ import numpy as np
 
 from ....c10.tensor_impl import TensorBase
 from ... import libm
+from ...derivatives import derivative_helper
 from .unary import FLOAT_RESULT, unary
 
 
@@ -165,6 +166,14 @@ def atanh(self, *, out):
     np.arctanh(self, out=out)
 
 
+@derivative_helper
+def sinc_backward(grad, self):
+    """d sinc(x)/dx = (cos(pi x) - sinc(x)) / x, zero at x = 0."""
+    safe = self.where(self != 0, 1)           # no 0/0 for a double backward to meet
+    slope = ((safe * np.pi).cos() - safe.sinc()) / safe
+    return grad * slope.where(self != 0, 0).conj()
+
+
 @unary("sinc(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "sinc_backward(grad, self)"})
 def sinc(self, *, out):
     """The normalized sinc function ``sin(pi x) / (pi x)``, 1 at 0.
@@ -179,14 +188,6 @@ def sinc(self, *, out):
     np.sin(scaled, out=out)
     np.divide(out, scaled, out=out)
     np.copyto(out, 1, where=zero)
-
-
-def sinc_backward(grad, self):
-    """d sinc(x)/dx = (pi x cos(pi x) - sin(pi x)) / (pi x^2), zero at x = 0."""
-    scaled = self * np.pi
-    denominator = self * self * np.pi
-    change = grad * ((scaled * scaled.cos() - scaled.sin()) / denominator).conj()
-    return change.where(denominator != 0, 0)
 
 
 def _refuse_complex(name: str):

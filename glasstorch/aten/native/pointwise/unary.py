@@ -20,6 +20,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.tensor_impl import TensorBase
 from ... import libm
+from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion
 from ...pointwise import pointwise
 from ...registry import composite
@@ -180,6 +181,18 @@ def sign(self, *, out):
     _sign_of_real(self, out)
 
 
+@derivative_helper
+def sgn_backward(self, grad, result):
+    """The gradient of `sgn`: zero for real inputs (piecewise constant); for complex
+    ones the Wirtinger derivative of z/|z|, zero where z is 0."""
+    if not self.is_complex():
+        return grad.new_zeros(grad.shape)
+    magnitude = self.abs()
+    safe = magnitude.where(magnitude != 0, 1)     # no 0/0 for a double backward to meet
+    change = (grad - result * (grad * result.conj()).real) / safe
+    return change.where(magnitude != 0, 0)
+
+
 @unary("sgn(Tensor self) -> Tensor", inplace=True, out=True, check_out=exact_dtype_out,
        grad={"self": "sgn_backward(self, grad, result)"})
 def sgn(self, *, out):
@@ -197,16 +210,6 @@ def sgn(self, *, out):
     magnitude = np.absolute(self)
     np.divide(self, magnitude, out=out)
     np.copyto(out, 0, where=magnitude == 0)
-
-
-def sgn_backward(self, grad, result):
-    """The gradient of `sgn`: zero for real inputs (piecewise constant); for complex
-    ones the Wirtinger derivative of z/|z|, zero where z is 0."""
-    if not self.is_complex():
-        return grad.new_zeros(grad.shape)
-    magnitude = self.abs()
-    change = (grad - (result * result) * grad.conj()) / (2 * magnitude)
-    return change.where(magnitude != 0, 0)
 
 
 @unary("square(Tensor self) -> Tensor", promotion=Promotion.BOOL_TO_LONG, inplace=True,

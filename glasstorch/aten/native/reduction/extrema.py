@@ -16,13 +16,15 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.reduction import (check_nonempty_dims, check_out_dtype, reduced_shape,
                               reduction_dims, reduction_meta)
 from ...pointwise import pointwise
 from ...quiet import quiet
 from ...registry import TensorMeta, op
 from ..pointwise.minmax import _refuse_complex
-from .sum import axes, write
+from .sum import axes, reduced_dims, restore_reduced_dims, write
 from ..pointwise.unary import COMPLEX, refuse
 
 
@@ -106,6 +108,29 @@ def _whole_kernel(name: str, ufunc):
         write(out, ufunc.reduce(self, axis=None))
     kernel.__name__ = f"{name}_all"
     return quiet(kernel)
+
+
+@derivative_helper
+def evenly_distribute_backward(grad, self, result):
+    """max / min of everything: the gradient is shared by the elements equal to the
+    result (by the NaNs when the result is NaN)."""
+    if result.isnan().item():
+        mask = self.isnan()
+    else:
+        mask = self == result
+    return mask * (grad / mask.sum())
+
+
+@derivative_helper
+def value_selecting_reduction_backward(grad, dim: int, indices, sizes, keepdim: bool):
+    """max.dim / min.dim (and the sorting reductions): the gradient goes to the selected
+    index only."""
+    sizes = tuple(sizes)
+    if not sizes:
+        return grad.clone()
+    grad = restore_reduced_dims(grad, dim, sizes, keepdim)
+    indices = restore_reduced_dims(indices, dim, sizes, keepdim)
+    return at.zeros(sizes, dtype=grad.dtype).scatter(dim % len(sizes), indices, grad)
 
 
 def _declare_extreme(name: str, ufunc, binary_kernel, largest: bool):
@@ -231,6 +256,23 @@ _AMAX_DOC = """The {word} elements of `input` over `dim` (every dim when empty),
         >>> torch.{name}(torch.tensor([[1., 7.], [5., 3.]]), dim=0)
         tensor([{values}])
     """
+
+
+@derivative_helper
+def amax_amin_backward(grad, self, result, dim, keepdim: bool):
+    """amax / amin: shared evenly by the elements equal to the extreme."""
+    sizes = tuple(self.shape)
+    grad = restore_reduced_dims(grad, dim, sizes, keepdim)
+    mask = self == restore_reduced_dims(result, dim, sizes, keepdim)
+    return mask * grad / mask.sum(reduced_dims(dim, len(sizes)), keepdim=True)
+
+
+@derivative_helper
+def aminmax_backward(grad_min, grad_max, self, min, max, dim, keepdim: bool):
+    """aminmax: amin's gradient plus amax's."""
+    dims = () if dim is None else dim
+    return (amax_amin_backward(grad_min, self, min, dims, keepdim) +
+            amax_amin_backward(grad_max, self, max, dims, keepdim))
 
 
 def _declare_amax(name: str, ufunc, kernel_name: str, word: str, values: str):

@@ -22,10 +22,12 @@ import numpy as np
 
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.promotion import get_default_dtype
+from ...derivatives import derivative_helper
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
 from ...quiet import quiet
 from ...registry import TensorMeta, op
-from .sum import accumulation, axes, write
+from .sum import (accumulation, axes, mean_backward, reduced_count, reduced_dims,
+                  restore_reduced_dims, write)
 from ..pointwise.unary import refuse
 
 
@@ -140,6 +142,36 @@ def _moment_doc(name: str) -> str:
     """
 
 
+@derivative_helper
+def var_backward(grad, self, dim, correction, keepdim: bool):
+    """d var / d x = 2 (x - mean) / (N - correction)."""
+    correction = 1 if correction is None else correction
+    sizes = tuple(self.shape)
+    grad = restore_reduced_dims(grad, dim, sizes, keepdim)
+    mean = self.mean(reduced_dims(dim, len(sizes)), keepdim=True) if sizes else self
+    # torch counts the listed dims only: an empty list counts 1 (it reduced everything)
+    listed = math.prod(sizes) if dim is None else reduced_count(sizes, dim) if dim else 1
+    freedom = max(0, listed - correction)
+    return (2.0 / freedom if freedom else math.inf) * grad * (self - mean)
+
+
+@derivative_helper
+def std_backward(grad, self, result, dim, correction, keepdim: bool):
+    """std = sqrt(var): var's gradient scaled by 1 / (2 std) (0 where std is 0)."""
+    halved = (grad / (result * 2)).masked_fill(result == 0, 0)
+    return var_backward(halved, self, dim, correction, keepdim)
+
+
+@derivative_helper
+def moment_mean_backward(grads, self, spread, dim, correction, keepdim: bool, root: bool):
+    """var_mean / std_mean: the spread's gradient plus the mean's."""
+    if root:
+        first = std_backward(grads[0], self, spread, dim, correction, keepdim)
+    else:
+        first = var_backward(grads[0], self, dim, correction, keepdim)
+    return first + mean_backward(grads[1], self.shape, dim, self.numel(), keepdim)
+
+
 def _moment_grad(root: bool, with_mean: bool, dim: str, correction: str, keepdim: str):
     """The formula of one overload, in the words its arguments give."""
     if with_mean:
@@ -210,6 +242,14 @@ def _logsumexp_meta(self, dim, keepdim=False, out=None):
         dtype = out._dtype           # torch's composite sums straight into out=
     shape = reduced_shape(self._size, reduction_dims(dim, len(self._size)), keepdim)
     return TensorMeta(shape, dtype)
+
+
+@derivative_helper
+def logsumexp_backward(grad, self, result, dim, keepdim: bool):
+    """d logsumexp / d x = softmax(x) = exp(x - logsumexp)."""
+    sizes = tuple(self.shape)
+    grad = restore_reduced_dims(grad, dim, sizes, keepdim)
+    return grad * (self - restore_reduced_dims(result, dim, sizes, keepdim)).exp()
 
 
 @op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", meta=_logsumexp_meta,

@@ -17,12 +17,14 @@ import numpy as np
 
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast, promote_types
+from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduced_shape, reduction_dims
 from ...meta.shape import broadcast_shapes, wrap_dim
 from ...quiet import quiet
 from ...registry import TensorMeta, op
 from ...schema import SchemaKind
-from .sum import accumulation, axes, given_dtype, write
+from .sum import (accumulation, axes, given_dtype, reduced_dims, restore_reduced_dims,
+                  write)
 
 
 # ----------------------------------------------------------------------------------
@@ -129,6 +131,29 @@ def vector_norm_into(out: np.ndarray, x: np.ndarray, ord, dim, keepdim: bool, dt
 # ----------------------------------------------------------------------------------
 # linalg_vector_norm and the aten norm overloads
 # ----------------------------------------------------------------------------------
+@derivative_helper
+def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
+    """The gradient of ||x||_p, per order: 0 has none; 1 is sgn(x); 2 is x / ||x||;
+    inf / -inf share it among the extreme elements; others |x|^(p-1) sgn(x) / ||x||^(p-1)."""
+    p = 2.0 if p is None else float(p)
+    sizes = tuple(self.shape)
+    grad = restore_reduced_dims(grad, dim, sizes, keepdim)
+    norm = restore_reduced_dims(result, dim, sizes, keepdim)
+    if p == 0:
+        return None                        # torch leaves the gradient undefined
+    if p == 1:
+        return self.sgn() * grad
+    if p == 2:
+        return self * (grad / norm).masked_fill(norm == 0, 0)
+    if math.isinf(p):
+        # the extreme elements share it; a NaN norm came from the NaN elements
+        mask = (self.abs() == norm) | (self.isnan() & norm.isnan())
+        count = mask.sum(reduced_dims(dim, len(sizes)), keepdim=True)
+        return self.sgn() * mask * (grad / count)
+    scale = self.abs().pow(p - 1) * grad / norm.pow(p - 1)
+    return (self.sgn() * scale).masked_fill(norm == 0, 0)
+
+
 _NORM_GRAD = {"self": "norm_backward(grad, self, p, result, dim, keepdim)"}
 _WHOLE_NORM_GRAD = {"self": "norm_backward(grad, self, p, result)"}
 
@@ -222,6 +247,14 @@ def _dist_meta(self, other, p=2, out=None):
                            f"{type_meta_name(dtype.to_real())}, but got "
                            f"{type_meta_name(out._dtype)} instead")
     return TensorMeta((), dtype.to_real())
+
+
+@derivative_helper
+def dist_backward(grad, self, other, p, result, sizes):
+    """dist = norm(self - other): norm's gradient summed back to one input's `sizes`
+    (pass ``-grad`` for `other`); undefined for p = 0, as torch's."""
+    found = norm_backward(grad, self - other, p, result)
+    return None if found is None else sum_to(found, sizes)
 
 
 @op("dist(Tensor self, Tensor other, Scalar p=2) -> Tensor", meta=_dist_meta, method=True,

@@ -13,6 +13,8 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ...meta.reduction import check_nonempty_dims, reduced_shape, reduction_dim
 from ...registry import TensorMeta, op
+from .extrema import (evenly_distribute_backward,  # noqa: F401  (its formulas' helpers)
+                      value_selecting_reduction_backward)
 from ..sorting.sort import along_last, order_keys, select_kth, stable_order
 from ..pointwise.unary import BOOL, COMPLEX, refuse
 from ..shape.view import legacy_type_name

@@ -13,7 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
-from ....c10.tensor_impl import contiguous_strides
+from ....c10.dtype import from_numpy_dtype
+from ....c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.reduction import reduced_shape, reduction_dim
 from ...registry import TensorMeta, op
 from ..sorting.sort import along_last
@@ -116,12 +119,12 @@ class QuantilePositions:
 def _quantile_rows(ordered: np.ndarray, q: np.ndarray, interpolation: str,
                    ignore_nan: bool) -> np.ndarray:
     """Quantiles of sorted rows: an array shaped rows x quantiles."""
-    at = QuantilePositions(ordered, q, interpolation, ignore_nan)
-    values = np.take_along_axis(ordered, at.below, -1)
+    positions = QuantilePositions(ordered, q, interpolation, ignore_nan)
+    values = np.take_along_axis(ordered, positions.below, -1)
     if interpolation not in ("linear", "midpoint"):
         return values
-    above = np.take_along_axis(ordered, at.above, -1)
-    return _lerp(values, above, at.weight).astype(ordered.dtype)
+    above = np.take_along_axis(ordered, positions.above, -1)
+    return _lerp(values, above, positions.weight).astype(ordered.dtype)
 
 
 def _quantile_into(self, q, dim, interpolation: str, ignore_nan: bool, out) -> None:
@@ -133,6 +136,77 @@ def _quantile_into(self, q, dim, interpolation: str, ignore_nan: bool, out) -> N
     result = _quantile_rows(ordered, q_array.reshape(-1), interpolation, ignore_nan)
     result = np.moveaxis(result, -1, 0)                # the quantiles lead
     out[...] = result.reshape(out.shape)
+
+
+# ----------------------------------------------------------------------------------
+# The gradients: a quantile blends two elements of the sorted row, ``below + weight *
+# (above - below)`` (`weight`: the fractional part of the rank ``q * last_index``). So
+# the input's gradient goes to the two elements read, in the proportions ``1 - weight``
+# and `weight`, and `q`'s (linear interpolation only: the others round the rank, or
+# use a fixed weight) is ``(above - below) * last_index``. Where the elements were read
+# is worked out by the kernel's own `QuantilePositions`.
+# ----------------------------------------------------------------------------------
+class _Rows:
+    """The input as rows to sort (the reduced dim last, or all elements in one row),
+    the positions each quantile reads in them, and the gradient laid out as rows x q."""
+
+    def __init__(self, grad, values, q, dim, keepdim: bool, interpolation: str,
+                 ignore_nan: bool) -> None:
+        self.shape = tuple(values.shape)
+        self.dim = dim
+        whole = dim is None or not self.shape
+        self.rows = values.reshape(-1) if whole else values.movedim(dim, -1)
+        self.order = self.rows.detach().argsort(dim=-1, stable=True)
+        ordered = self.rows.detach().gather(-1, self.order).numpy()
+        q_values = q.detach().numpy() if isinstance(q, TensorBase) else q
+        q_values = np.asarray(q_values, dtype=ordered.dtype).reshape(-1)
+        self.positions = QuantilePositions(ordered, q_values, interpolation, ignore_nan)
+        q_is_vector = isinstance(q, TensorBase) and q.dim() == 1
+        g = grad.movedim(0, -1) if q_is_vector else grad.unsqueeze(-1)
+        if keepdim and self.shape:          # drop the kept size-1 dims
+            g = g.reshape(-1, g.shape[-1])[0] if dim is None else g.squeeze(dim)
+        self.grad = g
+
+    @staticmethod
+    def tensor(array: np.ndarray):
+        array = np.ascontiguousarray(array)
+        return wrap_array(array, from_numpy_dtype(array.dtype))
+
+    def back(self, rows_grad):
+        """A gradient laid out as the rows, in the input's shape."""
+        if self.dim is None or not self.shape:
+            return rows_grad.reshape(self.shape)
+        return rows_grad.movedim(-1, self.dim)
+
+
+@derivative_helper
+def quantile_backward(grad, self, q, dim, keepdim: bool, interpolation: str,
+                      ignore_nan: bool):
+    """The input's gradient: each quantile's gradient split between the two sorted
+    elements it blends (all of it to one element when it reads one)."""
+    r = _Rows(grad, self, q, dim, keepdim, interpolation, ignore_nan)
+    weight = r.tensor(r.positions.weight)
+    below = r.order.gather(-1, r.tensor(r.positions.below))
+    above = r.order.gather(-1, r.tensor(r.positions.above))
+    rows_grad = at.zeros_like(r.rows).scatter_add(-1, below, r.grad * (1 - weight))
+    rows_grad = rows_grad.scatter_add(-1, above, r.grad * weight)
+    return r.back(rows_grad)
+
+
+@derivative_helper
+def quantile_q_backward(grad, self, q, dim, keepdim: bool, interpolation: str,
+                        ignore_nan: bool):
+    """`q`'s gradient: the slope of the blend, (above - below) times d(rank)/dq;
+    None unless the interpolation is linear (the rank is rounded, or unused)."""
+    if interpolation != "linear":
+        return None
+    r = _Rows(grad, self, q, dim, keepdim, interpolation, ignore_nan)
+    ordered = r.rows.gather(-1, r.order)
+    step = (ordered.gather(-1, r.tensor(r.positions.above)) -
+            ordered.gather(-1, r.tensor(r.positions.below)))
+    slope = r.tensor(r.positions.slope)
+    per_row = at.where(slope == 0, at.zeros_like(step), r.grad * step * slope)
+    return per_row.reshape(-1, per_row.shape[-1]).sum(0).reshape(q.shape)
 
 
 _GRAD = "quantile_backward(grad, self, q, dim, keepdim, interpolation, {})"

@@ -27,6 +27,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast
 from ....c10.tensor_impl import wrap_array
+from ...derivatives import derivative_helper
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
 from ...quiet import mute, unmute
 from ...registry import op
@@ -108,6 +109,28 @@ def _integral_to_long(self, dtype):
 
 
 # ----------------------------------------------------------------------------------
+# Derivatives: a reduction's gradient first gets its reduced dims back, then broadcasts
+# ----------------------------------------------------------------------------------
+def reduced_dims(dim, ndim: int) -> list:
+    """The dims a reduction over `dim` reduced, ascending (None or empty: every dim)."""
+    return sorted(reduction_dims(dim, ndim))
+
+
+def restore_reduced_dims(grad, dim, sizes, keepdim: bool):
+    """`grad` with size-1 dims where the reduction dropped them (keepdim=False)."""
+    if keepdim or not sizes:
+        return grad
+    for d in reduced_dims(dim, len(sizes)):
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def reduced_count(sizes: tuple, dim) -> int:
+    """How many elements each result of a reduction over `dim` folded."""
+    return reduction_count(sizes, reduction_dims(dim, len(sizes)))
+
+
+# ----------------------------------------------------------------------------------
 # sum, nansum
 # ----------------------------------------------------------------------------------
 def _sum_meta(self, dim=None, keepdim=False, dtype=None, out=None):
@@ -151,6 +174,18 @@ def _sum_all_fast(args: tuple):
     result = np.empty((), self._dtype._np)
     fold(np.add, self._np, None, False, result)
     return wrap_array(result, self._dtype)
+
+
+@derivative_helper
+def sum_backward(grad, sizes, dim, keepdim: bool):
+    """Every summed element receives the gradient of its sum."""
+    return restore_reduced_dims(grad, dim, tuple(sizes), keepdim).expand(tuple(sizes))
+
+
+@derivative_helper
+def nansum_backward(grad, self, dim, keepdim: bool):
+    """sum's gradient, except for the NaN elements, which took no part."""
+    return sum_backward(grad, self.shape, dim, keepdim) * self.isnan().logical_not()
 
 
 # torch's Python `sum(input, *, dtype)` takes no out= (only the dim overload does):
@@ -255,6 +290,20 @@ def _mean_kernel(self, dim, keepdim, out):
     _divide(out, total, reduction_count(self.shape, axes(self, dim)))
 
 
+@derivative_helper
+def mean_backward(grad, sizes, dim, numel: int, keepdim: bool):
+    """sum's gradient divided by the count of elements each mean averaged."""
+    return sum_backward(grad, sizes, dim, keepdim) / max(reduced_count(tuple(sizes), dim), 1)
+
+
+@derivative_helper
+def nanmean_backward(grad, self, dim, keepdim: bool):
+    """nansum's gradient divided by the count of non-NaN elements."""
+    present = self.isnan().logical_not()
+    count = present.sum(reduced_dims(dim, self.dim()), keepdim=True)
+    return nansum_backward(grad, self, dim, keepdim) / count
+
+
 _MEAN_DOC = """The mean of the elements of `input`, over every dim or over `dim`.
 
     Args:
@@ -335,6 +384,24 @@ def _prod_meta(self, dim=None, keepdim=False, dtype=None, out=None):
 
 def _prod_all_meta(self, dtype=None, out=None):
     return _prod_meta(self, None, False, dtype, out)
+
+
+@derivative_helper
+def prod_backward(grad, self, result, dim, keepdim: bool):
+    """The product of the other elements: result / self where self is not zero; where
+    a slice holds one zero, the zero gets the product of the rest and the others 0."""
+    if self.dim() == 0:
+        return grad
+    dims = reduced_dims(dim, self.dim())
+    grad = restore_reduced_dims(grad, dim, tuple(self.shape), keepdim)
+    result = restore_reduced_dims(result, dim, tuple(self.shape), keepdim)
+    zero = self == 0
+    zeros = zero.sum(dims, keepdim=True)
+    nonzero = self.where(~zero, 1)
+    others = nonzero.reshape(-1).prod() if dim is None else nonzero.prod(dims[0], keepdim=True)
+    plain = grad * (result / nonzero).conj()
+    single = (grad * others.conj()).where(zero, 0)
+    return plain.where(zeros == 0, single.where(zeros == 1, 0))
 
 
 _PROD_DOC = """The product of the elements of `input`, over every dim or over `dim`.

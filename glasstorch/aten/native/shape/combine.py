@@ -22,13 +22,14 @@ from ....c10 import dtype as dtypes
 from ....c10.promotion import get_default_dtype, promote_types, result_type
 from ....c10.size import Size
 from ....c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
+from ...derivatives import derivative_helper
 from ...meta.pointwise import permuted_strides
 from ...meta.shape import broadcast_shapes as broadcast_sizes, compute_view_stride
 from ...registry import TensorMeta, composite, op
 from ..creation.copy import cast_array, copy_array
 from ..creation.factory import empty
 from ..indexing.advanced import index
-from .join import atleast_1d, atleast_2d, atleast_3d, stack
+from .join import atleast_1d, atleast_2d, atleast_3d, real_like, stack
 from .repeat import check_exact_out_dtype
 from .shape import _warn_once, flatten
 from .view import expand, view_
@@ -228,6 +229,18 @@ def _block_shape(size: tuple) -> tuple:
     return size if len(size) == 2 else (1, size[0] if size else 1)
 
 
+@derivative_helper
+def block_diag_backward(grad, tensors):
+    """Each block's part of `grad`, in the block's own shape."""
+    grads, row, column = [], 0, 0
+    for t in tensors:
+        height, width = tuple(t.shape) if t.dim() == 2 else (1, t.numel())
+        piece = grad[row:row + height, column:column + width].reshape(t.shape)
+        grads.append(real_like(piece, t))
+        row, column = row + height, column + width
+    return grads
+
+
 @op("block_diag(Tensor[] tensors) -> Tensor", meta=_block_diag_meta, out=True,
     grad={"tensors": "block_diag_backward(grad, tensors)"})
 def block_diag(tensors, *, out):
@@ -284,6 +297,19 @@ def _check_kron_view(self, other, left: tuple, right: tuple, size: tuple) -> Non
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
                            "least one dimension spans across two contiguous subspaces). Use "
                            ".reshape(...) instead.")
+
+
+@derivative_helper
+def kron_backward(grad, self, other):
+    """kron's gradients: each factor's elements times the matching parts of the other,
+    summed (`grad` seen as (a0, b0, a1, b1, ...))."""
+    left, right, _ = kron_shapes(tuple(self.shape), tuple(other.shape))
+    blocks = grad.reshape([a * b for a, b in zip(left, right)])
+    grad_self, grad_other = blocks * other.reshape(right).conj(), blocks * self.reshape(left).conj()
+    if left:                            # sum over the other factor's interleaved dims
+        grad_self = grad_self.sum(tuple(range(1, len(left), 2)))
+        grad_other = grad_other.sum(tuple(range(0, len(left), 2)))
+    return grad_self.reshape(self.shape), grad_other.reshape(other.shape)
 
 
 @op("kron(Tensor self, Tensor other) -> Tensor", meta=_kron_meta, out=True, method=True,

@@ -22,6 +22,8 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import can_cast
 from ....c10.tensor_impl import make_tensor
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...dispatcher import ops
 from ...meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_dim
 from ...registry import TensorMeta, _prepare_out, composite, op
@@ -112,6 +114,15 @@ def _diag_meta(self, diagonal=0, out=None):
     return TensorMeta((max(length, 0),), self._dtype)
 
 
+@derivative_helper
+def diag_backward(grad, sizes, diagonal: int):
+    """`diag` of a vector made a matrix: the gradient is that matrix's diagonal. `diag`
+    of a matrix read its diagonal: the gradient is zeros with `grad` on it."""
+    if len(sizes) == 1:
+        return grad.diagonal(diagonal)
+    return at.diagonal_scatter(grad.new_zeros(sizes), grad, diagonal)
+
+
 @op("diag(Tensor self, int diagonal=0) -> Tensor", meta=_diag_meta, out=True, method=True,
     grad={"self": "diag_backward(grad, self_sym_sizes, diagonal)"})
 def diag(self, diagonal, *, out):
@@ -177,6 +188,12 @@ def _trace_meta(self, out=None):
     result = dtypes.int64 if integral else self._dtype
     exact_out_dtype(result, out)
     return TensorMeta((), result)
+
+
+@derivative_helper
+def trace_backward(grad, sizes):
+    """Every element of the main diagonal contributed once to the sum."""
+    return at.diagonal_scatter(grad.new_zeros(sizes), grad.expand(min(sizes)))
 
 
 @op("trace(Tensor self) -> Tensor", meta=_trace_meta, method=True, out=True, bind_out=False,
@@ -331,6 +348,12 @@ def select_scatter(self, src, dim, index, out=None):
                     out)
 
 
+@derivative_helper
+def slice_part(grad, dim: int, start, end, step: int):
+    """``grad[start:end:step]`` along `dim`: the gradient of `slice_scatter`'s `src`."""
+    return ops.aten.slice.Tensor(grad, dim, start, end, step)
+
+
 @composite("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, "
            "SymInt? end=None, SymInt step=1) -> Tensor", method=True, out=True,
            bind_out=False,
@@ -354,6 +377,16 @@ def slice_scatter(self, src, dim=0, start=None, end=None, step=1, out=None):
     """
     return _scatter("slice_scatter", self, src,
                     lambda output: _part(output, slice_, dim, start, end, step), out)
+
+
+@derivative_helper
+def as_strided_scatter_backward(grad, sizes, size, stride, storage_offset):
+    """What torch's autograd gives `input` (for the contiguous inputs it allows): zeros
+    of the input's sizes holding, in the written part, `grad`'s values there. (The
+    written part's own gradient goes to `src`; torch's formula places a copy here too,
+    and glasstorch follows it.)"""
+    part = grad.contiguous().as_strided(size, stride, storage_offset)
+    return at.as_strided_scatter(grad.new_zeros(sizes), part, size, stride, storage_offset)
 
 
 @composite("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, "

@@ -23,6 +23,7 @@ from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.layout import channels_last, contiguous_format
 from ....c10.promotion import can_cast, promote_types
 from ....c10.size import Size
+from ...derivatives import derivative_helper
 from ...dispatcher import ops
 from ...meta.shape import (check_no_internal_overlap, check_no_overlap, compute_view_stride,
                           wrap_dim)
@@ -139,6 +140,26 @@ def _cat_meta(tensors, dim=0, out=None):
                       None if layout is contiguous_format else memory_format_strides(size, layout))
 
 
+def real_like(piece, like):
+    """A gradient piece for a real input is real (torch's handle_r_to_c)."""
+    return piece.real if piece.is_complex() and not like.is_complex() else piece
+
+
+@derivative_helper
+def cat_backward(grad, tensors, dim: int):
+    """Each input's slice of `grad` along `dim`; torch's skipped (0,) inputs get empties."""
+    kept = [t for t in tensors if tuple(t.shape) != (0,)]
+    dim = dim % kept[0].dim() if kept else dim
+    grads, start = [], 0
+    for t in tensors:
+        if tuple(t.shape) == (0,):
+            grads.append(grad.new_zeros((0,), dtype=t.dtype))
+            continue
+        grads.append(real_like(grad.narrow(dim, start, t.shape[dim]), t))
+        start += t.shape[dim]
+    return grads
+
+
 @op("cat(Tensor[] tensors, int dim=0) -> Tensor", meta=_cat_meta, out=True,
     grad={"tensors": "cat_backward(grad, tensors, dim)"})
 def cat(tensors, dim, *, out):
@@ -221,6 +242,12 @@ def _stack_meta(tensors, dim=0, out=None):
         joined = first._size[:dim] + (len(tensors) * first._size[dim],) + first._size[dim + 1:]
         stride = compute_view_stride(joined, memory_format_strides(joined, channels_last), size)
     return TensorMeta(size, dtype, stride)
+
+
+@derivative_helper
+def stack_backward(grad, tensors, dim: int):
+    """Each input's index of `grad` along the new dim."""
+    return [real_like(piece, t) for piece, t in zip(grad.unbind(dim % grad.dim()), tensors)]
 
 
 @op("stack(Tensor[] tensors, int dim=0) -> Tensor", meta=_stack_meta, out=True,

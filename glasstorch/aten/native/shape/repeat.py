@@ -13,6 +13,8 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.shape import compute_view_stride, wrap_dim, wrap_dims
 from ...registry import TensorMeta, composite, op
 from ....c10.layout import contiguous_format
@@ -47,6 +49,21 @@ def check_exact_out_dtype(out, dtype) -> None:
     if out is not None and out._dtype is not dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {type_meta_name(dtype)}, but "
                            f"got {type_meta_name(out._dtype)} instead")
+
+
+@derivative_helper
+def repeat_backward(grad, repeats, sizes):
+    """Every copy of each element summed: `grad` seen as (r0, s0, r1, s1, ...) summed over
+    the r dims (and over the dims `repeat` added in front)."""
+    if 0 in repeats:
+        return grad.new_zeros(sizes)
+    extra = len(repeats) - len(sizes)
+    if extra:
+        grad = grad.sum(tuple(range(extra)))
+    split = []
+    for r, s in zip(repeats[extra:], sizes):
+        split += [r, s]
+    return grad.reshape(split).sum(tuple(range(0, len(split), 2))) if split else grad
 
 
 @op("repeat(Tensor self, SymInt[] repeats) -> Tensor", meta=_repeat_meta, out=True,
@@ -160,6 +177,16 @@ def _interleave_tensor_meta(self, repeats, dim=None, output_size=None):
     return TensorMeta(size, self._dtype)
 
 
+@derivative_helper
+def repeat_interleave_backward(grad, self, repeats, dim):
+    """Each element's copies (slices along `dim`) summed back into it."""
+    source = self.reshape(-1) if dim is None else self
+    dim = 0 if dim is None else dim % self.dim()
+    counts = repeats.reshape(-1).expand(source.shape[dim]) if repeats.numel() == 1 else repeats
+    index = at.repeat_interleave(counts.contiguous())
+    return grad.new_zeros(source.shape).index_add(dim, index, grad).reshape(self.shape)
+
+
 @op("repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, "
     "SymInt? output_size=None) -> Tensor", meta=_interleave_tensor_meta, method=True,
     grad={"self": "repeat_interleave_backward(grad, self, repeats, dim)"})
@@ -248,6 +275,12 @@ def _roll_meta(self, shifts, dims=()):
         flat = compute_view_stride(self._size, self._stride, (0,))
         return TensorMeta(self._size, self._dtype, compute_view_stride((0,), flat, self._size))
     return TensorMeta(self._size, self._dtype)
+
+
+@derivative_helper
+def roll_backward(grad, shifts, dims):
+    """roll undone: the same roll, backwards."""
+    return grad.roll([-s for s in shifts], dims)
 
 
 @op("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", meta=_roll_meta,

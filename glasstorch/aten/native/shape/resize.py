@@ -12,6 +12,8 @@ import numpy as np
 
 from ....c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ....c10.tensor_impl import contiguous_strides
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.shape import wrap_dim
 from ...registry import TensorMeta, composite, op, resize_tensor
 from ..creation.copy import memory_format_strides, suggest_memory_format
@@ -113,6 +115,17 @@ def _narrow_copy_meta(self, dim, start, length, out=None):
     if out is not None and out._size != size:
         resize_tensor(out, size)    # torch's narrow_copy.out resizes quietly (resize_)
     return TensorMeta(size, self._dtype)
+
+
+@derivative_helper
+def narrow_copy_backward(grad, sizes, dim: int, start: int, length: int):
+    """`grad` in the narrowed positions, zeros elsewhere. torch's formula slices
+    ``start:start + length`` without wrapping a negative start, which selects nothing
+    (so such a start gets a zero gradient there); done the same here."""
+    zeros = grad.new_zeros(sizes)
+    if start < 0:
+        return zeros
+    return at.slice_scatter(zeros, grad, dim % len(sizes), start, start + length, 1)
 
 
 @op("narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor",

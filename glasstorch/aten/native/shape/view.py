@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
+from ... import functions as at
+from ...derivatives import derivative_helper
 from ...meta.shape import compute_view_stride, infer_size, wrap_dim, wrap_dims
 from ...registry import view
 
@@ -184,6 +186,15 @@ def transpose(self, dim0, dim1):
     return tuple(size), tuple(stride), self._offset
 
 
+@derivative_helper
+def permute_backwards(grad, dims):
+    """permute's inverse: dimension `dims[i]` of the input is dimension `i` of the view."""
+    inverse = [0] * len(dims)
+    for position, dim in enumerate(dims):
+        inverse[dim % len(dims)] = position
+    return grad.permute(inverse)
+
+
 @view("permute(Tensor(a) self, int[] dims) -> Tensor(a)",
       grad={"self": "permute_backwards(grad, dims)"})
 def permute(self, dims):
@@ -268,8 +279,55 @@ def _expand_geometry(size: tuple, stride: tuple, target: tuple) -> tuple:
 
 
 # ----------------------------------------------------------------------------------
-# Taking part of a tensor
+# Taking part of a tensor: the gradient lands in the positions the view showed
 # ----------------------------------------------------------------------------------
+@derivative_helper
+def select_backward(grad, sizes, dim: int, index: int):
+    return at.select_scatter(grad.new_zeros(sizes), grad, dim, index)
+
+
+@derivative_helper
+def slice_backward(grad, sizes, dim: int, start, end, step: int):
+    return at.slice_scatter(grad.new_zeros(sizes), grad, dim, start, end, step)
+
+
+@derivative_helper
+def diagonal_backward(grad, sizes, offset: int, dim1: int, dim2: int):
+    return at.diagonal_scatter(grad.new_zeros(sizes), grad, offset, dim1, dim2)
+
+
+@derivative_helper
+def unfold_backward(grad, sizes, dimension: int, size: int, step: int):
+    """Each window's gradient added back at the positions it covered (windows overlap
+    when step < size, so their contributions sum)."""
+    if not sizes:                             # a 0-dim input: one window of itself
+        return grad.reshape(sizes)
+    dimension = dimension % len(sizes)
+    positions = (at.arange(grad.shape[dimension]) * step).unsqueeze(1) + at.arange(size)
+    spread = grad.movedim(-1, dimension + 1).flatten(dimension, dimension + 1)
+    return grad.new_zeros(sizes).index_add(dimension, positions.flatten(), spread)
+
+
+def _storage_positions(sizes, strides, offset: int):
+    """The storage index of every element of a strided geometry, in row-major order."""
+    positions = at.full((), offset, dtype=dtypes.int64)
+    for size, stride in zip(sizes, strides):
+        positions = positions.unsqueeze(-1) + at.arange(size) * stride
+    return positions.reshape(-1)
+
+
+@derivative_helper
+def as_strided_backward(grad, sizes, strides, offset, size, stride, storage_offset):
+    """Each element of the strided view adds its gradient to the storage slot it read
+    (slots read twice sum), and the input reads its elements back from those slots."""
+    storage_offset = offset if storage_offset is None else storage_offset
+    read = _storage_positions(size, stride, storage_offset)
+    mine = _storage_positions(sizes, strides, offset)
+    extent = 1 + max([0] + [int(p.max()) for p in (read, mine) if p.numel()])
+    slots = grad.new_zeros((extent,)).index_add(0, read, grad.reshape(-1))
+    return slots.index_select(0, mine).reshape(sizes)
+
+
 @view("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
       grad={"self": "select_backward(grad, self_sym_sizes, dim, index)"})
 def select(self, dim, index):

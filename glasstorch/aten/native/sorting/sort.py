@@ -36,6 +36,7 @@ from ...meta.reduction import reduction_dim
 from ...registry import TensorMeta, op
 from ..pointwise.comparison import NOT_DIFFERENTIABLE
 from ..creation.copy import strides_like
+from ..reduction.extrema import value_selecting_reduction_backward  # noqa: F401  (a formula's)
 
 # which uint32 half of a packed uint64 holds the low bits (the position)
 _POSITION_WORD = 0 if sys.byteorder == "little" else 1

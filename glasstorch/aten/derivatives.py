@@ -1,0 +1,228 @@
+"""Derivative formulas: the names a `grad=` formula may use, and the helpers it calls.
+
+A declaration says, as derivatives.yaml does, how to get each input's gradient:
+``grad={"self": "clamp_backward(grad, self, min, max)"}``. A formula reads the
+operator's arguments (`self`, `min`), its outputs (`result`, or an output's schema
+name), facts about an input (`self_sym_sizes`: `INPUT_FACTS`), the incoming gradients
+(`grad`, `grads`), and calls functions: a derivative helper, a torch function (`where`,
+`zeros_like`) or an aten operator Python binds nowhere else (`gelu_backward`).
+
+A derivative too long for one line is a helper beside its operator (torch's
+FunctionsManual, kept with each operator), written in operators so that it differentiates
+again, and registered where it is defined:
+
+    @derivative_helper
+    def cumsum_backward(grad, dim: int):
+        ...
+
+    @op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ...,
+        grad={"self": "cumsum_backward(grad.to(self_scalar_type), dim)"})
+
+`print(HELPERS)` lists them. `autograd/formulas.py` compiles the formulas at the first
+backward and finds the functions they call with `resolve`.
+
+Note [When formula names are checked]
+    At declaration (`check_formulas`, called by the registry), so that a misspelt name
+    (or input key) fails the import of its family, not the first backward. A name is
+    known by then when it is a helper defined above the operator, an operator declared
+    before, or a torch function or operator that the family index lists (families not
+    loaded yet, and a family's own operators declared further down). Helpers come first
+    because Python tells no one when a module has finished running, so the check cannot
+    wait for the end of a family; defining a function before the module-level code that
+    uses it is the order Python code keeps anyway. The core families that load with
+    `import glasstorch` are in no index, and name each other's operators (copy_'s
+    formula calls factory's `zeros_like`, which imports copy; `view_as_real` and
+    `view_as_complex` call each other): while they load, unknown names wait, and
+    `check_deferred` checks them once they all have (autograd calls it when it arrives,
+    after them). The index build starts from an empty index, so it loads the other
+    families inside `deferred_checks()`. The operators a helper calls (``at.where``)
+    are Python names, found when it runs: the gradient tests run every helper.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from contextlib import contextmanager
+
+from . import binding
+from .dispatcher import has_operator, operator_entry, ops
+
+NOT_DIFFERENTIABLE = "non_differentiable"
+# An input derivatives.yaml leaves out: torch refuses it when it requires grad ("The
+# function 'nll_loss_forward' is not differentiable with respect to argument 'weight'").
+REFUSES_GRAD = "refuses_requires_grad"
+# A grad= key naming which outputs are differentiable (derivatives.yaml's
+# output_differentiability: native_layer_norm's mean and rstd are not), e.g.
+# ``"output_differentiability": (True, False, False)``; by default every floating one is.
+OUTPUT_DIFFERENTIABILITY = "output_differentiability"
+RESERVED = frozenset({"grad", "grads", "grad_input_mask"})
+
+# Facts about an input a formula may read instead of the input itself (`self_sym_sizes`):
+# saving them keeps no tensor alive and is immune to later in-place changes, as torch's
+# `_saved_self_sym_sizes` is.
+INPUT_FACTS = {"sym_sizes": lambda t: t._size, "sym_strides": lambda t: t._stride,
+               "sym_storage_offset": lambda t: t._offset, "scalar_type": lambda t: t._dtype,
+               "dim": lambda t: len(t._size), "sym_numel": lambda t: t.numel()}
+
+HELPERS: dict = {}          # name -> derivative helper, filled by @derivative_helper
+# Names a formula reads as they are: `ops` reaches one overload (``ops.aten.index.Tensor``).
+_NAMESPACES = {"ops": ops}
+_deferred: list | None = []     # unknown names waiting (Note [When formula names are checked])
+
+
+def derivative_helper(function):
+    """Register `function` under its name for the formulas of the operators below it."""
+    name = function.__name__
+    if name in HELPERS:
+        raise RuntimeError(f"two derivative helpers are named {name}: "
+                           f"{HELPERS[name].__module__} and {function.__module__}")
+    HELPERS[name] = function
+    return function
+
+
+def output_names(schema) -> tuple:
+    """The names a formula reads an operator's outputs by: ``result`` for a lone output,
+    ``result0``, ``result1``... for several, plus each output's own schema name."""
+    returns = schema.returns
+    if len(returns) == 1:
+        return ("result",) + ((returns[0].name,) if returns[0].name else ())
+    names = []
+    for i, ret in enumerate(returns):
+        names.append(f"result{i}")
+        if ret.name:
+            names.append(ret.name)
+    return tuple(names)
+
+
+def variables(schema) -> set:
+    """The names a formula of this schema reads from the call: arguments, outputs,
+    input facts and the gradients; every other name it uses is a function."""
+    found = {a.name for a in schema.arguments} | set(output_names(schema)) | RESERVED
+    found |= {f"{a.name}_{fact}" for a in schema.arguments if a.type.base == "Tensor"
+              for fact in INPUT_FACTS}
+    return found
+
+
+# A formula's names are its identifiers outside string literals, less attributes (after a
+# dot), keyword arguments (before a lone `=`) and the keywords an expression may hold: what
+# the AST calls its names (tests hold the two equal on every formula). Read this way, not
+# by walking the AST, as the core families' formulas are checked during `import glasstorch`.
+_STRINGS = re.compile(r"'[^']*'|\"[^\"]*\"")
+_IDENTIFIERS = re.compile(r"(?<![\w.])[A-Za-z_]\w*\b(?!\s*=(?!=))")
+_KEYWORDS = frozenset({"and", "or", "not", "if", "else", "for", "in", "is", "lambda", "None",
+                       "True", "False"})
+
+
+@functools.cache
+def formula_names(text: str) -> tuple:
+    """The names a formula's text uses, sorted (``grad * other.conj()``: grad, other)."""
+    found = _IDENTIFIERS.findall(_STRINGS.sub("''", text))
+    return tuple(sorted({name for name in found if name not in _KEYWORDS}))
+
+
+def formulas(grad: dict) -> dict:
+    """The formulas of a `grad=` dict: key (input name, or names separated by commas)
+    -> text; the markers (`NOT_DIFFERENTIABLE`, `REFUSES_GRAD`) and
+    `OUTPUT_DIFFERENTIABILITY` left out."""
+    return {key: text for key, text in grad.items()
+            if key != OUTPUT_DIFFERENTIABILITY and text not in (NOT_DIFFERENTIABLE, REFUSES_GRAD)}
+
+
+def check_formulas(schema, grad: dict | None, module: str) -> None:
+    """Refuse a declaration whose formulas name something no one declares (`module`: its
+    family, for the message)."""
+    if grad is None:
+        return
+    name = schema.qualified_name
+    inputs = {a.name for a in schema.arguments if a.type.base == "Tensor"}
+    known = variables(schema)
+    for key, text in formulas(grad).items():
+        wrong = [k for k in key.split(",") if k.strip() not in inputs]
+        if wrong:       # a formula no input would ever call
+            raise NameError(f"derivative formula of {name} ({module}) is keyed by "
+                            f"{wrong[0].strip()!r}, which is no Tensor argument of {schema}")
+        unknown = [n for n in formula_names(text) if n not in known and not _declared(n)]
+        if not unknown:
+            continue
+        if _deferred is None:
+            raise _unknown(name, module, key, unknown[0])
+        _deferred.append((name, module, key, unknown))
+
+
+def check_deferred() -> None:
+    """Check the names that waited (Note [When formula names are checked]); from now on
+    each declaration is checked at once."""
+    global _deferred
+    waiting, _deferred = _deferred or [], None
+    for name, module, key, unknown in waiting:
+        for each in unknown:
+            if not _declared(each):
+                raise _unknown(name, module, key, each)
+
+
+@contextmanager
+def deferred_checks():
+    """Let declarations name what is declared later; check them all at the end."""
+    global _deferred
+    outer, _deferred = _deferred, []
+    try:
+        yield
+        check_deferred()
+    finally:
+        _deferred = outer
+
+
+def _declared(name: str) -> bool:
+    return (name in HELPERS or name in _NAMESPACES or binding.has_binding("function", name)
+            or has_operator(name))
+
+
+def _unknown(name: str, module: str, key: str, unknown: str) -> NameError:
+    return NameError(
+        f"derivative formula of {name} ({module}) for {key!r} uses {unknown!r}, which is "
+        f"neither an argument or output of the operator, nor a derivative helper defined "
+        f"above it (@derivative_helper), nor a torch function or aten operator (one "
+        f"declared further down needs the family index: python -m "
+        f"glasstorch.aten.native.family_index)")
+
+
+def resolve(name: str):
+    """The function a formula calls by `name`: a derivative helper, else the torch
+    function, else the aten operator (a backward op torch binds nowhere in Python)."""
+    found = HELPERS.get(name) or _NAMESPACES.get(name)
+    if found is not None:
+        return found
+    try:
+        return binding.get_binding("function", name)
+    except KeyError:
+        pass
+    try:
+        return getattr(ops.aten, name)
+    except AttributeError:
+        raise NameError(f"derivative formulas use {name!r}, which is neither a derivative "
+                        f"helper, a torch function nor an aten operator") from None
+
+
+# ----------------------------------------------------------------------------------
+# Helpers of the formula language itself
+# ----------------------------------------------------------------------------------
+@derivative_helper
+def not_implemented(name: str):
+    """The formula of an operator whose derivative torch does not implement either
+    (derivatives.yaml's ``not_implemented``: torch raises NotImplementedError, which is
+    a RuntimeError)."""
+    raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+
+@derivative_helper
+def sum_to(grad, shape):
+    """Sum `grad` over the dimensions that broadcasting `shape` to grad's shape added:
+    broadcasting's adjoint (expand's backward; the engine fits gradients with it, and
+    helpers of every topic call it)."""
+    shape = tuple(shape)
+    lead = grad.dim() - len(shape)
+    dims = list(range(lead)) + [lead + i for i, size in enumerate(shape)
+                                if size == 1 and grad._size[lead + i] != 1]
+    if dims:                                 # the operators themselves: no binding step
+        grad = operator_entry("sum", "dim_IntList")(grad, dims, True, None)
+    return operator_entry("view", "default")(grad, shape) if lead else grad
