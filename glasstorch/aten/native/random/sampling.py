@@ -15,7 +15,8 @@ from ....c10.generator import generator_or_default
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import can_cast, promote_types
 from ...meta.shape import broadcast_shapes, check_no_internal_overlap
-from ...registry import TensorMeta, op, resize_tensor
+from ...allocation import resize_tensor
+from ...registry import TensorMeta, op
 from . import bits
 from .fill import (FLOATING, INTEGRAL, ZERO_GRAD, check_std, check_std_on_meta, dtype_of,
                      fill_normal, not_implemented, number, on_meta, same_as_self, sampler_meta)

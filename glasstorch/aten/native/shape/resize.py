@@ -13,7 +13,8 @@ import numpy as np
 from ....c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ....c10.tensor_impl import contiguous_strides
 from ...meta.shape import wrap_dim
-from ...registry import TensorMeta, composite, op, resize_tensor
+from ...allocation import resize_tensor
+from ...registry import TensorMeta, composite, op
 from ..creation.copy import memory_format_strides, suggest_memory_format
 
 
