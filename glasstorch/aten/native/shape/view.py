@@ -10,28 +10,25 @@ model. Shape operators written in terms of these rules live in `shape.py`.
 from __future__ import annotations
 
 from ....c10 import dtype as dtypes
+from ....c10.device import device_type
 from ....c10.dtype import scalar_type_name
 from ...meta.shape import compute_view_stride, infer_size, wrap_dim, wrap_dims
 from ...registry import view
 
 
 def legacy_type_name(t) -> str:
-    """The tensor type as torch's messages print it: ``torch.FloatTensor``."""
-    device = "" if t._device.type == "cpu" else t._device.type + "."
-    return f"torch.{device}{scalar_type_name(t._dtype)}Tensor"
-
-
-_LEGACY_CPU_TYPES = (dtypes.uint8, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
-                     dtypes.float16, dtypes.float32, dtypes.float64)
+    """torch's legacy name of a tensor's type, as its messages and `Tensor.type()` print
+    it: ``torch.FloatTensor``, ``torch.meta.LongTensor``."""
+    return f"{device_type(t._device).legacy_module}.{scalar_type_name(t._dtype)}Tensor"
 
 
 def type_string(t) -> str:
     """ATen's ``toString()`` of a tensor's type: ``torch.FloatTensor`` for the classic CPU
     types, ``CPUBoolType`` / ``MetaFloatType`` for the others (as expand's message shows)."""
-    if t._device.type == "cpu" and t._dtype in _LEGACY_CPU_TYPES:
+    kind = device_type(t._device)
+    if t._dtype in kind.legacy_dtypes:
         return legacy_type_name(t)
-    backend = "CPU" if t._device.type == "cpu" else t._device.type.capitalize()
-    return f"{backend}{scalar_type_name(t._dtype)}Type"
+    return f"{kind.backend}{scalar_type_name(t._dtype)}Type"
 
 
 def size_at(t, dim: int) -> int:
