@@ -184,19 +184,7 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
         decl.bind_out = bind_out
         overload = _install(decl, parsed)
         explicit = grad is not None
-
-        def run_composite(op, keyset, args):
-            if not explicit:
-                return body(*args)
-            included, excluded = local_keys.included, local_keys.excluded
-            local_keys.set(included, excluded | _ABOVE_BACKEND)
-            try:
-                return body(*args)
-            finally:
-                local_keys.set(included, excluded)
-        kind = "explicit composite: runs below autograd" if explicit else "composite"
-        _label(run_composite, f"{body.__name__} ({kind}, in the operators it is written in)",
-               body)
+        run_composite = _composite_runner(body, explicit)
         overloads = [overload] + ([_install(decl, _out_schema(parsed, None))] if out else [])
         for key in ((CPU, META) if explicit else DispatchKey):
             for each in overloads:
@@ -205,12 +193,35 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
             for each in overloads:
                 if each.written_args:
                     each.register(AD_INPLACE_OR_VIEW, _bump_written)
+            decl.register_backend = functools.partial(_register_composite, overloads)
         _bind(decl)
         return overload
     return declare
 
 
 _ABOVE_BACKEND = int(DispatchKey.ForwardAD | DispatchKey.Autograd | DispatchKey.ADInplaceOrView)
+
+
+def _composite_runner(body, explicit: bool):
+    """The kernel running a composite's body (below autograd when `explicit`)."""
+    def run_composite(op, keyset, args):
+        if not explicit:
+            return body(*args)
+        included, excluded = local_keys.included, local_keys.excluded
+        local_keys.set(included, excluded | _ABOVE_BACKEND)
+        try:
+            return body(*args)
+        finally:
+            local_keys.set(included, excluded)
+    kind = "explicit composite: runs below autograd" if explicit else "composite"
+    _label(run_composite, f"{body.__name__} ({kind}, in the operators it is written in)", body)
+    return run_composite
+
+
+def _register_composite(overloads: list, key: DispatchKey, body) -> None:
+    """An explicit composite's kernel for one backend key, running `body`."""
+    for each in overloads:
+        each.register(key, _composite_runner(body, True))
 
 
 def _new_declaration(parsed, kind, kernel, meta, grad, method, function, python_name):

@@ -13,6 +13,7 @@ from ....c10 import dtype as dtypes
 from ....c10.device import device_type
 from ....c10.dtype import scalar_type_name
 from ...meta.shape import compute_view_stride, infer_size, wrap_dim, wrap_dims
+from ...backends import register_meta
 from ...registry import view
 
 
@@ -382,12 +383,20 @@ def as_strided(self, size, stride, storage_offset=None):
         >>> torch.zeros(6).as_strided((2, 2), (1, 2), 1).stride()
         (1, 2)
     """
-    # torch checks a meta tensor's storage bounds only in place (as_strided_).
-    return strided_geometry(self, size, stride, storage_offset, self._device.type != "meta")
+    return strided_geometry(self, size, stride, storage_offset, True)
 
 
-def strided_geometry(self, size, stride, storage_offset, check_bounds: bool) -> tuple:
-    """`as_strided`'s rule: torch's checks, in torch's order, then the geometry."""
+@register_meta(as_strided)
+def _as_strided_meta(self, size, stride, storage_offset=None):
+    """torch checks a meta tensor's storage bounds only in place (as_strided_)."""
+    return strided_geometry(self, size, stride, storage_offset, False, meta_words=True)
+
+
+def strided_geometry(self, size, stride, storage_offset, check_bounds: bool,
+                     meta_words: bool = False) -> tuple:
+    """`as_strided`'s rule: torch's checks, in torch's order, then the geometry.
+    `meta_words`: a negative size refused as torch's meta path refuses it (counting
+    elements), for the Meta registrations."""
     offset = self._offset if storage_offset is None else storage_offset
     if any(st < 0 for st in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
@@ -395,7 +404,7 @@ def strided_geometry(self, size, stride, storage_offset, check_bounds: bool) -> 
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in size):
-        if self._device.type == "meta":     # torch's meta path fails counting elements
+        if meta_words:
             raise RuntimeError("numel: integer multiplication overflow")
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
