@@ -40,8 +40,25 @@ def register_meta(operator: OpOverload, rule=_AS_DECORATOR):
     def register(rule):
         decl = operator.declaration
         if decl.register_backend is None:
-            raise TypeError(f"{decl.name} is a composite: it runs on every backend as written")
+            raise TypeError(f"{decl.name} is an implicit composite: it runs on every backend "
+                            f"as written")
         decl.meta_rules[META] = rule
         decl.register_backend(META, rule)
         return rule
     return register if rule is _AS_DECORATOR else register(rule)
+
+
+def no_meta_kernel(operator: OpOverload) -> None:
+    """The Meta registration of an operator whose result's size depends on the data
+    (`nonzero`, `unique`, `bincount`): torch has no meta kernel for it, and refuses."""
+    name = operator.declaration.name
+
+    def refuse_meta(*arguments):
+        raise NotImplementedError(
+            f"aten::{name}: attempted to run this operator with Meta tensors, but there was "
+            f"no fake impl or Meta kernel registered. You may have run into this message "
+            f"while using an operator with PT2 compilation APIs (torch.compile/torch.export); "
+            f"in order to use this operator with those APIs you'll need to add a fake impl. "
+            f"Please see the following for next steps:  "
+            f"https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
+    register_meta(operator, refuse_meta)

@@ -14,8 +14,7 @@ import pytest
 import glasstorch as torch
 from glasstorch.aten.backends import register_meta
 from glasstorch.aten.dispatcher import ops
-from glasstorch.aten.pointwise import pointwise
-from glasstorch.aten.registry import DECLARATIONS, META, TensorMeta, composite, op, view
+from glasstorch.aten.registry import META
 
 ATEN = pathlib.Path(torch.__file__).parent / "aten"
 SCANNED = sorted((ATEN / "native").rglob("*.py")) + sorted((ATEN / "meta").rglob("*.py"))
@@ -56,81 +55,64 @@ def test_no_device_tests_in_rules_or_kernels(path):
 
 
 # ----------------------------------------------------------------------------------
-# The Meta registration
+# The Meta registration, on operators that have one (declarations are process-wide, so
+# the tests use real ones rather than declare their own)
 # ----------------------------------------------------------------------------------
-def _declared_once(name: str):
-    """A fresh operator name per test run (declarations are process-wide)."""
-    index = sum(1 for n in DECLARATIONS if n.startswith(name))
-    return f"{name}{index}"
+def _raises(call, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        call()
 
 
-def test_register_meta_gives_every_variant_its_meta_rule():
-    name = _declared_once("_test_backends_twice")
-
-    def cpu_rule(self):
-        if self._dtype is torch.bool:
-            raise RuntimeError("CPU words")
-        return TensorMeta(self._size, self._dtype)
-
-    @op(f"{name}(Tensor self) -> Tensor", meta=cpu_rule, inplace=True, out=True)
-    def twice(self, *, out):
-        out[...] = self * 2
-
-    @register_meta(twice)
-    def meta_rule(self):
-        if self._dtype is torch.bool:
-            raise TypeError("Meta words")
-        return TensorMeta(self._size, self._dtype)
-
-    overloads = DECLARATIONS[name].overloads.values()
-    assert DECLARATIONS[name].meta_rules[META] is meta_rule
-    assert all("meta_rule" in repr(o).split("Meta")[1].splitlines()[0] for o in overloads)
-    flags = torch.zeros(2, dtype=torch.bool)
-    on_meta = flags.to("meta")
-    variants = [lambda t: twice(t), lambda t: getattr(ops.aten, f"{name}_").default(t),
-                lambda t: ops.aten.__getattr__(name).out(t, t.clone())]
-    for call in variants:
-        with pytest.raises(RuntimeError, match="CPU words"):
-            call(flags)
-        with pytest.raises(TypeError, match="Meta words"):
-            call(on_meta)
-    assert twice(torch.ones(2)).tolist() == [2.0, 2.0]
+def test_register_meta_gives_every_variant_its_rule():
+    """renorm's Meta registration words a refusal as torch's meta function does, in the
+    functional, in-place and out= variants alike; CPU keeps the declared rule."""
+    declaration = ops.aten.renorm.default.declaration        # (loads its family)
+    rule = declaration.meta_rules[META]
+    for overload in declaration.overloads.values():
+        meta_line = next(line for line in repr(overload).splitlines()
+                         if line.split()[0] == "Meta")
+        assert rule.__name__ in meta_line
+    for device, words in (("cpu", "non-positive-norm"), ("meta", "non-positive norm")):
+        x = torch.ones(2, 2, device=device)
+        variants = (lambda: torch.renorm(x, -1, 0, 1.0), lambda: x.renorm_(-1, 0, 1.0),
+                    lambda: torch.renorm(x, -1, 0, 1.0, out=torch.empty_like(x)))
+        for call in variants:
+            _raises(call, RuntimeError, f"^renorm: {words} not supported$")
 
 
-def test_pointwise_kernel_check_is_not_made_on_meta():
-    name = _declared_once("_test_backends_halve")
-
-    def refuse_integers(self):
-        if not self._dtype.is_floating_point:
-            raise NotImplementedError("no integer loop")
-
-    @pointwise(f"{name}(Tensor self) -> Tensor", inplace=True, out=True,
-               kernel_check=refuse_integers)
-    def halve(self, *, out):
-        out[...] = self / 2
-
-    whole = torch.ones(3, dtype=torch.int64)
-    for t in (whole, torch.ones(3, dtype=torch.int64, device="meta")):
-        if t.is_meta:
-            assert halve(t).shape == (3,)
-            continue
-        with pytest.raises(NotImplementedError, match="no integer loop"):
-            halve(t)
+def test_kernel_checks_are_not_made_on_meta():
+    """atan2's kernel_check (torch's CPU kernel has no complex loop) refuses on CPU only,
+    in every variant; the Meta key describes the result."""
+    for device in ("cpu", "meta"):
+        z = torch.ones(2, dtype=torch.complex64, device=device)
+        variants = (lambda: torch.atan2(z, z), lambda: z.clone().atan2_(z),
+                    lambda: torch.atan2(z, z, out=torch.empty_like(z)))
+        for call in variants:
+            if device == "cpu":
+                _raises(call, NotImplementedError, "atan2_cpu")
+            else:
+                assert call().shape == (2,)
 
 
-def test_register_meta_of_a_view_and_refusal_of_a_composite():
-    name = _declared_once("_test_backends_view")
+def test_meta_registrations_of_views_and_explicit_composites():
+    """as_strided checks a meta tensor's storage bounds only in place, even through the
+    views' fast kernel; diagonal_scatter (an explicit composite) checks nothing on meta."""
+    for device in ("cpu", "meta"):
+        x = torch.zeros(2, device=device)
+        wide = lambda: x.as_strided((3,), (1,))                     # noqa: E731
+        scatter = lambda: torch.diagonal_scatter(torch.zeros(2, 3, device=device),  # noqa: E731
+                                                 torch.ones(3, device=device), 1)
+        if device == "cpu":
+            _raises(wide, RuntimeError, "out of bounds for storage")
+            _raises(scatter, RuntimeError, "expected src to have a size equal")
+        else:
+            assert wide().shape == (3,) and scatter().shape == (2, 3)
+    _raises(lambda: x.as_strided_((3,), (1,)), RuntimeError, "out of bounds for storage")
 
-    @view(f"{name}(Tensor(a) self) -> Tensor(a)", method=False)
-    def same(self):
-        return self._size, self._stride, self._offset
 
-    register_meta(same, lambda self: ((1,) + self._size, (0,) + self._stride, self._offset))
-    assert same(torch.ones(2)).shape == (2,)
-    assert same(torch.ones(2, device="meta")).shape == (1, 2)
-
-    @composite(f"{name}_composite(Tensor self) -> Tensor")
-    def written(self):
-        return self
-    with pytest.raises(TypeError, match="composite"):
-        register_meta(written, lambda self: None)
+def test_implicit_composites_have_no_meta_registration():
+    contiguous = ops.aten.contiguous.default
+    kernels = dict(contiguous.kernels)
+    _raises(lambda: register_meta(contiguous, lambda self, memory_format=None: self),
+            TypeError, "implicit composite")
+    assert contiguous.kernels == kernels and not contiguous.declaration.meta_rules

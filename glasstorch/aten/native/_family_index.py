@@ -17,7 +17,7 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'shape.join', 'reduction.integration', 'reduction.moments', 'reduction.norms',
  'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
  'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'sorting.bucketing',
- 'sorting.unique', 'sorting.histogram')
+ 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '

@@ -14,7 +14,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
-from ...backends import register_meta
+from ...backends import no_meta_kernel, register_meta
 from ...meta.shape import broadcast_shapes
 from ...dispatcher import ops
 from ...registry import TensorMeta, composite, op
@@ -152,14 +152,6 @@ def _masked_scatter_meta_key(self, mask, source, out=None):
     return _masked_scatter_meta(self, mask, source, out, python_words=True)
 
 
-_NO_META_KERNEL = (
-    "aten::masked_select: attempted to run this operator with Meta tensors, but there was no "
-    "fake impl or Meta kernel registered. You may have run into this message while using an "
-    "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
-    "operator with those APIs you'll need to add a fake impl. Please see the following for "
-    "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
-
-
 def _masked_select_meta(self, mask, out=None):
     """A data-dependent shape: the CPU rule counts the mask (torch has no meta kernel:
     the Meta registration refuses)."""
@@ -195,9 +187,7 @@ def masked_select(self, mask, *, out):
     np.copyto(out, np.broadcast_to(self, shape)[np.broadcast_to(mask, shape)])
 
 
-@register_meta(masked_select)
-def _masked_select_meta_key(self, mask, out=None):
-    raise NotImplementedError(_NO_META_KERNEL)
+no_meta_kernel(masked_select)
 
 
 # ----------------------------------------------------------------------------------

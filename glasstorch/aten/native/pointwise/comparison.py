@@ -16,7 +16,7 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.promotion import get_default_dtype, promote_types
-from ...backends import register_meta
+from ...backends import no_meta_kernel
 from ...dispatcher import ops
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...pointwise import pointwise
@@ -205,20 +205,8 @@ def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(_aten._local_scalar_dense.default.call(_aten.all.default.call(close)))
 
 
-_EQUAL_ON_META = (
-    "aten::equal: attempted to run this operator with Meta tensors, but there was no fake "
-    "impl or Meta kernel registered. You may have run into this message while using an "
-    "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
-    "operator with those APIs you'll need to add a fake impl. Please see the following for "
-    "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
-
-
 def _equal_meta(self, other):
     """Nothing to check: the answer is the kernel's (torch has no meta kernel: below)."""
-
-
-def _equal_on_meta(self, other):
-    raise NotImplementedError(_EQUAL_ON_META)
 
 
 @op("equal(Tensor self, Tensor other) -> bool", meta=_equal_meta, method=True)
@@ -244,4 +232,4 @@ def equal(self, other):
                                other.astype(compute, copy=False)))
 
 
-register_meta(equal, _equal_on_meta)
+no_meta_kernel(equal)
