@@ -28,10 +28,6 @@ from .binary import (computed_dtype, not_implemented, operand_dtype, raise_at_ke
 _pow_needs_tensor = tensor_needed("pow", "exponent")
 
 
-def _is_number(value) -> bool:
-    return value is not None and not isinstance(value, TensorBase)
-
-
 def _check_pow(self, exponent):
     _pow_needs_tensor(self, exponent)
     if _integral_number(exponent) and exponent < 0 and isinstance(self, TensorBase) and not (
@@ -40,7 +36,10 @@ def _check_pow(self, exponent):
 
 
 def _integral_number(value) -> bool:
-    return _is_number(value) and not isinstance(value, (float, complex, np.inexact))
+    return value is not None and not isinstance(value, _NOT_INTEGRAL_NUMBERS)
+
+
+_NOT_INTEGRAL_NUMBERS = (TensorBase, float, complex, np.inexact)
 
 
 def _refuse_pow(self, exponent):

@@ -115,18 +115,22 @@ def _check_written(out, tensors) -> None:
 
 def _cat_meta(tensors, dim=0, out=None):
     _check_some(tensors)
+    first = None
     for i, t in enumerate(tensors):
         if not t._size:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                f"concatenated")
-    return _cat_result(tensors, dim, out)
+        if first is None and t._size != (0,):
+            first = t
+    return _cat_result(tensors, dim, out, first)
 
 
 def _cat_meta_key(tensors, dim=0, out=None):
     """On meta torch checks through its Python reference (`_check_meta_shapes`), which
     does not refuse 0-dim tensors up front."""
     _check_some(tensors)
-    return _cat_result(tensors, dim, out, _check_meta_shapes)
+    first = next((t for t in tensors if t._size != (0,)), None)
+    return _cat_result(tensors, dim, out, first, _check_meta_shapes)
 
 
 def _check_some(tensors) -> None:
@@ -134,10 +138,9 @@ def _check_some(tensors) -> None:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
 
 
-def _cat_result(tensors, dim, out, check_shapes=None) -> TensorMeta:
+def _cat_result(tensors, dim, out, first, check_shapes=None) -> TensorMeta:
     """The joined result, after `check_shapes` (words of the Meta registration's) and
-    torch's checks of every tensor against the first one kept."""
-    first = next((t for t in tensors if t._size != (0,)), None)
+    torch's checks of every tensor against `first`, the first one kept."""
     if first is not None:
         dim = wrap_dim(dim, len(first._size))
     dtype = _result_dtype(tensors, out, "torch.cat")
