@@ -58,7 +58,7 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         kernel_check: ``kernel_check(*args)``, run after `check`: the refusals of
             torch's kernels (a dtype they have no loop for: ``"atan2_cpu" not
             implemented for 'ComplexFloat'``), which its Meta key does not make (Note
-            [Meta registrations] in registry.py).
+            [Meta registrations] in backends.py).
         check_out: ``check_out(target, described, inplace)`` refusing an out= tensor
             (or the self of an in-place call) that torch refuses although it could hold
             the result: unary ops such as `abs` or `floor` want exactly the result dtype.

@@ -563,4 +563,3 @@ def _share_version(op: OpOverload, keyset: int, args: tuple):
     result = op.redispatch(keyset, args)
     result._vc = args[0]._version_counter()
     return result
-
