@@ -594,7 +594,6 @@ META_COPIES = """
 m.copy_(torch.zeros(2, 3, dtype=torch.complex64))
 m.copy_(torch.zeros(2, 3, dtype=torch.complex64, device='meta'))
 torch.zeros(2, 3, dtype=torch.complex64).to('meta', torch.float32)
-x.copy_(torch.zeros(2, 3, dtype=torch.complex64))
 """
 
 
