@@ -39,7 +39,9 @@ class _Fallthrough:
 FALLTHROUGH = _Fallthrough()
 
 
-_PLAIN_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.CPU | DispatchKey.Meta)
+# The key set of a plain CPU call, the one a fast kernel serves (fast kernels are CPU
+# kernels: a Meta registration's rule must not be bypassed by one).
+_PLAIN_CPU_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.CPU)
 
 
 class OpOverload:
@@ -153,12 +155,11 @@ class OpOverload:
     def _lookup(self, keyset: int) -> tuple:
         """Find (kernel, keys below it) for a key set, and cache it.
 
-        When only ADInplaceOrView and a backend are present and the operator has a
+        When only ADInplaceOrView and CPU are present and the operator has a
         `fast_kernel` (one function doing both jobs, e.g. make a view and do its
         bookkeeping), that function is used: the plain CPU call then costs one call.
         """
-        if (self.fast_kernel is not None and not keyset & ~_PLAIN_KEYS
-                and keyset & DispatchKey.ADInplaceOrView):
+        if self.fast_kernel is not None and keyset == _PLAIN_CPU_KEYS:
             entry = (self.fast_kernel, keyset)
         else:
             key, kernel = self._first_kernel(keyset)

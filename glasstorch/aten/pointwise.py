@@ -26,16 +26,17 @@ import numpy as np
 from ..c10 import dtype as dtypes
 from ..c10.promotion import can_cast, result_type_with_scalar
 from ..c10.tensor_impl import _STRIDES_CACHE, TensorBase, wrap_array
+from .allocation import empty_from_meta
+from .backends import register_meta
 from .dispatcher import OpOverload
 from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from .quiet import mute, unmute
 from .parallel import SPLIT_SIZE, parallel_elementwise
 from .registry import (AD_INPLACE_OR_VIEW, CPU, META, _bind, _bump_written, _check_inplace,
-                       parameter_names,
-                       _inplace_schema, _install, _label, _new_declaration, _out_schema,
-                       _prepare_out, empty_from_meta)
-from .schema import parse_schema
+                       parameter_names, _inplace_schema, _install, _label, _new_declaration,
+                       _out_schema, _prepare_out)
+from .schema import SchemaKind, parse_schema
 
 
 
@@ -44,7 +45,7 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
               grad: dict | None = None, check=None, python_name: str | None = None,
               out_overload: str | None = None, check_out=None, numbers: tuple | None = None,
               masks: tuple = (), python_module: str | None = None, leading: str | None = None,
-              out_names: tuple | None = None):
+              out_names: tuple | None = None, kernel_check=None):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
@@ -53,7 +54,11 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
             function of the call's arguments giving it (`div`'s rounding_mode decides).
         inplace, out, method, function, grad, python_name, out_overload: as for `op`.
         check: ``check(*args)`` raising torch's error for inputs the operator refuses
-            (bool subtraction, bitwise ops on floats, ...), run before anything else.
+            on every backend, run before anything else.
+        kernel_check: ``kernel_check(*args)``, run after `check`: the refusals of
+            torch's kernels (a dtype they have no loop for: ``"atan2_cpu" not
+            implemented for 'ComplexFloat'``), which its Meta key does not make (Note
+            [Meta registrations] in backends.py).
         check_out: ``check_out(target, described, inplace)`` refusing an out= tensor
             (or the self of an in-place call) that torch refuses although it could hold
             the result: unary ops such as `abs` or `floor` want exactly the result dtype.
@@ -77,8 +82,11 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         operands = tuple(i for i in inputs if parsed.arguments[i].name not in masks)
         names = [a.name for a in parsed.arguments]
         first = () if leading is None else (names.index(leading),)
-        meta = _meta_rule(first + tuple(i for i in operands if i not in first), inputs,
-                          promotion, check, parsed.name)
+        order = first + tuple(i for i in operands if i not in first)
+        checks = check
+        if kernel_check is not None:
+            checks = kernel_check if check is None else _in_turn(check, kernel_check)
+        meta = _meta_rule(order, inputs, promotion, checks, parsed.name)
         decl = _new_declaration(parsed, "pointwise", kernel, meta, grad, method, function,
                                 python_name)
         decl.numbers = True if numbers is None else frozenset(numbers)
@@ -86,10 +94,10 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         compute = _computer(kernel, operands, inputs)
         main = _install(decl, parsed)
         _register_functional(main, meta, compute, kernel,
-                             _fast_path(kernel, operands, promotion, check))
+                             _fast_path(kernel, operands, promotion, checks))
         if inplace:
             fast = None if check_out is not None else \
-                _fast_path(kernel, operands, promotion, check, inplace=True)
+                _fast_path(kernel, operands, promotion, checks, inplace=True)
             _register_writing(_install(decl, _inplace_schema(parsed)), meta, compute, kernel,
                               "inplace", check_out, fast)
         if out:
@@ -98,9 +106,28 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
                               kernel, "out", check_out)
         for overload in decl.overloads.values():
             overload.accept_numbers(inputs)
+
+        def register_backend(key, rule):        # the rule is a check: see register_meta
+            own = _meta_rule(order, inputs, promotion, rule, parsed.name)
+            _register_functional(main, own, compute, kernel, None, (key,))
+            for kind, overload in decl.overloads.items():
+                if kind is not SchemaKind.functional:
+                    _register_writing(overload, own, compute, kernel, kind.value, check_out,
+                                      keys=(key,))
+        decl.register_backend = register_backend
+        if kernel_check is not None:
+            register_meta(main, check)
         _bind(decl)
         return main
     return declare
+
+
+def _in_turn(first, then):
+    """One check running `first`, then `then`."""
+    def check(*args):
+        first(*args)
+        then(*args)
+    return check
 
 
 def _meta_rule(operands: tuple, inputs: tuple, promotion: Promotion, check, name: str):
@@ -313,7 +340,8 @@ def to_compute_scalar(value, dtype: np.dtype):
     return dtype.type(value)
 
 
-def _register_functional(overload: OpOverload, meta, compute, kernel, fast) -> None:
+def _register_functional(overload: OpOverload, meta, compute, kernel, fast,
+                         keys: tuple = (CPU, META)) -> None:
     def run_cpu(op, keyset, args):
         if fast is not None:
             result = fast(args)
@@ -329,8 +357,8 @@ def _register_functional(overload: OpOverload, meta, compute, kernel, fast) -> N
     _label(run_cpu, f"{kernel.__name__} (elementwise: {meta.__name__} -> allocate -> kernel "
                     f"in the compute dtype)", kernel)
     _label(run_meta, f"{meta.__name__} (meta rule: shapes only, no data)", kernel)
-    overload.register(CPU, run_cpu)
-    overload.register(META, run_meta)
+    for key in keys:
+        overload.register(key, run_meta if key is META else run_cpu)
 
 
 def _refuse_target_first(op: OpOverload, target: TensorBase, described, variant: str,
@@ -354,7 +382,7 @@ _BELOW_AD_INPLACE_OR_VIEW = ~int(AD_INPLACE_OR_VIEW)
 
 
 def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
-                      check_out, fast=None) -> None:
+                      check_out, fast=None, keys: tuple = (CPU, META)) -> None:
     """The in-place (`self` is written) or out= (`out` is written) overload."""
     n_in = len(overload._schema.arguments) - (variant == "out")
 
@@ -385,8 +413,8 @@ def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
                 f"{meta.__name__} checks, kernel writes {'self' if variant == 'inplace' else 'out'})",
            kernel)
     overload.register(AD_INPLACE_OR_VIEW, _bump_written)
-    overload.register(CPU, run)
-    overload.register(META, run)
+    for key in keys:
+        overload.register(key, run)
     if fast is not None:
         def inplace_fast_path(op, keyset, args):
             if keyset & _CPU_BIT:

@@ -24,17 +24,15 @@ Four kinds of declaration, as in ATen:
 """
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from ..c10.dispatch_key import DispatchKey, local_keys
 from ..c10.dtype import scalar_type_name
 from ..c10.promotion import can_cast
-from ..c10.storage import UntypedStorage
-from ..c10.tensor_impl import (TensorBase, contiguous_strides, make_tensor, make_view,
-                               wrap_array)
+from ..c10.tensor_impl import TensorBase, make_tensor, make_view
+from .allocation import empty_from_meta, resize_tensor
 from .derivatives import check_formulas
 from .dispatcher import OpOverload, get_overload
 from .schema import FunctionSchema, SchemaKind, parse_schema
@@ -75,6 +73,8 @@ class Declaration:
     numbers: bool = False               # Python numbers accepted where the schema says Tensor
     python_module: str | None = None    # "linalg", "nn": bound in torch.linalg, torch.nn.functional
     bind_out: bool = True               # out= in the Python binding (else torch.ops.aten only)
+    meta_rules: dict = field(default_factory=dict)  # key -> own rule (Note [Meta registrations])
+    register_backend: object = None     # (key, rule): remake the key's kernels with that rule
 
 
 DECLARATIONS: dict = {}      # qualified name of the functional overload -> Declaration
@@ -124,6 +124,7 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
         if out:
             overload = _install(decl, _out_schema(parsed, out_overload, out_names))
             _register_structured(overload, decl, "out")
+        decl.register_backend = functools.partial(_register_variants, decl)
         _bind(decl)
         return main
     return declare
@@ -149,6 +150,7 @@ def view(schema: str, *, method: bool = True, function: bool = True,
         overload.register(CPU, alias)
         overload.register(META, alias)
         overload.register_fast(_fast_view(rule, is_view))
+        decl.register_backend = lambda key, own: overload.register(key, _make_alias(own))
         _bind(decl)
         return overload
     return declare
@@ -183,19 +185,7 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
         decl.bind_out = bind_out
         overload = _install(decl, parsed)
         explicit = grad is not None
-
-        def run_composite(op, keyset, args):
-            if not explicit:
-                return body(*args)
-            included, excluded = local_keys.included, local_keys.excluded
-            local_keys.set(included, excluded | _ABOVE_BACKEND)
-            try:
-                return body(*args)
-            finally:
-                local_keys.set(included, excluded)
-        kind = "explicit composite: runs below autograd" if explicit else "composite"
-        _label(run_composite, f"{body.__name__} ({kind}, in the operators it is written in)",
-               body)
+        run_composite = _composite_runner(body, explicit)
         overloads = [overload] + ([_install(decl, _out_schema(parsed, None))] if out else [])
         for key in ((CPU, META) if explicit else DispatchKey):
             for each in overloads:
@@ -204,12 +194,35 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
             for each in overloads:
                 if each.written_args:
                     each.register(AD_INPLACE_OR_VIEW, _bump_written)
+            decl.register_backend = functools.partial(_register_composite, overloads)
         _bind(decl)
         return overload
     return declare
 
 
 _ABOVE_BACKEND = int(DispatchKey.ForwardAD | DispatchKey.Autograd | DispatchKey.ADInplaceOrView)
+
+
+def _composite_runner(body, explicit: bool):
+    """The kernel running a composite's body (below autograd when `explicit`)."""
+    def run_composite(op, keyset, args):
+        if not explicit:
+            return body(*args)
+        included, excluded = local_keys.included, local_keys.excluded
+        local_keys.set(included, excluded | _ABOVE_BACKEND)
+        try:
+            return body(*args)
+        finally:
+            local_keys.set(included, excluded)
+    kind = "explicit composite: runs below autograd" if explicit else "composite"
+    _label(run_composite, f"{body.__name__} ({kind}, in the operators it is written in)", body)
+    return run_composite
+
+
+def _register_composite(overloads: list, key: DispatchKey, body) -> None:
+    """An explicit composite's kernel for one backend key, running `body`."""
+    for each in overloads:
+        each.register(key, _composite_runner(body, True))
 
 
 def _new_declaration(parsed, kind, kernel, meta, grad, method, function, python_name):
@@ -289,12 +302,12 @@ def _out_schema(functional: FunctionSchema, overload_name: str | None,
 # Structured operators: functional, in-place and out= from one meta rule + kernel
 # ----------------------------------------------------------------------------------
 def _register_structured(overload: OpOverload, decl: Declaration, variant: str,
-                         fast=None) -> None:
+                         fast=None, meta=None, keys: tuple = (CPU, META)) -> None:
     schema = overload._schema
     unwrap = _unwrapper(schema)
     n_out = len(schema.out_arguments)
     n_in = len(schema.arguments) - n_out
-    meta = decl.meta
+    meta = decl.meta if meta is None else meta      # a key's own: Note [Meta registrations]
     kernel = decl.kernel
     single = len(schema.returns) == 1 and not schema.returns[0].type.is_list
     # A meta rule with an `out` parameter sees the tensor it will write (self in place,
@@ -306,8 +319,8 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str,
             meta(*args)
             return kernel(*unwrap(args))
         _label(run_value, f"{kernel.__name__} (checked by {meta.__name__})", kernel)
-        overload.register(CPU, run_value)
-        overload.register(META, run_value)
+        for key in keys:
+            overload.register(key, run_value)
         return
 
     if variant in ("functional", "mutable"):          # mutable: the kernel writes a buffer
@@ -335,8 +348,8 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str,
         _label(run_cpu, f"{kernel.__name__} (structured: {meta.__name__} -> allocate -> "
                         f"kernel)", kernel)
         _label(run_meta, f"{meta.__name__} (meta rule: shapes only, no data)", kernel)
-        overload.register(CPU, run_cpu)
-        overload.register(META, run_meta)
+        for key in keys:
+            overload.register(key, run_meta if key is META else run_cpu)
         return
 
     if variant == "inplace":
@@ -350,8 +363,8 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str,
         _label(run_inplace, f"{kernel.__name__} (in place: {meta.__name__} checks, kernel "
                             f"writes self)", kernel)
         overload.register(AD_INPLACE_OR_VIEW, _bump_written)
-        overload.register(CPU, run_inplace)
-        overload.register(META, run_inplace)
+        for key in keys:
+            overload.register(key, run_inplace)
         return
 
     def run_out(op, keyset, args):
@@ -371,8 +384,14 @@ def _register_structured(overload: OpOverload, decl: Declaration, variant: str,
     _label(run_out, f"{kernel.__name__} (out=: {meta.__name__} checks, out resized, kernel "
                     f"writes out)", kernel)
     overload.register(AD_INPLACE_OR_VIEW, _bump_written)
-    overload.register(CPU, run_out)
-    overload.register(META, run_out)
+    for key in keys:
+        overload.register(key, run_out)
+
+
+def _register_variants(decl: Declaration, key: DispatchKey, meta) -> None:
+    """Remake `key`'s kernels of every variant of `decl` with the meta rule `meta`."""
+    for overload in decl.overloads.values():
+        _register_structured(overload, decl, overload.kind.value, meta=meta, keys=(key,))
 
 
 def _label(runner, text: str, source) -> None:
@@ -544,56 +563,3 @@ def _share_version(op: OpOverload, keyset: int, args: tuple):
     result = op.redispatch(keyset, args)
     result._vc = args[0]._version_counter()
     return result
-
-
-# ----------------------------------------------------------------------------------
-# Allocation
-# ----------------------------------------------------------------------------------
-def empty_from_meta(described: TensorMeta, device_type: str) -> TensorBase:
-    """Allocate an uninitialised tensor as a meta rule described it."""
-    if described.stride is None and device_type == "cpu":      # the common case, directly
-        return wrap_array(np.empty(described.shape, described.dtype._np), described.dtype)
-    return empty_strided_on(described.shape, described.stride, described.dtype, device_type)
-
-
-def empty_strided_on(shape: tuple, stride: tuple | None, dtype, device_type: str) -> TensorBase:
-    """Allocate storage for `shape` with `stride` (row-major when None) on a device."""
-    shape = tuple(shape)
-    if stride is None or (device_type == "cpu" and stride == contiguous_strides(shape)):
-        if device_type == "cpu":
-            return wrap_array(np.empty(shape, dtype._np), dtype)
-        stride = contiguous_strides(shape)
-    else:
-        stride = tuple(stride)
-    count = storage_elements(shape, stride)
-    nbytes = count * dtype.itemsize
-    if device_type == "cpu":
-        storage = UntypedStorage._wrap(np.empty(count, dtype._np))
-    else:
-        storage = UntypedStorage._meta(nbytes)
-    return make_tensor(storage, shape, stride, 0, dtype)
-
-
-def storage_elements(shape: tuple, stride: tuple, offset: int = 0) -> int:
-    """How many elements a storage needs to hold a tensor of this geometry."""
-    if any(s == 0 for s in shape):
-        return 0
-    return offset + 1 + sum((s - 1) * st for s, st in zip(shape, stride))
-
-
-def resize_tensor(t: TensorBase, shape: tuple, stride: tuple | None = None) -> None:
-    """Give `t` the sizes `shape`, growing its storage if it is too small (resize_).
-
-    The strides become row-major, or `stride` when given: an out= tensor that had to be
-    resized takes the layout the operator computed for its result, as torch's
-    `set_output_raw_strided` restrides it.
-    """
-    shape = tuple(shape)
-    stride = contiguous_strides(shape) if stride is None else tuple(stride)
-    needed = (storage_elements(shape, stride) + t._offset) * t._dtype.itemsize
-    if needed > t._storage.nbytes():
-        t._storage.resize_(needed)
-    t._size = shape
-    t._stride = stride
-    t._arr = None
-

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..aten.dispatcher import operator_entry, ops
 from ..aten.meta.shape import is_non_overlapping_and_dense
-from ..aten.registry import empty_strided_on
+from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
 from ..c10.layout import contiguous_format
 from ..c10.tensor_impl import is_contiguous_strides, make_view

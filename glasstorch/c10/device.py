@@ -1,7 +1,11 @@
-"""`torch.device`: where a tensor's storage lives, plus the default-device context."""
+"""`torch.device`: where a tensor's storage lives, plus the default-device context, and
+what glasstorch knows of each device type, as data (`DEVICE_TYPES`)."""
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
+
+from . import dtype as dtypes
 
 _KNOWN_TYPES = ("cpu", "meta", "cuda", "mps", "xpu", "xla", "hpu", "mtia", "privateuseone")
 
@@ -117,3 +121,36 @@ def as_device(value) -> device:
     if type(value) is device:
         return value
     return device(value)
+
+
+@dataclass(frozen=True)
+class DeviceType:
+    """What the operators need to know of a device type: data, so that code never asks
+    for a device by name and a new device is one row of `DEVICE_TYPES`.
+
+    Attributes:
+        backend: ATen's name of its backend, in type strings (``CPUBoolType``).
+        legacy_module: the module of torch's legacy tensor types (``torch.FloatTensor``).
+        legacy_dtypes: the dtypes whose ATen type string is that legacy name.
+        holds_data: its storages hold elements (a meta storage holds only a size).
+        host: it is the CPU, where Python reads values (`tensor_split`'s indices).
+    """
+
+    backend: str
+    legacy_module: str
+    legacy_dtypes: tuple
+    holds_data: bool
+    host: bool
+
+
+_LEGACY_DTYPES = (dtypes.uint8, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
+                  dtypes.float16, dtypes.float32, dtypes.float64)
+DEVICE_TYPES = {
+    "cpu": DeviceType("CPU", "torch", _LEGACY_DTYPES, holds_data=True, host=True),
+    "meta": DeviceType("Meta", "torch.meta", (), holds_data=False, host=False),
+}
+
+
+def device_type(value: device) -> DeviceType:
+    """The `DeviceType` row of a device."""
+    return DEVICE_TYPES[value.type]

@@ -1,6 +1,7 @@
 """Small pure functions over shapes, strides and dimensions, shared by every meta rule."""
 from __future__ import annotations
 
+from ...c10.device import device_type
 from ...c10.tensor_impl import contiguous_strides  # noqa: F401  (re-exported for rules)
 
 
@@ -205,9 +206,9 @@ def has_internal_overlap(size: tuple, stride: tuple) -> bool:
 
 
 def check_no_internal_overlap(t) -> None:
-    """Refuse to write a tensor whose elements share memory, as torch does (on real
-    devices only: a meta tensor has no memory to share)."""
-    if t._device.type != "meta" and has_internal_overlap(t._size, t._stride):
+    """Refuse to write a tensor whose elements share memory, as torch does (where there
+    is memory: a meta tensor's storage holds none)."""
+    if has_internal_overlap(t._size, t._stride) and holds_data(t):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")
@@ -235,9 +236,15 @@ def _byte_span(t) -> tuple:
     return start, start + t.numel() * t._dtype.itemsize
 
 
+def holds_data(t) -> bool:
+    """Whether `t`'s storage holds its elements (not a meta tensor's): memory overlap,
+    which torch's checks refuse, exists only there."""
+    return device_type(t._device).holds_data
+
+
 def check_no_partial_overlap(written, read) -> None:
     """Refuse to write `written` while reading a partly overlapping `read` (torch's check)."""
-    if written._device.type != "meta" and partially_overlap(written, read):
+    if partially_overlap(written, read) and holds_data(written):
         raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                            "written-to tensor refer to a single memory location. Please "
                            "clone() the tensor before performing the operation.")
@@ -246,7 +253,7 @@ def check_no_partial_overlap(written, read) -> None:
 def check_no_overlap(written, read) -> None:
     """Refuse to write `written` while reading `read` from any of the same memory, fully
     or partly, as far as torch can tell (its ``assert_no_overlap``, used by `cat`)."""
-    if written._device.type == "meta":
+    if not holds_data(written):
         return
     if written is not read:
         if written._storage is not read._storage or not written.numel() or not read.numel():

@@ -75,6 +75,10 @@ def errors_cdist():
                      r"^cdist only supports non-negative p values$")
     yield ErrorInput(SampleInput(_x(2, 3, dtype=gt.int64), _x(2, 3, dtype=gt.int64)),
                      RuntimeError, r"^cdist only supports floating-point dtypes, X1 got: Long$")
+    # the matmul road: the words of torch's cdist composite, on meta tensors too (where
+    # the direct road's _cdist_forward has its meta function's words)
+    yield ErrorInput(SampleInput(_x(30, 3, dtype=gt.int64), _x(2, 3, dtype=gt.int64)),
+                     RuntimeError, r"^cdist only supports floating-point dtypes, X1 got: Long$")
     yield ErrorInput(SampleInput(_x(2, 3, dtype=gt.float16), _x(2, 3, dtype=gt.float16)),
                      NotImplementedError, r"^\"cdist\" not implemented for 'Half'$")
     yield ErrorInput(SampleInput(_x(2, 3, dtype=gt.float64), _x(2, 3)), RuntimeError,

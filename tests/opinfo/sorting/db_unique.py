@@ -99,12 +99,10 @@ def sample_unique_consecutive(dtype):
 def errors_unique_dim():
     yield ErrorInput(SampleInput(gt.zeros(2, 0), 0), RuntimeError,
                      r"^There are 0 sized dimensions, and they aren't selected, so unique "
-                     r"cannot be applied$", known_bug_on_meta=NO_META_KERNEL)
+                     r"cannot be applied$")
     yield ErrorInput(SampleInput(gt.tensor(3.0), 0), IndexError,
-                     r"^Dimension specified as 0 but tensor has no dimensions$",
-                     known_bug_on_meta=NO_META_KERNEL)
-    yield ErrorInput(SampleInput(gt.zeros(2, 3), 2), IndexError, r"^Dimension out of range",
-                     known_bug_on_meta=NO_META_KERNEL)
+                     r"^Dimension specified as 0 but tensor has no dimensions$")
+    yield ErrorInput(SampleInput(gt.zeros(2, 3), 2), IndexError, r"^Dimension out of range")
 
 
 def errors_unique2():
@@ -112,7 +110,6 @@ def errors_unique2():
                      r"^\"unique\" not implemented for 'ComplexFloat'$")
 
 
-NO_META_KERNEL = "unique: torch has no meta kernel; it refuses before checking arguments"
 # The results' sizes depend on the data: meta tensors are refused (as torch does).
 NO_META = {"test_meta": pytest.mark.skip(reason="unique: data-dependent sizes, no meta")}
 

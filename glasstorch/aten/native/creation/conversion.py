@@ -12,12 +12,13 @@ are defined here as plain functions and installed on `Tensor` by `_tensor.py`.
 from __future__ import annotations
 
 from ....c10 import dtype as dtypes
-from ....c10.device import as_device, device as Device
+from ....c10.device import CPU, as_device, device as Device
 from ....c10.dtype import scalar_type_name
 from ....c10.layout import (layout as Layout, memory_format as MemoryFormat, preserve_format,
                            strided)
 from ....c10.tensor_impl import TensorBase
 from ...registry import composite
+from ..shape.view import legacy_type_name
 from .copy import copy_, strides_like, suggest_memory_format
 from .factory import check_options, empty_strided
 
@@ -37,9 +38,7 @@ def to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_blo
     target = device if device is not None else self._device
     result = empty_strided.call(self._size, strides_like(self, memory_format),
                                 dtype or self._dtype, None, target, None)
-    if target.type != "meta":
-        copy_.call(result, self, non_blocking)
-    return result
+    return copy_.call(result, self, non_blocking)
 
 
 _LAYOUT_NAMES = {"sparse_coo": "Sparse", "sparse_csr": "SparseCsr", "sparse_csc": "SparseCsc",
@@ -216,12 +215,6 @@ def _type_text(value) -> str:
 # ----------------------------------------------------------------------------------
 # Tensor.type and the dtype shorthands
 # ----------------------------------------------------------------------------------
-def type_name(t) -> str:
-    """torch's legacy name for a tensor's type: ``torch.FloatTensor``, ``torch.meta.LongTensor``."""
-    device = "" if t._device.type == "cpu" else t._device.type + "."
-    return f"torch.{device}{scalar_type_name(t._dtype)}Tensor"
-
-
 _DTYPES_BY_TYPE_NAME = {f"torch.{scalar_type_name(d)}Tensor": d for d in dtypes.ALL_DTYPES}
 
 
@@ -244,7 +237,7 @@ def tensor_type(self, dtype=None, non_blocking=False, *extra, **kwargs):
         raise TypeError(f"type() takes from 0 to 2 positional arguments but {len(extra) + 2} "
                         f"were given")
     if dtype is None:
-        return type_name(self)
+        return legacy_type_name(self)
     if isinstance(dtype, type) and hasattr(dtype, "_legacy_dtype"):
         dtype = dtype._legacy_dtype
     elif isinstance(dtype, str):
@@ -304,4 +297,4 @@ def tensor_cpu(self, memory_format=preserve_format):
         >>> x = torch.ones(2); x.cpu() is x
         True
     """
-    return _to(self, None, None, as_device("cpu"), None, False, False, memory_format)
+    return _to(self, None, None, CPU, None, False, False, memory_format)

@@ -28,9 +28,10 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype
 from ....c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ....c10.tensor_impl import contiguous_strides, wrap_array
+from ...backends import register_meta
 from ...dispatcher import ops
 from ...meta.shape import (broadcast_shapes, check_no_internal_overlap,
-                          check_no_partial_overlap, is_non_overlapping_and_dense)
+                          check_no_partial_overlap, holds_data, is_non_overlapping_and_dense)
 from ...quiet import mute, unmute
 from ...registry import TensorMeta, composite, op, view
 
@@ -309,18 +310,20 @@ def suggest_memory_format(t):
 # copy_
 # ----------------------------------------------------------------------------------
 def _copy_meta(self, src, non_blocking=False):
+    _check_copy(self, src)
+    if src._dtype.is_complex and not self._dtype.is_complex:
+        warnings.warn(_COMPLEX_WARNING, UserWarning, stacklevel=4)
+    return TensorMeta(self._size, self._dtype)
+
+
+def _check_copy(self, src) -> None:
     check_no_internal_overlap(self)
-    if src._device.type == "meta" and self._device.type != "meta":
-        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
     if src._size != self._size:
         shape = broadcast_shapes(self._size, src._size)
         if shape != self._size:
             raise RuntimeError(f"output with shape {list(self._size)} doesn't match the "
                                f"broadcast shape {list(shape)}")
     check_no_partial_overlap(self, src)
-    if src._dtype.is_complex and not self._dtype.is_complex:
-        warnings.warn(_COMPLEX_WARNING, UserWarning, stacklevel=4)
-    return TensorMeta(self._size, self._dtype)
 
 
 @op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
@@ -344,6 +347,16 @@ def copy_(self, src, non_blocking, *, out):
                 [1., 2., 3.]])
     """
     copy_array(out, src)
+
+
+@register_meta(copy_)
+def _copy_meta_key(self, src, non_blocking=False):
+    """torch's copy_ returns on meta before its kernel's complex warning; and a tensor
+    with data (copying on the Meta key: its source is a meta tensor) cannot be filled."""
+    if holds_data(self):
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    _check_copy(self, src)
+    return TensorMeta(self._size, self._dtype)
 
 
 # ----------------------------------------------------------------------------------
@@ -403,16 +416,14 @@ def contiguous(self, memory_format=contiguous_format):
 # fill_ / zero_
 # ----------------------------------------------------------------------------------
 def _fill_meta(self, value):
-    """The result of a fill: like `self`. A Scalar value must fit the dtype (checked on
-    CPU only: torch checks nothing on meta); a Tensor value must be 0-dim."""
+    """The result of a fill: like `self`. A Scalar value must fit the dtype (the kernel
+    checks it: torch checks nothing on meta); a Tensor value must be 0-dim."""
     if hasattr(value, "_size"):
         if len(value._size) != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {len(value._size)} dimensions.")
         if value._dtype.is_complex and not self._dtype.is_complex:
             warnings.warn(_COMPLEX_WARNING, UserWarning, stacklevel=4)
-    elif self._device.type != "meta":
-        checked_scalar(value, self._dtype)
     return TensorMeta(self._size, self._dtype, strides_like(self, None))
 
 
@@ -493,9 +504,6 @@ def detach(self):
 def _scalar_meta(self):
     if self.numel() != 1:
         raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-    if self._device.type == "meta":
-        raise RuntimeError("Tensor.item() cannot be called on meta tensors")
-    return None
 
 
 @op("_local_scalar_dense(Tensor self) -> Scalar", meta=_scalar_meta, function=False)
@@ -505,3 +513,9 @@ def local_scalar_dense(self):
     if self.dtype.kind in "biufc":
         return value.item()
     return float(value)          # bfloat16 / float8 scalars of ml_dtypes
+
+
+@register_meta(local_scalar_dense)
+def _scalar_meta_key(self):
+    _scalar_meta(self)
+    raise RuntimeError("Tensor.item() cannot be called on meta tensors")

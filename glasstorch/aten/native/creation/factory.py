@@ -13,6 +13,7 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.layout import strided
 from ....c10.promotion import get_default_dtype, scalar_dtype
+from ...backends import register_meta
 from ...registry import TensorMeta, composite, op
 from .copy import checked_scalar, fill_, memory_format_strides, strides_like, zero_
 
@@ -98,11 +99,10 @@ def empty_strided(size, stride, dtype, layout, device, pin_memory, *, out):
 
 
 def _zeros_meta(size, dtype=None, layout=None, device=None, pin_memory=None) -> TensorMeta:
-    # torch's CPU zeros words its size check apart from every other factory
-    if any(s < 0 for s in size) and (device is None or device.type == "cpu"):
-        from ....c10.device import get_default_device
-        if (device or get_default_device()).type == "cpu":
-            raise RuntimeError("zeros: Dimension size must be non-negative.")
+    # torch's CPU zeros words its size check apart from every other factory (its Meta
+    # key, registered below, words it as they do)
+    if any(s < 0 for s in size):
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
     return factory_meta(size, dtype, layout, device, pin_memory)
 
 
@@ -117,6 +117,9 @@ def zeros(size, dtype, layout, device, pin_memory, *, out):
                 [0., 0., 0.]])
     """
     out.fill(0)
+
+
+register_meta(zeros, factory_meta)
 
 
 @op(f"ones(SymInt[] size, *, {TENSOR_OPTIONS}) -> Tensor", meta=factory_meta, out=True)

@@ -25,6 +25,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import default_complex_dtype, get_default_dtype
 from ... import libm
+from ...meta.shape import holds_data
 from ...parallel import GRAIN_SIZE, get_num_threads
 from ...registry import TensorMeta, composite, op
 from .copy import cast_array, checked_scalar, cpp_type_name
@@ -354,14 +355,14 @@ def _complex_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
 def _space_of_tensors(name: str, start, end, device) -> tuple:
     """The bounds as numbers, and the device: the Tensor overloads take 0-dim tensors.
 
-    A meta bound has no value: its place is taken by 0 of its kind and the result
-    is a meta tensor (unless a device is given), as torch's meta kernel would make.
+    A bound without data (a meta tensor) has no value: its place is taken by 0 of its
+    kind and the result is made where the bound is (unless a device is given), as
+    torch's meta kernel would make it; that kernel words the 0-dim check more briefly.
     """
     named = [(which, value) for which, value in (("start", start), ("end", end))
              if hasattr(value, "_size")]
     if any(len(value._size) != 0 for _, value in named):
-        if any(value._device.type == "meta" for _, value in named):
-            # torch's meta kernel (shared by both ops) says less
+        if not all(holds_data(value) for _, value in named):
             raise RuntimeError("linspace only supports 0-dimensional start and end tensors")
         got = " and ".join(f"{which} with {len(value._size)} dimension(s)"
                            for which, value in named)
@@ -371,11 +372,11 @@ def _space_of_tensors(name: str, start, end, device) -> tuple:
     for value in (start, end):
         if not hasattr(value, "_size"):
             bounds.append(value)
-        elif value._device.type == "meta":
+        elif holds_data(value):
+            bounds.append(value.item())
+        else:
             bounds.append(0j if value._dtype.is_complex else 0)
             device = device or value._device
-        else:
-            bounds.append(value.item())
     return bounds[0], bounds[1], device
 
 

@@ -1,5 +1,5 @@
-"""Advanced indexing: `index` (``x[tensors]``), `index_put` (``x[tensors] = v``),
-`take` and `put`.
+"""Advanced indexing: `index` (``x[tensors]``) and `index_put` (``x[tensors] = v``), and
+the checks every op taking index tensors shares.
 
 Note [Where the advanced dimensions land]
     `index(self, indices)` takes one optional index tensor per leading dim of `self`
@@ -22,8 +22,9 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.tensor_impl import TensorBase, contiguous_strides
 from ...meta.pointwise import permuted_strides
+from ...backends import register_meta
 from ...meta.shape import (broadcast_shapes, check_no_internal_overlap, check_no_overlap,
-                          compute_view_stride, has_internal_overlap)
+                          compute_view_stride, has_internal_overlap, holds_data)
 from ...registry import TensorMeta, op
 from ..creation.copy import checked_scalar, strides_like
 from ..shape.shape import _caller_stacklevel as caller_stacklevel
@@ -152,7 +153,9 @@ def _check_mask_shape(self, mask, start: int) -> None:
 
 
 def _mask_count(mask: TensorBase) -> int:
-    if mask._device.type == "meta":     # torch goes through nonzero, which refuses meta
+    """The number of True elements, which sizes the result: torch counts them with
+    nonzero, which refuses a mask without values (a meta one)."""
+    if not holds_data(mask):
         raise NotImplementedError(META_NONZERO)
     return int(np.count_nonzero(mask._np))
 
@@ -169,10 +172,10 @@ def _broadcast_indices(entries: list) -> tuple:
                          f"with shapes {listed}") from None
 
 
-def indexing_geometry(self, indices) -> tuple:
-    """Check `indices` against `self`; return the result's (shape, strides) (Note above)."""
-    # torch's meta function raises RuntimeError where its CPU kernel raises IndexError
-    error = RuntimeError if self._device.type == "meta" else IndexError
+def indexing_geometry(self, indices, error: type = IndexError) -> tuple:
+    """Check `indices` against `self`; return the result's (shape, strides) (Note above).
+    `error` is the type of the refusals: torch's meta function (the Meta registration)
+    raises RuntimeError where its CPU kernel raises IndexError."""
     _check_index_types(indices, error)
     entries = _expand_masks(self, indices)
     ndim = len(self._size)
@@ -236,16 +239,22 @@ def _zero_spans(shape: tuple, strides: tuple) -> tuple:
     return tuple(result)
 
 
-def _index_meta(self, indices, out=None):
+def _index_meta(self, indices, out=None, error: type = IndexError):
     if not indices:
         raise IndexError("at least one index must be provided")
-    shape, stride = indexing_geometry(self, indices)
+    shape, stride = indexing_geometry(self, indices, error)
     check_out_dtype(self, out, f"index_out: self ({scalar_type_name(self._dtype)}) and result "
                                f"({scalar_type_name(out._dtype)}) must have the same scalar "
                                f"type" if out is not None else None)
-    if self._device.type == "meta" and 0 in shape:
-        stride = None               # torch's meta kernel lays empty results out row-major
     return TensorMeta(shape, self._dtype, stride)
+
+
+def _index_meta_key(self, indices, out=None):
+    """torch's meta function: RuntimeErrors, and empty results laid out row-major."""
+    described = _index_meta(self, indices, out, RuntimeError)
+    if 0 in described.shape:
+        described.stride = None
+    return described
 
 
 def numpy_index(indices: list) -> tuple:
@@ -324,13 +333,16 @@ def index(self, indices, *, out):
     np.copyto(out, self[numpy_index(indices)])
 
 
+register_meta(index, _index_meta_key)
+
+
 # ----------------------------------------------------------------------------------
 # index_put: x[i0, i1, ...] = values
 # ----------------------------------------------------------------------------------
 def warn_if_expanded(out, op_name: str, example: str) -> None:
-    """torch's deprecation warning for writing in place into an expanded tensor."""
-    if out is not None and out._device.type != "meta" and \
-            has_internal_overlap(out._size, out._stride):
+    """torch's deprecation warning for writing in place into an expanded tensor (where
+    there is memory to share: a meta tensor's storage holds none)."""
+    if out is not None and has_internal_overlap(out._size, out._stride) and holds_data(out):
         warnings.warn(f"Use of {op_name} on expanded tensors is deprecated. Please clone() the "
                       f"tensor before performing this operation. This also applies to advanced "
                       f"indexing e.g. {example}", UserWarning, stacklevel=caller_stacklevel())
@@ -351,8 +363,6 @@ def _index_put_meta(self, indices, values, accumulate=False, out=None):
     check_out_dtype(self, out)
     if out is self:
         warn_if_expanded(out, "index_put_", "tensor[indices] = tensor")
-    if self._device.type == "meta":         # torch's meta function checks none of this
-        return like_self(self, preserve=out is None)
     mask = _single_mask(indices, values, accumulate)
     if mask is not None:
         _check_mask_shape(self, mask, next(i for i, t in enumerate(indices) if t is mask))
@@ -419,107 +429,8 @@ def index_put(self, indices, values, accumulate, *, out):
         out[where] = values
 
 
-# ----------------------------------------------------------------------------------
-# take / put: the tensor read as if flattened
-# ----------------------------------------------------------------------------------
-def _check_long(op_name: str, index) -> None:
-    if index._dtype is not dtypes.int64:
-        # torch's meta function prints the dtype as Python does (torch.int32)
-        name = str(index._dtype) if index._device.type == "meta" else \
-            scalar_type_name(index._dtype)
-        raise RuntimeError(f"{op_name}(): Expected a long tensor for index, but got {name}")
-
-
-def _flat_range_error(numel: int):
-    return lambda value: IndexError(f"out of range: tried to access index {value} on a tensor "
-                                    f"of {numel} elements.")
-
-
-def _take_meta(self, index, out=None):
-    _check_long("take", index)
-    if self.numel() == 0 and index.numel():
-        raise IndexError("take(): tried to take from an empty tensor")
-    if out is not None:
-        check_out_dtype(self, out, f"take(): self and out expected to have the same dtype, but "
-                                   f"got self.dtype = {scalar_type_name(self._dtype)} and "
-                                   f"out.dtype = {scalar_type_name(out._dtype)}")
-        check_out_overlap(out, self, index)
-        # out= goes through TensorIterator, which lays it out as the index is
-        return TensorMeta(index._size, self._dtype, permuted_strides([index], index._size))
-    return TensorMeta(index._size, self._dtype)
-
-
-@op("take(Tensor self, Tensor index) -> Tensor", meta=_take_meta, out=True, method=True,
-    grad={"self": "grad.new_zeros(self_sym_sizes).put(index, grad, True)",
-          "index": "non_differentiable"})
-def take(self, index, *, out):
-    """The elements of `input` at `index`, reading `input` as if it were 1-D.
-
-    Args:
-        input (Tensor): the tensor to read.
-        index (LongTensor): flat positions (negative ones count from the end).
-
-    Example::
-
-        >>> torch.take(torch.tensor([[1, 2], [3, 4]]), torch.tensor([0, 3]))
-        tensor([1, 4])
-    """
-    numel = self.size
-    check_in_range(index, numel, _flat_range_error(numel))
-    if index.size:
-        np.copyto(out, np.take(self.reshape(-1), index, mode="wrap"))
-
-
-def _put_meta(self, index, source, accumulate=False, out=None):
-    _check_long("put_", index)
+@register_meta(index_put)
+def _index_put_meta_key(self, indices, values, accumulate=False, out=None):
+    """torch's meta function checks only the out= dtype."""
     check_out_dtype(self, out)
-    if self._device.type == "meta":         # torch's meta function checks no more
-        return like_self(self, preserve=out is None)
-    if source._dtype is not self._dtype:
-        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
-                           f"self.dtype = {scalar_type_name(self._dtype)} and source.dtype = "
-                           f"{scalar_type_name(source._dtype)}")
-    if source.numel() != index.numel():
-        raise IndexError(f"put_(): Expected source and index to have the same number of "
-                         f"elements, but got source.numel() = {source.numel()}, index.numel() "
-                         f"= {index.numel()}")
-    check_written(out)
-    return like_self(self, preserve=out is None or out is self)    # out= is made row-major
-
-
-@op("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
-    meta=_put_meta, inplace=True, out=True, method=True,
-    grad={"self": "grad if accumulate else grad.put(index, source.new_zeros(source.shape), "
-                  "False)",
-          "source": "grad.take(index).reshape_as(source)", "index": "non_differentiable"})
-def put(self, index, source, accumulate, *, out):
-    """Write `source` at flat positions `index` of `input` (read as if 1-D).
-
-    Args:
-        input (Tensor): the tensor to write into (a copy of it, out of place).
-        index (LongTensor): flat positions; negative ones count from the end.
-        source (Tensor): one value per index, of input's dtype.
-        accumulate (bool): add into the elements instead of overwriting them.
-
-    Example::
-
-        >>> torch.zeros(2, 2).put_(torch.tensor([0, 3, 3]), torch.tensor([1., 2., 3.]), True)
-        tensor([[1., 0.],
-                [0., 5.]])
-    """
-    numel = self.size
-    if numel == 0 and index.size:
-        raise IndexError("put_(): Tried to put elements into an empty tensor")
-    check_in_range(index, numel, _flat_range_error(numel))
-    if not np.may_share_memory(out, self):
-        np.copyto(out, self)
-    flat = index.reshape(-1)
-    values = source.reshape(-1)
-    if out.flags.c_contiguous:
-        target, where = out.reshape(-1), flat
-    else:                         # a strided `out`: write through its own dims
-        target, where = out, np.unravel_index(np.where(flat < 0, flat + numel, flat), out.shape)
-    if accumulate:
-        np.add.at(target, where, values)
-    else:
-        target[where] = values
+    return like_self(self, preserve=out is None)

@@ -322,12 +322,9 @@ def _index_fill_meta(self, dim, index, value, out=None):
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     if len(index._size) > 1:
         raise RuntimeError("Index has to be a vector/scalar")
-    if hasattr(value, "_size"):
-        if value._size:
-            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
-                               f"got tensor with {len(value._size)} dimension(s).")
-    elif self._device.type != "meta":
-        checked_scalar(value, self._dtype)
+    if hasattr(value, "_size") and value._size:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
+                           f"got tensor with {len(value._size)} dimension(s).")
     check_out_dtype(self, out)
     if out is self:
         warn_if_expanded(out, "index_fill_", "tensor[mask] = scalar")

@@ -16,6 +16,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ... import functions as at
 from ...derivatives import derivative_helper, sum_to
+from ...backends import no_meta_kernel, register_meta
 from ...meta.shape import broadcast_shapes
 from ...dispatcher import ops
 from ...registry import TensorMeta, composite, op
@@ -29,21 +30,19 @@ from ..shape.view import expand, view_
 # ----------------------------------------------------------------------------------
 # masked_fill
 # ----------------------------------------------------------------------------------
-def _masked_fill_meta(self, mask, value, out=None):
-    on_meta = self._device.type == "meta"      # torch's meta function words it otherwise
+def _masked_fill_meta(self, mask, value, out=None, python_words: bool = False):
+    """The value is converted, and checked, by the kernels. `python_words`: the words of
+    torch's meta function (the Meta registration)."""
     if mask._dtype is not dtypes.bool:
-        raise RuntimeError(f"expected predicate to be bool, got {mask._dtype}" if on_meta else
-                           f"masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{type_meta_name(mask._dtype)}")
-    if hasattr(value, "_size"):
-        if value._size and on_meta:
+        raise RuntimeError(f"expected predicate to be bool, got {mask._dtype}" if python_words
+                           else f"masked_fill_ only supports boolean masks, but got mask with "
+                                f"dtype {type_meta_name(mask._dtype)}")
+    if hasattr(value, "_size") and value._size:
+        if python_words:
             raise RuntimeError(f"only supports a 0-dimensional value tensor, but got tensor "
                                f"with {len(value._size)} dimension")
-        if value._size:
-            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
-                               f"got tensor with {len(value._size)} dimension(s).")
-    if not on_meta:                   # a tensor value is converted as its item() would be
-        checked_scalar(value._np.item() if hasattr(value, "_size") else value, self._dtype)
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
+                           f"got tensor with {len(value._size)} dimension(s).")
     check_out_dtype(self, out)
     if out is self:
         warn_if_expanded(out, "masked_fill_", "tensor[mask] = scalar")
@@ -76,7 +75,16 @@ def masked_fill_tensor(self, mask, value, *, out):
         >>> x.masked_fill(x < 0, 0.)
         tensor([1., 0., 3.])
     """
-    _fill_where(self, mask, cast_array(value, from_numpy_dtype(out.dtype)), out)
+    dtype = from_numpy_dtype(out.dtype)
+    checked_scalar(value.item(), dtype)       # converted as its item() would be
+    _fill_where(self, mask, cast_array(value, dtype), out)
+
+
+def _masked_fill_meta_key(self, mask, value, out=None):
+    return _masked_fill_meta(self, mask, value, out, python_words=True)
+
+
+register_meta(masked_fill_tensor, _masked_fill_meta_key)
 
 
 @op("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
@@ -87,20 +95,23 @@ def masked_fill(self, mask, value, *, out):
     _fill_where(self, mask, checked_scalar(value, from_numpy_dtype(out.dtype)), out)
 
 
+register_meta(masked_fill, _masked_fill_meta_key)
+
+
 # ----------------------------------------------------------------------------------
 # masked_scatter / masked_select
 # ----------------------------------------------------------------------------------
-def _masked_scatter_meta(self, mask, source, out=None):
-    on_meta = self._device.type == "meta"      # torch's meta function words it otherwise
+def _masked_scatter_meta(self, mask, source, out=None, python_words: bool = False):
+    """`python_words`: the words of torch's meta function (the Meta registration)."""
     if mask._dtype is not dtypes.bool:
-        raise RuntimeError("Mask must be bool or uint8" if on_meta else
+        raise RuntimeError("Mask must be bool or uint8" if python_words else
                            f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {scalar_type_name(mask._dtype)}")
     if source._dtype is not self._dtype:
-        names = (str(self._dtype), str(source._dtype)) if on_meta else \
+        names = (str(self._dtype), str(source._dtype)) if python_words else \
             (scalar_type_name(self._dtype), scalar_type_name(source._dtype))
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
-                           f"got{' ' if on_meta else ''}{names[0]} and {names[1]}")
+                           f"got{' ' if python_words else ''}{names[0]} and {names[1]}")
     if out is self:                   # in place, the mask is expanded to self's shape
         expand.call(mask, self._size)
     check_out_dtype(self, out)
@@ -151,17 +162,14 @@ def masked_scatter(self, mask, source, *, out):
     out[where] = source.reshape(-1)[:count]
 
 
-_NO_META_KERNEL = (
-    "aten::masked_select: attempted to run this operator with Meta tensors, but there was no "
-    "fake impl or Meta kernel registered. You may have run into this message while using an "
-    "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
-    "operator with those APIs you'll need to add a fake impl. Please see the following for "
-    "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
+@register_meta(masked_scatter)
+def _masked_scatter_meta_key(self, mask, source, out=None):
+    return _masked_scatter_meta(self, mask, source, out, python_words=True)
 
 
 def _masked_select_meta(self, mask, out=None):
-    if self._device.type == "meta":       # a data-dependent shape: torch has no meta kernel
-        raise NotImplementedError(_NO_META_KERNEL)
+    """A data-dependent shape: the CPU rule counts the mask (torch has no meta kernel:
+    the Meta registration refuses)."""
     if mask._dtype is not dtypes.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = broadcast_shapes(mask._size, self._size)
@@ -202,15 +210,21 @@ def masked_select(self, mask, *, out):
     np.copyto(out, np.broadcast_to(self, shape)[np.broadcast_to(mask, shape)])
 
 
+no_meta_kernel(masked_select)
+
+
 # ----------------------------------------------------------------------------------
 # nonzero / argwhere
 # ----------------------------------------------------------------------------------
-def _nonzero_meta(self, out=None):
+def _check_nonzero_out(out) -> None:
     if out is not None and out._dtype is not dtypes.int64:
         raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got "
                            f"scalar type{scalar_type_name(out._dtype)}")
-    if self._device.type == "meta":
-        raise NotImplementedError(META_NONZERO)
+
+
+def _nonzero_meta(self, out=None):
+    """A data-dependent shape: the CPU rule counts (the Meta registration refuses)."""
+    _check_nonzero_out(out)
     count = int(np.count_nonzero(self._np))
     ndim = len(self._size)
     # torch fills the (count, ndim) result one column at a time: column-major strides
@@ -242,15 +256,22 @@ def nonzero(self, *, out):
         out[:, column] = positions
 
 
-def _nonzero_static_meta(self, size, fill_value=-1, out=None):
+@register_meta(nonzero)
+def _nonzero_meta_key(self, out=None):
+    _check_nonzero_out(out)
+    raise NotImplementedError(META_NONZERO)
+
+
+def _nonzero_static_meta(self, size, fill_value=-1, out=None, column_major: bool = False):
+    """`column_major`: laid out column by column, as torch's meta function does (the Meta
+    registration); its CPU kernel lays the result out by rows."""
     if size < 0:
         raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
     if out is not None and out._dtype is not dtypes.int64:
         raise RuntimeError(f"nonzero_static: Expected out tensor to have scalar type Long but "
                            f"got scalar type{scalar_type_name(out._dtype)}")
     shape = (size, len(self._size))
-    # torch's meta function lays the result out column by column, its CPU kernel by rows
-    return TensorMeta(shape, dtypes.int64, (1, size) if self._device.type == "meta" else None)
+    return TensorMeta(shape, dtypes.int64, (1, size) if column_major else None)
 
 
 @op("nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor",
@@ -272,6 +293,11 @@ def nonzero_static(self, size, fill_value, *, out):
     for column, positions in enumerate(np.nonzero(self)):
         count = min(size, positions.size)
         out[:count, column] = positions[:count]
+
+
+@register_meta(nonzero_static)
+def _nonzero_static_meta_key(self, size, fill_value=-1, out=None):
+    return _nonzero_static_meta(self, size, fill_value, out, column_major=True)
 
 
 @composite("nonzero_numpy(Tensor self) -> Tensor[]", function=False)

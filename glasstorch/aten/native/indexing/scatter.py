@@ -1,5 +1,5 @@
 """Element-wise addressing along one dim: gather, scatter (src / value / reduce=),
-scatter_add, scatter_reduce; and take_along_dim, a gather whose indices broadcast.
+scatter_add, scatter_reduce.
 
 An `index` tensor has the rank of `self`; each of its elements names a position along
 `dim`, and takes the rest of its coordinates from where it sits in `index`:
@@ -17,11 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
-from ....c10.dtype import from_numpy_dtype, scalar_type_name
+from ....c10.dtype import from_numpy_dtype
 from ....c10.tensor_impl import contiguous_strides
-from ...derivatives import derivative_helper, sum_to
-from ...meta.shape import (broadcast_shapes, check_no_partial_overlap, compute_view_stride,
-                          wrap_dim)
+from ...derivatives import derivative_helper
+from ...meta.shape import check_no_partial_overlap, wrap_dim
 from ...registry import TensorMeta, op
 from ..creation.copy import checked_scalar
 from .advanced import (check_in_range, check_out_dtype, check_out_overlap, check_written,
@@ -256,9 +255,8 @@ def _scatter_src_meta(self, dim, index, src, out=None):
 
 
 def _scatter_value_meta(self, dim, index, value, out=None):
+    """The kernels convert, and check, the value (torch's meta function does not)."""
     _check_scatter("scatter", self, dim, index)
-    if self._device.type != "meta":
-        checked_scalar(value, self._dtype)
     check_out_dtype(self, out)
     check_written(out)
     return like_self(self)
@@ -457,85 +455,3 @@ def scatter_reduce(self, dim, index, src, reduce, include_self, *, out):
     out, index = _prepare(out, self, dim, index)
     src, = _at_least_1d(src)
     scatter_reduce_into(out, dim % out.ndim, index, _extent(src, index), reduce, include_self)
-
-
-# ----------------------------------------------------------------------------------
-# take_along_dim: gather from indices that broadcast against the input
-# ----------------------------------------------------------------------------------
-def _take_along_dim_meta(self, indices, dim=None, out=None):
-    if indices._dtype is not dtypes.int64:
-        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{scalar_type_name(indices._dtype)}")
-    check_out_dtype(self, out)
-    if dim is None:
-        for t in (self, indices):            # torch flattens both with view(-1)
-            if compute_view_stride(t._size, t._stride, (t.numel(),)) is None:
-                raise RuntimeError("view size is not compatible with input tensor's size and "
-                                   "stride (at least one dimension spans across two contiguous "
-                                   "subspaces). Use .reshape(...) instead.")
-        return TensorMeta((indices.numel(),), self._dtype)
-    if len(self._size) != len(indices._size):
-        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
-                           f"number of dimensions, but got {len(self._size)} dimensions for "
-                           f"input, and {len(indices._size)} dimensions for indices")
-    if not self._size:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    d = wrap_dim(dim, len(self._size))
-    shape = list(broadcast_shapes(_without(self._size, d), _without(indices._size, d)))
-    shape[d] = indices._size[d]
-    return TensorMeta(tuple(shape), self._dtype)
-
-
-def _without(size: tuple, d: int) -> tuple:
-    """`size` with dim d set to 1: every dim but the indexed one broadcasts."""
-    return size[:d] + (1,) + size[d + 1:]
-
-
-@derivative_helper
-def take_along_dim_backward(grad, self, indices, dim):
-    """Add the gradient back along `dim` (summed over the dims self was broadcast in)."""
-    if dim is None:
-        return self.new_zeros(self.shape).put(indices.reshape(-1), grad.reshape(-1), True)
-    shape = list(grad.shape)
-    shape[dim] = self.shape[dim]
-    wrapped = indices.remainder(self.shape[dim]).expand(grad.shape)
-    full = grad.new_zeros(shape).scatter_add(dim, wrapped, grad)
-    return sum_to(full, self.shape)
-
-
-@op("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
-    meta=_take_along_dim_meta, out=True, method=True,
-    grad={"self": "take_along_dim_backward(grad, self, indices, dim)",
-          "indices": "non_differentiable"})
-def take_along_dim(self, indices, dim, *, out):
-    """Pick values along `dim` at `indices` (NumPy's ``take_along_axis``).
-
-    `input` and `indices` broadcast in every dim but `dim`; indices are taken modulo
-    the size of `dim` (so negative ones count from the end). Without `dim`, both are
-    read as if flattened, and indices must lie in ``[0, input.numel())``.
-
-    Args:
-        input (Tensor): the tensor to read.
-        indices (LongTensor): positions along `dim`.
-        dim (int, optional): the dim to pick along.
-
-    Example::
-
-        >>> x = torch.tensor([[10, 30, 20], [60, 40, 50]])
-        >>> torch.take_along_dim(x, x.argsort(dim=1), dim=1)
-        tensor([[10, 20, 30],
-                [40, 50, 60]])
-    """
-    if dim is None:
-        flat = self.reshape(-1)
-        check_in_range(indices, flat.size, out_of_bounds(0, flat.size, RuntimeError), low=0)
-        np.take(flat, indices.reshape(-1), out=out, mode="wrap")
-        return
-    d = dim % self.ndim
-    size = self.shape[d]
-    if size == 0 and indices.size:
-        raise ZeroDivisionError("ZeroDivisionError")       # torch's own words
-    shape = out.shape
-    source = np.broadcast_to(self, shape[:d] + (size,) + shape[d + 1:])
-    where = np.broadcast_to(indices % max(size, 1), shape)
-    np.copyto(out, np.take_along_axis(source, where, axis=d))

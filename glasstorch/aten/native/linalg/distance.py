@@ -23,6 +23,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ... import functions as at
 from ...derivatives import derivative_helper
+from ...backends import register_meta
 from ...meta.shape import broadcast_shapes, check_no_internal_overlap, wrap_dim
 from ...parallel import parallel_for
 from ...registry import TensorMeta, composite, op
@@ -38,10 +39,10 @@ _NO_DIRECT_KERNEL = {np.dtype(dtypes.float16._np): "Half",
                      np.dtype(dtypes.bfloat16._np): "BFloat16"}
 
 
-def _dtype_shown(t) -> str:
-    """A dtype as torch's messages print it: ``Long``, or ``torch.int64`` from its Python
-    meta functions on meta tensors."""
-    return str(t._dtype) if t._device.type == "meta" else scalar_type_name(t._dtype)
+def _dtype_shown(t, python_words: bool) -> str:
+    """A dtype as torch's messages print it: ``Long``, or (`python_words`) ``torch.int64``
+    from its Python meta functions, the Meta registrations."""
+    return str(t._dtype) if python_words else scalar_type_name(t._dtype)
 
 
 # ----------------------------------------------------------------------------------
@@ -56,16 +57,16 @@ def _check_cdist_shapes(x1, x2) -> None:
                            f"{x1._size[-1]} X2: {x2._size[-1]}")
 
 
-def _check_cdist_values(x1, x2, p: float, compute_mode) -> None:
+def _check_cdist_values(x1, x2, p: float, compute_mode, python_words: bool = False) -> None:
     for name, t in (("X1", x1), ("X2", x2)):
         if not t._dtype.is_floating_point:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
-                               f"{_dtype_shown(t)}")
+                               f"{_dtype_shown(t, python_words)}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     mode = 0 if compute_mode is None else compute_mode
     if not 0 <= mode <= 2:
-        modes = "None, 0, 1, 2" if x1._device.type == "meta" else "0, 1, 2"
+        modes = "None, 0, 1, 2" if python_words else "0, 1, 2"
         raise RuntimeError(f"possible modes: {modes}, but was: {mode}")
 
 
@@ -76,9 +77,11 @@ def uses_matmul(x1, x2, p: float, compute_mode) -> bool:
     return p == 2 and (mode == 1 or (mode == 0 and rows > 25))
 
 
-def _cdist_meta(x1, x2, p, compute_mode, out=None):
+def _cdist_meta(x1, x2, p, compute_mode, out=None, python_words: bool = False):
+    """`python_words`: the words of torch's meta function (the Meta registration); its
+    `cdist` composite words them as the CPU kernel, on every backend."""
     _check_cdist_shapes(x1, x2)
-    _check_cdist_values(x1, x2, p, compute_mode)
+    _check_cdist_values(x1, x2, p, compute_mode, python_words)
     exact_out_dtype(x1._dtype, out)
     batch = broadcast_shapes(x1._size[:-2], x2._size[:-2])
     return TensorMeta(batch + (x1._size[-2], x2._size[-2]), x1._dtype)
@@ -143,6 +146,11 @@ def cdist_forward(x1, x2, p, compute_mode, *, out):
     pairwise_distances(left, right, p, out)
 
 
+@register_meta(cdist_forward)
+def _cdist_meta_key(x1, x2, p, compute_mode, out=None):
+    return _cdist_meta(x1, x2, p, compute_mode, out, python_words=True)
+
+
 def pairwise_distances(x1: np.ndarray, x2: np.ndarray, p: float, out: np.ndarray) -> None:
     """The direct road: ``out[..., i, j] = |x1[..., i, :] - x2[..., j, :]|_p``, computed
     in blocks of rows of `x1` (so the differences never take more than a few MB), the
@@ -188,10 +196,15 @@ def euclidean_distances(x1: np.ndarray, x2: np.ndarray, out: np.ndarray) -> None
 
 
 def _euclidean_meta(x1, x2, out=None):
-    # The dtype check is matmul's, in the kernel: torch's meta function has none.
-    if x1._dtype is not x2._dtype and x1._device.type != "meta":
+    # The dtype check is matmul's, in the kernel: torch's meta function (the Meta
+    # registration, `_euclidean_result`) has none.
+    if x1._dtype is not x2._dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{type_meta_name(x1._dtype)} != {type_meta_name(x2._dtype)}")
+    return _euclidean_result(x1, x2, out)
+
+
+def _euclidean_result(x1, x2, out=None):
     exact_out_dtype(x1._dtype, out)
     batch = broadcast_shapes(x1._size[:-2], x2._size[:-2])
     return TensorMeta(batch + (x1._size[-2], x2._size[-2]), x1._dtype)
@@ -217,6 +230,9 @@ def euclidean_dist(x1, x2, *, out):
     batch = out.shape[:-2]
     euclidean_distances(np.broadcast_to(x1, batch + x1.shape[-2:]),
                         np.broadcast_to(x2, batch + x2.shape[-2:]), out)
+
+
+register_meta(euclidean_dist, _euclidean_result)
 
 
 @composite("cdist(Tensor x1, Tensor x2, float p=2., int? compute_mode=None) -> Tensor",
@@ -280,12 +296,12 @@ def _cpp_double(value) -> str:
     return f"{float(value):g}"
 
 
-def _renorm_meta(self, p, dim, maxnorm, out=None):
-    on_meta = self._device.type == "meta"
+def _renorm_meta(self, p, dim, maxnorm, out=None, python_words: bool = False):
+    """`python_words`: as torch's meta function (the Meta registration) words it."""
     if isinstance(p, complex):
         raise RuntimeError("renorm: p must be real-valued")
     if p <= 0:
-        hyphen = " " if on_meta else "-"       # torch's meta function spells it so
+        hyphen = " " if python_words else "-"
         raise RuntimeError(f"renorm: non-positive{hyphen}norm not supported")
     if isinstance(maxnorm, complex):
         raise RuntimeError("renorm: maxnorm must be real-valued")
@@ -300,7 +316,7 @@ def _renorm_meta(self, p, dim, maxnorm, out=None):
     wrap_dim(dim, ndim)
     if not (self._dtype.is_floating_point or self._dtype.is_complex):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
-                           f"as input. Got {_dtype_shown(self)}")
+                           f"as input. Got {_dtype_shown(self, python_words)}")
     return TensorMeta(self._size, self._dtype)
 
 
@@ -359,6 +375,11 @@ def renorm(self, p, dim, maxnorm, *, out):
     np.multiply(self, factor.astype(real, copy=False), out=out)
 
 
+@register_meta(renorm)
+def _renorm_meta_key(self, p, dim, maxnorm, out=None):
+    return _renorm_meta(self, p, dim, maxnorm, out, python_words=True)
+
+
 def _vector_norm(x: np.ndarray, p: float, axes: tuple) -> np.ndarray:
     """The p-norm over `axes` (kept), accumulated in float64 (complex128 magnitudes)."""
     magnitude = np.abs(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
@@ -373,6 +394,16 @@ def _vector_norm(x: np.ndarray, p: float, axes: tuple) -> np.ndarray:
 # cross, linalg_cross
 # ----------------------------------------------------------------------------------
 def _linalg_cross_meta(self, other, dim=-1, out=None):
+    described = _cross_result(self, other, dim, out)
+    if self._dtype is dtypes.bool:              # the kernel's checks; torch's meta has none
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    if other._dtype is not self._dtype:
+        raise RuntimeError(f"expected scalar type {scalar_type_name(self._dtype)} but found "
+                           f"{scalar_type_name(other._dtype)}")
+    return described
+
+
+def _cross_result(self, other, dim=-1, out=None):
     if self.dim() != other.dim():
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     if not self._size:
@@ -385,12 +416,6 @@ def _linalg_cross_meta(self, other, dim=-1, out=None):
     exact_out_dtype(self._dtype, out)
     if out is not None:
         check_no_internal_overlap(out)
-    if self._device.type != "meta":      # the kernel's checks; torch's meta has none
-        if self._dtype is dtypes.bool:
-            raise NotImplementedError("\"cross\" not implemented for 'Bool'")
-        if other._dtype is not self._dtype:
-            raise RuntimeError(f"expected scalar type {scalar_type_name(self._dtype)} but found "
-                               f"{scalar_type_name(other._dtype)}")
     return TensorMeta(size, self._dtype)
 
 
@@ -418,6 +443,9 @@ def linalg_cross(self, other, dim, *, out):
     cross_product(self, other, dim % out.ndim, out)
 
 
+register_meta(linalg_cross, _cross_result)
+
+
 def default_cross_dim(sizes: tuple) -> int:
     """torch.cross without `dim`: the first dim of size 3 of `input` (deprecated)."""
     for d, size in enumerate(sizes):
@@ -427,13 +455,21 @@ def default_cross_dim(sizes: tuple) -> int:
 
 
 def _cross_meta(self, other, dim=None, out=None):
+    return _linalg_cross_meta(self, other, _cross_dim(self, dim), out)
+
+
+def _cross_meta_key(self, other, dim=None, out=None):
+    return _cross_result(self, other, _cross_dim(self, dim), out)
+
+
+def _cross_dim(self, dim) -> int:
     if dim is None:
         _warn_once("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
                    "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
                    "default value of dim will change to agree with that of linalg.cross in a "
                    "future release.")
         dim = default_cross_dim(self._size)
-    return _linalg_cross_meta(self, other, dim, out)
+    return dim
 
 
 @derivative_helper
@@ -467,3 +503,6 @@ def cross(self, other, dim, *, out):
     """
     dim = default_cross_dim(self.shape) if dim is None else dim
     cross_product(self, other, dim % out.ndim, out)
+
+
+register_meta(cross, _cross_meta_key)

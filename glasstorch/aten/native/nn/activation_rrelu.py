@@ -25,6 +25,7 @@ from ....c10.layout import contiguous_format
 from ...dispatcher import ops as _ops
 from ...meta.shape import check_no_internal_overlap
 from ...quiet import quiet
+from ...backends import register_meta
 from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
 from .activation import leaky_relu, leaky_relu_backward
@@ -44,8 +45,6 @@ def _not_implemented(kernel: str, dtype) -> NotImplementedError:
 
 def _rrelu_with_noise_meta(self, noise, lower=0.125, upper=1 / 3, training=False,
                            generator=None, out=None):
-    if self._device.type == "meta":            # torch's meta kernel checks nothing
-        return TensorMeta(self._size, self._dtype)
     if out is not None:                        # in place: no element written twice
         check_no_internal_overlap(out)
     if noise._size != self._size:
@@ -91,6 +90,13 @@ def rrelu_with_noise(self, noise, lower, upper, training, generator, *, out):
     result = values.astype(compute) * slopes
     out[...] = result.reshape(out.shape)
     fill_in_memory_order(noise, slopes)       # as torch: a transposed noise gets them so
+
+
+@register_meta(rrelu_with_noise)
+def _rrelu_with_noise_meta_key(self, noise, lower=0.125, upper=1 / 3, training=False,
+                               generator=None):
+    """torch's meta kernel checks nothing."""
+    return TensorMeta(self._size, self._dtype)
 
 
 def _draw_slopes(generator, count: int, low, high) -> np.ndarray:

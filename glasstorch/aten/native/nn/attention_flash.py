@@ -32,6 +32,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
+from ...backends import register_meta
 from ...parallel import parallel_for
 from ...registry import TensorMeta, op
 from ..creation.copy import strides_like
@@ -89,8 +90,13 @@ def _lse_meta(query) -> TensorMeta:
 
 def _flash_meta(query, key, value, dropout_p=0.0, is_causal=False, attn_mask=None,
                 scale=None):
-    if query._device.type != "meta":        # torch's meta kernel checks nothing
-        _check_flash(query, key, value, dropout_p, attn_mask)
+    _check_flash(query, key, value, dropout_p, attn_mask)
+    return _flash_results(query, key, value)
+
+
+def _flash_results(query, key, value, *unchecked):
+    """The output and logsumexp, unchecked: the Meta registration (torch's meta kernel
+    checks nothing)."""
     output = TensorMeta(query._size, query._dtype, strides_like(query, None))
     return output, _lse_meta(query)
 
@@ -263,13 +269,20 @@ def _scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is
     problem.run(block)
 
 
+register_meta(_scaled_dot_product_flash_attention_for_cpu, _flash_results)
+
+
 # ----------------------------------------------------------------------------------
 # Backward
 # ----------------------------------------------------------------------------------
 def _flash_backward_meta(grad_out, query, key, value, output, logsumexp, dropout_p,
                          is_causal, attn_mask=None, scale=None):
-    if query._device.type != "meta":
-        _check_flash(query, key, value, dropout_p, attn_mask)
+    _check_flash(query, key, value, dropout_p, attn_mask)
+    return _flash_gradients(grad_out, query, key, value)
+
+
+def _flash_gradients(grad_out, query, key, value, *unchecked):
+    """The three gradients, unchecked: the Meta registration."""
     return tuple(TensorMeta(t._size, t._dtype, _heads_inner_strides(t._size))
                  for t in (query, key, value))
 
@@ -330,3 +343,6 @@ def _scaled_dot_product_flash_attention_for_cpu_backward(grad_out, query, key, v
     problem.run(block)
     grad_key[...] = key_sums
     grad_value[...] = value_sums
+
+
+register_meta(_scaled_dot_product_flash_attention_for_cpu_backward, _flash_gradients)

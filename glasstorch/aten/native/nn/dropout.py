@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ...backends import register_meta
 from ...dispatcher import ops
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...registry import TensorMeta, composite, op
@@ -34,13 +35,17 @@ _SELU_ALPHA = 1.7580993408473766
 # native_dropout and its backward: one kernel each
 # ----------------------------------------------------------------------------------
 def _native_dropout_meta(input, p, train):
+    """torch's bernoulli_ kernel checks p, then `_native_dropout_result` (its meta
+    kernel, the Meta registration, takes any p: its bernoulli_ on meta checks nothing)."""
+    if (train is None or train) and not 0 <= 1 - p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={number(1 - p)}")
+    return _native_dropout_result(input, p, train)
+
+
+def _native_dropout_result(input, p, train):
     """Output like `input`; mask of bool laid out as `input` (an empty input's mask has
     its dtype: torch returns ``empty_like(input)`` for it)."""
     if train is None or train:
-        # torch's meta kernel takes any p (its bernoulli_ on meta checks nothing)
-        if not 0 <= 1 - p <= 1 and input._device.type != "meta":
-            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got "
-                               f"p={number(1 - p)}")
         if not (input._dtype.is_floating_point or input._dtype.is_complex):
             raise RuntimeError(f"result type Float can't be cast to the desired output "
                                f"type {dtypes.scalar_type_name(input._dtype)}")
@@ -81,6 +86,9 @@ def native_dropout(input, p, train, *, out):
         np.multiply(kept, scale, out=output, dtype=np.float32, casting="unsafe")
     else:
         np.multiply(kept, scale, out=output)
+
+
+register_meta(native_dropout, _native_dropout_result)
 
 
 def _native_dropout_backward_meta(grad_output, mask, scale):

@@ -19,16 +19,18 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ...binding import get_binding
 from ...derivatives import derivative_helper
+from ...backends import register_meta
+from ...meta.shape import holds_data
 from ...registry import TensorMeta, composite, op
 
 _INDEX_TYPES = (dtypes.int64, dtypes.int32)
 
 
-def _check_indices(indices, argument: int, name: str) -> None:
-    """int64 or int32 indices; worded as torch's C++ check, or on meta as its Python
-    meta function words it."""
+def _check_indices(indices, argument: int, name: str, python_words: bool = False) -> None:
+    """int64 or int32 indices; worded as torch's C++ check, or (`python_words`, for the
+    Meta registrations) as its Python meta function words it."""
     if indices._dtype not in _INDEX_TYPES:
-        if indices._device.type == "meta":
+        if python_words:
             raise RuntimeError(f"Expected tensor for argument #{argument} 'indices' to have one "
                                f"of the following scalar types: Long, Int; but got "
                                f"{indices._dtype} instead")
@@ -39,7 +41,7 @@ def _check_indices(indices, argument: int, name: str) -> None:
 
 
 def _in_range(indices: np.ndarray, rows: int) -> None:
-    """torch's kernel check (CPU only: meta calls never read values)."""
+    """torch's kernel check (a kernel's: it reads values)."""
     if indices.size and (indices.min() < 0 or indices.max() >= rows):
         raise IndexError("index out of range in self")
 
@@ -49,10 +51,17 @@ def _in_range(indices: np.ndarray, rows: int) -> None:
 # ----------------------------------------------------------------------------------
 def _embedding_meta(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     if weight.dim() != 2:
-        if weight._device.type == "meta":       # torch's Python meta function
-            raise AssertionError(f"'weight' must be 2-D, got {weight.dim()}-D")
         raise RuntimeError("'weight' must be 2-D")
     _check_indices(indices, 1, "embedding")
+    return TensorMeta(indices._size + (weight._size[1],), weight._dtype)
+
+
+def _embedding_meta_key(weight, indices, padding_idx=-1, scale_grad_by_freq=False,
+                        sparse=False):
+    """torch's Python meta function: its own words and exception type."""
+    if weight.dim() != 2:
+        raise AssertionError(f"'weight' must be 2-D, got {weight.dim()}-D")
+    _check_indices(indices, 1, "embedding", python_words=True)
     return TensorMeta(indices._size + (weight._size[1],), weight._dtype)
 
 
@@ -87,6 +96,9 @@ def embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse, *, out):
             mode="clip")
 
 
+register_meta(embedding, _embedding_meta_key)
+
+
 @composite("embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt "
            "padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor", function=False)
 def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse):
@@ -98,8 +110,9 @@ def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_fr
                                          scale_grad_by_freq)
 
 
-def _dense_backward_meta(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
-    _check_indices(indices, 2, "embedding_backward")
+def _dense_backward_meta(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq,
+                         python_words: bool = False):
+    _check_indices(indices, 2, "embedding_backward", python_words)
     return TensorMeta((num_weights, grad_output._size[-1]), grad_output._dtype)
 
 
@@ -113,6 +126,12 @@ def embedding_dense_double_backward(grad, indices, padding_idx: int):
     if padding_idx >= 0:
         picked = picked.masked_fill((indices == padding_idx).reshape(-1, 1), 0)
     return picked.view(tuple(indices.shape) + (-1,))     # torch's -1: refused when empty
+
+
+def _dense_backward_meta_key(grad_output, indices, num_weights, padding_idx,
+                             scale_grad_by_freq):
+    return _dense_backward_meta(grad_output, indices, num_weights, padding_idx,
+                                scale_grad_by_freq, python_words=True)
 
 
 @op("embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt "
@@ -140,6 +159,9 @@ def embedding_dense_backward(grad_output, indices, num_weights, padding_idx,
         sums /= counts[:, None].astype(sums.dtype)
     keep = targets != padding_idx
     out[targets[keep]] = sums[keep]
+
+
+register_meta(embedding_dense_backward, _dense_backward_meta_key)
 
 
 def _run_sums(ordered_rows: np.ndarray, starts: np.ndarray, dtype) -> np.ndarray:
@@ -208,8 +230,8 @@ def one_hot(self, num_classes=-1):
     """
     if self._dtype is not dtypes.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    if self._device.type == "meta":
-        if num_classes == -1:        # the largest value decides, and meta has no values
+    if not holds_data(self):
+        if num_classes == -1:        # the largest value decides, and there are no values
             raise RuntimeError("Tensor.item() cannot be called on meta tensors")
     else:
         if self.numel() == 0:

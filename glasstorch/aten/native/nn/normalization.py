@@ -34,6 +34,7 @@ from ....c10.tensor_impl import TensorBase
 from ....c10.type_info import finfo
 from ... import functions as at
 from ...derivatives import derivative_helper
+from ...backends import register_meta
 from ...parallel import GRAIN_SIZE, parallel_for
 from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
@@ -134,11 +135,20 @@ def _over_row_blocks(rows: int, length: int, body) -> None:
 # native_layer_norm
 # ----------------------------------------------------------------------------------
 def _layer_norm_meta(input, normalized_shape, weight, bias, eps):
-    on_meta = input._device.type == "meta"
-    check_normalized_shape(input, normalized_shape, weight, bias, python_words=on_meta)
-    # torch's meta function (a Python decomposition) leaves dtypes to the kernels
-    mixed = _mixed(input, weight, bias) if on_meta else \
-        _check_parameter_dtypes(input, weight, bias)
+    check_normalized_shape(input, normalized_shape, weight, bias)
+    mixed = _check_parameter_dtypes(input, weight, bias)
+    return _layer_norm_results(input, normalized_shape, mixed)
+
+
+def _layer_norm_meta_key(input, normalized_shape, weight, bias, eps):
+    """torch's meta function (a Python decomposition): its own words for the shape
+    checks, and dtypes left to the kernels."""
+    check_normalized_shape(input, normalized_shape, weight, bias, python_words=True)
+    return _layer_norm_results(input, normalized_shape, _mixed(input, weight, bias))
+
+
+def _layer_norm_results(input, normalized_shape, mixed: bool) -> tuple:
+    """The output, and the mean and rstd: float32 for `mixed` parameter dtypes."""
     split = len(input._size) - len(normalized_shape)
     stats = input._size[:split] + (1,) * len(normalized_shape)
     stat_dtype = dtypes.float32 if mixed else input._dtype
@@ -204,6 +214,9 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps, *, out):
         mean_rows[start:stop] = mu[:, 0]
         rstd_rows[start:stop] = inverse
     _over_row_blocks(rows, length, block)
+
+
+register_meta(native_layer_norm, _layer_norm_meta_key)
 
 
 def _fused_scale_shift(rows: np.ndarray, rstd: np.ndarray, mean: np.ndarray) -> np.ndarray:

@@ -19,6 +19,8 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.tensor_impl import wrap_array
+from ....c10.size import Size
+from ...backends import register_meta
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 
@@ -40,8 +42,10 @@ def source_positions(size: int, left: int, right: int, mode: str) -> np.ndarray:
     return np.where(folded >= size, period - folded, folded)
 
 
-def _padded_shape(name: str, self, padding, reflect: bool) -> tuple:
-    """torch's checks of reflection_pad / replication_pad, then the result's sizes."""
+def _padded_shape(name: str, self, padding, reflect: bool, show=list) -> tuple:
+    """torch's checks of reflection_pad / replication_pad, then the result's sizes.
+    `show` prints the input's sizes: a list in its kernel's words, a `Size` in its
+    meta function's (the Meta registration)."""
     k = len(padding) // 2
     size = self._size
     batched_ok = len(size) == k + 2 and all(size[1:])
@@ -54,11 +58,9 @@ def _padded_shape(name: str, self, padding, reflect: bool) -> tuple:
         dim = len(size) - 1 - i
         left, right = padding[2 * i], padding[2 * i + 1]
         if reflect and (left >= size[dim] or right >= size[dim]):
-            shown = list(size) if self._device.type != "meta" else \
-                f"torch.Size({list(size)})"                # torch's meta function's words
             raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the "
                                f"corresponding input dimension, but got: padding ({left}, "
-                               f"{right}) at dimension {dim} of input {shown}")
+                               f"{right}) at dimension {dim} of input {show(size)}")
         shape[dim] = size[dim] + left + right
     if any(n < 1 for n in shape[len(size) - k:]):
         inputs = ", ".join(f"{_AXES[i]}: {size[len(size) - 1 - i]}" for i in reversed(range(k)))
@@ -114,22 +116,26 @@ def _declare(kind: str, k: int) -> tuple:
     name = f"{kind}_pad{k}d"
     mode, reflect = ("reflect", True) if kind == "reflection" else ("replicate", False)
 
-    def meta(self, padding, out=None):
-        shape = _padded_shape(name, self, padding, reflect)
-        if out is not None and out._dtype is not self._dtype:
-            _refuse_out_dtype(name, self._dtype, out._dtype)
-        return TensorMeta(shape, self._dtype)
+    def meta_rule(show):
+        def meta(self, padding, out=None):
+            shape = _padded_shape(name, self, padding, reflect, show)
+            if out is not None and out._dtype is not self._dtype:
+                _refuse_out_dtype(name, self._dtype, out._dtype)
+            return TensorMeta(shape, self._dtype)
+        meta.__name__ = meta.__qualname__ = f"{name}_meta"
+        return meta
 
     def kernel(self, padding, *, out):
         refuse(self, name, _BOOL)
         _gather(self, padding, mode, out)
-    kernel.__name__ = meta.__name__ = name
+    kernel.__name__ = name
     kernel.__doc__ = (f"{'Mirror' if reflect else 'Repeat'} the edges of the last {k} dim(s) "
                       f"outwards by ``padding`` ((left, right) pairs from the last dim).")
     # bound in torch._C._nn only, which glasstorch has no face for: torch.ops.aten
-    forward = op(f"{name}(Tensor self, SymInt[{2 * k}] padding) -> Tensor", meta=meta, out=True,
-                 function=False, grad={"self": f"{name}_backward(grad, self, padding)"}
-                 )(kernel)
+    forward = op(f"{name}(Tensor self, SymInt[{2 * k}] padding) -> Tensor",
+                 meta=meta_rule(list), out=True, function=False,
+                 grad={"self": f"{name}_backward(grad, self, padding)"})(kernel)
+    register_meta(forward, meta_rule(Size))
 
     def backward_meta(grad_output, self, padding):
         return TensorMeta(self._size, grad_output._dtype)

@@ -22,6 +22,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
+from ...backends import register_meta
 from ...meta.shape import wrap_dim
 from ...parallel import GRAIN_SIZE, parallel_for
 from ...quiet import mute, unmute
@@ -145,18 +146,25 @@ def _check_exact_out(out, wanted) -> None:
                            f"got {type_meta_name(out._dtype)} instead")
 
 
-def _kernel_meta(accepted: tuple, spelled: str):
+def _kernel_meta(self, dim, half_to_float, out=None):
     """The meta rule of `_softmax` / `_log_softmax`: a row-major result of self's shape
-    (torch's kernels make the input contiguous first); float32 for a low precision
-    input with `half_to_float` (a CUDA-only path, described on meta). `accepted` are
-    the dtypes torch's meta registration takes for it, `spelled` how it names them."""
+    (torch's kernels make the input contiguous first). `half_to_float` is a CUDA-only
+    path: the CPU kernel refuses it, the Meta registration describes it."""
+    wrap_dim(dim, self.dim())
+    if half_to_float:
+        raise RuntimeError("softmax with half to float conversion is not supported on CPU")
+    _check_exact_out(out, self._dtype)
+    return TensorMeta(self._size, self._dtype)
+
+
+def _kernel_meta_key(accepted: tuple, spelled: str):
+    """The Meta registration of `_softmax` / `_log_softmax`: float32 for a low precision
+    input with `half_to_float`. `accepted` are the dtypes torch's meta registration takes
+    for it, `spelled` how it names them."""
     def meta(self, dim, half_to_float, out=None):
         wrap_dim(dim, self.dim())
         dtype = self._dtype
         if half_to_float:
-            if self._device.type != "meta":
-                raise RuntimeError("softmax with half to float conversion is not supported "
-                                   "on CPU")
             if dtype not in accepted:
                 raise AssertionError(f"half_to_float is True but x.dtype is {dtype}, "
                                      f"expected {spelled}")
@@ -173,8 +181,7 @@ def _run_softmax(name: str, body, self: np.ndarray, dim: int, out: np.ndarray) -
     along_rows(body, (self,), dim, out)
 
 
-@op("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
-    meta=_kernel_meta(_LOW_PRECISION, "half or bfloat16"),
+@op("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", meta=_kernel_meta,
     out=True, grad={"self": "_softmax_backward_data(grad, result, dim, self_scalar_type)"})
 def _softmax(self, dim, half_to_float, *, out):
     """The softmax kernel: `softmax` without its dtype conversion (see `torch.softmax`).
@@ -187,8 +194,10 @@ def _softmax(self, dim, half_to_float, *, out):
     _run_softmax("softmax", _softmax_rows, self, dim, out)
 
 
-@op("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
-    meta=_kernel_meta((dtypes.float16,), "torch.half"),
+register_meta(_softmax, _kernel_meta_key(_LOW_PRECISION, "half or bfloat16"))
+
+
+@op("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", meta=_kernel_meta,
     out=True, grad={"self": "_log_softmax_backward_data(grad, result, dim, self_scalar_type)"})
 def _log_softmax(self, dim, half_to_float, *, out):
     """The log_softmax kernel: `log_softmax` without its dtype conversion.
@@ -204,6 +213,9 @@ def _log_softmax(self, dim, half_to_float, *, out):
     _run_softmax("log_softmax", body, self, dim, out)
 
 
+register_meta(_log_softmax, _kernel_meta_key((dtypes.float16,), "torch.half"))
+
+
 # ----------------------------------------------------------------------------------
 # The backward operators
 # ----------------------------------------------------------------------------------
@@ -216,10 +228,6 @@ def _size_mismatch(name: str, grad_output, output) -> RuntimeError:
 def _backward_meta(name: str):
     """The meta rule of `name`'s backward operator (``softmax_backward``...)."""
     def meta(grad_output, output, dim, input_dtype, out=None):
-        if grad_output._device.type == "meta":
-            # torch's meta registration checks only the dim and takes input_dtype
-            wrap_dim(dim, grad_output.dim())
-            return TensorMeta(grad_output._size, input_dtype)
         mismatch = grad_output._size != output._size
         if mismatch and name == "softmax_backward":
             raise _size_mismatch(name, grad_output, output)
@@ -236,6 +244,12 @@ def _backward_meta(name: str):
         return TensorMeta(grad_output._size, dtype)
     meta.__name__ = meta.__qualname__ = f"_{name}_meta"
     return meta
+
+
+def _backward_meta_key(grad_output, output, dim, input_dtype, out=None):
+    """torch's meta registration checks only the dim and takes input_dtype."""
+    wrap_dim(dim, grad_output.dim())
+    return TensorMeta(grad_output._size, input_dtype)
 
 
 def _run_backward(name: str, body, grad_output, output, dim, out) -> None:
@@ -264,6 +278,9 @@ def _softmax_backward_data(grad_output, output, dim, input_dtype, *, out):
     _run_backward("softmax_backward", _softmax_backward_rows, grad_output, output, dim, out)
 
 
+register_meta(_softmax_backward_data, _backward_meta_key)
+
+
 @op("_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, "
     "ScalarType input_dtype) -> Tensor", meta=_backward_meta("log_softmax_backward"), out=True,
     grad={"grad_output": "grad.to(output.dtype) - (grad.to(output.dtype) * output.exp())"
@@ -282,6 +299,9 @@ def _log_softmax_backward_data(grad_output, output, dim, input_dtype, *, out):
     """
     _run_backward("log_softmax_backward", _log_softmax_backward_rows, grad_output, output, dim,
                   out)
+
+
+register_meta(_log_softmax_backward_data, _backward_meta_key)
 
 
 # ----------------------------------------------------------------------------------

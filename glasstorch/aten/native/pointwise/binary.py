@@ -37,25 +37,18 @@ def not_implemented(label: str, dtype: dtypes.dtype):
     return NotImplementedError(f"\"{label}\" not implemented for '{scalar_type_name(dtype)}'")
 
 
-def on_meta(*operands) -> bool:
-    """Whether a tensor operand is on the meta device."""
-    return any(isinstance(t, TensorBase) and t._device.type == "meta" for t in operands)
-
-
 def raise_at_kernel(error: Exception, operands) -> None:
     """Raise `error` as torch raises it from its CPU kernel: after the operands broadcast
-    (a shape mismatch is reported first), and not on meta tensors, which run no kernel."""
+    (a shape mismatch is reported first). For `kernel_check`s: the Meta key runs none."""
     tensors = [t for t in operands if isinstance(t, TensorBase)]
-    if any(t._device.type == "meta" for t in tensors):
-        return
     broadcast_shapes(*(t._size for t in tensors))
     raise error
 
 
 def refuse(label: str, *, bool_: bool = False, integral: bool = False,
            floating: bool = False, complex_: bool = False, operands: int = 2):
-    """A `check` raising `not_implemented` for the common dtype kinds torch has no kernel
-    for; the operands are the first `operands` arguments."""
+    """A `kernel_check` raising `not_implemented` for the common dtype kinds torch has no
+    kernel for; the operands are the first `operands` arguments."""
     def check(*args):
         dtype = computed_dtype(*args[:operands])
         if ((bool_ and dtype is dtypes.bool)
@@ -68,7 +61,8 @@ def refuse(label: str, *, bool_: bool = False, integral: bool = False,
 
 
 def refuse_complex_half(label: str):
-    """A `check` for operators torch has no complex32 kernel for (``x / 1j``, x float16)."""
+    """A `kernel_check` for operators torch has no complex32 kernel for (``x / 1j``, x
+    float16)."""
     def check(self, other, *rest):
         if _is_half(self) or _is_half(other):
             dtype = computed_dtype(self, other)
@@ -290,7 +284,7 @@ multiply = pointwise("multiply.Tensor(Tensor self, Tensor other) -> Tensor",
                      **_MUL)(alias_of(mul.declaration.kernel, "mul"))
 
 DIV = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True,
-           check=refuse_complex_half("div_cpu"),
+           kernel_check=refuse_complex_half("div_cpu"),
            grad={"self": "grad / other.conj()",
                  "other": "-grad * ((self / other) / other).conj()"})
 

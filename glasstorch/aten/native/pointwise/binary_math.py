@@ -13,11 +13,11 @@ import numpy as np
 
 from ...meta.pointwise import Promotion
 from ...pointwise import pointwise
-from .binary import (alias_of, all_of, on_meta, operand_dtype, reduced_float, refuse,
+from .binary import (alias_of, all_of, operand_dtype, reduced_float, refuse,
                      refuse_complex_half, tensor_needed)
 
 _ATAN2 = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True, numbers=(),
-              check=refuse("atan2_cpu", complex_=True),
+              kernel_check=refuse("atan2_cpu", complex_=True),
               grad={"self": "grad * other / (self * self + other * other)",
                     "other": "grad * -self / (self * self + other * other)"})
 
@@ -44,7 +44,7 @@ arctan2 = pointwise("arctan2(Tensor self, Tensor other) -> Tensor",
 
 
 @pointwise("hypot(Tensor self, Tensor other) -> Tensor", inplace=True, out=True, numbers=(),
-           check=refuse("hypot_cpu", bool_=True, integral=True, complex_=True),
+           kernel_check=refuse("hypot_cpu", bool_=True, integral=True, complex_=True),
            grad={"self": "grad * self / result", "other": "grad * other / result"})
 def hypot(self, other, *, out):
     """The hypotenuse ``sqrt(input**2 + other**2)``, without overflow in the squares.
@@ -90,8 +90,8 @@ def _logaddexp_complex(self, other, out: np.ndarray) -> None:
 
 
 @pointwise("logaddexp(Tensor self, Tensor other) -> Tensor", out=True, numbers=(),
-           check=all_of(refuse("logaddexp_cpu", bool_=True, integral=True),
-                        refuse_complex_half("logaddexp_cpu")),
+           kernel_check=all_of(refuse("logaddexp_cpu", bool_=True, integral=True),
+                               refuse_complex_half("logaddexp_cpu")),
            grad={"self": "grad / (1 + (other - self).exp())",
                  "other": "grad / (1 + (self - other).exp())"})
 def logaddexp(self, other, *, out):
@@ -113,7 +113,7 @@ def logaddexp(self, other, *, out):
 
 
 @pointwise("logaddexp2(Tensor self, Tensor other) -> Tensor", out=True, numbers=(),
-           check=refuse("logaddexp2_cpu", bool_=True, integral=True, complex_=True),
+           kernel_check=refuse("logaddexp2_cpu", bool_=True, integral=True, complex_=True),
            grad={"self": "grad / (1 + pow(2, other - self))",
                  "other": "grad / (1 + pow(2, self - other))"})
 def logaddexp2(self, other, *, out):
@@ -134,7 +134,7 @@ def logaddexp2(self, other, *, out):
 @pointwise("xlogy.Tensor(Tensor self, Tensor other) -> Tensor",
            promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True,
            out_overload="OutTensor",
-           check=all_of(tensor_needed("xlogy"), refuse("xlogy_cpu", complex_=True)),
+           check=tensor_needed("xlogy"), kernel_check=refuse("xlogy_cpu", complex_=True),
            grad={"self": "xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)",
                  "other": "grad * self / other"})
 def xlogy(self, other, *, out, result=None):
@@ -159,7 +159,7 @@ def xlogy(self, other, *, out, result=None):
 
 @pointwise("copysign.Tensor(Tensor self, Tensor other) -> Tensor",
            promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True,
-           check=refuse("copysign_cpu", complex_=True), numbers=("other",),
+           kernel_check=refuse("copysign_cpu", complex_=True), numbers=("other",),
            grad={"self": "where(self == 0, zeros_like(grad), grad * result / self)",
                  "other": "zeros_like(other)"})
 def copysign(self, other, *, out):
@@ -187,8 +187,7 @@ def _check_heaviside_out(target, described, inplace: bool = False) -> None:
 
 
 def _check_heaviside(self, values):
-    if on_meta(self, values):               # torch's meta functions do not check this
-        return
+    """torch's kernel checks (its meta functions do not)."""
     dtypes = [operand_dtype(self), operand_dtype(values)]
     if any(d.is_complex for d in dtypes):
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
@@ -198,7 +197,7 @@ def _check_heaviside(self, values):
 
 
 @pointwise("heaviside(Tensor self, Tensor values) -> Tensor", inplace=True, out=True, numbers=(),
-           check=_check_heaviside, check_out=_check_heaviside_out)
+           kernel_check=_check_heaviside, check_out=_check_heaviside_out)
 def heaviside(self, values, *, out):
     """The Heaviside step: 0 where `input` < 0, 1 where > 0, `values` where == 0
     (and 0 where `input` is NaN).
@@ -220,7 +219,7 @@ def _integer_only(label: str):
 
 
 @pointwise("gcd(Tensor self, Tensor other) -> Tensor", inplace=True, out=True, numbers=(),
-           check=_integer_only("gcd_cpu"))
+           kernel_check=_integer_only("gcd_cpu"))
 def gcd(self, other, *, out):
     """The greatest common divisor (non-negative; ``gcd(0, 0)`` is 0) of integers.
 
@@ -237,7 +236,7 @@ def gcd(self, other, *, out):
 
 
 @pointwise("lcm(Tensor self, Tensor other) -> Tensor", inplace=True, out=True, numbers=(),
-           check=_integer_only("lcm_cpu"))
+           kernel_check=_integer_only("lcm_cpu"))
 def lcm(self, other, *, out):
     """The least common multiple (non-negative; 0 if either is 0) of integers.
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...meta.pointwise import Promotion
 from ...pointwise import pointwise
-from .binary import all_of, refuse, tensor_needed
+from .binary import refuse, tensor_needed
 from .comparison import NOT_DIFFERENTIABLE
 from .unary import exact_dtype_out
 
@@ -34,8 +34,8 @@ def _bitwise(name: str, ufunc, doc: str):
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True,
                      out=True, out_overload="Tensor_out", grad=_NO_GRAD,
-                     check=all_of(tensor_needed(name),
-                                  refuse(f"{name}_cpu", floating=True, complex_=True)))(kernel)
+                     check=tensor_needed(name),
+                     kernel_check=refuse(f"{name}_cpu", floating=True, complex_=True))(kernel)
 
 
 _BITWISE_DOC = """Computes the bitwise {what} of `input` and `other` (logical {what} for bool).
@@ -64,7 +64,7 @@ bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor,
 
 @pointwise("bitwise_not(Tensor self) -> Tensor", inplace=True, out=True, numbers=(),
            grad={"self": NOT_DIFFERENTIABLE}, check_out=exact_dtype_out,
-           check=refuse("bitwise_not_cpu", floating=True, complex_=True, operands=1))
+           kernel_check=refuse("bitwise_not_cpu", floating=True, complex_=True, operands=1))
 def bitwise_not(self, *, out):
     """Computes the bitwise NOT of `input` (logical NOT for bool).
 
@@ -126,9 +126,9 @@ def _shift(name: str, kernel_name: str, kernel, doc: str):
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True,
                      out=True, out_overload="Tensor_out", grad=_NO_GRAD,
-                     check=all_of(tensor_needed(name),
-                                  refuse(f"{kernel_name}_cpu", bool_=True, floating=True,
-                                         complex_=True)))(kernel)
+                     check=tensor_needed(name),
+                     kernel_check=refuse(f"{kernel_name}_cpu", bool_=True, floating=True,
+                                         complex_=True))(kernel)
 
 
 bitwise_left_shift = _shift(

@@ -86,16 +86,15 @@ def _may_be_zero(bound) -> bool:
 # ----------------------------------------------------------------------------------
 # Tensor bounds: plain elementwise operators
 # ----------------------------------------------------------------------------------
-def _on_cpu(self) -> bool:
-    """torch's meta tensors take its Python reference of clamp, which refuses no
-    dtype: the dtype checks below apply to CPU tensors only."""
-    return isinstance(self, TensorBase) and self._device.type != "meta"
-
-
-def _check_tensor_bounds(self, low=None, high=None) -> None:
+# torch's meta tensors take its Python reference of clamp, which refuses no dtype: the
+# dtype and conversion checks are `kernel_check`s.
+def _check_bounds_given(self, low=None, high=None) -> None:
     if low is None and high is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if _on_cpu(self) and self._dtype.is_complex:
+
+
+def _refuse_complex(self, low=None, high=None) -> None:
+    if self._dtype.is_complex:
         raise NotImplementedError(_NOT_COMPLEX)
 
 
@@ -125,12 +124,8 @@ def _bounds_promotion(self, low=None, high=None) -> Promotion:
 
 
 def _check_number_bounds(self, low=None, high=None) -> None:
-    """torch's checks, in its order: both bounds missing, complex input or result, then
-    each bound converted to the result dtype (the last two on CPU only, see `_on_cpu`)."""
-    if low is None and high is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if not _on_cpu(self):
-        return
+    """torch's kernel checks, in its order: complex input or result, then each bound
+    converted to the result dtype."""
     bounds = [b for b in (low, high) if b is not None]
     if self._dtype.is_complex or (not self._dtype.is_floating_point and
                                   any(isinstance(b, complex) for b in bounds)):
@@ -151,7 +146,7 @@ def _real_bound(bound):
 
 def _check_one_bound(self, bound) -> None:
     """clamp_min / clamp_max refuse a complex bound whatever the input's dtype."""
-    if isinstance(bound, complex) and _on_cpu(self):
+    if isinstance(bound, complex):
         raise NotImplementedError(_NOT_COMPLEX)
     _check_number_bounds(self, bound, None)
 
@@ -232,7 +227,7 @@ def _declare_clamp(name: str):
     with_tensors = pointwise(
         f"{name}.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
         inplace=True, out=True, out_overload="Tensor_out", numbers=(),
-        check=_check_tensor_bounds,
+        check=_check_bounds_given, kernel_check=_refuse_complex,
         grad={"self": "clamp_backward(grad, self, min, max)",
               "min": "clamp_backward_min_max(grad, self, min, max, [True, False])[0]",
               "max": "clamp_backward_min_max(grad, self, min, max, [False, True])[1]"},
@@ -240,7 +235,7 @@ def _declare_clamp(name: str):
     with_numbers = pointwise(
         f"{name}(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
         promotion=_bounds_promotion, inplace=True, out=True, numbers=(),
-        check=_check_number_bounds,
+        check=_check_bounds_given, kernel_check=_check_number_bounds,
         check_out=_number_bounds_out, grad={"self": "clamp_backward(grad, self, min, max)"},
     )(number_kernel)
     return with_tensors, with_numbers
@@ -275,7 +270,7 @@ def clamp_min_tensor(self, low, *, out):
 
 
 @pointwise("clamp_min(Tensor self, Scalar min) -> Tensor", promotion=_bounds_promotion,
-           inplace=True, out=True, numbers=(), check=_check_one_bound,
+           inplace=True, out=True, numbers=(), kernel_check=_check_one_bound,
            check_out=_number_bounds_out, grad={"self": "where(self >= min, grad, 0)"})
 def clamp_min(self, low, *, out):
     """Raise each element to at least `min`: ``max(input, min)`` (NaN propagates).
@@ -305,7 +300,7 @@ def clamp_max_tensor(self, high, *, out):
 
 
 @pointwise("clamp_max(Tensor self, Scalar max) -> Tensor", promotion=_bounds_promotion,
-           inplace=True, out=True, numbers=(), check=_check_one_bound,
+           inplace=True, out=True, numbers=(), kernel_check=_check_one_bound,
            check_out=_number_bounds_out, grad={"self": "where(self <= max, grad, 0)"})
 def clamp_max(self, high, *, out):
     """Lower each element to at most `max`: ``min(input, max)`` (NaN propagates).

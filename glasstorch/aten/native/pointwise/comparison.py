@@ -16,10 +16,14 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.promotion import get_default_dtype, promote_types
+from ...backends import no_meta_kernel
+from ...dispatcher import ops
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...pointwise import pointwise
 from ...registry import composite, op
 from .binary import refuse
+
+_aten = ops.aten
 
 # derivatives.yaml's word for an input through which no gradient flows
 NOT_DIFFERENTIABLE = "non_differentiable"
@@ -57,7 +61,7 @@ def _comparison(name: str, ufunc, doc: str, ordered_as: str | None = None):
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
                      promotion=Promotion.COMPARISON, inplace=True, out=True,
                      out_overload="Tensor_out", grad=_NO_GRAD, numbers=("other",),
-                     check=_refuse_complex[ordered_as] if ordered_as else None)(kernel)
+                     kernel_check=_refuse_complex[ordered_as] if ordered_as else None)(kernel)
 
 
 _COMPARISON_DOC = """Computes ``input {symbol} other`` elementwise.
@@ -197,23 +201,12 @@ def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         True
     """
     close = isclose.call(self, other, rtol, atol, equal_nan)
-    if close._device.type == "meta":
-        raise RuntimeError("Tensor.item() cannot be called on meta tensors")
-    # torch reduces with all().item(); NumPy's all() stands for that reduction.
-    return bool(close._np.all())
-
-
-_EQUAL_ON_META = (
-    "aten::equal: attempted to run this operator with Meta tensors, but there was no fake "
-    "impl or Meta kernel registered. You may have run into this message while using an "
-    "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
-    "operator with those APIs you'll need to add a fake impl. Please see the following for "
-    "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
+    # as torch, all().item(): on meta, item() refuses (there is no value)
+    return bool(_aten._local_scalar_dense.default.call(_aten.all.default.call(close)))
 
 
 def _equal_meta(self, other):
-    if self._device.type == "meta" or other._device.type == "meta":
-        raise NotImplementedError(_EQUAL_ON_META)
+    """Nothing to check: the answer is the kernel's (torch has no meta kernel: below)."""
 
 
 @op("equal(Tensor self, Tensor other) -> bool", meta=_equal_meta, method=True)
@@ -237,3 +230,6 @@ def equal(self, other):
     compute = _REDUCED.get(common, common._np)
     return bool(np.array_equal(self.astype(compute, copy=False),
                                other.astype(compute, copy=False)))
+
+
+no_meta_kernel(equal)

@@ -13,7 +13,7 @@ from ....c10 import dtype as dtypes
 from ...meta.pointwise import Promotion
 from ...pointwise import pointwise
 from . import binary_scalar  # noqa: F401  (div.Scalar declared first: Note [Declaration order])
-from .binary import (DIV, alias_of, all_of, computed_dtype, div, not_implemented,
+from .binary import (DIV, alias_of, computed_dtype, div, not_implemented,
                      raise_at_kernel, refuse, refuse_complex_half, tensor_needed)
 
 _ROUNDING_MODES = (None, "trunc", "floor")
@@ -56,6 +56,10 @@ def _check_rounding(self, other, rounding_mode=None):
     if rounding_mode not in _ROUNDING_MODES:
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
+
+
+def _check_rounding_kernel(self, other, rounding_mode=None):
+    """torch's division kernels: no complex32 loop, none for complex or bool rounding."""
     if rounding_mode is None:
         _refuse_complex_half(self, other)
     else:
@@ -71,7 +75,7 @@ def _rounding_promotion(self, other, rounding_mode=None) -> Promotion:
 
 _DIV_MODE = dict(
     promotion=_rounding_promotion, inplace=True, out=True, out_overload="out_mode",
-    check=_check_rounding,
+    check=_check_rounding, kernel_check=_check_rounding_kernel,
     grad={"self": "grad / other.conj() if rounding_mode is None else zeros_like(grad)",
           "other": "-grad * ((self / other) / other).conj() if rounding_mode is None "
                    "else zeros_like(grad)"})
@@ -102,7 +106,7 @@ true_divide = pointwise("true_divide.Tensor(Tensor self, Tensor other) -> Tensor
 # floor_divide, remainder, fmod
 # ----------------------------------------------------------------------------------
 @pointwise("floor_divide(Tensor self, Tensor other) -> Tensor", inplace=True, out=True,
-           check=refuse("div_floor_cpu", bool_=True, complex_=True))
+           kernel_check=refuse("div_floor_cpu", bool_=True, complex_=True))
 def floor_divide(self, other, *, out):
     """Division rounded down (towards minus infinity), in the operands' common dtype.
 
@@ -120,8 +124,8 @@ def floor_divide(self, other, *, out):
 
 @pointwise("remainder.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True, out=True,
            out_overload="Tensor_out",
-           check=all_of(tensor_needed("remainder"),
-                        refuse("remainder_cpu", bool_=True, complex_=True)),
+           check=tensor_needed("remainder"),
+           kernel_check=refuse("remainder_cpu", bool_=True, complex_=True),
            grad={"self": "grad",
                  "other": "-grad * self.div(other, rounding_mode='floor')"})
 def remainder(self, other, *, out):
@@ -150,7 +154,7 @@ def remainder(self, other, *, out):
 
 
 @pointwise("fmod.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True, out=True,
-           out_overload="Tensor_out", check=refuse("fmod_cpu", bool_=True, complex_=True),
+           out_overload="Tensor_out", kernel_check=refuse("fmod_cpu", bool_=True, complex_=True),
            numbers=("other",),
            grad={"self": "grad",
                  "other": "-grad * self.div(other, rounding_mode='trunc')"})

@@ -30,18 +30,25 @@ from .binary import (computed_dtype, not_implemented, operand_dtype, raise_at_ke
 _pow_needs_tensor = tensor_needed("pow", "exponent")
 
 
-def _is_number(value) -> bool:
-    return value is not None and not isinstance(value, TensorBase)
-
-
 def _check_pow(self, exponent):
     _pow_needs_tensor(self, exponent)
-    if _is_number(exponent) and not isinstance(exponent, (float, complex, np.inexact)):
-        if exponent < 0 and isinstance(self, TensorBase) and not (
-                self._dtype.is_floating_point or self._dtype.is_complex):
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
-        if exponent in (0, 1):           # ones or a copy, whatever the dtype
-            return
+    if _integral_number(exponent) and exponent < 0 and isinstance(self, TensorBase) and not (
+            self._dtype.is_floating_point or self._dtype.is_complex):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def _integral_number(value) -> bool:
+    return value is not None and not isinstance(value, _NOT_INTEGRAL_NUMBERS)
+
+
+_NOT_INTEGRAL_NUMBERS = (TensorBase, float, complex, np.inexact)
+
+
+def _refuse_pow(self, exponent):
+    """torch's pow kernels: none for bool or complex32, but ones or a copy, whatever the
+    dtype, for an integral exponent 0 or 1."""
+    if _integral_number(exponent) and exponent in (0, 1):
+        return
     dtype = computed_dtype(self, exponent)
     if dtype is dtypes.bool or dtype is dtypes.complex32:
         raise_at_kernel(not_implemented("pow", dtype), (self, exponent))
@@ -130,7 +137,7 @@ _POW_GRAD = {
 
 
 @pointwise("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", inplace=True,
-           out=True, check=_check_pow, grad=_POW_GRAD)
+           out=True, check=_check_pow, kernel_check=_refuse_pow, grad=_POW_GRAD)
 def pow(self, exponent, *, out, result=None):
     """`input` raised to the power `exponent`, elementwise.
 

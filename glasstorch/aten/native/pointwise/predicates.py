@@ -10,6 +10,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.tensor_impl import TensorBase
+from ...backends import register_meta
 from ...meta.pointwise import Promotion
 from .unary import COMPLEX, unary
 
@@ -59,11 +60,13 @@ def isfinite(self, *, out):
     np.isfinite(self, out=out)
 
 
-def _refuse_complex(name: str):
+def _refuse_complex(name: str, meta_words: bool = False):
+    """The refusal of complex inputs, in the words of torch's kernel or, for the Meta
+    registration, of its meta rule."""
     def check(self):
         if not (isinstance(self, TensorBase) and self._dtype.is_complex):
             return
-        if self._device.type == "meta":       # torch's meta rule words it differently
+        if meta_words:
             raise RuntimeError(f"Complex dtype is not supported for {name}, got dtype "
                                f"{self._dtype}")
         raise RuntimeError(f"{name} does not support complex inputs.")
@@ -83,6 +86,9 @@ def isposinf(self, *, out):
     np.equal(self, np.inf, out=out)
 
 
+register_meta(isposinf, _refuse_complex("isposinf", meta_words=True))
+
+
 @unary("isneginf(Tensor self) -> Tensor", promotion=_BOOL, out=True,
        check=_refuse_complex("isneginf"), check_out=_bool_out("isneginf"))
 def isneginf(self, *, out):
@@ -94,6 +100,9 @@ def isneginf(self, *, out):
         tensor([False,  True, False])
     """
     np.equal(self, -np.inf, out=out)
+
+
+register_meta(isneginf, _refuse_complex("isneginf", meta_words=True))
 
 
 @unary("isreal(Tensor self) -> Tensor", promotion=_BOOL)

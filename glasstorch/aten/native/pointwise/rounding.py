@@ -11,6 +11,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.tensor_impl import TensorBase
+from ...backends import register_meta
 from .unary import BOOL, COMPLEX, INTEGRAL, exact_dtype_out, refuse, unary
 
 _SAME_DTYPE = {"inplace": True, "out": True, "check_out": exact_dtype_out}
@@ -109,16 +110,15 @@ def round_decimals(self, decimals, *, out):
         np.multiply(out, scale, out=out)
 
 
-def _check_frac(self):
+def _check_frac_on_meta(self):
     """torch's meta `frac` is ``self - trunc(self)``: bool meta tensors meet the
     refusal of bool subtraction (on CPU the kernel refuses bool instead)."""
-    if isinstance(self, TensorBase) and self._dtype is dtypes.bool \
-            and self._device.type == "meta":
+    if isinstance(self, TensorBase) and self._dtype is dtypes.bool:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
 
 
-@unary("frac(Tensor self) -> Tensor", **_SAME_DTYPE, check=_check_frac, grad={"self": "grad"})
+@unary("frac(Tensor self) -> Tensor", **_SAME_DTYPE, grad={"self": "grad"})
 def frac(self, *, out):
     """The fractional part of each element, ``input - trunc(input)`` (floats only).
 
@@ -129,3 +129,6 @@ def frac(self, *, out):
     """
     refuse(self, "frac_cpu", BOOL | INTEGRAL | COMPLEX)
     np.subtract(self, np.trunc(self), out=out)          # `out` may be `self` (frac_)
+
+
+register_meta(frac, _check_frac_on_meta)

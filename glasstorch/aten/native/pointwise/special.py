@@ -30,6 +30,7 @@ from ...derivatives import derivative_helper
 from ...meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from ...pointwise import pointwise
 from ...quiet import quiet
+from ...backends import register_meta
 from ...registry import composite, op
 from ...schema import SchemaKind
 from ...meta.shape import check_no_internal_overlap as check_writable
@@ -344,12 +345,17 @@ def polygamma_(self, n):
 
 
 def _mvlgamma_meta(self, p, out=None):
-    """Checks (on CPU, as torch's meta function skips them) and a row-major result."""
-    if self._device.type != "meta":
-        if self._dtype is dtypes.bool:
-            raise RuntimeError("The input tensor may not be a boolean tensor.")
-        if p < 1:
-            raise RuntimeError("p has to be greater than or equal to 1")
+    """torch's kernel checks, then `_mvlgamma_result` (its meta function, the Meta
+    registration below, skips the checks)."""
+    if self._dtype is dtypes.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    return _mvlgamma_result(self, p, out)
+
+
+def _mvlgamma_result(self, p, out=None):
+    """A row-major result, of an `out` that can hold it."""
     described = elementwise_meta([self], Promotion.INT_TO_FLOAT)
     if out is not None and not can_cast(described.dtype, out._dtype):
         # torch's wording names the input's dtype first, then the result's
@@ -405,6 +411,9 @@ def mvlgamma(self, p, *, out):
     np.copyto(out, total.astype(dtype), casting="unsafe")
 
 
+register_meta(mvlgamma, _mvlgamma_result)
+
+
 # ----------------------------------------------------------------------------------
 # Bessel
 # ----------------------------------------------------------------------------------
@@ -454,7 +463,7 @@ def _incomplete_gamma(a: np.ndarray, x: np.ndarray, out: np.ndarray, lower: bool
 
 
 @pointwise("igamma(Tensor self, Tensor other) -> Tensor", inplace=True, out=True, numbers=(),
-           check=refuse_kinds("igamma_cpu", bool_=True, integral=True, complex_=True),
+           kernel_check=refuse_kinds("igamma_cpu", bool_=True, integral=True, complex_=True),
            grad={"self": "not_implemented('igamma: input')",
                  "other": "grad * exp((self - 1) * log(other) - other - lgamma(self))"})
 def igamma(self, other, *, out):
@@ -474,7 +483,7 @@ def igamma(self, other, *, out):
 
 
 @pointwise("igammac(Tensor self, Tensor other) -> Tensor", inplace=True, out=True, numbers=(),
-           check=refuse_kinds("igammac_cpu", bool_=True, integral=True, complex_=True),
+           kernel_check=refuse_kinds("igammac_cpu", bool_=True, integral=True, complex_=True),
            grad={"self": "not_implemented('igammac: input')",
                  "other": "-grad * exp((self - 1) * log(other) - other - lgamma(self))"})
 def igammac(self, other, *, out):

@@ -52,6 +52,10 @@ def _check_lerp(self, end, weight):
                 and other._dtype is not self._dtype and (name == "end" or other.dim())):
             raise RuntimeError(f"expected dtype {type_meta_name(self._dtype)} for `{name}` "
                                f"but got dtype {type_meta_name(other._dtype)}")
+
+
+def _check_lerp_kernel(self, end, weight):
+    """torch's lerp kernels: a complex weight for real tensors, no integer loops."""
     tensor_weight = isinstance(weight, TensorBase)
     dtype = computed_dtype(self, end, weight if tensor_weight else None)
     if not tensor_weight and operand_dtype(weight).is_complex and not dtype.is_complex:
@@ -76,7 +80,7 @@ def _check_lerp_out(target, described, inplace: bool = False) -> None:
 
 # A number weight binds to lerp.Scalar (declared next), whose out= casts as usual.
 @pointwise("lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", inplace=True,
-           out=True, out_overload="Tensor_out", check=_check_lerp, grad=_LERP_GRAD,
+           out=True, out_overload="Tensor_out", check=_check_lerp, kernel_check=_check_lerp_kernel, grad=_LERP_GRAD,
            numbers=(), check_out=_check_lerp_out)
 def lerp(self, end, weight, *, out):
     """Linear interpolation: ``input + weight * (end - input)``.
@@ -110,7 +114,7 @@ def lerp(self, end, weight, *, out):
 
 lerp_scalar = pointwise(
     "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", inplace=True, out=True,
-    check=_check_lerp, grad={"self": "grad * (1 - conj(weight))", "end": "grad * conj(weight)"},
+    check=_check_lerp, kernel_check=_check_lerp_kernel, grad={"self": "grad * (1 - conj(weight))", "end": "grad * conj(weight)"},
     numbers=(),
 )(lerp.declaration.kernel)
 
@@ -119,7 +123,7 @@ lerp_scalar = pointwise(
 # addcmul, addcdiv
 # ----------------------------------------------------------------------------------
 @pointwise("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-           inplace=True, out=True, check=refuse("addcmul_cpu_out", bool_=True, operands=3),
+           inplace=True, out=True, kernel_check=refuse("addcmul_cpu_out", bool_=True, operands=3),
            numbers=(),
            grad={"self": "grad", "tensor1": "grad * (tensor2 * value).conj()",
                  "tensor2": "grad * (tensor1 * value).conj()"})
@@ -156,10 +160,9 @@ def _check_addcdiv(self, tensor1, tensor2, value=1):
             ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
             "float inputs. The future addcdiv behavior is just the latter implementation: "
             "(input + value * tensor1 / tensor2), for all dtypes.")
-    _refuse_complex_half(self, tensor1, tensor2)
 
 
-def _refuse_complex_half(self, tensor1, tensor2):
+def _refuse_complex_half(self, tensor1, tensor2, value=1):
     """torch has no complex32 addcdiv (float16 tensors with a complex 0-dim tensor)."""
     if any(isinstance(t, TensorBase) and t._dtype in (dtypes.float16, dtypes.complex32)
            for t in (self, tensor1, tensor2)):
@@ -169,7 +172,8 @@ def _refuse_complex_half(self, tensor1, tensor2):
 
 
 @pointwise("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-           inplace=True, out=True, check=_check_addcdiv, numbers=(),
+           inplace=True, out=True, check=_check_addcdiv, kernel_check=_refuse_complex_half,
+           numbers=(),
            grad={"self": "grad", "tensor1": "grad * (value / tensor2).conj()",
                  "tensor2": "-grad * (value * tensor1 / (tensor2 * tensor2)).conj()"})
 def addcdiv(self, tensor1, tensor2, value, *, out):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ....c10.device import device_type
 from ....c10.generator import generator_or_default
 from ....c10.promotion import get_default_dtype
 from ...registry import TensorMeta, composite, op
@@ -330,7 +331,8 @@ def _randint_like(self, low, high, generator, dtype, layout, device, pin_memory,
 
 
 def _high_of(high) -> int:
-    if high.numel() != 1 or high.dim() != 0 or high._device.type != "cpu":
+    """The bound's value, which torch reads on the host."""
+    if high.numel() != 1 or high.dim() != 0 or not device_type(high._device).host:
         raise RuntimeError("high must be a scalar tensor and on CPU")
     return int(high.item())
 

@@ -19,6 +19,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.generator import generator_or_default
 from ...meta.shape import check_no_internal_overlap
+from ...backends import register_meta
 from ...registry import TensorMeta, op
 from . import bits
 from .normal import normal_fill
@@ -38,18 +39,14 @@ def not_implemented(kernel: str, dtype) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type_name(dtype)}\'')
 
 
-def on_meta(t) -> bool:
-    """Whether `t` is a meta tensor. torch's meta kernels for random ops are Python
-    decompositions: most check nothing, the others word their checks in Python."""
-    return t._device.type == "meta"
-
-
 def python_float(value: float) -> str:
     """A float as Python prints it (``-1.0``), as torch's meta-tensor checks do."""
     return repr(float(value))
 
 
-def same_as_self(self) -> TensorMeta:
+def same_as_self(self, *args, **options) -> TensorMeta:
+    """`self` as it is: the Meta registration of the samplers whose meta functions (torch's
+    meta kernels for random ops are Python decompositions) check nothing."""
     return TensorMeta(self._size, self._dtype, self._stride)
 
 
@@ -84,8 +81,6 @@ def dtype_of(array: np.ndarray):
 # uniform_
 # ----------------------------------------------------------------------------------
 def _uniform_meta(self, from_=0.0, to=1.0, generator=None):
-    if on_meta(self):
-        return same_as_self(self)
     dtype = self._dtype.to_real() if self._dtype.is_complex else self._dtype
     if dtype not in FLOATING:
         raise not_implemented("check_uniform_bounds", dtype)
@@ -126,6 +121,9 @@ def uniform_(self, from_, to, generator, *, out):
     fill_uniform(out, from_, to, generator)
 
 
+register_meta(uniform_, same_as_self)
+
+
 def fill_uniform(out: np.ndarray, from_: float, to: float, generator) -> None:
     """Uniform draws from [from, to) into `out` (complex: real and imaginary parts)."""
     target = real_view(out)
@@ -137,23 +135,20 @@ def fill_uniform(out: np.ndarray, from_: float, to: float, generator) -> None:
 # ----------------------------------------------------------------------------------
 # normal_
 # ----------------------------------------------------------------------------------
-def check_std(std: float) -> None:
+def check_std(std: float, show=number) -> None:
+    """`show` prints the number: as torch's kernel (C++), or its meta function (Python)."""
     if not std >= 0.0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {number(std)}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {show(std)}")
 
 
 def check_std_on_meta(std: float, dtype) -> None:
     """normal's checks as torch words them for meta tensors."""
-    if not std >= 0.0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {python_float(std)}")
+    check_std(std, python_float)
     if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(f"expected a floating-point or complex dtype, but got dtype={dtype}")
 
 
 def _normal_meta(self, mean=0.0, std=1.0, generator=None):
-    if on_meta(self):
-        check_std_on_meta(std, self._dtype)
-        return same_as_self(self)
     check_std(std)
     dtype = self._dtype.to_real() if self._dtype.is_complex else self._dtype
     if dtype not in FLOATING:
@@ -193,6 +188,12 @@ def normal_(self, mean, std, generator, *, out):
         tensor([ 1.5410, -0.2934, -2.1788])
     """
     fill_normal(out, mean, std, generator)
+
+
+@register_meta(normal_)
+def _normal_meta_key(self, mean=0.0, std=1.0, generator=None):
+    check_std_on_meta(std, self._dtype)
+    return same_as_self(self)
 
 
 # ----------------------------------------------------------------------------------
@@ -296,8 +297,6 @@ _FROM_TO_DTYPES = _RANDOM_DTYPES + (dtypes.uint16, dtypes.uint32, dtypes.uint64)
 
 
 def _random_from_meta(self, from_, to, generator=None):
-    if on_meta(self):
-        return same_as_self(self)
     random_plan(self._dtype, from_, to)
     if self._dtype not in _FROM_TO_DTYPES:
         raise not_implemented("random_from_to_kernel_cpu", self._dtype)
@@ -345,9 +344,11 @@ def random_to(self, to, generator, *, out):
     fill_random(out, 0, to, generator)
 
 
+register_meta(random_from, same_as_self)
+register_meta(random_to, same_as_self)
+
+
 def _random_meta(self, generator=None):
-    if on_meta(self):
-        return same_as_self(self)
     return sampler_meta(self, "random_kernel_cpu", _RANDOM_DTYPES)
 
 
@@ -367,29 +368,37 @@ def random_(self, generator, *, out):
     bits.fill_in_memory_order(out, values)
 
 
+register_meta(random_, same_as_self)
+
+
 # ----------------------------------------------------------------------------------
 # exponential_, geometric_, log_normal_, cauchy_: one uniform double per element
 # ----------------------------------------------------------------------------------
 def _continuous_only(self, name: str) -> None:
     """exponential_ and cauchy_ word their dtype refusal themselves."""
     if self._dtype not in FLOATING:
-        if on_meta(self):
-            raise RuntimeError(f"{name} distribution is a continuous probability distribution."
-                               f"         dtype must be a floating point but you specified "
-                               f"{self._dtype}")
         shown = type_meta_name(self._dtype) if name == "Cauchy" else \
             scalar_type_name(self._dtype)
         raise RuntimeError(f"{name} distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified {shown}")
 
 
-def _exponential_meta(self, lambd=1.0, generator=None):
+def _continuous_only_on_meta(self, name: str) -> None:
+    """The refusal in the words of torch's meta functions."""
+    if self._dtype not in FLOATING:
+        raise RuntimeError(f"{name} distribution is a continuous probability distribution."
+                           f"         dtype must be a floating point but you specified "
+                           f"{self._dtype}")
+
+
+def _check_lambd(lambd: float, show=number) -> None:
     if not (lambd > 0.0 and not math.isnan(lambd)):
-        shown = python_float(lambd) if on_meta(self) else number(lambd)
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={shown}")
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={show(lambd)}")
+
+
+def _exponential_meta(self, lambd=1.0, generator=None):
+    _check_lambd(lambd)
     _continuous_only(self, "Exponential")
-    if on_meta(self):
-        return same_as_self(self)
     return sampler_meta(self, "exponential_cpu", FLOATING)
 
 
@@ -408,12 +417,20 @@ def exponential_(self, lambd, generator, *, out):
     bits.fill_in_memory_order(out, values)
 
 
-def _geometric_meta(self, p, generator=None):
+@register_meta(exponential_)
+def _exponential_meta_key(self, lambd=1.0, generator=None):
+    _check_lambd(lambd, python_float)
+    _continuous_only_on_meta(self, "Exponential")
+    return same_as_self(self)
+
+
+def _check_p(p: float, show=number) -> None:
     if not 0 < p < 1:
-        shown = python_float(p) if on_meta(self) else number(p)
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={shown}")
-    if on_meta(self):
-        return _meta_dtype_check(self, "geometric", INTEGRAL + FLOATING)
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={show(p)}")
+
+
+def _geometric_meta(self, p, generator=None):
+    _check_p(p)
     return sampler_meta(self, "geometric_cpu", INTEGRAL + FLOATING)
 
 
@@ -438,12 +455,19 @@ def geometric_(self, p, generator, *, out):
     bits.fill_in_memory_order(out, values)
 
 
-def _log_normal_meta(self, mean=1.0, std=2.0, generator=None):
+@register_meta(geometric_)
+def _geometric_meta_key(self, p, generator=None):
+    _check_p(p, python_float)
+    return _meta_dtype_check(self, "geometric", INTEGRAL + FLOATING)
+
+
+def _check_log_normal_std(std: float, show=number) -> None:
     if not std > 0.0:
-        shown = python_float(std) if on_meta(self) else number(std)
-        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={shown}")
-    if on_meta(self):
-        return _meta_dtype_check(self, "log_normal", FLOATING)
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={show(std)}")
+
+
+def _log_normal_meta(self, mean=1.0, std=2.0, generator=None):
+    _check_log_normal_std(std)
     return sampler_meta(self, "log_normal_cpu", FLOATING)
 
 
@@ -462,13 +486,20 @@ def log_normal_(self, mean, std, generator, *, out):
     bits.fill_in_memory_order(out, values)
 
 
-def _cauchy_meta(self, median=0.0, sigma=1.0, generator=None):
+@register_meta(log_normal_)
+def _log_normal_meta_key(self, mean=1.0, std=2.0, generator=None):
+    _check_log_normal_std(std, python_float)
+    return _meta_dtype_check(self, "log_normal", FLOATING)
+
+
+def _check_sigma(sigma: float, show=number) -> None:
     if not sigma > 0.0:
-        shown = python_float(sigma) if on_meta(self) else number(sigma)
-        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={shown}")
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={show(sigma)}")
+
+
+def _cauchy_meta(self, median=0.0, sigma=1.0, generator=None):
+    _check_sigma(sigma)
     _continuous_only(self, "Cauchy")
-    if on_meta(self):
-        return same_as_self(self)
     return sampler_meta(self, "cauchy_cpu", FLOATING)
 
 
@@ -485,3 +516,10 @@ def cauchy_(self, median, sigma, generator, *, out):
     """
     values = bits.cauchy(generator_or_default(generator), out.size, median, sigma)
     bits.fill_in_memory_order(out, values)
+
+
+@register_meta(cauchy_)
+def _cauchy_meta_key(self, median=0.0, sigma=1.0, generator=None):
+    _check_sigma(sigma, python_float)
+    _continuous_only_on_meta(self, "Cauchy")
+    return same_as_self(self)

@@ -14,11 +14,11 @@ import numpy as np
 from .bits import exponential, fill_in_memory_order, uniform_double
 
 
-def check_probabilities(self, num_samples: int, replacement: bool) -> None:
-    """Refuse weights torch refuses, with its messages (CPU tensors only)."""
-    if self._device.type != "cpu" or self.numel() == 0:
+def check_probabilities(weights: np.ndarray, num_samples: int, replacement: bool) -> None:
+    """Refuse weights torch refuses, with its messages (before anything is drawn)."""
+    if weights.size == 0:
         return
-    weights = self._np.astype(np.float64)
+    weights = weights.astype(np.float64)
     if not replacement or num_samples == 1:
         if not (np.all(weights < np.inf) and np.all(weights >= 0)):
             raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")

@@ -3,8 +3,9 @@
 As in `random.py`, each draws exactly the raw words torch's CPU kernel draws, in its
 order: results are filled in memory order (a TensorIterator's), and a tensor of
 probabilities or rates is read at the element each draw lands on. Probabilities and
-rates are checked before anything is drawn or written (torch checks them while it
-fills, so a refused call of torch has already consumed draws: glasstorch does not).
+rates are checked by the kernels (the values are theirs: the Meta key has none) before
+anything is drawn or written (torch checks them while it fills, so a refused call of
+torch has already consumed draws: glasstorch does not).
 """
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from ....c10 import dtype as dtypes
 from ....c10.generator import generator_or_default
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import can_cast, promote_types
+from ...allocation import resize_tensor
+from ...backends import register_meta
 from ...meta.shape import broadcast_shapes, check_no_internal_overlap
-from ...registry import TensorMeta, op, resize_tensor
+from ...registry import TensorMeta, op
 from . import bits
 from .fill import (FLOATING, INTEGRAL, ZERO_GRAD, check_std, check_std_on_meta, dtype_of,
-                     fill_normal, not_implemented, number, on_meta, same_as_self, sampler_meta)
+                   fill_normal, not_implemented, number, same_as_self, sampler_meta)
 from .multinomial import check_probabilities, draw_multinomial
 from .poisson import sample_poisson
 from .factories import TENSOR_OPTIONS, randn_meta
@@ -30,9 +33,9 @@ _P_RANGE_ERROR = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (
                   "to PyTorch.)")
 
 
-def _values_checked(t, message: str, valid) -> None:
-    """Refuse a CPU tensor with an element failing `valid` (meta tensors hold no values)."""
-    if t._device.type == "cpu" and t.numel() and not valid(t._np).all():
+def _values_checked(values: np.ndarray, message: str, valid) -> None:
+    """A kernel's check: refuse an element failing `valid`."""
+    if values.size and not valid(values).all():
         raise RuntimeError(message)
 
 
@@ -40,14 +43,11 @@ def _values_checked(t, message: str, valid) -> None:
 # bernoulli
 # ----------------------------------------------------------------------------------
 def _bernoulli_tensor_meta(self, p, generator=None):
-    if on_meta(self):
-        return same_as_self(self)
     if self._dtype not in _BERNOULLI_SELF:
         raise not_implemented("bernoulli_tensor_cpu_self_", self._dtype)
     expand.call(p, self._size, False)
     if p._dtype not in FLOATING:
         raise not_implemented("bernoulli_tensor_cpu_p_", p._dtype)
-    _values_checked(p, _P_RANGE_ERROR, lambda a: (a >= 0) & (a <= 1))
     check_no_internal_overlap(self)
     return TensorMeta(self._size, self._dtype, self._stride)
 
@@ -56,6 +56,7 @@ def fill_bernoulli_tensor(out: np.ndarray, p: np.ndarray, generator) -> None:
     """1 where a uniform draw falls below p (broadcast to `out`), element by element in
     memory order. A double p is compared with a 53-bit double draw, any other p (as a
     float) with a 24-bit float draw."""
+    _values_checked(p, _P_RANGE_ERROR, lambda a: (a >= 0) & (a <= 1))
     generator = generator_or_default(generator)
     view, axes = bits.memory_order_with_axes(out)
     probabilities = np.broadcast_to(p, out.shape).transpose(axes).reshape(-1)
@@ -82,9 +83,10 @@ def bernoulli_tensor_(self, p, generator, *, out):
     fill_bernoulli_tensor(out, p, generator)
 
 
+register_meta(bernoulli_tensor_, same_as_self)      # torch's meta function checks nothing
+
+
 def _bernoulli_float_meta(self, p=0.5, generator=None):
-    if on_meta(self):
-        return same_as_self(self)
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={number(p)}")
     return sampler_meta(self, "bernoulli_scalar_cpu_", _BERNOULLI_SELF)
@@ -111,9 +113,16 @@ def bernoulli_float_(self, p, generator, *, out):
     fill_bernoulli_scalar(out, p, generator)
 
 
+register_meta(bernoulli_float_, same_as_self)
+
+
 def _bernoulli_meta(self, generator=None, out=None):
-    """An out= tensor of any dtype bernoulli_ fills is taken as it is, resized quietly."""
     _bernoulli_tensor_meta(self, self)
+    return _bernoulli_result(self, generator, out)
+
+
+def _bernoulli_result(self, generator=None, out=None):
+    """An out= tensor of any dtype bernoulli_ fills is taken as it is, resized quietly."""
     if out is not None:
         check_no_internal_overlap(out)
         if self.numel() and out._dtype not in _BERNOULLI_SELF:
@@ -150,8 +159,15 @@ def bernoulli(self, generator, *, out):
     fill_bernoulli_tensor(out, self, generator)
 
 
+register_meta(bernoulli, _bernoulli_result)
+
+
 def _bernoulli_p_meta(self, p, generator=None):
     _bernoulli_float_meta(self, p)
+    return _bernoulli_p_result(self, p)
+
+
+def _bernoulli_p_result(self, p, generator=None):
     return TensorMeta(self._size, self._dtype)
 
 
@@ -162,15 +178,21 @@ def bernoulli_p(self, p, generator, *, out):
     fill_bernoulli_scalar(out, p, generator)
 
 
+register_meta(bernoulli_p, _bernoulli_p_result)
+
+
 # ----------------------------------------------------------------------------------
 # normal: tensor mean and/or std (normal_(0, std or 1), then scale and shift), or numbers
 # and a size. Declared in the order torch's bindings try them: tensors first.
 # ----------------------------------------------------------------------------------
 def _check_std_tensor(std) -> None:
-    if on_meta(std):
-        return
+    """torch's kernel check (its meta function has none); the values are the kernels'
+    (`_check_std_values`)."""
     if std._dtype.is_complex:
         raise RuntimeError("normal expects standard deviation to be non-complex")
+
+
+def _check_std_values(std: np.ndarray) -> None:
     _values_checked(std, "normal expects all elements of std >= 0.0", lambda a: a >= 0)
 
 
@@ -214,10 +236,7 @@ def _in_dtype(result: np.ndarray, other: np.ndarray, operation) -> None:
 
 def _normal_tensor_tensor_meta(mean, std, generator=None, out=None):
     _check_std_tensor(std)
-    if on_meta(mean):
-        shape = _broadcast_on_meta(mean._size, std._size)
-    else:
-        shape = broadcast_shapes(mean._size, std._size)
+    shape = broadcast_shapes(mean._size, std._size)
     return _normal_result(shape, mean._dtype, out, std)
 
 
@@ -243,14 +262,18 @@ def normal_tensor_tensor(mean, std, generator, *, out):
         >>> torch.normal(torch.tensor([0., 10., 100.]), 1.0)
         tensor([ 1.5410,  9.7066, 97.8212])
     """
+    _check_std_values(std)
     fill_normal(out, 0.0, 1.0, generator)
     _in_dtype(out, std, np.multiply)
     _in_dtype(out, mean, np.add)
 
 
+@register_meta(normal_tensor_tensor)
+def _normal_tensor_tensor_meta_key(mean, std, generator=None, out=None):
+    return _normal_result(_broadcast_on_meta(mean._size, std._size), mean._dtype, out, std)
+
+
 def _normal_tensor_float_meta(mean, std=1.0, generator=None, out=None):
-    if on_meta(mean):
-        check_std_on_meta(std, mean._dtype)
     check_std(std)
     # torch sizes out= as mean broadcast with out's own shape
     shape = mean._size if out is None else broadcast_shapes(mean._size, out._size)
@@ -266,8 +289,18 @@ def normal_tensor_float(mean, std, generator, *, out):
     _in_dtype(out, mean, np.add)
 
 
+@register_meta(normal_tensor_float)
+def _normal_tensor_float_meta_key(mean, std=1.0, generator=None, out=None):
+    check_std_on_meta(std, mean._dtype)
+    return _normal_tensor_float_meta(mean, std, generator, out)
+
+
 def _normal_float_tensor_meta(mean, std, generator=None, out=None):
     _check_std_tensor(std)
+    return _normal_float_tensor_result(mean, std, generator, out)
+
+
+def _normal_float_tensor_result(mean, std, generator=None, out=None):
     return _normal_result(std._size, std._dtype, out, std)
 
 
@@ -275,9 +308,13 @@ def _normal_float_tensor_meta(mean, std, generator=None, out=None):
     meta=_normal_float_tensor_meta, out=True, grad={"std": "grad.new_zeros(std.shape)"})
 def normal_float_tensor(mean, std, generator, *, out):
     """Normal draws with mean `mean` and one standard deviation per element of `std`."""
+    _check_std_values(std)
     fill_normal(out, 0.0, 1.0, generator)
     _in_dtype(out, std, np.multiply)
     _in_dtype(out, np.asarray(mean).astype(out.dtype), np.add)
+
+
+register_meta(normal_float_tensor, _normal_float_tensor_result)
 
 
 def _normal_size_meta(mean, std, size, generator=None, dtype=None, layout=None, device=None,
@@ -297,12 +334,12 @@ def normal_float_float(mean, std, size, generator, dtype, layout, device, pin_me
 # poisson
 # ----------------------------------------------------------------------------------
 def _poisson_meta(self, generator=None):
-    if on_meta(self):
-        return TensorMeta(self._size, self._dtype)
     if self._dtype not in FLOATING:
         raise not_implemented("poisson_cpu", self._dtype)
-    _values_checked(self, "invalid Poisson rate, expected rate to be non-negative",
-                    lambda a: a >= 0)
+    return _poisson_result(self)
+
+
+def _poisson_result(self, generator=None):
     return TensorMeta(self._size, self._dtype)
 
 
@@ -320,23 +357,21 @@ def poisson(self, generator, *, out):
         >>> torch.poisson(torch.tensor([1., 4., 20.]))
         tensor([ 2.,  5., 17.])
     """
+    _values_checked(self, "invalid Poisson rate, expected rate to be non-negative",
+                    lambda a: a >= 0)
     rates = np.ascontiguousarray(self, dtype=np.float64).reshape(-1)
     counts = sample_poisson(generator_or_default(generator), rates)
     out.reshape(-1)[...] = bits.narrowed(counts, out.dtype)
+
+
+register_meta(poisson, _poisson_result)
 
 
 # ----------------------------------------------------------------------------------
 # multinomial
 # ----------------------------------------------------------------------------------
 def _multinomial_meta(self, num_samples, replacement=False, generator=None, out=None):
-    if out is not None and out._dtype is not dtypes.int64:
-        raise RuntimeError(f"multinomial expects Long tensor out, got: "
-                           f"{dtypes.scalar_type_name(out._dtype)}")
-    if on_meta(self):
-        if self.dim() not in (1, 2):
-            raise RuntimeError(f"The probability distributions dimensions must be 1 or 2, but "
-                               f"got {self.dim()}")
-        return TensorMeta(self._size[:-1] + (num_samples,), dtypes.int64)
+    _check_long_out(out)
     if self.dim() not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if not self._dtype.is_floating_point:
@@ -350,8 +385,13 @@ def _multinomial_meta(self, num_samples, replacement=False, generator=None, out=
                            "replacement")
     if categories > 2 ** 24:
         raise RuntimeError("number of categories cannot exceed 2^24")
-    check_probabilities(self, num_samples, replacement)
     return _resized_quietly(out, self._size[:-1] + (num_samples,), dtypes.int64)
+
+
+def _check_long_out(out) -> None:
+    if out is not None and out._dtype is not dtypes.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: "
+                           f"{dtypes.scalar_type_name(out._dtype)}")
 
 
 @op("multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, "
@@ -372,4 +412,14 @@ def multinomial(self, num_samples, replacement, generator, *, out):
         >>> torch.multinomial(torch.tensor([0.1, 0.2, 0.7]), 2)
         tensor([2, 1])
     """
+    check_probabilities(self, num_samples, replacement)
     draw_multinomial(self, num_samples, replacement, generator_or_default(generator), out)
+
+
+@register_meta(multinomial)
+def _multinomial_meta_key(self, num_samples, replacement=False, generator=None, out=None):
+    _check_long_out(out)
+    if self.dim() not in (1, 2):
+        raise RuntimeError(f"The probability distributions dimensions must be 1 or 2, but "
+                           f"got {self.dim()}")
+    return TensorMeta(self._size[:-1] + (num_samples,), dtypes.int64)

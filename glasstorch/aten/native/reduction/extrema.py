@@ -161,7 +161,7 @@ def _declare_extreme(name: str, ufunc, binary_kernel, largest: bool):
                  grad={"self": "evenly_distribute_backward(grad, self, result)"})(whole)
     binary = pointwise(f"{name}.other(Tensor self, Tensor other) -> Tensor", out=True,
                        out_overload="out", numbers=(),
-                       check=_refuse_complex("maximum" if largest else "minimum"),
+                       kernel_check=_refuse_complex("maximum" if largest else "minimum"),
                        grad=_BINARY_GRADS[largest])(binary_kernel)
     along = op(f"{name}.dim(Tensor self, int dim, bool keepdim=False) -> "
                f"(Tensor values, Tensor indices)", meta=_dim_meta(name), method=True,

@@ -23,6 +23,7 @@ import numpy as np
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.promotion import get_default_dtype
 from ...derivatives import derivative_helper
+from ...backends import register_meta
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
 from ...quiet import quiet
 from ...registry import TensorMeta, op
@@ -34,8 +35,9 @@ from ..pointwise.unary import refuse
 # ----------------------------------------------------------------------------------
 # var / std / var_mean / std_mean
 # ----------------------------------------------------------------------------------
-def _moment_meta(name: str, with_mean: bool):
-    """The meta rule of one operator, taking the `.correction` overload's arguments."""
+def _moment_meta(name: str, with_mean: bool, warns: bool = True):
+    """The meta rule of one operator, taking the `.correction` overload's arguments.
+    `warns`: torch's CPU kernel warns of the degrees of freedom (its Meta key does not)."""
     checked = "std and var" if name in ("std", "var") else name
 
     def meta(self, dim=None, correction=None, keepdim=False, out=None):
@@ -48,7 +50,7 @@ def _moment_meta(name: str, with_mean: bool):
             raise RuntimeError(f"result type {scalar_type_name(real)} can't be cast to the "
                                f"desired output type {scalar_type_name(written._dtype)}")
         shape = reduced_shape(self._size, reduction_dims(dim, len(self._size)), keepdim)
-        if self._dtype.is_complex and self._device.type == "cpu":
+        if self._dtype.is_complex and warns:
             # torch reduces the real and imaginary parts apart (warning for each), into
             # a temporary, before it resizes out=
             for _ in range(2):
@@ -184,7 +186,7 @@ def _moment_grad(root: bool, with_mean: bool, dim: str, correction: str, keepdim
 
 def _declare_moment(name: str, root: bool, with_mean: bool):
     """The `.dim`, `.correction` and plain overloads, in torch's order of Python overloads."""
-    meta = _moment_meta(name, with_mean)
+    dim_meta, meta, plain_meta = _overload_rules(_moment_meta(name, with_mean))
     returns = "(Tensor, Tensor)" if with_mean else "Tensor"
 
     @quiet
@@ -192,14 +194,8 @@ def _declare_moment(name: str, root: bool, with_mean: bool):
         spread, mean = (out if with_mean else (out, None))
         _moments(name, self, dim, correction, keepdim, spread, root, mean)
 
-    def dim_meta(self, dim, unbiased=True, keepdim=False, out=None):
-        return meta(self, dim, _correction(unbiased), keepdim, out)
-
     def dim_kernel(self, dim, unbiased, keepdim, *, out):
         kernel(self, dim, _correction(unbiased), keepdim, out=out)
-
-    def plain_meta(self, unbiased=True):
-        return meta(self, None, _correction(unbiased), False)
 
     def plain_kernel(self, unbiased, *, out):
         kernel(self, None, _correction(unbiased), False, out=out)
@@ -217,9 +213,22 @@ def _declare_moment(name: str, root: bool, with_mean: bool):
            grad=_moment_grad(root, with_mean, "None", "1 if unbiased else 0", "False"))(
                plain_kernel),
     ]
-    for overload in declared:
+    silent = _overload_rules(_moment_meta(name, with_mean, warns=False))
+    for overload, rule in zip(declared, silent):
         overload.declaration.doc = _moment_doc(name)
+        register_meta(overload, rule)
     return declared
+
+
+def _overload_rules(meta) -> tuple:
+    """The meta rules of the `.dim`, `.correction` and plain overloads from `meta`, the
+    `.correction` one."""
+    def dim_meta(self, dim, unbiased=True, keepdim=False, out=None):
+        return meta(self, dim, _correction(unbiased), keepdim, out)
+
+    def plain_meta(self, unbiased=True):
+        return meta(self, None, _correction(unbiased), False)
+    return dim_meta, meta, plain_meta
 
 
 var_dim, var_correction, var = _declare_moment("var", False, False)

@@ -22,6 +22,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.type_info import finfo
 from ...derivatives import derivative_helper
+from ...backends import register_meta
 from ...meta.reduction import reduction_dim, reduction_meta
 from ...meta.shape import check_no_internal_overlap
 from ...parallel import GRAIN_SIZE, parallel_for
@@ -348,17 +349,18 @@ def _log_add_exp_complex(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------
 # cummax, cummin
 # ----------------------------------------------------------------------------------
-def _cumulative_extreme_meta(name: str):
+def _cumulative_extreme_meta(name: str, scalar_dim_checked: bool = True):
     """values of self's dtype and int64 indices, self's shape. As torch, the dim is
-    checked when there is something to scan, and for a 0-dim input on CPU only (in
-    other words); out= tensors must have exactly those dtypes."""
+    checked when there is something to scan, and for a 0-dim input by the CPU kernel
+    only (in other words: not `scalar_dim_checked` for the Meta registration); out=
+    tensors must have exactly those dtypes."""
     def meta(self, dim, out=None):
-        return _describe_extremes(name, self, dim, out)
+        return _describe_extremes(name, self, dim, out, scalar_dim_checked)
     meta.__name__ = f"_{name}_meta"
     return meta
 
 
-def _describe_extremes(name: str, self, dim, out):
+def _describe_extremes(name: str, self, dim, out, scalar_dim_checked: bool = True):
     if out is not None:
         for written, wanted in zip(out, (self._dtype, dtypes.int64)):
             if written._dtype is not wanted:
@@ -366,7 +368,7 @@ def _describe_extremes(name: str, self, dim, out):
                                    f"found {scalar_type_name(written._dtype)}")
     if self.dim() and self.numel():
         reduction_dim(dim, self.dim())
-    elif not self.dim() and dim not in (0, -1) and self._device.type != "meta":
+    elif not self.dim() and dim not in (0, -1) and scalar_dim_checked:
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     return TensorMeta(self._size, self._dtype), TensorMeta(self._size, dtypes.int64)
 
@@ -459,12 +461,18 @@ def cummax(self, dim, *, out):
     _cumulative_extreme("cummax", np.maximum, self, dim, out)
 
 
+register_meta(cummax, _cumulative_extreme_meta("cummax", scalar_dim_checked=False))
+
+
 @op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)",
     meta=_cumulative_extreme_meta("cummin"), out=True, method=True,
     grad={"self": "cummaxmin_backward(grad, self, indices, dim)"})
 @quiet
 def cummin(self, dim, *, out):
     _cumulative_extreme("cummin", np.minimum, self, dim, out)
+
+
+register_meta(cummin, _cumulative_extreme_meta("cummin", scalar_dim_checked=False))
 
 
 cummax.declaration.doc = _CUMULATIVE_EXTREME_DOC.format(

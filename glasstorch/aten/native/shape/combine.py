@@ -23,6 +23,7 @@ from ....c10.promotion import get_default_dtype, promote_types, result_type
 from ....c10.size import Size
 from ....c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
 from ...derivatives import derivative_helper
+from ...backends import register_meta
 from ...meta.pointwise import permuted_strides
 from ...meta.shape import broadcast_shapes as broadcast_sizes, compute_view_stride
 from ...registry import TensorMeta, composite, op
@@ -195,15 +196,15 @@ def combinations(self, r=2, with_replacement=False):
     if r == 0:          # a fresh empty tensor, outside any graph (as torch's)
         return empty.call((0,), self._dtype, None, self._device, None, None)
     rows = combination_indices(self._size[0], r, with_replacement)
-    if self._device.type == "meta":
-        return empty.call(rows.shape, self._dtype, None, self._device, None, None)
     return index.call(self, [wrap_array(rows, dtypes.int64)])
 
 
 # ----------------------------------------------------------------------------------
 # block_diag, kron
 # ----------------------------------------------------------------------------------
-def _block_diag_meta(tensors, out=None):
+def _block_diag_meta(tensors, out=None, prefix: str = "torch.block_diag: "):
+    """`prefix` starts the message of a matrix refused; torch's meta function (the Meta
+    registration) has none."""
     if not tensors:
         return TensorMeta((1, 0), get_default_dtype())
     for i, t in enumerate(tensors):
@@ -215,7 +216,6 @@ def _block_diag_meta(tensors, out=None):
     rows = columns = 0
     for i, t in enumerate(tensors):
         if t.dim() > 2:
-            prefix = "" if t._device.type == "meta" else "torch.block_diag: "  # torch's meta
             raise RuntimeError(f"{prefix}Input tensors must have 2 or fewer dimensions. Input "
                                f"{i} has {t.dim()} dimensions")
         height, width = _block_shape(t._size)
@@ -265,6 +265,11 @@ def block_diag(tensors, *, out):
         out[row:row + height, column:column + width] = cast_array(block, dtype).reshape(
             height, width)
         row, column = row + height, column + width
+
+
+@register_meta(block_diag)
+def _block_diag_meta_key(tensors, out=None):
+    return _block_diag_meta(tensors, out, prefix="")
 
 
 def kron_shapes(a: tuple, b: tuple) -> tuple:

@@ -24,9 +24,10 @@ from ....c10.promotion import can_cast
 from ....c10.tensor_impl import make_tensor
 from ... import functions as at
 from ...derivatives import derivative_helper
+from ...backends import register_meta
 from ...dispatcher import ops
 from ...meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_dim
-from ...registry import TensorMeta, _prepare_out, composite, op
+from ...registry import META, TensorMeta, _prepare_out, composite, op
 from ..creation.copy import clone, copy_
 from ..reduction.sum import accumulation
 from .shape import reshape
@@ -177,12 +178,18 @@ def diagflat(self, offset=0):
 # trace, fill_diagonal_
 # ----------------------------------------------------------------------------------
 def _trace_meta(self, out=None):
-    # torch's meta function words the check without the op's name and has no dtype check.
-    on_meta = self._device.type == "meta"
-    if self._dtype is dtypes.bool and not on_meta:
+    if self._dtype is dtypes.bool:
         raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    return _trace_result(self, out, "trace: ")
+
+
+def _trace_meta_key(self, out=None):
+    """torch's meta function words the check without the op's name and has no dtype check."""
+    return _trace_result(self, out, "")
+
+
+def _trace_result(self, out, prefix: str) -> TensorMeta:
     if self.dim() != 2:
-        prefix = "" if on_meta else "trace: "
         raise RuntimeError(f"{prefix}expected a matrix, but got tensor with dim {self.dim()}")
     integral = not (self._dtype.is_floating_point or self._dtype.is_complex)
     result = dtypes.int64 if integral else self._dtype
@@ -211,6 +218,9 @@ def trace(self, *, out):
     """
     # float16 / bfloat16 sum in float32 and round once, as torch's accumulate type does.
     out[()] = np.trace(self, dtype=accumulation(out.dtype))
+
+
+register_meta(trace, _trace_meta_key)
 
 
 @composite("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)",
@@ -267,20 +277,26 @@ def clone_preserve_strides(self):
                        self._dtype)
 
 
-def _part(output, view_op, *args):
-    """The view `view_op` would make of the fresh `output`, by its geometry rule alone:
-    inside the op no version or base bookkeeping is due, so no dispatch either (these
-    ops run in every backward of indexing: select_backward is a select_scatter)."""
-    size, stride, offset = view_op.declaration.meta(output, *args)[:3]
+def _part(output, view_op, *args, geometry=None):
+    """The view `view_op` would make of the fresh `output`, by its geometry rule alone
+    (or by `geometry`, its Meta registration's): inside the op no version or base
+    bookkeeping is due, so no dispatch either (these ops run in every backward of
+    indexing: select_backward is a select_scatter)."""
+    size, stride, offset = (geometry or view_op.declaration.meta)(output, *args)[:3]
     return make_tensor(output._storage, tuple(size), tuple(stride), offset, output._dtype)
 
 
 def _scatter(name: str, self, src, take, out):
-    """`self` copied, with `src` written into ``take(copy)``, a view of the copy. torch's
-    meta kernels of diagonal/select/slice_scatter only describe the copy: no checks."""
+    """`self` copied, with `src` written into ``take(copy)``, a view of the copy."""
     output = clone_preserve_strides(self)
-    if self._device.type != "meta":
-        _scatter_into(output, take(output), src)
+    _scatter_into(output, take(output), src)
+    return output if out is None else _write_out(name, output, out)
+
+
+def _copy_only(name: str, self, out):
+    """The Meta registrations of diagonal/select/slice_scatter: torch's meta kernels only
+    describe the copy, checking nothing."""
+    output = clone_preserve_strides(self)
     return output if out is None else _write_out(name, output, out)
 
 
@@ -324,6 +340,11 @@ def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1, out=None):
                     lambda output: _part(output, diagonal, offset, dim1, dim2), out)
 
 
+@register_meta(diagonal_scatter)
+def _diagonal_scatter_meta(self, src, offset=0, dim1=0, dim2=1, out=None):
+    return _copy_only("diagonal_scatter", self, out)
+
+
 @composite("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor",
            method=True, out=True, bind_out=False,
            grad={"self": "select_scatter(grad, zeros_like(src), dim, index)",
@@ -352,6 +373,11 @@ def select_scatter(self, src, dim, index, out=None):
 def slice_part(grad, dim: int, start, end, step: int):
     """``grad[start:end:step]`` along `dim`: the gradient of `slice_scatter`'s `src`."""
     return ops.aten.slice.Tensor(grad, dim, start, end, step)
+
+
+@register_meta(select_scatter)
+def _select_scatter_meta(self, src, dim, index, out=None):
+    return _copy_only("select_scatter", self, out)
 
 
 @composite("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, "
@@ -389,6 +415,11 @@ def as_strided_scatter_backward(grad, sizes, size, stride, storage_offset):
     return at.as_strided_scatter(grad.new_zeros(sizes), part, size, stride, storage_offset)
 
 
+@register_meta(slice_scatter)
+def _slice_scatter_meta(self, src, dim=0, start=None, end=None, step=1, out=None):
+    return _copy_only("slice_scatter", self, out)
+
+
 @composite("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, "
            "SymInt? storage_offset=None) -> Tensor", method=True, out=True,
            bind_out=False,
@@ -411,10 +442,22 @@ def as_strided_scatter(self, src, size, stride, storage_offset=None, out=None):
         tensor([[1., 0.],
                 [0., 1.]])
     """
+    return _as_strided_scatter(self, src, size, stride, storage_offset, out)
+
+
+@register_meta(as_strided_scatter)
+def _as_strided_scatter_meta(self, src, size, stride, storage_offset=None, out=None):
+    """The part's geometry by as_strided's Meta registration (no storage bounds)."""
+    return _as_strided_scatter(self, src, size, stride, storage_offset, out,
+                               as_strided.declaration.meta_rules[META])
+
+
+def _as_strided_scatter(self, src, size, stride, storage_offset, out, geometry=None):
     if self.requires_grad and not self.is_contiguous():
         # torch's backward assumes a dense input, so it refuses the others up front.
         raise RuntimeError("as_strided_scatter is currently only supported for contiguous "
                            "inputs")
     output = clone_preserve_strides(self)
-    _scatter_into(output, _part(output, as_strided, size, stride, storage_offset), src)
+    part = _part(output, as_strided, size, stride, storage_offset, geometry=geometry)
+    _scatter_into(output, part, src)
     return output if out is None else _write_out("as_strided_scatter", output, out)

@@ -24,6 +24,7 @@ from ....c10.layout import channels_last, contiguous_format
 from ....c10.promotion import can_cast, promote_types
 from ....c10.size import Size
 from ...derivatives import derivative_helper
+from ...backends import register_meta
 from ...dispatcher import ops
 from ...meta.shape import (check_no_internal_overlap, check_no_overlap, compute_view_stride,
                           wrap_dim)
@@ -114,23 +115,40 @@ def _check_written(out, tensors) -> None:
 
 
 def _cat_meta(tensors, dim=0, out=None):
-    if not tensors:
-        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    on_meta = tensors[0]._device.type == "meta"
+    _check_some(tensors)
     first = None
     for i, t in enumerate(tensors):
-        if not t._size and not on_meta:
+        if not t._size:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                f"concatenated")
         if first is None and t._size != (0,):
             first = t
+    return _cat_result(tensors, dim, out, first)
+
+
+def _cat_meta_key(tensors, dim=0, out=None):
+    """On meta torch checks through its Python reference (`_check_meta_shapes`), which
+    does not refuse 0-dim tensors up front."""
+    _check_some(tensors)
+    first = next((t for t in tensors if t._size != (0,)), None)
+    return _cat_result(tensors, dim, out, first, _check_meta_shapes)
+
+
+def _check_some(tensors) -> None:
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+
+
+def _cat_result(tensors, dim, out, first, check_shapes=None) -> TensorMeta:
+    """The joined result, after `check_shapes` (words of the Meta registration's) and
+    torch's checks of every tensor against `first`, the first one kept."""
     if first is not None:
         dim = wrap_dim(dim, len(first._size))
     dtype = _result_dtype(tensors, out, "torch.cat")
     if first is None:
         return TensorMeta((0,), dtype)
-    if on_meta:
-        _check_meta_shapes(tensors, dim)
+    if check_shapes is not None:
+        check_shapes(tensors, dim)
     size = list(first._size)
     size[dim] = _check_cat_shapes(tensors, first, dim)
     _check_written(out, tensors)
@@ -200,6 +218,9 @@ def cat(tensors, dim, *, out):
     np.concatenate(arrays, axis=dim % out.ndim, out=out)
 
 
+register_meta(cat, _cat_meta_key)
+
+
 cat_out = ops.aten.cat.out
 
 
@@ -220,13 +241,14 @@ concatenate = _declare_cat_alias("concatenate")
 # ----------------------------------------------------------------------------------
 # stack
 # ----------------------------------------------------------------------------------
-def _stack_meta(tensors, dim=0, out=None):
+def _stack_meta(tensors, dim=0, out=None, python_words: bool = False):
+    """`python_words`: as torch._refs words the size check (the Meta registration)."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     first = tensors[0]
     dim = wrap_dim(dim, first.dim() + 1)
     for i, t in enumerate(tensors[1:], 1):
-        if t._size != first._size and first._device.type == "meta":   # torch._refs' words
+        if t._size != first._size and python_words:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{Size(first._size)} at entry 0 ")
         if t._size != first._size:
@@ -279,6 +301,11 @@ def stack(tensors, dim, *, out):
     before = (slice(None),) * (dim % out.ndim)
     for i, a in enumerate(tensors):         # each input into its index along `dim`
         np.copyto(out[before + (i, ...)], a if a.dtype == out.dtype else cast_array(a, dtype))
+
+
+@register_meta(stack)
+def _stack_meta_key(tensors, dim=0, out=None):
+    return _stack_meta(tensors, dim, out, python_words=True)
 
 
 # ----------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ... import functions as at
 from ...derivatives import derivative_helper
+from ...backends import register_meta
 from ...meta.shape import compute_view_stride, wrap_dim, wrap_dims
 from ...registry import TensorMeta, composite, op
 from ....c10.layout import contiguous_format
@@ -28,20 +29,30 @@ from .view import expand, unsqueeze
 # repeat, tile
 # ----------------------------------------------------------------------------------
 def _repeat_meta(self, repeats, out=None):
-    if len(repeats) < self.dim():
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
-                           "of dimensions of tensor")
+    _check_repeat_rank(self, repeats)
     padded = (1,) * (len(repeats) - self.dim()) + self._size
     size = tuple(s * r for s, r in zip(padded, repeats))
-    for i, r in enumerate(repeats):
-        if r < 0 and self._device.type == "meta":       # torch's meta rule, in its words
-            raise RuntimeError(f"Repeats cannot be negative, found {r} at index {i}")
     for s in size:
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"{list(size)}")
     check_exact_out_dtype(out, self._dtype)
     return TensorMeta(size, self._dtype)
+
+
+def _check_repeat_rank(self, repeats) -> None:
+    if len(repeats) < self.dim():
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+
+
+def _repeat_meta_key(self, repeats, out=None):
+    """torch's meta rule refuses a negative repeat in its own words."""
+    _check_repeat_rank(self, repeats)
+    for i, r in enumerate(repeats):
+        if r < 0:
+            raise RuntimeError(f"Repeats cannot be negative, found {r} at index {i}")
+    return _repeat_meta(self, repeats, out)
 
 
 def check_exact_out_dtype(out, dtype) -> None:
@@ -95,6 +106,9 @@ def repeat(self, repeats, *, out):
         np.copyto(out, np.broadcast_to(source, tiled).reshape(out.shape))
 
 
+register_meta(repeat, _repeat_meta_key)
+
+
 @composite("tile(Tensor self, SymInt[] dims) -> Tensor", method=True)
 def tile(self, dims):
     """Repeat the tensor along each dimension, NumPy's ``tile``: as `Tensor.repeat`, but
@@ -117,12 +131,11 @@ def tile(self, dims):
 # ----------------------------------------------------------------------------------
 # repeat_interleave
 # ----------------------------------------------------------------------------------
+# The result's size depends on the values of `repeats`: the CPU rules read them (a rule
+# that reads data, as torch's CPU repeat_interleave computes the indices first); the Meta
+# registrations, without values, take `output_size`.
 def _count_repeats(repeats, output_size):
-    """The sum of `repeats` (checked as torch checks it), or `output_size` on meta."""
-    if repeats._device.type == "meta":
-        if output_size is None:
-            raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
-        return output_size
+    """The sum of `repeats` (checked as torch checks it)."""
     if repeats.dim() != 1:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
     if repeats._dtype not in (dtypes.int64, dtypes.int32):
@@ -137,8 +150,19 @@ def _count_repeats(repeats, output_size):
     return total
 
 
+def _given_size(output_size):
+    """The result's size on meta, where `repeats` has no values to count."""
+    if output_size is None:
+        raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
+    return output_size
+
+
 def _indices_meta(repeats, output_size=None):
     return TensorMeta((_count_repeats(repeats, output_size),), repeats._dtype)
+
+
+def _indices_meta_key(repeats, output_size=None):
+    return TensorMeta((_given_size(output_size),), repeats._dtype)
 
 
 @op("repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
@@ -146,6 +170,9 @@ def _indices_meta(repeats, output_size=None):
 def repeat_interleave_indices(repeats, output_size, *, out):
     """Index ``i`` repeated ``repeats[i]`` times (`repeats` alone: int32/int64, 1-D)."""
     np.copyto(out, np.repeat(np.arange(repeats.size, dtype=out.dtype), repeats))
+
+
+register_meta(repeat_interleave_indices, _indices_meta_key)
 
 
 def _interleave_geometry(self, dim):
@@ -160,6 +187,23 @@ def _interleave_geometry(self, dim):
 
 
 def _interleave_tensor_meta(self, repeats, dim=None, output_size=None):
+    d, length = _check_interleave(self, repeats, dim)
+    if repeats.numel() == 1:
+        total = _count_repeats(reshape.call(repeats, (1,)), None) * length
+        if output_size is not None and output_size != total:
+            raise RuntimeError("allocated size does not match required size")
+    else:
+        total = _count_repeats(reshape.call(repeats, (-1,)), output_size)
+    return _interleaved(self, d, dim, total)
+
+
+def _interleave_tensor_meta_key(self, repeats, dim=None, output_size=None):
+    d, _ = _check_interleave(self, repeats, dim)
+    return _interleaved(self, d, dim, _given_size(output_size))
+
+
+def _check_interleave(self, repeats, dim) -> tuple:
+    """The dim to repeat along and the input's size there, once `repeats` fits."""
     d, length = _interleave_geometry(self, dim)
     if repeats.dim() > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
@@ -167,12 +211,10 @@ def _interleave_tensor_meta(self, repeats, dim=None, output_size=None):
         raise RuntimeError(f"repeats must have the same size as input along dim, but got "
                            f"repeats.size(0) = {repeats._size[0]} and input.size({d}) = "
                            f"{length}")
-    if repeats.numel() == 1 and repeats._device.type != "meta":
-        total = _count_repeats(reshape.call(repeats, (1,)), None) * length
-        if output_size is not None and output_size != total:
-            raise RuntimeError("allocated size does not match required size")
-    else:
-        total = _count_repeats(reshape.call(repeats, (-1,)), output_size)
+    return d, length
+
+
+def _interleaved(self, d: int, dim, total: int) -> TensorMeta:
     size = (total,) if dim is None else self._size[:d] + (total,) + self._size[d + 1:]
     return TensorMeta(size, self._dtype)
 
@@ -217,6 +259,9 @@ def repeat_interleave(self, repeats, dim, output_size, *, out):
     _interleave(self, repeats.reshape(-1), dim, out)
 
 
+register_meta(repeat_interleave, _interleave_tensor_meta_key)
+
+
 def _interleave(self, counts, dim, out) -> None:
     """Write `self` with each index along `dim` repeated ``counts[i]`` times into `out`."""
     if out.size == 0:
@@ -258,11 +303,11 @@ def repeat_interleave_int(self, repeats, dim=None, output_size=None):
 # ----------------------------------------------------------------------------------
 # roll
 # ----------------------------------------------------------------------------------
-def _roll_meta(self, shifts, dims=()):
+def _roll_meta(self, shifts, dims=(), space: str = ""):
+    """`space`: " " in the words of torch's meta rule (the Meta registration)."""
     if not shifts:
         raise RuntimeError("`shifts` required")
     if dims and len(shifts) != len(dims) or not dims and len(shifts) != 1:
-        space = " " if self._device.type == "meta" else ""     # torch's meta rule's words
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{space}{len(dims)}")
     for d in dims:
@@ -321,6 +366,11 @@ def roll(self, shifts, dims, *, out):
     _roll_blocks(self, total, out)
 
 
+@register_meta(roll)
+def _roll_meta_key(self, shifts, dims=()):
+    return _roll_meta(self, shifts, dims, space=" ")
+
+
 def _roll_blocks(self, shifts: dict, out) -> None:
     """Copy `self` into `out` rolled by ``shifts[dim]``: two blocks per rolled dim."""
     pieces = []
@@ -342,12 +392,7 @@ def _roll_blocks(self, shifts: dict, out) -> None:
 # flip, fliplr, flipud, rot90
 # ----------------------------------------------------------------------------------
 def _flip_meta(self, dims):
-    try:
-        wrap_dims(dims, self.dim())
-    except RuntimeError:
-        if self._device.type != "meta":
-            raise
-        raise RuntimeError("duplicate value in the list of dims") from None
+    wrap_dims(dims, self.dim())
     if self._stride == contiguous_strides(self._size):
         return TensorMeta(self._size, self._dtype)          # row-major, the common case
     return TensorMeta(self._size, self._dtype, strides_like(self, None))
@@ -374,6 +419,16 @@ def flip(self, dims, *, out):
         self = self[tuple(slice(None, None, -1) if d in flipped else slice(None)
                           for d in range(self.ndim))]
     np.copyto(out, self)
+
+
+@register_meta(flip)
+def _flip_meta_key(self, dims):
+    """torch's meta rule words every refusal of `dims` as a duplicate."""
+    try:
+        wrap_dims(dims, self.dim())
+    except RuntimeError:
+        raise RuntimeError("duplicate value in the list of dims") from None
+    return _flip_meta(self, dims)
 
 
 @composite("fliplr(Tensor self) -> Tensor", method=True)

@@ -15,7 +15,8 @@ from ....c10.tensor_impl import contiguous_strides
 from ... import functions as at
 from ...derivatives import derivative_helper
 from ...meta.shape import wrap_dim
-from ...registry import TensorMeta, composite, op, resize_tensor
+from ...allocation import resize_tensor
+from ...registry import TensorMeta, composite, op
 from ..creation.copy import memory_format_strides, suggest_memory_format
 
 

@@ -13,7 +13,9 @@ import sys
 import warnings
 
 from ....c10 import dtype as dtypes
+from ....c10.device import device_type
 from ....c10.layout import contiguous_format
+from ...backends import register_meta
 from ...dispatcher import ops
 from ...meta.shape import compute_view_stride, infer_size, wrap_dim
 from ...registry import composite
@@ -484,7 +486,7 @@ def tensor_split_tensor(self, tensor_indices_or_sections, dim=0):
     """`tensor_split` with sections (0-dim) or indices (1-D) given as an int64 tensor."""
     _check_splittable(self)
     where = tensor_indices_or_sections
-    if where._device.type != "cpu":
+    if not device_type(where._device).host:        # its values are read here
         raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be on cpu, "
                            f"but it's on {where._device}")
     if where._dtype is not dtypes.int64:
@@ -548,16 +550,23 @@ dsplit_int, dsplit_array = _declare_directional_split(
 # Autograd records them with their view's formula (TBackward1, ...), as torch does; the
 # version bump (torch counts a change of geometry as a write) is the declaration's.
 # ----------------------------------------------------------------------------------
-def _declare_in_place(schema: str, name: str, rule, grad: dict) -> None:
+def _declare_in_place(schema: str, name: str, rule, grad: dict, meta_rule=None) -> None:
+    restride = _restride_by(rule)
+    restride.__doc__ = (f"In-place `{name}`: `self` takes the geometry the view would have, "
+                        f"and is returned.")
+    declared = composite(schema, method=True, function=False, grad=grad)(restride)
+    declared.declaration.in_place_view = True          # see autograd/views.py is_tracked_view
+    if meta_rule is not None:
+        register_meta(declared, _restride_by(meta_rule))
+
+
+def _restride_by(rule):
     def restride(self, *args):
         size, stride, offset = rule(self, *args)[:3]
         self._size, self._stride, self._offset = size, stride, offset
         self._arr = None            # the cached ndarray has the old geometry
         return self
-    restride.__doc__ = (f"In-place `{name}`: `self` takes the geometry the view would have, "
-                        f"and is returned.")
-    composite(schema, method=True, function=False, grad=grad)(restride) \
-        .declaration.in_place_view = True          # see autograd/views.py is_tracked_view
+    return restride
 
 
 for _schema, _name, _rule, _grad in (
@@ -576,9 +585,12 @@ for _schema, _name, _rule, _grad in (
         ("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", "squeeze",
          squeeze_dim.declaration.meta, squeeze.declaration.grad),
         ("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)", "squeeze",
-         squeeze_dims.declaration.meta, squeeze.declaration.grad),
-        ("as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, "
-         "SymInt? storage_offset=None) -> Tensor(a!)", "as_strided",
-         lambda self, size, stride, offset: strided_geometry(self, size, stride, offset, True),
-         as_strided.declaration.grad)):
+         squeeze_dims.declaration.meta, squeeze.declaration.grad)):
     _declare_in_place(_schema, _name, _rule, _grad)
+_declare_in_place(
+    "as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
+    "-> Tensor(a!)", "as_strided",
+    lambda self, size, stride, offset: strided_geometry(self, size, stride, offset, True),
+    as_strided.declaration.grad,
+    lambda self, size, stride, offset: strided_geometry(self, size, stride, offset, True,
+                                                        meta_words=True))

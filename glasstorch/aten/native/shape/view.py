@@ -10,30 +10,28 @@ model. Shape operators written in terms of these rules live in `shape.py`.
 from __future__ import annotations
 
 from ....c10 import dtype as dtypes
+from ....c10.device import device_type
 from ....c10.dtype import scalar_type_name
 from ... import functions as at
 from ...derivatives import derivative_helper
 from ...meta.shape import compute_view_stride, infer_size, wrap_dim, wrap_dims
+from ...backends import register_meta
 from ...registry import view
 
 
 def legacy_type_name(t) -> str:
-    """The tensor type as torch's messages print it: ``torch.FloatTensor``."""
-    device = "" if t._device.type == "cpu" else t._device.type + "."
-    return f"torch.{device}{scalar_type_name(t._dtype)}Tensor"
-
-
-_LEGACY_CPU_TYPES = (dtypes.uint8, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
-                     dtypes.float16, dtypes.float32, dtypes.float64)
+    """torch's legacy name of a tensor's type, as its messages and `Tensor.type()` print
+    it: ``torch.FloatTensor``, ``torch.meta.LongTensor``."""
+    return f"{device_type(t._device).legacy_module}.{scalar_type_name(t._dtype)}Tensor"
 
 
 def type_string(t) -> str:
     """ATen's ``toString()`` of a tensor's type: ``torch.FloatTensor`` for the classic CPU
     types, ``CPUBoolType`` / ``MetaFloatType`` for the others (as expand's message shows)."""
-    if t._device.type == "cpu" and t._dtype in _LEGACY_CPU_TYPES:
+    kind = device_type(t._device)
+    if t._dtype in kind.legacy_dtypes:
         return legacy_type_name(t)
-    backend = "CPU" if t._device.type == "cpu" else t._device.type.capitalize()
-    return f"{backend}{scalar_type_name(t._dtype)}Type"
+    return f"{kind.backend}{scalar_type_name(t._dtype)}Type"
 
 
 def size_at(t, dim: int) -> int:
@@ -443,12 +441,20 @@ def as_strided(self, size, stride, storage_offset=None):
         >>> torch.zeros(6).as_strided((2, 2), (1, 2), 1).stride()
         (1, 2)
     """
-    # torch checks a meta tensor's storage bounds only in place (as_strided_).
-    return strided_geometry(self, size, stride, storage_offset, self._device.type != "meta")
+    return strided_geometry(self, size, stride, storage_offset, True)
 
 
-def strided_geometry(self, size, stride, storage_offset, check_bounds: bool) -> tuple:
-    """`as_strided`'s rule: torch's checks, in torch's order, then the geometry."""
+@register_meta(as_strided)
+def _as_strided_meta(self, size, stride, storage_offset=None):
+    """torch checks a meta tensor's storage bounds only in place (as_strided_)."""
+    return strided_geometry(self, size, stride, storage_offset, False, meta_words=True)
+
+
+def strided_geometry(self, size, stride, storage_offset, check_bounds: bool,
+                     meta_words: bool = False) -> tuple:
+    """`as_strided`'s rule: torch's checks, in torch's order, then the geometry.
+    `meta_words`: a negative size refused as torch's meta path refuses it (counting
+    elements), for the Meta registrations."""
     offset = self._offset if storage_offset is None else storage_offset
     if any(st < 0 for st in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
@@ -456,7 +462,7 @@ def strided_geometry(self, size, stride, storage_offset, check_bounds: bool) -> 
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in size):
-        if self._device.type == "meta":     # torch's meta path fails counting elements
+        if meta_words:
             raise RuntimeError("numel: integer multiplication overflow")
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")

@@ -19,11 +19,11 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import type_meta_name
+from ...backends import no_meta_kernel
 from ...registry import TensorMeta, op
 from ..pointwise.comparison import NOT_DIFFERENTIABLE
 from ..creation.ranges import _linspace_real
 from ..pointwise.unary import BOOL, COMPLEX, INTEGRAL, refuse
-from .unique import refuse_meta
 
 _NOT_FLOATING = BOOL | INTEGRAL | COMPLEX
 
@@ -277,7 +277,7 @@ _BINCOUNT_INPUT = "bincount only supports 1-d non-negative integral inputs."
 
 
 def _bincount_meta(self, weights=None, minlength=0):
-    refuse_meta(self, "bincount")
+    """A data-dependent size: the CPU rule reads the values (no meta kernel: below)."""
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if self.dim() != 1:
@@ -315,3 +315,6 @@ def bincount(self, weights, minlength, *, out):
     """
     counts = np.bincount(self.astype(np.int64), weights=weights, minlength=minlength)
     out[...] = counts
+
+
+no_meta_kernel(bincount)

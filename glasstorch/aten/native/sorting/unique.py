@@ -22,6 +22,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.tensor_impl import TensorBase, make_tensor, wrap_array
+from ...backends import no_meta_kernel
 from ...meta.shape import wrap_dim
 from ...registry import composite
 from .sort import order_keys, stable_order
@@ -38,22 +39,8 @@ def _no_grad(name: str) -> dict:
 # ----------------------------------------------------------------------------------
 # The computations, on arrays
 # ----------------------------------------------------------------------------------
-def refuse_meta(self, name: str) -> None:
-    """torch's refusal of a meta tensor by an operator whose result size depends on the
-    data (it has no meta kernel)."""
-    if self._device.type == "meta":
-        raise NotImplementedError(
-            f"aten::{name}: attempted to run this operator with Meta tensors, but there was "
-            f"no fake impl or Meta kernel registered. You may have run into this message "
-            f"while using an operator with PT2 compilation APIs (torch.compile/torch.export); "
-            f"in order to use this operator with those APIs you'll need to add a fake impl. "
-            f"Please see the following for next steps:  "
-            f"https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
-
-
 def _data(self, name: str) -> np.ndarray:
-    """The tensor's array, refusing meta tensors and complex dtypes as torch does."""
-    refuse_meta(self, name)
+    """The tensor's array, refusing complex dtypes as torch does."""
     array = self._np
     refuse(array, "unique", COMPLEX)
     return array
@@ -171,11 +158,17 @@ def _unique2(self, sorted=True, return_inverse=False, return_counts=False):
     return _all_elements(self, "_unique2", False, return_inverse, return_counts)
 
 
+no_meta_kernel(_unique2)
+
+
 @composite("_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> "
            "(Tensor, Tensor)", grad=_no_grad("_unique"))
 def _unique(self, sorted=True, return_inverse=False):
     """`_unique2` without the counts."""
     return _all_elements(self, "_unique", False, return_inverse, False)[:2]
+
+
+no_meta_kernel(_unique)
 
 
 @composite(f"unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, "
@@ -187,6 +180,9 @@ def unique_dim(self, dim, sorted=True, return_inverse=False, return_counts=False
     return _along(self, "unique_dim", dim, False)
 
 
+no_meta_kernel(unique_dim)
+
+
 @composite(f"unique_consecutive(Tensor self, bool return_inverse=False, "
            f"bool return_counts=False, int? dim=None) -> {_THREE}", function=False,
            grad=_no_grad("unique_consecutive"))
@@ -196,6 +192,9 @@ def unique_consecutive_op(self, return_inverse=False, return_counts=False, dim=N
     if dim is not None:
         return _along(self, "unique_consecutive", dim, True)
     return _all_elements(self, "unique_consecutive", True, return_inverse, return_counts)
+
+
+no_meta_kernel(unique_consecutive_op)
 
 
 @composite(f"unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, "

@@ -589,6 +589,19 @@ def test_copy_fill_clone_match_torch(source):
     assert_matches_torch(source, SETUP)
 
 
+# copy_'s Meta registration: torch returns on meta before its kernel's complex warning
+META_COPIES = """
+m.copy_(torch.zeros(2, 3, dtype=torch.complex64))
+m.copy_(torch.zeros(2, 3, dtype=torch.complex64, device='meta'))
+torch.zeros(2, 3, dtype=torch.complex64).to('meta', torch.float32)
+"""
+
+
+@pytest.mark.parametrize("source", _cases(META_COPIES))
+def test_copies_warn_as_torch_on_meta(source):
+    assert_matches_torch(source, SETUP, check_warnings=True)
+
+
 @pytest.mark.parametrize("source", _cases(PYTHON_PROTOCOL))
 def test_python_protocol_matches_torch(source):
     assert_matches_torch(source, SETUP)
