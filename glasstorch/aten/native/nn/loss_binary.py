@@ -18,7 +18,6 @@ import numpy as np
 from ....c10.dtype import scalar_type_name
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...meta.shape import broadcast_shapes, is_non_overlapping_and_dense
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from .loss_regression import MEAN, NOT_FLOATING, SUM, opmath, reduce_loss, rounded
 from ..pointwise.unary import refuse
@@ -79,7 +78,6 @@ def _check_probabilities(x: np.ndarray, t: np.ndarray) -> None:
     grad={"self": "binary_cross_entropy_backward(grad, self, target, weight, reduction)",
           "target": "binary_cross_entropy_target_backward(grad, self, target, weight, "
                     "reduction)", "weight": _REFUSED})
-@quiet
 def binary_cross_entropy(self, target, weight, reduction, *, out):
     """The binary cross entropy of probabilities `input` against targets in [0, 1]
     (Note [Binary cross entropy]).
@@ -122,7 +120,6 @@ def _bce_backward_meta(grad_output, self, target, weight=None, reduction=MEAN) -
                   "weight, reduction)",
           "target": "binary_cross_entropy_double_backward_target(grad, grad_output, self, "
                     "target, weight, reduction)", "weight": _REFUSED})
-@quiet
 def binary_cross_entropy_backward(grad_output, self, target, weight, reduction, *, out):
     """The gradient of `binary_cross_entropy` for `self`:
     ``grad (x - t) / max(x (1 - x), 1e-12)``, times the weight, over the element count
@@ -166,7 +163,6 @@ def _log_sigmoid(z: np.ndarray) -> np.ndarray:
                   "pos_weight, reduction)",
           "target": "binary_cross_entropy_with_logits_target_backward(grad, self, target, "
                     "weight, pos_weight, reduction)", "weight": _REFUSED, "pos_weight": _REFUSED})
-@quiet
 def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction, *, out):
     """The binary cross entropy of ``sigmoid(input)`` against `target`, computed from the
     logits without overflow (Note [Binary cross entropy]).

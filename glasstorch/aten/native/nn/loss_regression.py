@@ -22,7 +22,6 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ...meta.pointwise import Promotion, common_dtype, elementwise_meta
 from ...meta.shape import broadcast_shapes
-from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 
@@ -109,7 +108,6 @@ def write_gradient(out, slope, grad_output, reduction: int, count: int,
     out=True, python_module="nn",
     grad={"self": "mse_loss_backward(grad, self, target, reduction)",
           "target": "mse_loss_backward(grad, target, self, reduction)"})
-@quiet
 def mse_loss(self, target, reduction, *, out):
     """The mean squared error ``(input - target)^2``, averaged, summed or elementwise.
 
@@ -137,7 +135,6 @@ def mse_loss(self, target, reduction, *, out):
                          "target, reduction)",
           "self": "mse_loss_double_backward(grad * grad_output, self, reduction)",
           "target": "-mse_loss_double_backward(grad * grad_output, target, reduction)"})
-@quiet
 def mse_loss_backward(grad_output, self, target, reduction, *, out):
     """The gradient of `mse_loss` for `self`: ``2 (self - target) grad_output``, over
     the element count for a mean."""
@@ -158,7 +155,6 @@ def _smooth_l1_meta(self, target, reduction=MEAN, beta=1.0) -> TensorMeta:
     meta=_smooth_l1_meta, out=True, python_module="nn",
     grad={"self": "smooth_l1_loss_backward(grad, self, target, reduction, beta)",
           "target": "smooth_l1_loss_backward(grad, target, self, reduction, beta)"})
-@quiet
 def smooth_l1_loss(self, target, reduction, beta, *, out):
     """``0.5 z^2 / beta`` where ``z = |input - target| < beta``, else ``z - 0.5 beta``.
 
@@ -191,7 +187,6 @@ def smooth_l1_loss(self, target, reduction, beta, *, out):
                   "beta)",
           "target": "-smooth_l1_loss_double_backward(grad * grad_output, self, target, "
                     "reduction, beta)"})
-@quiet
 def smooth_l1_loss_backward(grad_output, self, target, reduction, beta, *, out):
     """The gradient of `smooth_l1_loss` for `self`: ``(self - target) / beta`` clipped
     to [-1, 1], times `grad_output` (over the element count for a mean)."""
@@ -220,7 +215,6 @@ def _huber_backward_meta(grad_output, self, target, reduction, delta) -> TensorM
     meta=_huber_meta, out=True, python_module="nn",
     grad={"self": "huber_loss_backward(grad, self, target, reduction, delta)",
           "target": "huber_loss_backward(grad, target, self, reduction, delta)"})
-@quiet
 def huber_loss(self, target, reduction, delta, *, out):
     """``0.5 z^2`` where ``z = |input - target| < delta``, else ``delta (z - 0.5 delta)``.
 
@@ -251,7 +245,6 @@ def huber_loss(self, target, reduction, delta, *, out):
                   "delta)",
           "target": "-huber_loss_double_backward(grad * grad_output, self, target, "
                     "reduction, delta)"})
-@quiet
 def huber_loss_backward(grad_output, self, target, reduction, delta, *, out):
     """The gradient of `huber_loss` for `self`: ``self - target`` clipped to
     [-delta, delta], times `grad_output` (over the element count for a mean)."""

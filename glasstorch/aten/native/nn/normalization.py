@@ -31,7 +31,6 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.tensor_impl import TensorBase
 from ...parallel import GRAIN_SIZE, parallel_for
-from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
 from ..pointwise.binary_scalar import add_scalar_
 from ..pointwise.unary import refuse
@@ -147,7 +146,6 @@ def _layer_norm_meta(input, normalized_shape, weight, bias, eps):
     grad={"input, weight, bias": "native_layer_norm_backward(grad, input, normalized_shape, "
                                  "result1, result2, weight, bias, grad_input_mask)",
           "output_differentiability": (True, False, False)})
-@quiet
 def native_layer_norm(input, normalized_shape, weight, bias, eps, *, out):
     """Layer normalization with its statistics: ``(output, mean, rstd)``.
 
@@ -228,7 +226,6 @@ def _layer_norm_backward_meta(grad_out, input, normalized_shape, mean, rstd, wei
                                      "normalized_shape, grad_input_mask)",
           "mean": "not_implemented('native_layer_norm_backward mean')",
           "rstd": "not_implemented('native_layer_norm_backward rstd')", "bias": "None"})
-@quiet
 def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
                                output_mask, *, out):
     """The gradients of `native_layer_norm`'s input, weight and bias, in one pass (see

@@ -10,7 +10,6 @@ import numpy as np
 
 from ....c10.dtype import scalar_type_name
 from ...meta.pointwise import Promotion, elementwise_meta
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 
 _PART_DTYPES = ("Half", "Float", "Double")
@@ -54,7 +53,6 @@ def complex_(real, imag, *, out):
 
 @op("polar(Tensor abs, Tensor angle) -> Tensor", meta=_parts_meta, out=True,
     grad={"abs, angle": "polar_backward(grad, result)"})
-@quiet
 def polar(abs, angle, *, out):
     """The complex tensor with absolute values `abs` and arguments `angle` (radians):
     ``abs * cos(angle) + abs * sin(angle) * 1j``.

@@ -27,7 +27,6 @@ from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.promotion import can_cast
 from ...meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from ...pointwise import pointwise
-from ...quiet import quiet
 from ...registry import composite, op
 from ...schema import SchemaKind
 from ...meta.shape import check_no_internal_overlap as check_writable
@@ -98,7 +97,6 @@ def _float_result_meta(self, eps=None, out=None):
 
 @op("logit(Tensor self, float? eps=None) -> Tensor", meta=_float_result_meta, inplace=True,
     out=True, method=True, grad={"self": "logit_backward(grad, self, eps)"})
-@quiet
 def logit(self, eps, *, out):
     """The log-odds ``log(p / (1 - p))`` of each element, the inverse of `sigmoid`.
 
@@ -239,7 +237,6 @@ _PSI_SERIES = tuple(np.float32(c) for c in (1 / 12, -691 / 32760, 1 / 132, -1 / 
 _PSI_10 = np.float32(2.25175258906672110764)        # psi(10)
 
 
-@quiet
 def _digamma_float32(x: np.ndarray) -> np.ndarray:
     """digamma in float32 arithmetic, step by step as torch's float kernel: reflection
     for negative x, the recurrence up to 10, then the asymptotic series. SciPy's psi
@@ -361,7 +358,6 @@ def _mvlgamma_meta(self, p, out=None):
 
 @op("mvlgamma(Tensor self, int p) -> Tensor", meta=_mvlgamma_meta, inplace=True, out=True,
     method=True, grad={"self": "mvlgamma_backward(grad, self, p)"})
-@quiet
 def mvlgamma(self, p, *, out):
     """The multivariate log-gamma function of dimension `p`, elementwise:
     ``sum(lgamma(x - j / 2) for j in range(p)) + p * (p - 1) / 4 * log(pi)``.

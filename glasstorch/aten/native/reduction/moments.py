@@ -23,7 +23,6 @@ import numpy as np
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.promotion import get_default_dtype
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from .sum import accumulation, axes, write
 from ..pointwise.unary import refuse
@@ -155,7 +154,6 @@ def _declare_moment(name: str, root: bool, with_mean: bool):
     meta = _moment_meta(name, with_mean)
     returns = "(Tensor, Tensor)" if with_mean else "Tensor"
 
-    @quiet
     def kernel(self, dim, correction, keepdim, *, out):
         spread, mean = (out if with_mean else (out, None))
         _moments(name, self, dim, correction, keepdim, spread, root, mean)
@@ -215,7 +213,6 @@ def _logsumexp_meta(self, dim, keepdim=False, out=None):
 @op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", meta=_logsumexp_meta,
     method=True, out=True,
     grad={"self": "logsumexp_backward(grad, self, result, dim, keepdim)"})
-@quiet
 def logsumexp(self, dim, keepdim, *, out):
     """``log(sum(exp(input)))`` over `dim`, without overflow: the largest element is
     taken out before exponentiating.

@@ -19,7 +19,6 @@ from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast, promote_types
 from ...meta.reduction import reduced_shape, reduction_dims
 from ...meta.shape import broadcast_shapes
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from ...schema import SchemaKind
 from .sum import accumulation, axes, given_dtype, write
@@ -97,7 +96,6 @@ def vector_norm_meta(self, ord=2, dim=None, keepdim=False, dtype=None, out=None,
     return TensorMeta(reduced_shape(self._size, dims, keepdim), result)
 
 
-@quiet
 def vector_norm_into(out: np.ndarray, x: np.ndarray, ord, dim, keepdim: bool, dtype) -> None:
     """Write the `ord`-norm of `x` over `dim` into `out` (see the module docstring)."""
     ord = 2.0 if ord is None else float(ord.real if isinstance(ord, complex) else ord)

@@ -23,7 +23,6 @@ from ....c10.dtype import scalar_type_name, type_meta_name
 from ...meta.reduction import reduction_dim, reduction_meta
 from ...meta.shape import check_no_internal_overlap
 from ...parallel import GRAIN_SIZE, parallel_for
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from .sum import as_input, axes, write
 from ..pointwise.unary import BOOL, COMPLEX, refuse
@@ -160,7 +159,6 @@ def _cumulative_meta(self, dim, dtype=None, out=None):
 @op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     meta=_cumulative_meta, inplace=True, out=True, method=True,
     grad={"self": "cumsum_backward(grad.to(self_scalar_type), dim)"})
-@quiet
 def cumsum(self, dim, dtype, *, out):
     """The running sums of `input` along `dim`: ``y[i] = x[0] + ... + x[i]``.
 
@@ -188,7 +186,6 @@ def cumsum(self, dim, dtype, *, out):
 @op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     meta=_cumulative_meta, inplace=True, out=True, method=True,
     grad={"self": "cumprod_backward(grad.to(self_scalar_type), self, dim, result)"})
-@quiet
 def cumprod(self, dim, dtype, *, out):
     """The running products of `input` along `dim`: ``y[i] = x[0] * ... * x[i]``.
 
@@ -232,7 +229,6 @@ def _logcumsumexp_meta(self, dim, out=None):
 
 @op("logcumsumexp(Tensor self, int dim) -> Tensor", meta=_logcumsumexp_meta, out=True,
     method=True, grad={"self": "logcumsumexp_backward(grad, self, result, dim)"})
-@quiet
 def logcumsumexp(self, dim, *, out):
     """The running ``log(exp(x[0]) + ... + exp(x[i]))`` along `dim`, computed without
     overflow.
@@ -384,7 +380,6 @@ _CUMULATIVE_EXTREME_DOC = """The running {word} of `input` along `dim`, and the 
 @op("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)",
     meta=_cumulative_extreme_meta("cummax"), out=True, method=True,
     grad={"self": "cummaxmin_backward(grad, self, indices, dim)"})
-@quiet
 def cummax(self, dim, *, out):
     _cumulative_extreme("cummax", np.maximum, self, dim, out)
 
@@ -392,7 +387,6 @@ def cummax(self, dim, *, out):
 @op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)",
     meta=_cumulative_extreme_meta("cummin"), out=True, method=True,
     grad={"self": "cummaxmin_backward(grad, self, indices, dim)"})
-@quiet
 def cummin(self, dim, *, out):
     _cumulative_extreme("cummin", np.minimum, self, dim, out)
 
