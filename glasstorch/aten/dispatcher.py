@@ -22,16 +22,19 @@ Note [Fast paths]
 The general kernels handle every case torch does (any layout, dtype, broadcasting,
 out= of another dtype), and for small tensors their bookkeeping is most of the cost. A
 fast path is a second kernel for one backend key that does the common case directly:
-elementwise operators on row-major operands of one dtype (`pointwise.py`), `sum` of a
-whole float tensor, `clone` of a row-major one, an optimizer step on float32 tensors.
-Whether it applies is decided by the call's arguments alone; when they are not its case
-it returns None and the general kernel runs, so both give the same result, bit for bit
-(tests/aten/test_fast_paths.py holds every one to its general kernel). A *fused* fast
-path also does ADInplaceOrView's job (a view's bookkeeping, an in-place write's version
-bump), so it applies only when nothing but ADInplaceOrView and its backend is in the
-key set. Fast paths are registered like kernels (`register_fast_path`), printed with
-the operator, and named in `dispatch_trace()` when they run;
-``dispatch_trace(fast_paths=False)`` runs, and shows, the general kernels instead.
+elementwise operators on row-major operands of one dtype (`pointwise.py`), a view made
+and noted in one step (`registry.py`), `sum` of a whole float tensor, `clone` of a
+row-major one. Whether it applies is decided by the call's arguments alone; when they
+are not its case it returns None and the general kernel runs, so both give the same
+result, bit for bit (tests/aten/test_fast_path_kernels.py holds each to its general
+kernel, tests/opinfo's test_fast_paths every sample). A *fused* fast path also does
+ADInplaceOrView's job (a view's bookkeeping, an in-place write's version bump), so it
+applies only when nothing but ADInplaceOrView and its backend is in the key set. Fast
+paths are registered like kernels (`register_fast_path`), printed with the operator,
+and named in `dispatch_trace()` when they run; ``dispatch_trace(fast_paths=False)``
+runs, and shows, the general kernels instead. (The optimizers' float32 steps are
+operators of their own, `aten/native/optim/steps.py`, which the optimizers call as
+torch's call their fused kernels.)
 """
 from __future__ import annotations
 
@@ -100,10 +103,11 @@ class OpOverload:
         self.tensor_args = tuple(i for i, a in enumerate(schema.arguments)
                                  if a.type.base == "Tensor")
         # the written arguments it returns (self, out): torch bumps their versions, not a
-        # buffer written on the side (rrelu_with_noise's noise, in no alias set returned)
+        # buffer written on the side (rrelu_with_noise's noise, in no alias set returned);
+        # an operator returning nothing (an optimizer step) bumps everything it writes
         returned = {s for r in schema.returns if r.alias is not None for s in r.alias.before}
-        self.written_args = tuple(i for i, a in enumerate(schema.arguments)
-                                  if a.is_write and returned.intersection(a.alias.before))
+        self.written_args = tuple(i for i, a in enumerate(schema.arguments) if a.is_write and (
+            not schema.returns or returned.intersection(a.alias.before)))
         self._keyset = _keyset_function(schema)
         self.declaration = None          # the record `registry.py` made this overload from
         self.fast_paths: dict = {}       # backend key (int) -> FastPath

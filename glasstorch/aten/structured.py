@@ -151,7 +151,9 @@ def backend_kernel(form: Structured, op: OpOverload, backend: Backend):
     `form`'s meta rule (for that backend) and compute step."""
     schema = op._schema
     meta = form.meta_for(backend.key)
-    if schema.returns[0].type.base != "Tensor":      # item(): a Python value
+    if not schema.returns:                           # an optimizer step: writes arguments
+        runner = _writing_runner(form, meta, schema, backend)
+    elif schema.returns[0].type.base != "Tensor":    # item(): a Python value
         runner = _value_runner(form, meta, schema, backend)
     elif op.kind is SchemaKind.inplace:
         runner = _inplace_runner(form, meta, schema, backend)
@@ -260,6 +262,24 @@ def _out_runner(form: Structured, meta, schema: FunctionSchema, backend: Backend
     writes = "kernel writes out" if compute is not None else "writes nothing"
     run.__qualname__ = f"{form.kernel.__name__} (out=, {form.how}: {meta.__name__} checks, " \
                        f"out resized, {writes})"
+    return run
+
+
+def _writing_runner(form: Structured, meta, schema: FunctionSchema, backend: Backend):
+    """An operator returning nothing, writing its arguments (``Tensor(a!) self, ...``)."""
+    compute = form.computer(schema) if backend.runs_kernels else None
+
+    def run(op, keyset, args):
+        meta(*args)
+        if compute is not None:
+            token = mute()
+            try:
+                compute(args, None, None)
+            finally:
+                unmute(token)
+    writes = "kernel writes them" if compute is not None else "writes nothing"
+    run.__qualname__ = f"{form.kernel.__name__} (writes its arguments: {meta.__name__} " \
+                       f"checks, {writes})"
     return run
 
 
@@ -375,5 +395,7 @@ def bump_written(op: OpOverload, keyset: int, args: tuple):
     """ADInplaceOrView for writing ops: run below, then bump the written tensors' versions."""
     result = op.redispatch(keyset, args)
     for i in op.written_args:
-        args[i]._version_counter().value += 1
+        written = args[i]
+        if written is not None:          # an optional buffer not given
+            written._version_counter().value += 1
     return result
