@@ -68,12 +68,6 @@ BACKENDS = (Backend(DispatchKey.CPU, "cpu", True, _allocate_cpu),
 BACKEND_OF_DEVICE = {backend.device_type: backend for backend in BACKENDS}
 
 
-def empty_from_meta(described, device_type: str) -> TensorBase:
-    """Allocate an uninitialised tensor as a meta rule described it (`TensorMeta`)."""
-    return BACKEND_OF_DEVICE[device_type].allocate(described.shape, described.stride,
-                                                    described.dtype)
-
-
 def empty_strided_on(shape: tuple, stride: tuple | None, dtype, device_type: str) -> TensorBase:
     """Allocate storage for `shape` with `stride` (row-major when None) on a device."""
     return BACKEND_OF_DEVICE[device_type].allocate(shape, stride, dtype)

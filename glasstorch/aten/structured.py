@@ -303,33 +303,26 @@ def _value_runner(form: Structured, meta, schema: FunctionSchema, backend: Backe
 
 def _unwrapper(schema: FunctionSchema):
     """Build `args -> kernel args`: tensors become their ndarrays, the rest stays."""
-    kinds = []
-    for a in schema.arguments:
-        if a.is_write and a.kwarg_only:
-            continue
-        if a.type.base != "Tensor":
-            kinds.append(0)
-        elif a.type.is_list:
-            kinds.append(3)
-        elif a.type.optional:
-            kinds.append(2)
-        else:
-            kinds.append(1)
-    if kinds == [1]:
+    plain, optional, lists = [], [], []
+    inputs = [a for a in schema.arguments if not (a.is_write and a.kwarg_only)]
+    for i, a in enumerate(inputs):
+        if a.type.base == "Tensor":
+            (lists if a.type.is_list else optional if a.type.optional else plain).append(i)
+    if plain == [0] and len(inputs) == 1:
         return lambda args: (args[0]._np,)
-    if not any(kinds):
+    if not (plain or optional or lists):
         return tuple
+    count = len(inputs)
 
     def unwrap(args):
-        converted = []
-        for kind, value in zip(kinds, args):
-            if kind == 1:
-                value = value._np
-            elif kind == 2:
-                value = None if value is None else value._np
-            elif kind == 3:
-                value = [None if t is None else t._np for t in value]
-            converted.append(value)
+        converted = list(args[:count])
+        for i in plain:
+            converted[i] = converted[i]._np
+        for i in optional:
+            if converted[i] is not None:
+                converted[i] = converted[i]._np
+        for i in lists:
+            converted[i] = [None if t is None else t._np for t in converted[i]]
         return converted
     return unwrap
 

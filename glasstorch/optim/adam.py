@@ -209,6 +209,7 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
     numbers = (beta1, beta2, lr, weight_decay, decoupled_weight_decay, maximize, eps)
     # tensor hyperparameters make torch compute the corrections in float32 tensors
     tensor_numbers = any(isinstance(x, TensorBase) for x in (beta1, beta2, lr))
+    step = step_operator("_single_tensor_adam_")
     for i, param in enumerate(params):
         if capturable:
             raise AssertionError("If capturable=True, params and state_steps must be on "
@@ -217,10 +218,9 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
         if amsgrad:
             tensors.append(max_exp_avg_sqs[i])
         if not (differentiable or tensor_numbers) and float32_step(*tensors):
-            step_operator("_single_tensor_adam_")(
-                *tensors[:4], max_exp_avg_sqs[i] if amsgrad else None, state_steps[i],
-                float(lr), float(beta1), float(beta2), weight_decay, eps, maximize,
-                decoupled_weight_decay)
+            step(*tensors[:4], max_exp_avg_sqs[i] if amsgrad else None, state_steps[i],
+                 float(lr), float(beta1), float(beta2), weight_decay, eps, maximize,
+                 decoupled_weight_decay)
         else:
             _single_tensor_adam(tensors, state_steps[i], *numbers, differentiable)
 

@@ -120,6 +120,7 @@ def sgd(params: list, d_p_list: list, momentum_buffer_list: list, has_sparse_gra
     if grad_scale is not None or found_inf is not None:
         raise AssertionError("Expected grad_scale and found_inf to be None")
     lr = to_scalar(lr)
+    step = step_operator("_single_tensor_sgd_")
     for i, param in enumerate(params):
         grad = d_p_list[i]
         buffer = momentum_buffer_list[i] if momentum != 0 else None
@@ -127,8 +128,8 @@ def sgd(params: list, d_p_list: list, momentum_buffer_list: list, has_sparse_gra
             fresh = momentum != 0 and buffer is None
             if fresh:                   # the step writes the first direction into it
                 buffer = torch.empty_like(grad)
-            step_operator("_single_tensor_sgd_")(param, grad, buffer, weight_decay, momentum,
-                                                 float(lr), dampening, nesterov, maximize, fresh)
+            step(param, grad, buffer, weight_decay, momentum, float(lr), dampening, nesterov,
+                 maximize, fresh)
         else:
             buffer = _single_tensor_sgd(param, grad, buffer, weight_decay, momentum, lr,
                                         dampening, nesterov, maximize)
