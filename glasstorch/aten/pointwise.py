@@ -41,19 +41,15 @@ from .schema import FunctionSchema, SchemaKind
 from .structured import Structured, check_inplace, parameter_names, prepare_out
 
 
-def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace: bool = False,
-              out: bool = False, method: bool = True, function: bool = True,
-              grad: dict | None = None, check=None, python_name: str | None = None,
-              out_overload: str | None = None, check_out=None, numbers: tuple | None = None,
-              masks: tuple = (), python_module: str | None = None, leading: str | None = None,
-              out_names: tuple | None = None):
+def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=None,
+              check_out=None, numbers: tuple | None = None, masks: tuple = (),
+              leading: str | None = None, method: bool = True, **options):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
         schema: the functional schema; its `Tensor` arguments are the operands.
         promotion: how the result dtype follows from the operands' common dtype; or a
             function of the call's arguments giving it (`div`'s rounding_mode decides).
-        inplace, out, method, function, grad, python_name, out_overload: as for `op`.
         check: ``check(*args)`` raising torch's error for inputs the operator refuses
             (bool subtraction, bitwise ops on floats, ...), run before anything else.
         check_out: ``check_out(target, described, inplace)`` refusing an out= tensor
@@ -65,23 +61,19 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         masks: the Tensor arguments that select rather than compute (`where`'s
             condition): they broadcast and shape the result like operands, but take no
             part in promotion and reach the kernel as bool arrays.
-        python_module: bind the function (and the in-place one) in a namespace module,
-            as for `op` (``"nn"``: torch.nn.functional's `gelu`, `elu_`).
         leading: the operand torch's kernel hands TensorIterator first when that is not
             the schema's first (`threshold_backward` builds on `self`, then the gradient):
             where the operands' layouts disagree, it decides the result's.
-        out_names: the out= argument's name when not ``out`` (the backward operators'
-            ``grad_input``), as for `op`.
+        method: bind as a `Tensor` method too (elementwise operators are, by default).
+        options: the variants and bindings, as for `op`: ``inplace``, ``out``,
+            ``out_overload``, ``out_names`` (``grad_input`` for the backward operators),
+            ``function``, ``grad``, ``python_name``, ``python_module`` (``"nn"``:
+            torch.nn.functional's `gelu`, `elu_`).
     """
     def declare_pointwise(kernel):
         form = Elementwise(kernel, promotion, check, check_out, masks, leading)
-        main = declare(schema, form, inplace=inplace, out=out, out_overload=out_overload,
-                       out_names=out_names, kernel=kernel, doc_source=kernel, method=method,
-                       function=function, grad=grad, python_name=python_name,
-                       python_module=python_module,
-                       numbers=True if numbers is None else frozenset(numbers))
-        main.declaration.meta = form.meta
-        return main
+        return declare(schema, form, kernel=kernel, doc_source=kernel, method=method,
+                       numbers=True if numbers is None else frozenset(numbers), **options)
     return declare_pointwise
 
 

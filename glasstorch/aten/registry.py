@@ -30,9 +30,11 @@ Note [Declaration forms]
 A form is the one thing that differs between kinds of operators: `setup(schema)` lets
 it read the functional schema, `register(overload)` installs the overload's kernels,
 one per dispatch key it serves (backend kernels are built per key from the backend
-table, `backends.py`), and `kind` names it ("op", "pointwise", "view", "composite").
-Everything else (schemas of the variants, the declaration record, overloads, numbers
-standing for tensors, bindings, autograd) is this module's, the same for every form.
+table, `backends.py`), `meta` is its meta rule (a view's geometry rule; None for a
+composite), `number_positions` the Tensor arguments a Python number may stand for, and
+`kind` names it ("op", "pointwise", "view", "composite"). Everything else (schemas of
+the variants, the declaration record, overloads, bindings, autograd) is this module's,
+the same for every form: JAX's `standard_primitive` with ATen's structured kernels.
 """
 from __future__ import annotations
 
@@ -80,7 +82,7 @@ DECLARATIONS: dict = {}      # qualified name of the functional overload -> Decl
 # ----------------------------------------------------------------------------------
 def declare(schema: str, form, *, inplace: bool = False, out: bool = False,
             out_overload: str | None = None, out_names: tuple | None = None,
-            kernel=None, meta=None, doc_source=None, **record) -> OpOverload:
+            kernel=None, doc_source=None, **record) -> OpOverload:
     """Declare an operator computed by `form`; returns its main `OpOverload`.
 
     Args:
@@ -91,14 +93,14 @@ def declare(schema: str, form, *, inplace: bool = False, out: bool = False,
             schemas derived from the main one.
         out_overload, out_names: the out= overload's name and its out arguments' names
             when they are not the usual ones (``max.dim_max`` writes ``max``, ``max_values``).
-        kernel, meta, doc_source: recorded on the declaration (the docstring is
-            `doc_source`'s).
+        kernel, doc_source: recorded on the declaration, with the form's meta rule
+            (the docstring is `doc_source`'s).
         record: the other `Declaration` fields (method, function, grad, python_name,
             python_module, bind_out, numbers).
     """
     parsed = parse_schema(schema)
     form.setup(parsed)
-    decl = Declaration(parsed.qualified_name, form.kind, kernel=kernel, meta=meta,
+    decl = Declaration(parsed.qualified_name, form.kind, kernel=kernel, meta=form.meta,
                        doc=doc_source.__doc__, form=form, **record)
     decl.python_name = decl.python_name or parsed.name
     if decl.name in DECLARATIONS:
@@ -177,7 +179,7 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
     def declare_op(kernel):
         return declare(schema, Structured(meta, kernel, fast), inplace=inplace, out=out,
                        out_overload=out_overload, out_names=out_names, kernel=kernel,
-                       meta=meta, doc_source=kernel, method=method, function=function,
+                       doc_source=kernel, method=method, function=function,
                        grad=grad, python_name=python_name, python_module=python_module,
                        bind_out=bind_out)
     return declare_op
@@ -194,7 +196,7 @@ def view(schema: str, *, method: bool = True, function: bool = True,
     no `_base`): `detach`.
     """
     def declare_view(rule):
-        return declare(schema, Alias(rule, is_view), meta=rule, doc_source=rule,
+        return declare(schema, Alias(rule, is_view), doc_source=rule,
                        method=method, function=function, grad=grad, python_name=python_name)
     return declare_view
 
@@ -272,6 +274,7 @@ class Decomposition:
     """The form of a composite: a body written in other operators."""
 
     kind = "composite"
+    meta = None                          # the operators it calls have theirs
     number_positions = ()
 
     def __init__(self, body, explicit: bool) -> None:
@@ -314,7 +317,7 @@ class Alias:
     number_positions = ()
 
     def __init__(self, rule, is_view: bool) -> None:
-        self.rule = rule
+        self.meta = rule                 # a view's rule is its meta rule: geometry only
         self.is_view = is_view
 
     def setup(self, schema: FunctionSchema) -> None:
@@ -323,7 +326,7 @@ class Alias:
     def register(self, overload: OpOverload) -> None:
         """ADInplaceOrView links the result; every backend makes the alias (metadata
         only); a fused fast path does both in one call."""
-        rule = self.rule
+        rule = self.meta
         overload.register(AD_INPLACE_OR_VIEW,
                           _view_bookkeeping if self.is_view else _share_version)
         alias = _make_alias(rule)
