@@ -1,5 +1,21 @@
-"""Backends as data: kernels are registered per dispatch key, and what torch's Meta key
-does differently is the Meta registration.
+"""Backends as data: kernels are registered per dispatch key, built from a table of the
+backends (Note [Backends as data]), and what torch's Meta key does differently is the
+Meta registration (Note [Meta registrations]).
+
+Note [Backends as data]
+    A backend is a dispatch key plus two facts: how it allocates a tensor the meta rule
+    described (its row of `allocation.ALLOCATORS`), and whether it runs kernels at all.
+    CPU allocates NumPy memory and runs the kernels; Meta allocates storage with a size
+    and no bytes, and runs no kernel, so on meta tensors an operator is its meta rule
+    and nothing else (as PyTorch's structured kernels on the Meta key). The registry
+    builds every structured operator's kernel for each row of `BACKENDS`
+    (`structured.backend_kernel`), with the key's own meta rule where it has one. A
+    kernel reads and writes its tensors' arrays (`tensor._np`), never asks which device
+    it is on, and so serves every backend that runs kernels. Adding a device is adding
+    a row: its dispatch key (with the key set of its tensors in `c10/dispatch_key.py`),
+    its allocator, and `runs_kernels`; a backend whose arrays are not NumPy's (CuPy for
+    `cuda`) also brings its own kernels for those that call NumPy by name, registered
+    per key like a Meta registration.
 
 Note [Meta registrations]
     A declaration's meta rule checks and describes a call for every backend key: it is
@@ -22,10 +38,30 @@ Note [Meta registrations]
     the dispatcher chose the key. A test (tests/aten/test_backends.py) holds aten/native
     and aten/meta to that.
 """
+
 from __future__ import annotations
 
+from typing import Callable, NamedTuple
+
+from ..c10.dispatch_key import DispatchKey
+from .allocation import ALLOCATORS
 from .dispatcher import OpOverload
-from .registry import META
+
+META = DispatchKey.Meta
+
+
+class Backend(NamedTuple):
+    """One backend: its dispatch key, its device type, and what it does with results."""
+
+    key: DispatchKey
+    device_type: str
+    runs_kernels: bool          # False: results are allocated and described, never computed
+    allocate: Callable          # (shape, stride or None, dtype) -> uninitialised tensor
+
+
+BACKENDS = (Backend(DispatchKey.CPU, "cpu", True, ALLOCATORS["cpu"]),
+            Backend(META, "meta", False, ALLOCATORS["meta"]))
+BACKEND_OF_KEY = {backend.key: backend for backend in BACKENDS}
 
 _AS_DECORATOR = object()       # register_meta's rule when it is used as a decorator
 

@@ -11,9 +11,30 @@ signature ``kernel(op, keyset, args)`` and hands on with
 The first non-fallthrough kernel for each key set is cached per operator, so the
 common call is: union the tensors' key bits, one dict lookup, one call.
 
+A key's kernel may have a fast path (Note [Fast paths]): a variant for the common case,
+tried first, that declines (returns None) when the arguments are not its case.
+
 `torch.ops.aten.<name>.<overload>` gives the `OpOverload`; printing it shows the
-schema and the kernel behind every key. `trace()` records the keys and kernels each
-call visits, for teaching and debugging.
+schema and the kernel behind every key, fast paths included. `dispatch_trace()` records
+the keys and kernels each call visits, for teaching and debugging.
+
+Note [Fast paths]
+The general kernels handle every case torch does (any layout, dtype, broadcasting,
+out= of another dtype), and for small tensors their bookkeeping is most of the cost. A
+fast path is a second kernel for one backend key that does the common case directly:
+elementwise operators on row-major operands of one dtype (`pointwise.py`), a view made
+and noted in one step (`registry.py`), `sum` of a whole float tensor, `clone` of a
+row-major one. Whether it applies is decided by the call's arguments alone; when they
+are not its case it returns None and the general kernel runs, so both give the same
+result, bit for bit (tests/aten/test_fast_path_kernels.py holds each to its general
+kernel, tests/opinfo's test_fast_paths every sample). A *fused* fast path also does
+ADInplaceOrView's job (a view's bookkeeping, an in-place write's version bump), so it
+applies only when nothing but ADInplaceOrView and its backend is in the key set. Fast
+paths are registered like kernels (`register_fast_path`), printed with the operator,
+and named in `dispatch_trace()` when they run; ``dispatch_trace(fast_paths=False)``
+runs, and shows, the general kernels instead. (The optimizers' float32 steps are
+operators of their own, `aten/native/optim/steps.py`, which the optimizers call as
+torch's call their fused kernels.)
 """
 from __future__ import annotations
 
@@ -21,8 +42,8 @@ import functools
 import threading
 
 from ..c10.device import get_default_device
-from ..c10.dispatch_key import (DISPATCH_ORDER, KEYS_BY_DEVICE_TYPE, DispatchKey, keys_text,
-                                local_keys)
+from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BY_DEVICE_TYPE, DispatchKey,
+                                keys_text, local_keys)
 from ..c10.tensor_impl import TensorBase
 from .schema import FunctionSchema, SchemaKind
 
@@ -39,9 +60,31 @@ class _Fallthrough:
 FALLTHROUGH = _Fallthrough()
 
 
-# The key set of a plain CPU call, the one a fast kernel serves (fast kernels are CPU
-# kernels: a Meta registration's rule must not be bypassed by one).
-_PLAIN_CPU_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.CPU)
+_AD_INPLACE_OR_VIEW = int(DispatchKey.ADInplaceOrView)
+_BACKEND_BITS = int(BACKEND_KEYS)
+
+
+class FastPath:
+    """A kernel variant for the common case at one backend key (Note [Fast paths]).
+
+    `kernel(args)` returns the result, or None when the arguments are not its case. A
+    fast path that never declines (`always`, a view's) is the kernel itself:
+    ``kernel(op, keyset, args)``. A `fused` one does ADInplaceOrView's job as well.
+    `label` names it in traces and in `repr(op)`.
+    """
+
+    __slots__ = ("kernel", "label", "module", "fused", "always")
+
+    def __init__(self, kernel, label: str, module: str, *, fused: bool = False,
+                 always: bool = False) -> None:
+        self.kernel = kernel
+        self.label = label
+        self.module = module
+        self.fused = fused
+        self.always = always
+
+    def __repr__(self) -> str:
+        return f"FastPath({self.label!r})"
 
 
 class OpOverload:
@@ -61,13 +104,14 @@ class OpOverload:
         self.tensor_args = tuple(i for i, a in enumerate(schema.arguments)
                                  if a.type.base == "Tensor")
         # the written arguments it returns (self, out): torch bumps their versions, not a
-        # buffer written on the side (rrelu_with_noise's noise, in no alias set returned)
+        # buffer written on the side (rrelu_with_noise's noise, in no alias set returned);
+        # an operator returning nothing (an optimizer step) bumps everything it writes
         returned = {s for r in schema.returns if r.alias is not None for s in r.alias.before}
-        self.written_args = tuple(i for i, a in enumerate(schema.arguments)
-                                  if a.is_write and returned.intersection(a.alias.before))
+        self.written_args = tuple(i for i, a in enumerate(schema.arguments) if a.is_write and (
+            not schema.returns or returned.intersection(a.alias.before)))
         self._keyset = _keyset_function(schema)
         self.declaration = None          # the record `registry.py` made this overload from
-        self.fast_kernel = None          # optional fused ADInplaceOrView + backend kernel
+        self.fast_paths: dict = {}       # backend key (int) -> FastPath
         self.call = self._make_entry()
 
     @property
@@ -79,8 +123,12 @@ class OpOverload:
         return self._schema.kind
 
     def register(self, key: DispatchKey, kernel) -> None:
-        """Install `kernel` for `key` (replacing any earlier one) and reset the cache."""
+        """Install `kernel` for `key` (replacing any earlier one) and reset the cache.
+
+        A fast path is a variant of its key's kernel: replacing the kernel drops it.
+        """
         self.kernels[key] = kernel
+        self.fast_paths.pop(int(key), None)
         self._cache.clear()
 
     def accept_numbers(self, positions: tuple) -> None:
@@ -105,9 +153,9 @@ class OpOverload:
         self._keyset = keyset_of_two if positions == (0, 1) else keyset
         self.call = self._make_entry()
 
-    def register_fast(self, kernel) -> None:
-        """Install a kernel doing the ADInplaceOrView and backend jobs in one call."""
-        self.fast_kernel = kernel
+    def register_fast_path(self, key: DispatchKey, fast: FastPath) -> None:
+        """Install `fast` as the fast path of the backend `key` (Note [Fast paths])."""
+        self.fast_paths[int(key)] = fast
         self._cache.clear()
 
     def __call__(self, *args, **kwargs):
@@ -155,17 +203,35 @@ class OpOverload:
     def _lookup(self, keyset: int) -> tuple:
         """Find (kernel, keys below it) for a key set, and cache it.
 
-        When only ADInplaceOrView and CPU are present and the operator has a
-        `fast_kernel` (one function doing both jobs, e.g. make a view and do its
-        bookkeeping), that function is used: the plain CPU call then costs one call.
+        With a fast path that applies to the key set, the cached kernel tries it first
+        and runs the general kernel when it declines; one that never declines is cached
+        as the kernel itself (a view made and noted in one call).
         """
-        if self.fast_kernel is not None and keyset == _PLAIN_CPU_KEYS:
-            entry = (self.fast_kernel, keyset)
+        key, kernel = self._first_kernel(keyset)
+        below = keyset & ((int(key) << 1) - 1) & ~int(key)              # keys under `key`
+        fast = self._fast_path(keyset, key)
+        if fast is None:
+            entry = (kernel, below)
+        elif fast.always:
+            entry = (fast.kernel, below)
         else:
-            key, kernel = self._first_kernel(keyset)
-            entry = (kernel, keyset & ((int(key) << 1) - 1) & ~int(key))   # keys under `key`
+            entry = (_fast_or_general(fast.kernel, kernel), below)
         self._cache[keyset] = entry
         return entry
+
+    def _fast_path(self, keyset: int, key: DispatchKey):
+        """The fast path that applies to a call with `keyset` whose first kernel is at
+        `key`, or None: the backend's own, or its fused one when nothing but
+        ADInplaceOrView and the backend is in the key set."""
+        if not self.fast_paths:
+            return None
+        backend = keyset & _BACKEND_BITS
+        fast = self.fast_paths.get(backend)
+        if fast is None:
+            return None
+        if fast.fused:
+            return fast if keyset == backend | _AD_INPLACE_OR_VIEW else None
+        return fast if key == backend else None
 
     def _first_kernel(self, keyset: int):
         for key in DISPATCH_ORDER:
@@ -183,7 +249,20 @@ class OpOverload:
             kernel = self.kernels.get(key)
             if kernel is not None:
                 lines.append(f"  {key.name:<16} {_kernel_label(kernel)}")
+            fast = self.fast_paths.get(int(key))
+            if fast is not None:
+                lines.append(f"    {'fast path':<14} {_kernel_label(fast)}")
         return "\n".join(lines)
+
+
+def _fast_or_general(fast, general):
+    """A kernel trying `fast(args)` first and running `general` when it declines."""
+    def fast_or_general(op, keyset, args):
+        result = fast(args)
+        if result is None:
+            return general(op, keyset, args)
+        return result
+    return fast_or_general
 
 
 # Kernels serving one key for every operator without its own (torch's `registerFallback`),
@@ -216,6 +295,8 @@ def _missing_kernel(op: OpOverload, key: DispatchKey):
 def _kernel_label(kernel) -> str:
     if kernel is FALLTHROUGH:
         return "fallthrough"
+    if type(kernel) is FastPath:
+        return f"{kernel.label}  ({kernel.module})"
     name = getattr(kernel, "__qualname__", None) or getattr(kernel, "__name__", repr(kernel))
     module = getattr(kernel, "__module__", "") or ""
     return f"{name}  ({module})" if module else name
@@ -389,6 +470,7 @@ def get_overload(schema: FunctionSchema) -> OpOverload:
 class _TracerState(threading.local):
     log = None
     depth = 0
+    fast_paths = True
 
 
 _tracer = _TracerState()
@@ -397,6 +479,9 @@ _tracer = _TracerState()
 class DispatchTrace:
     """Records every dispatcher step inside a ``with`` block; `print` it to see the route.
 
+    With ``fast_paths=False`` the calls inside run (and show) their general kernels
+    only, never a fast path: the route every case could take (Note [Fast paths]).
+
     Example::
 
         >>> with torch.dispatch_trace() as route:
@@ -404,19 +489,21 @@ class DispatchTrace:
         >>> print(route)
     """
 
-    def __init__(self) -> None:
+    def __init__(self, fast_paths: bool = True) -> None:
         self.steps: list = []
+        self.fast_paths = fast_paths
         self._saved = None
 
     def __enter__(self) -> "DispatchTrace":
-        self._saved = (_tracer.log, _tracer.depth, local_keys.tracing)
+        self._saved = (_tracer.log, _tracer.depth, _tracer.fast_paths, local_keys.tracing)
         _tracer.log = self.steps
         _tracer.depth = 0
+        _tracer.fast_paths = self.fast_paths
         local_keys.set_tracing(True)
         return self
 
     def __exit__(self, *exc) -> None:
-        _tracer.log, _tracer.depth, tracing = self._saved
+        _tracer.log, _tracer.depth, _tracer.fast_paths, tracing = self._saved
         local_keys.set_tracing(tracing)
 
     def __str__(self) -> str:
@@ -436,10 +523,12 @@ def _traced_dispatch(op: OpOverload, keyset: int, args: tuple, entry: bool):
     """Dispatch like `OpOverload.__call__`, logging each key visited.
 
     A fresh call (`entry`) opens a new level under the call that made it; a
-    redispatch of the same call logs at the level it is already on.
+    redispatch of the same call logs at the level it is already on. A fast path that
+    runs is logged under its key (both keys for a fused one) instead of the kernel.
     """
     log = _tracer.log
     key, kernel = op._first_kernel(keyset)
+    fast = op._fast_path(keyset, key) if _tracer.fast_paths else None
     if entry:
         log.append((_tracer.depth, op.name, keyset, None, None))
         _tracer.depth += 1
@@ -449,18 +538,28 @@ def _traced_dispatch(op: OpOverload, keyset: int, args: tuple, entry: bool):
             break
         if keyset & skipped:
             log.append((depth, op.name, keyset, skipped.name, "fallthrough"))
-    log.append((depth, op.name, keyset, key.name, _kernel_label(kernel)))
     below = keyset & ((int(key) << 1) - 1) & ~int(key)
     try:
+        if fast is not None:
+            keys = keys_text(keyset) if fast.fused else key.name
+            if fast.always:
+                log.append((depth, op.name, keyset, keys, _kernel_label(fast)))
+                return fast.kernel(op, below, args)
+            result = fast.kernel(args)
+            if result is not None:
+                log.append((depth, op.name, keyset, keys, _kernel_label(fast)))
+                return result
+        log.append((depth, op.name, keyset, key.name, _kernel_label(kernel)))
         return kernel(op, below, args)
     finally:
         if entry:
             _tracer.depth -= 1
 
 
-def dispatch_trace() -> DispatchTrace:
-    """A context manager recording the keys and kernels each operator call visits."""
-    return DispatchTrace()
+def dispatch_trace(fast_paths: bool = True) -> DispatchTrace:
+    """A context manager recording the keys and kernels each operator call visits;
+    ``fast_paths=False`` runs the general kernels only (Note [Fast paths])."""
+    return DispatchTrace(fast_paths)
 
 
 def is_tensor(value) -> bool:

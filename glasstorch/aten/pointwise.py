@@ -5,17 +5,21 @@
     def mul(self, other, *, out):
         np.multiply(self, other, out=out)
 
-The kernel only does the math, on arrays already in the *compute dtype*, writing
-`out` (of the compute dtype, or bool for comparisons: `ElementwiseMeta.target`). Everything else is done here, once for every operator, the
-way ATen's TensorIterator does it:
+`pointwise` is `op` with the elementwise form, `Elementwise`: ATen's TensorIterator as a
+plug-in of the structured path (Note [Declaration forms] in registry.py). The kernel
+only does the math, on arrays already in the *compute dtype*, writing `out` (of the
+compute dtype, or bool for comparisons: `ElementwiseMeta.target`). The form does the
+rest, once for every operator, the way TensorIterator does it:
   * operands may be tensors or Python/NumPy numbers (torch's wrapped numbers);
-  * promotion, broadcasting and the result's layout come from the meta rule
+  * promotion, broadcasting and the result's layout are the meta rule
     (`meta/pointwise.py`);
   * float16 / bfloat16 are widened to float32 for the math and rounded once at the
     end (opmath); numbers are converted to the compute dtype with C's wraparound;
-  * in-place and out= variants, with torch's checks (`registry.py`);
+  * in-place and out= variants get TensorIterator's checks of the written tensor
+    (overlap, dtype) besides the structured ones (`structured.py`);
   * large results are split over the thread pool (`parallel.py`);
-  * NumPy's floating point warnings are silenced, as torch computes silently.
+  * row-major operands of one dtype take a fast path (Note [Fast paths] in
+    dispatcher.py).
 """
 from __future__ import annotations
 
@@ -25,34 +29,27 @@ import numpy as np
 
 from ..c10 import dtype as dtypes
 from ..c10.promotion import can_cast, result_type_with_scalar
-from ..c10.tensor_impl import _STRIDES_CACHE, TensorBase, wrap_array
-from .allocation import empty_from_meta
-from .backends import register_meta
-from .dispatcher import OpOverload
-from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
+from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
+from .backends import Backend, register_meta
+from .dispatcher import FastPath, OpOverload
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
-from .quiet import mute, unmute
+from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
 from .parallel import SPLIT_SIZE, parallel_elementwise
-from .registry import (AD_INPLACE_OR_VIEW, CPU, META, _bind, _bump_written, _check_inplace,
-                       parameter_names, _inplace_schema, _install, _label, _new_declaration,
-                       _out_schema, _prepare_out)
-from .schema import SchemaKind, parse_schema
+from .quiet import mute, unmute
+from .registry import declare
+from .schema import FunctionSchema, SchemaKind
+from .structured import Structured, check_inplace, parameter_names, prepare_out
 
 
-
-def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace: bool = False,
-              out: bool = False, method: bool = True, function: bool = True,
-              grad: dict | None = None, check=None, python_name: str | None = None,
-              out_overload: str | None = None, check_out=None, numbers: tuple | None = None,
-              masks: tuple = (), python_module: str | None = None, leading: str | None = None,
-              out_names: tuple | None = None, kernel_check=None):
+def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=None,
+              kernel_check=None, check_out=None, numbers: tuple | None = None,
+              masks: tuple = (), leading: str | None = None, method: bool = True, **options):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
         schema: the functional schema; its `Tensor` arguments are the operands.
         promotion: how the result dtype follows from the operands' common dtype; or a
             function of the call's arguments giving it (`div`'s rounding_mode decides).
-        inplace, out, method, function, grad, python_name, out_overload: as for `op`.
         check: ``check(*args)`` raising torch's error for inputs the operator refuses
             on every backend, run before anything else.
         kernel_check: ``kernel_check(*args)``, run after `check`: the refusals of
@@ -68,58 +65,26 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, inplace:
         masks: the Tensor arguments that select rather than compute (`where`'s
             condition): they broadcast and shape the result like operands, but take no
             part in promotion and reach the kernel as bool arrays.
-        python_module: bind the function (and the in-place one) in a namespace module,
-            as for `op` (``"nn"``: torch.nn.functional's `gelu`, `elu_`).
         leading: the operand torch's kernel hands TensorIterator first when that is not
             the schema's first (`threshold_backward` builds on `self`, then the gradient):
             where the operands' layouts disagree, it decides the result's.
-        out_names: the out= argument's name when not ``out`` (the backward operators'
-            ``grad_input``), as for `op`.
+        method: bind as a `Tensor` method too (elementwise operators are, by default).
+        options: the variants and bindings, as for `op`: ``inplace``, ``out``,
+            ``out_overload``, ``out_names`` (``grad_input`` for the backward operators),
+            ``function``, ``grad``, ``python_name``, ``python_module`` (``"nn"``:
+            torch.nn.functional's `gelu`, `elu_`).
     """
-    def declare(kernel):
-        parsed = parse_schema(schema)
-        inputs = tuple(i for i, a in enumerate(parsed.arguments) if a.type.base == "Tensor")
-        operands = tuple(i for i in inputs if parsed.arguments[i].name not in masks)
-        names = [a.name for a in parsed.arguments]
-        first = () if leading is None else (names.index(leading),)
-        order = first + tuple(i for i in operands if i not in first)
-        checks = check
-        if kernel_check is not None:
-            checks = kernel_check if check is None else _in_turn(check, kernel_check)
-        meta = _meta_rule(order, inputs, promotion, checks, parsed.name)
-        decl = _new_declaration(parsed, "pointwise", kernel, meta, grad, method, function,
-                                python_name)
-        decl.numbers = True if numbers is None else frozenset(numbers)
-        decl.python_module = python_module
-        compute = _computer(kernel, operands, inputs)
-        main = _install(decl, parsed)
-        _register_functional(main, meta, compute, kernel,
-                             _fast_path(kernel, operands, promotion, checks))
-        if inplace:
-            fast = None if check_out is not None else \
-                _fast_path(kernel, operands, promotion, checks, inplace=True)
-            _register_writing(_install(decl, _inplace_schema(parsed)), meta, compute, kernel,
-                              "inplace", check_out, fast)
-        if out:
-            _register_writing(_install(decl, _out_schema(parsed, out_overload, out_names)),
-                              meta, compute,
-                              kernel, "out", check_out)
-        for overload in decl.overloads.values():
-            overload.accept_numbers(inputs)
+    checks = check if kernel_check is None else \
+        kernel_check if check is None else _in_turn(check, kernel_check)
 
-        def register_backend(key, rule):        # the rule is a check: see register_meta
-            own = _meta_rule(order, inputs, promotion, rule, parsed.name)
-            _register_functional(main, own, compute, kernel, None, (key,))
-            for kind, overload in decl.overloads.items():
-                if kind is not SchemaKind.functional:
-                    _register_writing(overload, own, compute, kernel, kind.value, check_out,
-                                      keys=(key,))
-        decl.register_backend = register_backend
+    def declare_pointwise(kernel):
+        form = Elementwise(kernel, promotion, checks, check_out, masks, leading)
+        main = declare(schema, form, kernel=kernel, doc_source=kernel, method=method,
+                       numbers=True if numbers is None else frozenset(numbers), **options)
         if kernel_check is not None:
             register_meta(main, check)
-        _bind(decl)
         return main
-    return declare
+    return declare_pointwise
 
 
 def _in_turn(first, then):
@@ -128,6 +93,101 @@ def _in_turn(first, then):
         first(*args)
         then(*args)
     return check
+
+
+class Elementwise(Structured):
+    """The elementwise form: TensorIterator's meta rule and compute step around a
+    kernel that only does the math (see the module docstring)."""
+
+    kind = "pointwise"
+    how = "elementwise"
+
+    def __init__(self, kernel, promotion: Promotion, check, check_out, masks: tuple,
+                 leading: str | None) -> None:
+        self.kernel = kernel
+        self.promotion = promotion
+        self.check = check
+        self.check_out = check_out
+        self.masks = masks
+        self.leading = leading
+        self.fast = None
+        self.meta_rules: dict = {}
+
+    def setup(self, schema: FunctionSchema) -> None:
+        """Read the operands (the Tensor arguments that are not masks) and build the
+        meta rule; every Tensor argument may be a Python number."""
+        arguments = schema.arguments
+        inputs = tuple(i for i, a in enumerate(arguments) if a.type.base == "Tensor")
+        operands = tuple(i for i in inputs if arguments[i].name not in self.masks)
+        names = [a.name for a in arguments]
+        first = () if self.leading is None else (names.index(self.leading),)
+        self.order = first + tuple(i for i in operands if i not in first)
+        self.name = schema.name
+        self.meta = _meta_rule(self.order, inputs, self.promotion, self.check, self.name)
+        self.inputs, self.operands = inputs, operands
+        self.number_positions = inputs
+
+    def meta_for(self, key) -> object:
+        """A key's own rule is its check (Note [Meta registrations]): the description
+        is TensorIterator's on every backend."""
+        if key not in self.meta_rules:
+            return self.meta
+        return _meta_rule(self.order, self.inputs, self.promotion, self.meta_rules[key],
+                          self.name)
+
+    def computer(self, schema: FunctionSchema):
+        return _computer(self.kernel, self.operands, self.inputs)
+
+    def describer(self, meta):
+        """torch's kernel refuses a dtype ("... not implemented for 'Float'") only after
+        TensorIterator has checked the written tensor, so ``int_tensor &= float_tensor``
+        is torch's cast error: the written tensor's error, if it has one, goes first."""
+        def describe(op, inputs: tuple, written, inplace: bool):
+            try:
+                return meta(*inputs)
+            except NotImplementedError:         # a dtype the kernel has no loop for
+                described = meta.describe(*inputs)
+                self._check_target(written, described, inplace)
+                if inplace:
+                    check_inplace(op, written, described)
+                elif not can_cast(described.dtype, written._dtype):
+                    prepare_out(op, written, described)     # the cast error, resizing nothing
+                raise
+        return describe
+
+    def check_written(self, op: OpOverload, written, described, inputs: tuple,
+                      inplace: bool) -> None:
+        """TensorIterator's: the operator's own refusal (`check_out`), no internal
+        overlap in the written tensor, no partial overlap with an input."""
+        self._check_target(written, described, inplace)
+        for value in inputs:
+            if isinstance(value, TensorBase):
+                check_no_partial_overlap(written, value)
+
+    def _check_target(self, written: TensorBase, described, inplace: bool) -> None:
+        if self.check_out is not None:
+            self.check_out(written, described, inplace)
+        check_no_internal_overlap(written)
+
+    def through_temporary(self, out: TensorBase, described: ElementwiseMeta) -> bool:
+        return described.casts_to_out and out._dtype is not described.dtype
+
+    def fast_variant(self, op: OpOverload, backend: Backend):
+        """Row-major operands: for the functional overload, and fused with the version
+        bump for the in-place one (unless the operator refuses written tensors itself)."""
+        if not backend.runs_kernels or self.operands not in ((0,), (0, 1)):
+            return None
+        name = self.kernel.__name__
+        if op.kind is SchemaKind.functional:
+            return FastPath(_fast_path(self.kernel, self.operands, self.promotion, self.check),
+                            f"{name} (fast path: row-major operands of one dtype)",
+                            self.kernel.__module__)
+        if op.kind is SchemaKind.inplace and self.check_out is None:
+            return FastPath(_fast_path(self.kernel, self.operands, self.promotion, self.check,
+                                       inplace=True),
+                            f"{name}_ (fast path: row-major self written in place, version "
+                            f"bumped)", self.kernel.__module__, fused=True)
+        return None
 
 
 def _meta_rule(operands: tuple, inputs: tuple, promotion: Promotion, check, name: str):
@@ -192,11 +252,7 @@ def _computer(kernel, operands: tuple, inputs: tuple):
                 if result != written and out.dtype != result:
                     target = target.astype(result)
                 np.copyto(out, target, casting="unsafe")
-        token = mute()
-        try:
-            parallel_elementwise(step, values, inputs, out)
-        finally:
-            unmute(token)
+        parallel_elementwise(step, values, inputs, out)
     return compute
 
 
@@ -228,10 +284,10 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
             check(*args)
         results = fixed if fixed is not None else _fast_results(promotion(*args), inplace)
         entry = results.get(a._dtype)
-        size = a._size
-        dense = row_major(size)                 # (None until first computed)
-        if entry is None or dense is None:
+        if entry is None:
             return None
+        size = a._size
+        dense = contiguous_strides(size)
         if binary:
             b = args[1]
             if isinstance(b, TensorBase):
@@ -299,7 +355,6 @@ def _fast_results(promotion: Promotion, inplace: bool) -> dict:
 
 _FAST_RESULTS: dict = {}
 _PYTHON_NUMBERS = (bool, int, float, complex)
-row_major = _STRIDES_CACHE.get       # row-major strides of a shape seen before, else None
 
 
 def zero_where(mask: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
@@ -338,90 +393,3 @@ def to_compute_scalar(value, dtype: np.dtype):
         wide = np.array(value, dtype=np.int64 if value < 2 ** 63 else np.uint64)
         return wide.astype(dtype)[()]
     return dtype.type(value)
-
-
-def _register_functional(overload: OpOverload, meta, compute, kernel, fast,
-                         keys: tuple = (CPU, META)) -> None:
-    def run_cpu(op, keyset, args):
-        if fast is not None:
-            result = fast(args)
-            if result is not None:
-                return result
-        described = meta(*args)
-        result = empty_from_meta(described, "cpu")
-        compute(args, described, result._np)
-        return result
-
-    def run_meta(op, keyset, args):
-        return empty_from_meta(meta(*args), "meta")
-    _label(run_cpu, f"{kernel.__name__} (elementwise: {meta.__name__} -> allocate -> kernel "
-                    f"in the compute dtype)", kernel)
-    _label(run_meta, f"{meta.__name__} (meta rule: shapes only, no data)", kernel)
-    for key in keys:
-        overload.register(key, run_meta if key is META else run_cpu)
-
-
-def _refuse_target_first(op: OpOverload, target: TensorBase, described, variant: str,
-                         check_out) -> None:
-    """torch's kernel refuses a dtype ("... not implemented for 'Float'") only after
-    TensorIterator has checked the written tensor, so ``int_tensor &= float_tensor`` is
-    torch's cast error: raise the written tensor's error, if it has one, first."""
-    if check_out is not None:
-        check_out(target, described, variant == "inplace")
-    check_no_internal_overlap(target)
-    if variant == "inplace":
-        _check_inplace(op, target, described)
-    elif not can_cast(described.dtype, target._dtype):
-        _prepare_out(op, target, described)         # raises the cast error, resizing nothing
-
-
-# Plain ints: `int & DispatchKey.CPU` would run IntFlag's Python-level `__rand__` (a
-# subclass's reflected operator goes first), twice per in-place call.
-_CPU_BIT = int(CPU)
-_BELOW_AD_INPLACE_OR_VIEW = ~int(AD_INPLACE_OR_VIEW)
-
-
-def _register_writing(overload: OpOverload, meta, compute, kernel, variant: str,
-                      check_out, fast=None, keys: tuple = (CPU, META)) -> None:
-    """The in-place (`self` is written) or out= (`out` is written) overload."""
-    n_in = len(overload._schema.arguments) - (variant == "out")
-
-    def run(op, keyset, args):
-        inputs = args[:n_in]
-        target = args[0] if variant == "inplace" else args[n_in]
-        try:
-            described = meta(*inputs)
-        except NotImplementedError:         # a dtype the kernel has no loop for
-            _refuse_target_first(op, target, meta.describe(*inputs), variant, check_out)
-            raise
-        if check_out is not None:
-            check_out(target, described, variant == "inplace")
-        check_no_internal_overlap(target)
-        for value in inputs:
-            if isinstance(value, TensorBase):
-                check_no_partial_overlap(target, value)
-        if variant == "inplace":
-            _check_inplace(op, target, described)
-        else:
-            _prepare_out(op, target, described,
-                         through_temporary=described.casts_to_out
-                         and target._dtype is not described.dtype)
-        if target._device.type == "cpu":
-            compute(inputs, described, target._np)
-        return target
-    _label(run, f"{kernel.__name__} ({'in place' if variant == 'inplace' else 'out='}: "
-                f"{meta.__name__} checks, kernel writes {'self' if variant == 'inplace' else 'out'})",
-           kernel)
-    overload.register(AD_INPLACE_OR_VIEW, _bump_written)
-    for key in keys:
-        overload.register(key, run)
-    if fast is not None:
-        def inplace_fast_path(op, keyset, args):
-            if keyset & _CPU_BIT:
-                result = fast(args)
-                if result is not None:
-                    return result
-            return _bump_written(op, keyset & _BELOW_AD_INPLACE_OR_VIEW, args)
-        _label(inplace_fast_path, f"{kernel.__name__} (in place, fast path: kernel writes self, "
-                                  f"version bumped)", kernel)
-        overload.register_fast(inplace_fast_path)

@@ -4,8 +4,14 @@
 would warn ("divide by zero encountered"), and under ``python -W error`` those
 warnings would become exceptions inside glasstorch's kernels. NumPy keeps its error
 mode in a context variable; setting it around a kernel costs two C calls, where
-`np.errstate` as a context manager costs over a microsecond. The worker threads of
-the pool are glasstorch's own, so they are muted once, when they start.
+`np.errstate` as a context manager costs over a microsecond.
+
+The machinery mutes, once, around every kernel it runs: the structured runners and
+fast paths (`structured.py`) and the elementwise fast paths (`pointwise.py`); kernels
+themselves never mute. The worker threads of the pool are glasstorch's own, so they
+are muted once, when they start. The one other user is `cast_array`
+(`native/creation/copy.py`), which also converts the data of `torch.tensor(...)`,
+outside any kernel.
 """
 from __future__ import annotations
 
@@ -29,19 +35,6 @@ except ImportError:                       # any other NumPy: the public, slower 
 
     def unmute(token) -> None:
         token.__exit__(None, None, None)
-
-
-def quiet(kernel):
-    """`kernel` run with NumPy's floating point warnings muted (NaN compares, 0 / 0), for
-    kernels the elementwise machinery does not already mute (structured `op`s)."""
-    @functools.wraps(kernel)
-    def run(*args, **kwargs):
-        token = mute()
-        try:
-            return kernel(*args, **kwargs)
-        finally:
-            unmute(token)
-    return run
 
 
 def mute_this_thread() -> None:

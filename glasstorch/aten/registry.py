@@ -1,59 +1,60 @@
-"""The declaration decorators: one operator, one place.
+"""The declaration machine: one operator, one place, one registration path.
 
     @op("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
-        meta=clone_meta, method=True)
-    def clone(self, memory_format, *, out):      # CPU kernel: ndarrays in, writes `out`
+        meta=clone_meta, method=True, out=True)
+    def clone(self, memory_format, *, out):      # the kernel: ndarrays in, writes `out`
         np.copyto(out, self)
 
-From one declaration the registry makes the `OpOverload` (`torch.ops.aten.clone`)
-with a kernel for every dispatch key, the in-place and out= overloads when asked
-(`inplace=True`, `out=True`), and the Python bindings (`torch.clone`,
-`Tensor.clone`), generated once by `binding.py`.
+From one declaration the registry makes the `OpOverload`s (`torch.ops.aten.clone`), the
+in-place and out= overloads when asked (``inplace=True``, ``out=True``: their schemas
+are derived from the functional one, and each overload's `SchemaKind` says which
+variant its kernels are), a kernel for every dispatch key, and the Python bindings
+(`torch.clone`, `Tensor.clone`), generated once by `binding.py`.
 
-Four kinds of declaration, as in ATen:
-  * `op`: a structured operator. `meta(*args)` checks the arguments and describes the
-    result (`TensorMeta`: shape, dtype, strides); the kernel writes into results
-    allocated from that description. Functional = allocate, then kernel; in-place =
-    the kernel writes `self`; out= = the kernel writes `out` (resized if needed).
+Every declaration goes through `declare`, with a *form* saying how the operator is
+computed (Note [Declaration forms]); the decorators only choose the form:
+  * `op`: a structured operator (`structured.Structured`): a meta rule checks the
+    arguments and describes the result (`TensorMeta`: shape, dtype, strides); the
+    kernel writes into results allocated from that description. Functional = allocate,
+    then kernel; in place = the kernel writes `self`; out= = the kernel writes `out`.
+  * `pointwise` (in `pointwise.py`): an `op` whose form is `Elementwise`, ATen's
+    TensorIterator: the meta rule is promotion and broadcasting, the compute step
+    converts, widens and chunks around a kernel that only does the math.
   * `view`: the result aliases `self`. The rule computes the new geometry (sizes,
     strides, offset) and that is all a view is: no kernel touches data.
   * `composite`: written in other operators (ATen's CompositeImplicitAutograd); it
     runs on every backend and autograd flows through the operators it calls.
-  * `factory` declarations are `op`s without tensor inputs: the `device` argument picks
-    the backend.
+  * factories are `op`s without tensor inputs: the `device` argument picks the backend.
+
+Note [Declaration forms]
+A form is the one thing that differs between kinds of operators: `setup(schema)` lets
+it read the functional schema, `register(overload)` installs the overload's kernels,
+one per dispatch key it serves (backend kernels are built per key from the backend
+table, `backends.py`), `meta` is its meta rule (a view's geometry rule; None for a
+composite), `number_positions` the Tensor arguments a Python number may stand for, and
+`kind` names it ("op", "pointwise", "view", "composite"). Everything else (schemas of
+the variants, the declaration record, overloads, bindings, autograd) is this module's,
+the same for every form: JAX's `standard_primitive` with ATen's structured kernels.
 """
 from __future__ import annotations
 
 import functools
-import warnings
 from dataclasses import dataclass, field
 
 from ..c10.dispatch_key import DispatchKey, local_keys
-from ..c10.dtype import scalar_type_name
-from ..c10.promotion import can_cast
 from ..c10.tensor_impl import TensorBase, make_tensor, make_view
-from .allocation import empty_from_meta, resize_tensor
+from .allocation import empty_strided_on, resize_tensor  # noqa: F401 (re-exported)
+from .backends import BACKENDS, BACKEND_OF_KEY
 from .derivatives import check_formulas
-from .dispatcher import OpOverload, get_overload
+from .dispatcher import FastPath, OpOverload, get_overload
 from .schema import FunctionSchema, SchemaKind, parse_schema
+from .structured import Structured, bump_written
+# the names family files declare with, beside `op`, `view` and `composite`
+from .structured import TensorMeta, fast_path, prepare_out as _prepare_out  # noqa: F401
 
 CPU = DispatchKey.CPU
 META = DispatchKey.Meta
 AD_INPLACE_OR_VIEW = DispatchKey.ADInplaceOrView
-
-
-class TensorMeta:
-    """What a meta rule says about one result: its shape, dtype and (optionally) strides."""
-
-    __slots__ = ("shape", "dtype", "stride")
-
-    def __init__(self, shape: tuple, dtype, stride: tuple | None = None) -> None:
-        self.shape = shape
-        self.dtype = dtype
-        self.stride = stride
-
-    def __repr__(self) -> str:
-        return f"TensorMeta(shape={self.shape}, dtype={self.dtype}, stride={self.stride})"
 
 
 @dataclass
@@ -61,7 +62,7 @@ class Declaration:
     """Everything declared about one operator; printable, and read by the OpInfo tests."""
 
     name: str
-    kind: str                           # 'op', 'view' or 'composite'
+    kind: str                           # the form's: 'op', 'pointwise', 'view', 'composite'
     overloads: dict = field(default_factory=dict)    # SchemaKind -> OpOverload
     kernel: object = None
     meta: object = None
@@ -73,6 +74,7 @@ class Declaration:
     numbers: bool = False               # Python numbers accepted where the schema says Tensor
     python_module: str | None = None    # "linalg", "nn": bound in torch.linalg, torch.nn.functional
     bind_out: bool = True               # out= in the Python binding (else torch.ops.aten only)
+    form: object = None                 # how it is computed (Note [Declaration forms])
     meta_rules: dict = field(default_factory=dict)  # key -> own rule (Note [Meta registrations])
     register_backend: object = None     # (key, rule): remake the key's kernels with that rule
 
@@ -81,7 +83,87 @@ DECLARATIONS: dict = {}      # qualified name of the functional overload -> Decl
 
 
 # ----------------------------------------------------------------------------------
-# The decorators
+# The one registration path
+# ----------------------------------------------------------------------------------
+def declare(schema: str, form, *, inplace: bool = False, out: bool = False,
+            out_overload: str | None = None, out_names: tuple | None = None,
+            kernel=None, doc_source=None, **record) -> OpOverload:
+    """Declare an operator computed by `form`; returns its main `OpOverload`.
+
+    Args:
+        schema: the main schema: a functional one, or an in-place one for an operator
+            that only exists in place (``copy_``, ``fill_``).
+        form: how it is computed (Note [Declaration forms]).
+        inplace, out: also declare the in-place (``name_``) and out= overloads, their
+            schemas derived from the main one.
+        out_overload, out_names: the out= overload's name and its out arguments' names
+            when they are not the usual ones (``max.dim_max`` writes ``max``, ``max_values``).
+        kernel, doc_source: recorded on the declaration, with the form's meta rule
+            (the docstring is `doc_source`'s).
+        record: the other `Declaration` fields (method, function, grad, python_name,
+            python_module, bind_out, numbers).
+    """
+    parsed = parse_schema(schema)
+    check_formulas(parsed, record.get("grad"), doc_source.__module__)  # before any declaring
+    form.setup(parsed)
+    decl = Declaration(parsed.qualified_name, form.kind, kernel=kernel, meta=form.meta,
+                       doc=doc_source.__doc__, form=form, meta_rules=form.meta_rules, **record)
+    if form.rules_per_key:
+        decl.register_backend = functools.partial(_register_backend, decl)
+    decl.python_name = decl.python_name or parsed.name
+    if decl.name in DECLARATIONS:
+        raise RuntimeError(f"operator {decl.name} is declared twice")
+    DECLARATIONS[decl.name] = decl
+    main = _install(decl, parsed)
+    if inplace:
+        _install(decl, inplace_schema(parsed))
+    if out:
+        _install(decl, out_schema(parsed, out_overload, out_names))
+    for overload in decl.overloads.values():
+        form.register(overload)
+        if form.number_positions:
+            overload.accept_numbers(form.number_positions)
+    _bind(decl)
+    return main
+
+
+def _register_backend(decl: Declaration, key: DispatchKey, rule) -> None:
+    """Give `key` its own meta rule (Note [Meta registrations]): the form remakes that
+    key's kernels of every variant (dropping the key's fast paths, which would bypass it)."""
+    decl.meta_rules[key] = rule
+    for overload in decl.overloads.values():
+        decl.form.register_key(overload, BACKEND_OF_KEY[key])
+
+
+def _install(decl: Declaration, parsed: FunctionSchema) -> OpOverload:
+    overload = get_overload(parsed)
+    if overload.declaration is not None:
+        raise RuntimeError(f"aten::{parsed.qualified_name} is declared twice")
+    overload.declaration = decl
+    mutable = parsed.kind is SchemaKind.mutable     # writes a buffer: rrelu_with_noise's noise
+    decl.overloads[SchemaKind.functional if mutable else parsed.kind] = overload
+    return overload
+
+
+# Told of every declaration once its overloads exist (autograd installs its kernels).
+DECLARATION_SINKS: list = []
+
+
+def _bind(decl: Declaration) -> None:
+    from .binding import bind_declaration
+    bind_declaration(decl)
+    for sink in DECLARATION_SINKS:
+        sink(decl)
+
+
+def _label(runner, text: str, source) -> None:
+    """Name a generated kernel after what it runs, for traces and `repr(op)`."""
+    runner.__qualname__ = text
+    runner.__module__ = source.__module__
+
+
+# ----------------------------------------------------------------------------------
+# The decorators: each chooses a form
 # ----------------------------------------------------------------------------------
 def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: bool = False,
        function: bool = True, grad: dict | None = None, python_name: str | None = None,
@@ -97,7 +179,7 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
         out: also declare the out= overload (``name.out``).
         method: bind as a `Tensor` method too.
         function: bind as a ``torch.`` function.
-        grad: derivative formulas keyed by input name (checked by aten/derivatives.py).
+        grad: derivative formulas keyed by input name (wired by the autograd engine).
         python_name: the Python name when it differs from the schema's.
         out_overload: the out= overload's name when not the usual one.
         python_module: bind the function in a namespace module (``"linalg"``) instead
@@ -106,28 +188,17 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
             overloads torch's Python API leaves to ``torch.ops.aten`` (`trace.out`).
         out_names: the out= arguments' names when they are not the results' names
             (``max.dim_max`` writes ``max`` and ``max_values``).
-        fast: the common CPU call without the general machinery, ``fast(args) ->
-            Tensor | None`` (None: it does not apply): the functional overload's CPU
-            kernel tries it before the meta rule, as pointwise operators' fast paths.
+        fast: the functional overload's fast path, ``fast(args) -> Tensor | None``
+            (None: it does not apply), marked with `fast_path` to say its case
+            (Note [Fast paths] in dispatcher.py).
     """
-    def declare(kernel):
-        parsed = parse_schema(schema)
-        decl = _new_declaration(parsed, "op", kernel, meta, grad, method, function,
-                                python_name)
-        decl.python_module = python_module
-        decl.bind_out = bind_out
-        main = _install(decl, parsed)
-        _register_structured(main, decl, parsed.kind.value, fast)
-        if inplace:
-            overload = _install(decl, _inplace_schema(parsed))
-            _register_structured(overload, decl, "inplace")
-        if out:
-            overload = _install(decl, _out_schema(parsed, out_overload, out_names))
-            _register_structured(overload, decl, "out")
-        decl.register_backend = functools.partial(_register_variants, decl)
-        _bind(decl)
-        return main
-    return declare
+    def declare_op(kernel):
+        return declare(schema, Structured(meta, kernel, fast), inplace=inplace, out=out,
+                       out_overload=out_overload, out_names=out_names, kernel=kernel,
+                       doc_source=kernel, method=method, function=function,
+                       grad=grad, python_name=python_name, python_module=python_module,
+                       bind_out=bind_out)
+    return declare_op
 
 
 def view(schema: str, *, method: bool = True, function: bool = True,
@@ -140,20 +211,10 @@ def view(schema: str, *, method: bool = True, function: bool = True,
     result shares storage and version counter but is not a view for autograd (it has
     no `_base`): `detach`.
     """
-    def declare(rule):
-        parsed = parse_schema(schema)
-        decl = _new_declaration(parsed, "view", None, rule, grad, method, function,
-                                python_name)
-        overload = _install(decl, parsed)
-        overload.register(AD_INPLACE_OR_VIEW, _view_bookkeeping if is_view else _share_version)
-        alias = _make_alias(rule)
-        overload.register(CPU, alias)
-        overload.register(META, alias)
-        overload.register_fast(_fast_view(rule, is_view))
-        decl.register_backend = lambda key, own: overload.register(key, _make_alias(own))
-        _bind(decl)
-        return overload
-    return declare
+    def declare_view(rule):
+        return declare(schema, Alias(rule, is_view), doc_source=rule,
+                       method=method, function=function, grad=grad, python_name=python_name)
+    return declare_view
 
 
 def composite(schema: str, *, method: bool = False, function: bool = True,
@@ -177,99 +238,19 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
     native_functions.yaml's ``python_module:`` does (see Note [Namespace modules]);
     ``bind_out=False`` keeps ``out=`` out of the Python binding, as for `op`.
     """
-    def declare(body):
-        parsed = parse_schema(schema)
-        decl = _new_declaration(parsed, "composite", body, None, grad, method, function,
-                                python_name)
-        decl.python_module = python_module
-        decl.bind_out = bind_out
-        overload = _install(decl, parsed)
-        explicit = grad is not None
-        run_composite = _composite_runner(body, explicit)
-        overloads = [overload] + ([_install(decl, _out_schema(parsed, None))] if out else [])
-        for key in ((CPU, META) if explicit else DispatchKey):
-            for each in overloads:
-                each.register(key, run_composite)
-        if explicit:                  # its writes are bumped here, as an `op`'s are
-            for each in overloads:
-                if each.written_args:
-                    each.register(AD_INPLACE_OR_VIEW, _bump_written)
-            decl.register_backend = functools.partial(_register_composite, overloads)
-        _bind(decl)
-        return overload
-    return declare
-
-
-_ABOVE_BACKEND = int(DispatchKey.ForwardAD | DispatchKey.Autograd | DispatchKey.ADInplaceOrView)
-
-
-def _composite_runner(body, explicit: bool):
-    """The kernel running a composite's body (below autograd when `explicit`)."""
-    def run_composite(op, keyset, args):
-        if not explicit:
-            return body(*args)
-        included, excluded = local_keys.included, local_keys.excluded
-        local_keys.set(included, excluded | _ABOVE_BACKEND)
-        try:
-            return body(*args)
-        finally:
-            local_keys.set(included, excluded)
-    kind = "explicit composite: runs below autograd" if explicit else "composite"
-    _label(run_composite, f"{body.__name__} ({kind}, in the operators it is written in)", body)
-    return run_composite
-
-
-def _register_composite(overloads: list, key: DispatchKey, body) -> None:
-    """An explicit composite's kernel for one backend key, running `body`."""
-    for each in overloads:
-        each.register(key, _composite_runner(body, True))
-
-
-def _new_declaration(parsed, kind, kernel, meta, grad, method, function, python_name):
-    check_formulas(parsed, grad, (kernel or meta).__module__)    # before anything is declared
-    decl = Declaration(parsed.qualified_name, kind, kernel=kernel, meta=meta, grad=grad,
-                       method=method, function=function, python_name=python_name or parsed.name,
-                       doc=(kernel if kind != "view" else meta).__doc__)
-    if decl.name in DECLARATIONS:
-        raise RuntimeError(f"operator {decl.name} is declared twice")
-    DECLARATIONS[decl.name] = decl
-    return decl
-
-
-def _install(decl: Declaration, parsed: FunctionSchema) -> OpOverload:
-    overload = get_overload(parsed)
-    if overload.declaration is not None:
-        raise RuntimeError(f"aten::{parsed.qualified_name} is declared twice")
-    overload.declaration = decl
-    mutable = parsed.kind is SchemaKind.mutable     # writes a buffer: rrelu_with_noise's noise
-    decl.overloads[SchemaKind.functional if mutable else parsed.kind] = overload
-    return overload
-
-
-def parameter_names(function) -> tuple:
-    """The names of `function`'s parameters (through ``__wrapped__``, as inspect does),
-    read from its code object: far cheaper than an `inspect.Signature` per declaration."""
-    while hasattr(function, "__wrapped__"):
-        function = function.__wrapped__
-    code = function.__code__
-    return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-
-
-# Told of every declaration once its overloads exist (autograd installs its kernels).
-DECLARATION_SINKS: list = []
-
-
-def _bind(decl: Declaration) -> None:
-    from .binding import bind_declaration
-    bind_declaration(decl)
-    for sink in DECLARATION_SINKS:
-        sink(decl)
+    def declare_composite(body):
+        return declare(schema, Decomposition(body, explicit=grad is not None), out=out,
+                       kernel=body, doc_source=body, method=method, function=function,
+                       grad=grad, python_name=python_name, python_module=python_module,
+                       bind_out=bind_out)
+    return declare_composite
 
 
 # ----------------------------------------------------------------------------------
 # Deriving the in-place and out= schemas from the functional one
 # ----------------------------------------------------------------------------------
-def _inplace_schema(functional: FunctionSchema) -> FunctionSchema:
+def inplace_schema(functional: FunctionSchema) -> FunctionSchema:
+    """``name_`` writing `self` and returning it (SchemaKind.inplace)."""
     text = str(functional)
     head, _, tail = text.partition("(")
     name, dot, overload = head.partition(".")
@@ -278,8 +259,9 @@ def _inplace_schema(functional: FunctionSchema) -> FunctionSchema:
     return parse_schema(f"{name}_{dot}{overload}({args_text}) -> Tensor(a!)")
 
 
-def _out_schema(functional: FunctionSchema, overload_name: str | None,
-                out_names: tuple | None = None) -> FunctionSchema:
+def out_schema(functional: FunctionSchema, overload_name: str | None,
+               out_names: tuple | None = None) -> FunctionSchema:
+    """``name.out`` writing keyword-only out= tensors and returning them (SchemaKind.out)."""
     if overload_name is None:
         base = functional.overload_name
         overload_name = "out" if base in ("", "Tensor", "default") else f"{base}_out"
@@ -299,204 +281,92 @@ def _out_schema(functional: FunctionSchema, overload_name: str | None,
 
 
 # ----------------------------------------------------------------------------------
-# Structured operators: functional, in-place and out= from one meta rule + kernel
+# Composites
 # ----------------------------------------------------------------------------------
-def _register_structured(overload: OpOverload, decl: Declaration, variant: str,
-                         fast=None, meta=None, keys: tuple = (CPU, META)) -> None:
-    schema = overload._schema
-    unwrap = _unwrapper(schema)
-    n_out = len(schema.out_arguments)
-    n_in = len(schema.arguments) - n_out
-    meta = decl.meta if meta is None else meta      # a key's own: Note [Meta registrations]
-    kernel = decl.kernel
-    single = len(schema.returns) == 1 and not schema.returns[0].type.is_list
-    # A meta rule with an `out` parameter sees the tensor it will write (self in place,
-    # the out= tensors), as ATen's maybe_get_output(): some ops word refusals by it.
-    sees_out = "out" in parameter_names(meta)
-
-    if schema.returns[0].type.base != "Tensor":       # e.g. item(): a Python value
-        def run_value(op, keyset, args):
-            meta(*args)
-            return kernel(*unwrap(args))
-        _label(run_value, f"{kernel.__name__} (checked by {meta.__name__})", kernel)
-        for key in keys:
-            overload.register(key, run_value)
-        return
-
-    if variant in ("functional", "mutable"):          # mutable: the kernel writes a buffer
-        def run_cpu(op, keyset, args):
-            if fast is not None:
-                result = fast(args)
-                if result is not None:
-                    return result
-            described = meta(*args)
-            if single:
-                result = empty_from_meta(described, "cpu")
-                kernel(*unwrap(args), out=result._np)
-                return result
-            # a result the meta rule describes as None is not computed: torch's
-            # undefined tensor (a backward op's gradient that output_mask leaves out)
-            results = tuple(None if m is None else empty_from_meta(m, "cpu") for m in described)
-            kernel(*unwrap(args), out=tuple(None if r is None else r._np for r in results))
-            return results
-
-        def run_meta(op, keyset, args):
-            described = meta(*args)
-            if single:
-                return empty_from_meta(described, "meta")
-            return tuple(None if m is None else empty_from_meta(m, "meta") for m in described)
-        _label(run_cpu, f"{kernel.__name__} (structured: {meta.__name__} -> allocate -> "
-                        f"kernel)", kernel)
-        _label(run_meta, f"{meta.__name__} (meta rule: shapes only, no data)", kernel)
-        for key in keys:
-            overload.register(key, run_meta if key is META else run_cpu)
-        return
-
-    if variant == "inplace":
-        def run_inplace(op, keyset, args):
-            self = args[0]
-            described = meta(*args, out=self) if sees_out else meta(*args)
-            _check_inplace(op, self, described)
-            if self._device.type == "cpu":
-                kernel(*unwrap(args), out=self._np)
-            return self
-        _label(run_inplace, f"{kernel.__name__} (in place: {meta.__name__} checks, kernel "
-                            f"writes self)", kernel)
-        overload.register(AD_INPLACE_OR_VIEW, _bump_written)
-        for key in keys:
-            overload.register(key, run_inplace)
-        return
-
-    def run_out(op, keyset, args):
-        outs = args[n_in:]
-        inputs = _fill_dtype_from_out(schema, args[:n_in], outs[0])
-        if sees_out:
-            described = meta(*inputs, out=outs[0] if single else outs)
-        else:
-            described = meta(*inputs)
-        described = (described,) if single else described
-        for out, wanted in zip(outs, described):
-            _prepare_out(op, out, wanted)
-        if outs[0]._device.type == "cpu":
-            arrays = tuple(o._np for o in outs)
-            kernel(*unwrap(args[:n_in]), out=arrays[0] if single else arrays)
-        return outs[0] if single else tuple(outs)
-    _label(run_out, f"{kernel.__name__} (out=: {meta.__name__} checks, out resized, kernel "
-                    f"writes out)", kernel)
-    overload.register(AD_INPLACE_OR_VIEW, _bump_written)
-    for key in keys:
-        overload.register(key, run_out)
+_ABOVE_BACKEND = int(DispatchKey.ForwardAD | DispatchKey.Autograd | DispatchKey.ADInplaceOrView)
 
 
-def _register_variants(decl: Declaration, key: DispatchKey, meta) -> None:
-    """Remake `key`'s kernels of every variant of `decl` with the meta rule `meta`."""
-    for overload in decl.overloads.values():
-        _register_structured(overload, decl, overload.kind.value, meta=meta, keys=(key,))
+class Decomposition:
+    """The form of a composite: a body written in other operators."""
+
+    kind = "composite"
+    meta = None                          # the operators it calls have theirs
+    number_positions = ()
+
+    def __init__(self, body, explicit: bool) -> None:
+        self.body = body
+        self.explicit = explicit
+        self.meta_rules: dict = {}       # key -> its own body (an explicit composite's)
+        self.rules_per_key = explicit    # an implicit one runs as written on every key
+
+    def setup(self, schema: FunctionSchema) -> None:
+        pass
+
+    def register(self, overload: OpOverload) -> None:
+        """Implicit: the body under every key. Explicit: under the backends only, run
+        below autograd and bookkeeping, whose version bumps are its own."""
+        run_composite = _composite_runner(self.body, self.explicit)
+        for key in ((backend.key for backend in BACKENDS) if self.explicit else DispatchKey):
+            overload.register(key, run_composite)
+        if self.explicit and overload.written_args:
+            overload.register(AD_INPLACE_OR_VIEW, bump_written)
+
+    def register_key(self, overload: OpOverload, backend) -> None:
+        overload.register(backend.key, _composite_runner(self.meta_rules[backend.key], True))
 
 
-def _label(runner, text: str, source) -> None:
-    """Name a generated kernel after what it runs, for traces and `repr(op)`."""
-    runner.__qualname__ = text
-    runner.__module__ = source.__module__
-
-
-def _unwrapper(schema: FunctionSchema):
-    """Build `args -> kernel args`: tensors become their ndarrays, the rest stays."""
-    kinds = []
-    for a in schema.arguments:
-        if a.is_write and a.kwarg_only:
-            continue
-        if a.type.base != "Tensor":
-            kinds.append(0)
-        elif a.type.is_list:
-            kinds.append(3)
-        elif a.type.optional:
-            kinds.append(2)
-        else:
-            kinds.append(1)
-    if kinds == [1]:
-        return lambda args: (args[0]._np,)
-    if not any(kinds):
-        return tuple
-
-    def unwrap(args):
-        converted = []
-        for kind, value in zip(kinds, args):
-            if kind == 1:
-                value = value._np
-            elif kind == 2:
-                value = None if value is None else value._np
-            elif kind == 3:
-                value = [None if t is None else t._np for t in value]
-            converted.append(value)
-        return converted
-    return unwrap
-
-
-def _fill_dtype_from_out(schema: FunctionSchema, args: tuple, out: TensorBase) -> tuple:
-    """Factories called with out= take their dtype from `out` when none is given, and
-    refuse a different one."""
-    for i, a in enumerate(schema.arguments[:len(args)]):
-        if a.name == "dtype" and a.type.base == "ScalarType":
-            if args[i] is None:
-                return args[:i] + (out._dtype,) + args[i + 1:]
-            if args[i] is not out._dtype and _is_factory(schema):
-                raise RuntimeError(f"dtype {scalar_type_name(args[i])} does not match dtype of "
-                                   f"out parameter ({scalar_type_name(out._dtype)})")
-    return args
-
-
-def _is_factory(schema: FunctionSchema) -> bool:
-    """No tensor goes in (out= tensors aside): the operator makes its result from options."""
-    return not any(a.type.base == "Tensor" and not a.is_write for a in schema.arguments)
-
-
-def _check_inplace(op: OpOverload, self: TensorBase, described: TensorMeta) -> None:
-    if tuple(described.shape) != self._size:
-        raise RuntimeError(f"output with shape {list(self._size)} doesn't match the broadcast "
-                           f"shape {list(described.shape)}")
-    if not can_cast(described.dtype, self._dtype):
-        raise RuntimeError(f"result type {scalar_type_name(described.dtype)} can't be cast to "
-                           f"the desired output type {scalar_type_name(self._dtype)}")
-
-
-def _prepare_out(op: OpOverload, out: TensorBase, wanted: TensorMeta,
-                 through_temporary: bool = False) -> None:
-    """torch's out= contract: cast-compatible dtype; resize (with a warning, except for
-    factories) if misshaped.
-
-    `through_temporary`: the result is computed in its own dtype and then copied into an
-    `out` of another dtype, as TensorIterator does; torch then resizes, and warns, twice.
-    """
-    if not can_cast(wanted.dtype, out._dtype):
-        raise RuntimeError(f"result type {scalar_type_name(wanted.dtype)} can't be cast to the "
-                           f"desired output type {scalar_type_name(out._dtype)}")
-    shape = tuple(wanted.shape)
-    if out._size != shape:
-        if out.numel() != 0 and not _is_factory(op._schema):     # factories resize quietly
-            message = (
-                f"An output with one or more elements was resized since it had shape "
-                f"{list(out._size)}, which does not match the required output shape "
-                f"{list(shape)}. This behavior is deprecated, and in a future PyTorch release "
-                f"outputs will not be resized unless they have zero elements. You can "
-                f"explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
-                f"with t.resize_(0).")
-            for _ in range(2 if through_temporary else 1):
-                warnings.warn(message, UserWarning, stacklevel=4)
-        resize_tensor(out, shape, wanted.stride)
-
-
-def _bump_written(op: OpOverload, keyset: int, args: tuple):
-    """ADInplaceOrView for writing ops: run below, then bump the written tensors' versions."""
-    result = op.redispatch(keyset, args)
-    for i in op.written_args:
-        args[i]._version_counter().value += 1
-    return result
+def _composite_runner(body, explicit: bool):
+    """The kernel running a composite's body (below autograd when `explicit`)."""
+    def run_composite(op, keyset, args):
+        if not explicit:
+            return body(*args)
+        included, excluded = local_keys.included, local_keys.excluded
+        local_keys.set(included, excluded | _ABOVE_BACKEND)
+        try:
+            return body(*args)
+        finally:
+            local_keys.set(included, excluded)
+    kind = "explicit composite: runs below autograd" if explicit else "composite"
+    _label(run_composite, f"{body.__name__} ({kind}, in the operators it is written in)", body)
+    return run_composite
 
 
 # ----------------------------------------------------------------------------------
 # Views
 # ----------------------------------------------------------------------------------
+class Alias:
+    """The form of a view: a rule giving the result's geometry over `self`'s storage."""
+
+    kind = "view"
+    number_positions = ()
+    rules_per_key = True
+
+    def __init__(self, rule, is_view: bool) -> None:
+        self.meta = rule                 # a view's rule is its meta rule: geometry only
+        self.is_view = is_view
+        self.meta_rules: dict = {}       # key -> its own geometry rule
+
+    def setup(self, schema: FunctionSchema) -> None:
+        pass
+
+    def register(self, overload: OpOverload) -> None:
+        """ADInplaceOrView links the result; every backend makes the alias (metadata
+        only); a fused fast path does both in one call."""
+        rule = self.meta
+        overload.register(AD_INPLACE_OR_VIEW,
+                          _view_bookkeeping if self.is_view else _share_version)
+        alias = _make_alias(rule)
+        fast = FastPath(_fast_view(rule, self.is_view),
+                        f"{rule.__name__} (fast path: the view and its bookkeeping in one "
+                        f"step)", rule.__module__, fused=True, always=True)
+        for backend in BACKENDS:
+            overload.register(backend.key, alias)
+            overload.register_fast_path(backend.key, fast)
+
+    def register_key(self, overload: OpOverload, backend) -> None:
+        overload.register(backend.key, _make_alias(self.meta_rules[backend.key]))
+
+
 def _make_alias(rule):
     """The backend part of a view: new tensors over `self`'s storage, geometry from `rule`."""
     def make_alias(op, keyset, args):
@@ -541,7 +411,7 @@ note_view_creation = _no_notes
 
 
 def _fast_view(rule, is_view: bool):
-    """ADInplaceOrView + backend of a view in one function (see `OpOverload._lookup`)."""
+    """ADInplaceOrView + backend of a view in one function (a fused fast path)."""
     def view_fast_path(op, keyset, args):
         self = args[0]
         base = (self._base if self._base is not None else self) if is_view else None
@@ -554,7 +424,6 @@ def _fast_view(rule, is_view: bool):
         if is_view and (self._creation_meta or not local_keys.plain):   # grad mode off, ...
             note_view_creation(self, [result], False)
         return result
-    view_fast_path.__qualname__ = f"{rule.__name__} (view fast path)"
     return view_fast_path
 
 

@@ -2,8 +2,9 @@
 and learning-rate schedules in `lr_scheduler`.
 
 Each optimizer file holds the class and its update in two forms: glasstorch operators
-(any dtype, differentiable) and NumPy for float32 tensors (`_numpy_steps.py`), both
-rounding as torch's CPU implementation does.
+(any dtype, differentiable) and, for float32 tensors, one step operator per parameter
+(``aten::_single_tensor_sgd_``, ``aten::_single_tensor_adam_``, declared in
+`aten/native/optim/steps.py`), both rounding as torch's CPU implementation does.
 """
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401

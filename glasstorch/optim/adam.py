@@ -1,9 +1,10 @@
 """Adam (and, with decoupled weight decay, AdamW), as torch's `torch.optim.Adam`.
 
 Two forms of the same update: `_single_tensor_adam` chains glasstorch operators (any
-dtype, complex parameters as real pairs, differentiable), `_numpy_steps.adam_chunk` does
-it on NumPy arrays for float32 tensors. Both round as torch's CPU for-loop
-implementation does (torch's default on CPU), step for step.
+dtype, complex parameters as real pairs, differentiable); for float32 tensors the
+operator ``aten::_single_tensor_adam_`` does it in one kernel
+(`aten/native/optim/steps.py`). Both round as torch's CPU for-loop implementation does
+(torch's default on CPU), step for step.
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from ..autograd.grad_mode import enable_grad
 from ..c10.dtype import float32, float64
 from ..c10.promotion import get_default_dtype
 from ..c10.tensor_impl import TensorBase
-from . import _numpy_steps
-from .optimizer import Optimizer, check_fused_flags, to_scalar, _use_grad_for_differentiable
+from .optimizer import (Optimizer, check_fused_flags, float32_step, step_operator, to_scalar,
+                        _use_grad_for_differentiable)
 
 __all__ = ["Adam", "adam"]
 
@@ -208,6 +209,7 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
     numbers = (beta1, beta2, lr, weight_decay, decoupled_weight_decay, maximize, eps)
     # tensor hyperparameters make torch compute the corrections in float32 tensors
     tensor_numbers = any(isinstance(x, TensorBase) for x in (beta1, beta2, lr))
+    step = step_operator("_single_tensor_adam_")
     for i, param in enumerate(params):
         if capturable:
             raise AssertionError("If capturable=True, params and state_steps must be on "
@@ -215,24 +217,12 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
         tensors = [param, grads[i], exp_avgs[i], exp_avg_sqs[i]]
         if amsgrad:
             tensors.append(max_exp_avg_sqs[i])
-        if not (differentiable or tensor_numbers) and _numpy_steps.usable(*tensors):
-            _numpy_adam(tensors, state_steps[i], numbers)
+        if not (differentiable or tensor_numbers) and float32_step(*tensors):
+            step(*tensors[:4], max_exp_avg_sqs[i] if amsgrad else None, state_steps[i],
+                 float(lr), float(beta1), float(beta2), weight_decay, eps, maximize,
+                 decoupled_weight_decay)
         else:
             _single_tensor_adam(tensors, state_steps[i], *numbers, differentiable)
-
-
-def _numpy_adam(tensors: list, step_t: TensorBase, numbers: tuple) -> None:
-    step_array = step_t._np
-    step_array += 1
-    step_t._bump_version()
-    beta1, beta2, lr = (float(x) for x in numbers[:3])
-    step = float(step_array)
-    step_size = lr / (1 - beta1 ** step)
-    bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
-    hyper = (beta1, beta2, lr) + numbers[3:] + (step_size, bias_correction2_sqrt)
-    _numpy_steps.run_split(_numpy_steps.adam_chunk, hyper, [t._np for t in tensors])
-    for tensor in tensors[:1] + tensors[2:]:
-        tensor._bump_version()
 
 
 def _single_tensor_adam(tensors: list, step_t: TensorBase, beta1, beta2, lr, weight_decay,

@@ -75,6 +75,24 @@ def to_scalar(value: Any) -> Any:
     return value
 
 
+def float32_step(*tensors) -> bool:
+    """Whether the float32 step operators (`aten/native/optim/steps.py`) can update these
+    tensors (None entries are ignored): float32 CPU tensors. Others, and differentiable
+    steps, take the readable form, which chains operators."""
+    for tensor in tensors:
+        if tensor is not None and (tensor.dtype is not float32 or not tensor.is_cpu):
+            return False
+    return True
+
+
+@functools.cache
+def step_operator(name: str):
+    """The step operator ``torch.ops.aten.<name>.default``, looked up once (its family
+    loads on first use); called with every schema argument, in order (`op.call`)."""
+    from ..aten import ops
+    return getattr(ops.aten, name).default.call
+
+
 def check_fused_flags(fused: bool | None, foreach: bool | None, differentiable: bool) -> None:
     """torch's refusals of ``fused=True`` combined with other implementation flags."""
     if fused:

@@ -2,21 +2,20 @@
 decay, as torch's `torch.optim.SGD`.
 
 Two forms of the same update: `_single_tensor_sgd` chains glasstorch operators (any
-dtype, and differentiable, since autograd records it), `_numpy_steps.sgd_chunk` does it
-on NumPy arrays for float32 tensors (the common case, several times faster). Both
-round as torch's CPU for-loop implementation does (torch's default on CPU).
+dtype, and differentiable, since autograd records it); for float32 tensors (the common
+case, several times faster) the operator ``aten::_single_tensor_sgd_`` does it in one
+kernel (`aten/native/optim/steps.py`). Both round as torch's CPU for-loop
+implementation does (torch's default on CPU).
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-import numpy as np
-
-from .._tensor_new import from_numpy
+import glasstorch as torch
 from ..autograd.grad_mode import enable_grad
 from ..c10.tensor_impl import TensorBase
-from . import _numpy_steps
-from .optimizer import Optimizer, check_fused_flags, to_scalar, _use_grad_for_differentiable
+from .optimizer import (Optimizer, check_fused_flags, float32_step, step_operator, to_scalar,
+                        _use_grad_for_differentiable)
 
 __all__ = ["SGD", "sgd"]
 
@@ -121,31 +120,21 @@ def sgd(params: list, d_p_list: list, momentum_buffer_list: list, has_sparse_gra
     if grad_scale is not None or found_inf is not None:
         raise AssertionError("Expected grad_scale and found_inf to be None")
     lr = to_scalar(lr)
+    step = step_operator("_single_tensor_sgd_")
     for i, param in enumerate(params):
         grad = d_p_list[i]
         buffer = momentum_buffer_list[i] if momentum != 0 else None
-        if not differentiable and _numpy_steps.usable(param, grad, buffer):
-            buffer = _numpy_sgd(param, grad, buffer, momentum != 0, (
-                weight_decay, maximize, momentum, dampening, nesterov, float(lr)))
+        if not differentiable and float32_step(param, grad, buffer):
+            fresh = momentum != 0 and buffer is None
+            if fresh:                   # the step writes the first direction into it
+                buffer = torch.empty_like(grad)
+            step(param, grad, buffer, weight_decay, momentum, float(lr), dampening, nesterov,
+                 maximize, fresh)
         else:
             buffer = _single_tensor_sgd(param, grad, buffer, weight_decay, momentum, lr,
                                         dampening, nesterov, maximize)
         if momentum != 0:
             momentum_buffer_list[i] = buffer
-
-
-def _numpy_sgd(param: TensorBase, grad: TensorBase, buffer: TensorBase | None,
-               with_momentum: bool, hyper: tuple) -> TensorBase | None:
-    arrays = [param._np, grad._np]
-    fresh = with_momentum and buffer is None
-    if fresh:
-        buffer = from_numpy(np.empty_like(arrays[1]))
-    if with_momentum:
-        arrays.append(buffer._np)
-        buffer._bump_version()
-    _numpy_steps.run_split(_numpy_steps.sgd_chunk, hyper + (fresh,), arrays)
-    param._bump_version()
-    return buffer
 
 
 def _single_tensor_sgd(param, grad, buffer, weight_decay, momentum, lr, dampening, nesterov,

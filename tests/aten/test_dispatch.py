@@ -28,7 +28,7 @@ def test_overload_repr_shows_schema_and_kernels():
 
 def test_trace_records_keys_and_nested_calls():
     x = torch.ones(2, 3)
-    with torch.dispatch_trace() as route:
+    with torch.dispatch_trace(fast_paths=False) as route:
         x.t().contiguous()
     text = str(route)
     lines = text.splitlines()
@@ -48,10 +48,19 @@ def test_trace_meta_goes_to_meta_kernel():
     assert "Meta" in str(route) and "CPU  " not in str(route)
 
 
+def test_trace_names_the_fast_path_that_ran():
+    x = torch.ones(2, 3)
+    with torch.dispatch_trace() as route:
+        x.t()
+    assert str(route).splitlines()[1].startswith(
+        "  ADInplaceOrView|CPU -> t (fast path: the view and its bookkeeping in one step)")
+    assert "fast path" in repr(torch.ops.aten.t.default)
+
+
 def test_view_fast_path_and_slow_path_agree():
     x = torch.ones(3, 4)
     fast = x.t()
-    with torch.dispatch_trace():
+    with torch.dispatch_trace(fast_paths=False):
         slow = x.t()
     for a, b in [(fast, slow)]:
         assert (a.shape, a.stride(), a.storage_offset()) == (b.shape, b.stride(), b.storage_offset())
@@ -114,4 +123,4 @@ def test_explicit_composite_runs_below_bookkeeping():
         torch.ones(2).to(torch.float64)
     text = str(route)
     assert "explicit composite" in text
-    assert "_bump_written" not in text   # copy_ inside _to_copy: no version bump
+    assert "bump_written" not in text    # copy_ inside _to_copy: no version bump

@@ -117,3 +117,23 @@ def test_linear_weight_gradient_arrives_in_the_weights_layout_and_is_kept():
     torch.nn.functional.linear(x, w, torch.zeros(3)).sum().backward()
     assert w.grad.tolist() == [[4.0, 4.0]] * 3 and w.grad.stride() == (2, 1)
     assert w.grad.data_ptr() == seen[0]
+
+
+def test_a_training_step_is_the_same_without_fast_paths():
+    """Forward, backward and the optimizer step of a small MLP, once as usual and once on
+    the general kernels only (Note [Fast paths]): the same gradients and parameters, bit
+    for bit."""
+    def step(fast_paths):
+        torch.manual_seed(0)
+        net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 3))
+        optimizer = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+        x, y = torch.randn(5, 8), torch.randn(5, 3)
+        with torch.dispatch_trace(fast_paths=fast_paths):
+            for _ in range(2):
+                optimizer.zero_grad()
+                torch.nn.functional.mse_loss(net(x), y).backward()
+                optimizer.step()
+        return [p.detach().clone() for p in net.parameters()] + \
+            [p.grad.clone() for p in net.parameters()]
+    for fast, general in zip(step(True), step(False), strict=True):
+        assert fast.numpy().tobytes() == general.numpy().tobytes()

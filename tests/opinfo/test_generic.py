@@ -2,6 +2,7 @@
 
 Each test reads only the entry (see README.md): adding an entry adds its checks here.
 """
+import re
 import warnings
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 import glasstorch as gt
 from glasstorch.aten.registry import DECLARATIONS
 from glasstorch.aten.schema import SchemaKind
+from glasstorch.c10.tensor_impl import make_tensor
 
 from .convert import (assert_unchanged, assert_values, dtype_name, dtype_of, numpy_dtype,
                       snapshot, to_meta, to_numpy)
@@ -20,7 +22,12 @@ from .core import (SUBSYSTEM_DTYPES, about, cases, contiguous_copy, database, er
 pytestmark = pytest.mark.filterwarnings("ignore:Casting complex values to real")
 
 # Declarations with no entry of their own, each with the reason. Keep this short.
-NOT_COVERED: dict = {}
+NOT_COVERED: dict = {
+    "_single_tensor_sgd_": "an optimizer's float32 step writing its arguments and returning "
+                           "nothing: held bit for bit to the readable optimizer form by "
+                           "tests/aten/native/optim/test_steps.py",
+    "_single_tensor_adam_": "as _single_tensor_sgd_",
+}
 
 
 def _pieces(value) -> list:
@@ -275,3 +282,65 @@ def test_entry_matches_declaration(op):
     assert (op.inplace is not None) == (SchemaKind.inplace in kinds and
                                         SchemaKind.functional in kinds)
     assert op.is_view == (declaration.kind == "view")
+
+
+def _has_fast_path(op) -> bool:
+    declaration = DECLARATIONS.get(op.name)
+    return declaration is not None and any(o.fast_paths for o in declaration.overloads.values())
+
+
+def _twin(sample):
+    """The sample with every tensor over a copy of its storage, in the same geometry
+    (tensors that share a storage share its copy)."""
+    copies = {}
+
+    def twin(t):
+        storage = copies.setdefault(id(t._storage), (t._storage, t._storage.clone()))[1]
+        return make_tensor(storage, t._size, t._stride, t._offset, t._dtype)
+    return sample.map(twin)
+
+
+def _identical(result, general, views: bool = True) -> None:
+    """The same bits, dtype, geometry and (`views`) view-ness (Note [Fast paths])."""
+    for one, wanted in zip(_pieces(result), _pieces(general), strict=True):
+        if not isinstance(wanted, gt.Tensor):
+            assert one == wanted or (one != one and wanted != wanted)
+            continue
+        assert (one.dtype, one.shape, one.stride(), one.storage_offset()) == \
+            (wanted.dtype, wanted.shape, wanted.stride(), wanted.storage_offset())
+        assert not views or (one._base is None) == (wanted._base is None)
+        assert to_numpy(one).tobytes() == to_numpy(wanted).tobytes()
+
+
+@ops(_has_fast_path)
+def test_fast_paths(op):
+    """Every sample gives the same result with the fast paths as with the general kernels
+    (``dispatch_trace(fast_paths=False)``): bits, dtype, strides, view or not; the
+    in-place twin too, writing the same bits with one version bump."""
+    for dtype, sample in cases(op, SUBSYSTEM_DTYPES):
+        with about(dtype, sample):
+            twin = _twin(sample)
+            result = op(sample)
+            with gt.dispatch_trace(fast_paths=False):
+                general = op(twin)
+            _identical(result, general)
+            if op.inplace and not _overlapping(sample.input) and \
+                    _fits(to_numpy(result), sample.input):
+                _identical_in_place(op, sample)
+
+
+def _identical_in_place(op, sample) -> None:
+    twin = _twin(sample)
+    versions = sample.input._version, twin.input._version
+    try:
+        op.call(op.inplace, sample)
+    except RuntimeError as error:              # a refusal is the general kernel's too
+        with pytest.raises(RuntimeError, match=re.escape(str(error))):
+            with gt.dispatch_trace(fast_paths=False):
+                op.call(op.inplace, twin)
+        return
+    with gt.dispatch_trace(fast_paths=False):
+        op.call(op.inplace, twin)
+    _identical(sample.input, twin.input, views=False)
+    assert (sample.input._version - versions[0], twin.input._version - versions[1]) == (1, 1)
+

@@ -17,7 +17,7 @@ from ...c10.dtype import scalar_type_name
 from ...c10.promotion import (get_default_dtype, result_type, result_type_of,
                               result_type_with_scalar)
 from ...c10.tensor_impl import TensorBase, contiguous_strides
-from ..registry import TensorMeta
+from ..structured import TensorMeta
 from .shape import broadcast_shapes, dense_strides_in_order
 
 

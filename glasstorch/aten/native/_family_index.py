@@ -10,13 +10,13 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.attention', 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout',
  'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
  'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'nn.padding_modes',
- 'nn.padding', 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise',
- 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division',
- 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding',
- 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan',
- 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
- 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics', 'shape.repeat',
- 'shape.combine', 'shape.diagonal', 'shape.resize', 'sorting.bucketing',
+ 'nn.padding', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
+ 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
+ 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
+ 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
+ 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
+ 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
+ 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'sorting.bucketing',
  'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace',
@@ -323,6 +323,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
                      'replication_pad3d_backward',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
+ 'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
  'pointwise.binary': 'add add_ div div_ mul mul_ multiply multiply_ rsub sub sub_ subtract '
                      'subtract_',
  'pointwise.binary_math': 'arctan2 arctan2_ atan2 atan2_ copysign copysign_ gcd gcd_ '

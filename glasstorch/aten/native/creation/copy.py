@@ -33,7 +33,7 @@ from ...dispatcher import ops
 from ...meta.shape import (broadcast_shapes, check_no_internal_overlap,
                           check_no_partial_overlap, holds_data, is_non_overlapping_and_dense)
 from ...quiet import mute, unmute
-from ...registry import TensorMeta, composite, op, view
+from ...registry import TensorMeta, composite, fast_path, op, view
 
 _NARROW_FLOATS = (dtypes.float16, dtypes.bfloat16) + dtypes.FLOAT8_DTYPES
 _VIA_INT32 = (dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16)
@@ -366,6 +366,7 @@ def _clone_meta(self, memory_format=None):
     return TensorMeta(self._size, self._dtype, strides_like(self, memory_format))
 
 
+@fast_path("a row-major tensor copied row-major")
 def _clone_fast(args: tuple):
     """The common call, a row-major tensor kept row-major: NumPy's copy, wrapped (no
     meta rule, no strides to work out). None for any other call."""

@@ -14,7 +14,6 @@ from ... import functions as at
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...meta.shape import wrap_dim
-from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
 from .activation import NOT_FLOATING
@@ -38,7 +37,6 @@ def _log_sigmoid_meta(self, out=None):
     meta=_log_sigmoid_meta, out=True, out_overload="output", function=False,
     grad={"self": "log_sigmoid_backward(grad, self, buffer)",
           "output_differentiability": (True, False)})
-@quiet
 def log_sigmoid_forward(self, *, out):
     """``log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` (exact for large |x|), and the
     buffer ``exp(-|x|)`` its backward reuses."""
@@ -64,7 +62,6 @@ def log_sigmoid_double_backward(grad, self):
     grad={"grad_output": "log_sigmoid_backward(grad, self, buffer)",
           "self": "log_sigmoid_double_backward(grad * grad_output, self)",
           "buffer": "refuses_requires_grad"})
-@quiet
 def log_sigmoid_backward(grad_output, self, buffer, *, out):
     """The gradient of `log_sigmoid`: ``grad_output * sigmoid(-x)``, from the buffer
     z = exp(-|x|): ``1 - z / (1 + z)`` below 0, ``z / (1 + z)`` above."""
@@ -139,7 +136,6 @@ def _gate(second: np.ndarray, rounded: bool = False) -> np.ndarray:
 
 @op("glu(Tensor self, int dim=-1) -> Tensor", meta=_glu_meta, out=True, python_module="nn",
     grad={"self": "glu_backward(grad, self, dim)"})
-@quiet
 def glu(self, dim, *, out):
     """The gated linear unit: split `input` in two halves along `dim`, and gate the first
     by the sigmoid of the second, ``a * sigmoid(b)``.
@@ -191,7 +187,6 @@ def glu_double_backward(grad, grad_output, self, dim: int):
     out=True, out_overload="grad_input", out_names=("grad_input",), function=False,
     grad={"grad_output": "glu_double_backward_grad_output(grad, self, dim)",
           "self": "glu_double_backward(grad, grad_output, self, dim)"})
-@quiet
 def glu_backward(grad_output, self, dim, *, out):
     """The gradient of `glu`: ``grad * sigmoid(b)`` for the first half, ``grad * a *
     sigmoid(b) * (1 - sigmoid(b))`` for the second."""

@@ -24,7 +24,6 @@ from ....c10.generator import generator_or_default
 from ....c10.layout import contiguous_format
 from ...dispatcher import ops as _ops
 from ...meta.shape import check_no_internal_overlap
-from ...quiet import quiet
 from ...backends import register_meta
 from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
@@ -65,7 +64,6 @@ def _rrelu_with_noise_meta(self, noise, lower=0.125, upper=1 / 3, training=False
     meta=_rrelu_with_noise_meta, inplace=True, python_module="nn",
     grad={"self": "rrelu_with_noise_backward(grad, self, noise, lower, upper, training, False)",
           "noise": "refuses_requires_grad"})
-@quiet
 def rrelu_with_noise(self, noise, lower, upper, training, generator, *, out):
     """`rrelu` with the slopes written to `noise` (which must have `input`'s shape).
 

@@ -19,7 +19,6 @@ from ....c10.dtype import scalar_type_name
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta
 from ...meta.shape import broadcast_shapes, is_non_overlapping_and_dense
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from .loss_regression import (MEAN, NOT_FLOATING, SUM, mean_divided, opmath, reduce_loss,
                               rounded)
@@ -92,7 +91,6 @@ def binary_cross_entropy_target_backward(grad, self, target, weight, reduction: 
     grad={"self": "binary_cross_entropy_backward(grad, self, target, weight, reduction)",
           "target": "binary_cross_entropy_target_backward(grad, self, target, weight, "
                     "reduction)", "weight": _REFUSED})
-@quiet
 def binary_cross_entropy(self, target, weight, reduction, *, out):
     """The binary cross entropy of probabilities `input` against targets in [0, 1]
     (Note [Binary cross entropy]).
@@ -162,7 +160,6 @@ def binary_cross_entropy_double_backward_grad_output(grad, self, target, weight,
                   "weight, reduction)",
           "target": "binary_cross_entropy_double_backward_target(grad, grad_output, self, "
                     "target, weight, reduction)", "weight": _REFUSED})
-@quiet
 def binary_cross_entropy_backward(grad_output, self, target, weight, reduction, *, out):
     """The gradient of `binary_cross_entropy` for `self`:
     ``grad (x - t) / max(x (1 - x), 1e-12)``, times the weight, over the element count
@@ -237,7 +234,6 @@ def _log_sigmoid_tensor(x):
                   "pos_weight, reduction)",
           "target": "binary_cross_entropy_with_logits_target_backward(grad, self, target, "
                     "weight, pos_weight, reduction)", "weight": _REFUSED, "pos_weight": _REFUSED})
-@quiet
 def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction, *, out):
     """The binary cross entropy of ``sigmoid(input)`` against `target`, computed from the
     logits without overflow (Note [Binary cross entropy]).

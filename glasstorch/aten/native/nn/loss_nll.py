@@ -20,7 +20,6 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
-from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
 from .loss_regression import MEAN, NONE, NOT_FLOATING, opmath
@@ -210,7 +209,6 @@ _BACKWARD_GRAD = {"self": "grad.new_zeros(self_sym_sizes)", "target": "non_diffe
     "SymInt ignore_index) -> (Tensor output, Tensor total_weight)",
     meta=_nll_forward_meta, out=True, out_overload="output", function=False,
     grad={"self": _NLL_BACKWARD, **_FORWARD_GRAD})
-@quiet
 def nll_loss_forward(self, target, weight, reduction, ignore_index, *, out):
     """The negative log likelihood of class indices `target` under log-probabilities
     `self` ``(C)`` or ``(N, C)`` (Note [Picking the target's log-probability]).
@@ -228,7 +226,6 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index, *, out):
     function=False,
     grad={"grad_output": "nll_loss(grad, target, weight, reduction, ignore_index)",
           **_BACKWARD_GRAD})
-@quiet
 def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index,
                       total_weight, *, out):
     """The gradient of `nll_loss_forward` for `self`: ``-weight[t] grad_output`` (over the
@@ -281,7 +278,6 @@ def _nll2d_backward_meta(grad_output, self, target, weight, reduction, ignore_in
     meta=_nll2d_forward_meta, out=True, out_overload="output", function=False,
     grad={"self": _NLL_BACKWARD.replace("nll_loss_backward", "nll_loss2d_backward"),
           **_FORWARD_GRAD})
-@quiet
 def nll_loss2d_forward(self, target, weight, reduction, ignore_index, *, out):
     """`nll_loss_forward` over the positions of an ``(N, C, H, W)`` input (the class
     dim is 1, `target` is ``(N, H, W)``)."""
@@ -295,7 +291,6 @@ def nll_loss2d_forward(self, target, weight, reduction, ignore_index, *, out):
     out_names=("grad_input",), function=False,
     grad={"grad_output": "nll_loss2d(grad, target, weight, reduction, ignore_index)",
           **_BACKWARD_GRAD})
-@quiet
 def nll_loss2d_backward(grad_output, self, target, weight, reduction, ignore_index,
                         total_weight, *, out):
     """The gradient of `nll_loss2d_forward` for `self`."""

@@ -25,7 +25,6 @@ from ...derivatives import derivative_helper
 from ...dispatcher import ops
 from ...meta.pointwise import Promotion, common_dtype, elementwise_meta
 from ...meta.shape import broadcast_shapes
-from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 
@@ -129,7 +128,6 @@ def _grad_output_gradient(backward, grad, grad_output, reduction: int, *args):
     out=True, python_module="nn",
     grad={"self": "mse_loss_backward(grad, self, target, reduction)",
           "target": "mse_loss_backward(grad, target, self, reduction)"})
-@quiet
 def mse_loss(self, target, reduction, *, out):
     """The mean squared error ``(input - target)^2``, averaged, summed or elementwise.
 
@@ -169,7 +167,6 @@ def mse_loss_double_backward_grad_output(grad, grad_output, self, target, reduct
                          "target, reduction)",
           "self": "mse_loss_double_backward(grad * grad_output, self, reduction)",
           "target": "-mse_loss_double_backward(grad * grad_output, target, reduction)"})
-@quiet
 def mse_loss_backward(grad_output, self, target, reduction, *, out):
     """The gradient of `mse_loss` for `self`: ``2 (self - target) grad_output``, over
     the element count for a mean."""
@@ -190,7 +187,6 @@ def _smooth_l1_meta(self, target, reduction=MEAN, beta=1.0) -> TensorMeta:
     meta=_smooth_l1_meta, out=True, python_module="nn",
     grad={"self": "smooth_l1_loss_backward(grad, self, target, reduction, beta)",
           "target": "smooth_l1_loss_backward(grad, target, self, reduction, beta)"})
-@quiet
 def smooth_l1_loss(self, target, reduction, beta, *, out):
     """``0.5 z^2 / beta`` where ``z = |input - target| < beta``, else ``z - 0.5 beta``.
 
@@ -239,7 +235,6 @@ def smooth_l1_loss_double_backward_grad_output(grad, grad_output, self, target,
                   "beta)",
           "target": "-smooth_l1_loss_double_backward(grad * grad_output, self, target, "
                     "reduction, beta)"})
-@quiet
 def smooth_l1_loss_backward(grad_output, self, target, reduction, beta, *, out):
     """The gradient of `smooth_l1_loss` for `self`: ``(self - target) / beta`` clipped
     to [-1, 1], times `grad_output` (over the element count for a mean)."""
@@ -268,7 +263,6 @@ def _huber_backward_meta(grad_output, self, target, reduction, delta) -> TensorM
     meta=_huber_meta, out=True, python_module="nn",
     grad={"self": "huber_loss_backward(grad, self, target, reduction, delta)",
           "target": "huber_loss_backward(grad, target, self, reduction, delta)"})
-@quiet
 def huber_loss(self, target, reduction, delta, *, out):
     """``0.5 z^2`` where ``z = |input - target| < delta``, else ``delta (z - 0.5 delta)``.
 
@@ -313,7 +307,6 @@ def huber_loss_double_backward_grad_output(grad, grad_output, self, target,
                   "delta)",
           "target": "-huber_loss_double_backward(grad * grad_output, self, target, "
                     "reduction, delta)"})
-@quiet
 def huber_loss_backward(grad_output, self, target, reduction, delta, *, out):
     """The gradient of `huber_loss` for `self`: ``self - target`` clipped to
     [-delta, delta], times `grad_output` (over the element count for a mean)."""

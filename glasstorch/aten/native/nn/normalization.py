@@ -36,7 +36,6 @@ from ... import functions as at
 from ...derivatives import derivative_helper
 from ...backends import register_meta
 from ...parallel import GRAIN_SIZE, parallel_for
-from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
 from ..pointwise.binary_scalar import add_scalar_
 from ..pointwise.unary import refuse
@@ -161,7 +160,6 @@ def _layer_norm_results(input, normalized_shape, mixed: bool) -> tuple:
     grad={"input, weight, bias": "native_layer_norm_backward(grad, input, normalized_shape, "
                                  "result1, result2, weight, bias, grad_input_mask)",
           "output_differentiability": (True, False, False)})
-@quiet
 def native_layer_norm(input, normalized_shape, weight, bias, eps, *, out):
     """Layer normalization with its statistics: ``(output, mean, rstd)``.
 
@@ -313,7 +311,6 @@ def _input_part(scaled, grad, normalized, r, a, b_weight, length):
                                      "normalized_shape, grad_input_mask)",
           "mean": "not_implemented('native_layer_norm_backward mean')",
           "rstd": "not_implemented('native_layer_norm_backward rstd')", "bias": "None"})
-@quiet
 def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
                                output_mask, *, out):
     """The gradients of `native_layer_norm`'s input, weight and bias, in one pass (see

@@ -48,8 +48,8 @@ def logistic(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     (float32) ``exp(-x)`` overflows to inf and the result is 0, as torch's. One
     exponential and three cheap passes, blocked (Note [Chained passes in blocks]): on
     4M float32 elements a third of SciPy's ``expit``, and NumPy alone suffices.
-    ``exp(-x)`` overflows to inf on purpose: callers run muted (aten/quiet.py), as the
-    elementwise kernels and `quiet` ones are.
+    ``exp(-x)`` overflows to inf on purpose: callers run muted (aten/quiet.py), as every
+    kernel does.
     """
     if out is None:
         out = np.empty(x.shape, x.dtype)

@@ -30,7 +30,6 @@ from ....c10.tensor_impl import TensorBase
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta, result_and_compute
 from ...pointwise import pointwise, to_compute_scalar, zero_where
-from ...quiet import quiet
 from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
 from ..creation.conversion import real_part
@@ -486,7 +485,6 @@ def _ldexp_meta(self, other, out=None):
 @op("ldexp.Tensor(Tensor self, Tensor other) -> Tensor", meta=_ldexp_meta, inplace=True,
     out=True, method=True,
     grad={"self": "grad * pow(2, other)", "other": "grad * result * 0.6931471805599453"})
-@quiet
 def ldexp(self, other, *, out):
     """``input * 2 ** other``, elementwise.
 

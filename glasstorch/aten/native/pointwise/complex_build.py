@@ -11,7 +11,6 @@ import numpy as np
 from ....c10.dtype import scalar_type_name
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 
 _PART_DTYPES = ("Half", "Float", "Double")
@@ -64,7 +63,6 @@ def polar_backward(grad, result):
 
 @op("polar(Tensor abs, Tensor angle) -> Tensor", meta=_parts_meta, out=True,
     grad={"abs, angle": "polar_backward(grad, result)"})
-@quiet
 def polar(abs, angle, *, out):
     """The complex tensor with absolute values `abs` and arguments `angle` (radians):
     ``abs * cos(angle) + abs * sin(angle) * 1j``.

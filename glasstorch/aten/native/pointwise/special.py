@@ -29,7 +29,6 @@ from ....c10.tensor_impl import wrap_array
 from ...derivatives import derivative_helper
 from ...meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from ...pointwise import pointwise
-from ...quiet import quiet
 from ...backends import register_meta
 from ...registry import composite, op
 from ...schema import SchemaKind
@@ -112,7 +111,6 @@ def logit_backward(grad, self, eps):
 
 @op("logit(Tensor self, float? eps=None) -> Tensor", meta=_float_result_meta, inplace=True,
     out=True, method=True, grad={"self": "logit_backward(grad, self, eps)"})
-@quiet
 def logit(self, eps, *, out):
     """The log-odds ``log(p / (1 - p))`` of each element, the inverse of `sigmoid`.
 
@@ -244,7 +242,6 @@ _PSI_SERIES = tuple(np.float32(c) for c in (1 / 12, -691 / 32760, 1 / 132, -1 / 
 _PSI_10 = np.float32(2.25175258906672110764)        # psi(10)
 
 
-@quiet
 def _digamma_float32(x: np.ndarray) -> np.ndarray:
     """digamma in float32 arithmetic, step by step as torch's float kernel: reflection
     for negative x, the recurrence up to 10, then the asymptotic series. SciPy's psi
@@ -380,7 +377,6 @@ def mvlgamma_backward(grad, self, p):
 
 @op("mvlgamma(Tensor self, int p) -> Tensor", meta=_mvlgamma_meta, inplace=True, out=True,
     method=True, grad={"self": "mvlgamma_backward(grad, self, p)"})
-@quiet
 def mvlgamma(self, p, *, out):
     """The multivariate log-gamma function of dimension `p`, elementwise:
     ``sum(lgamma(x - j / 2) for j in range(p)) + p * (p - 1) / 4 * log(pi)``.

@@ -21,7 +21,6 @@ from ...derivatives import derivative_helper
 from ...meta.reduction import (check_nonempty_dims, check_out_dtype, reduced_shape,
                               reduction_dims, reduction_meta)
 from ...pointwise import pointwise
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from ..pointwise.minmax import _refuse_complex
 from .sum import axes, reduced_dims, restore_reduced_dims, write
@@ -107,7 +106,7 @@ def _whole_kernel(name: str, ufunc):
         refuse(self, f"{name}_all", COMPLEX)
         write(out, ufunc.reduce(self, axis=None))
     kernel.__name__ = f"{name}_all"
-    return quiet(kernel)
+    return kernel
 
 
 @derivative_helper
@@ -207,7 +206,7 @@ def _dim_kernel(ufunc, largest: bool):
         write(indices, np.expand_dims(found, axis) if keepdim else found)
         write(values, np.expand_dims(extremes, axis) if keepdim else extremes)
     kernel.__name__ = f"{'max' if largest else 'min'}_dim"
-    return quiet(kernel)
+    return kernel
 
 
 def _maximum(self, other, *, out):
@@ -238,7 +237,7 @@ def _amax_kernel(kernel_name: str, ufunc):
     def kernel(self, dim, keepdim, *, out):
         refuse(self, kernel_name, COMPLEX)
         ufunc.reduce(self, axis=axes(self, dim), out=out, keepdims=keepdim)
-    return quiet(kernel)
+    return kernel
 
 
 _AMAX_DOC = """The {word} elements of `input` over `dim` (every dim when empty), without indices.
@@ -306,7 +305,6 @@ def _aminmax_meta(self, dim=None, keepdim=False, out=None):
 @op("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
     meta=_aminmax_meta, method=True, out=True,
     grad={"self": "aminmax_backward(grads[0], grads[1], self, min, max, dim, keepdim)"})
-@quiet
 def aminmax(self, dim, keepdim, *, out):
     """The smallest and the largest elements of `input`, over every dim or along `dim`.
 

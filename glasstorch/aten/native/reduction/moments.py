@@ -25,7 +25,6 @@ from ....c10.promotion import get_default_dtype
 from ...derivatives import derivative_helper
 from ...backends import register_meta
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from .sum import (accumulation, axes, mean_backward, reduced_count, reduced_dims,
                   restore_reduced_dims, write)
@@ -189,7 +188,6 @@ def _declare_moment(name: str, root: bool, with_mean: bool):
     dim_meta, meta, plain_meta = _overload_rules(_moment_meta(name, with_mean))
     returns = "(Tensor, Tensor)" if with_mean else "Tensor"
 
-    @quiet
     def kernel(self, dim, correction, keepdim, *, out):
         spread, mean = (out if with_mean else (out, None))
         _moments(name, self, dim, correction, keepdim, spread, root, mean)
@@ -264,7 +262,6 @@ def logsumexp_backward(grad, self, result, dim, keepdim: bool):
 @op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", meta=_logsumexp_meta,
     method=True, out=True,
     grad={"self": "logsumexp_backward(grad, self, result, dim, keepdim)"})
-@quiet
 def logsumexp(self, dim, keepdim, *, out):
     """``log(sum(exp(input)))`` over `dim`, without overflow: the largest element is
     taken out before exponentiating.

@@ -20,7 +20,6 @@ from ....c10.promotion import can_cast, promote_types
 from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduced_shape, reduction_dims
 from ...meta.shape import broadcast_shapes, wrap_dim
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from ...schema import SchemaKind
 from .sum import (accumulation, axes, given_dtype, reduced_dims, restore_reduced_dims,
@@ -100,7 +99,6 @@ def vector_norm_meta(self, ord=2, dim=None, keepdim=False, dtype=None, out=None,
     return TensorMeta(reduced_shape(self._size, dims, keepdim), result)
 
 
-@quiet
 def vector_norm_into(out: np.ndarray, x: np.ndarray, ord, dim, keepdim: bool, dtype) -> None:
     """Write the `ord`-norm of `x` over `dim` into `out` (see the module docstring)."""
     ord = 2.0 if ord is None else float(ord.real if isinstance(ord, complex) else ord)

@@ -26,7 +26,6 @@ from ...backends import register_meta
 from ...meta.reduction import reduction_dim, reduction_meta
 from ...meta.shape import check_no_internal_overlap
 from ...parallel import GRAIN_SIZE, parallel_for
-from ...quiet import quiet
 from ...registry import TensorMeta, op
 from .sum import as_input, axes, write
 from ..pointwise.unary import BOOL, COMPLEX, refuse
@@ -176,7 +175,6 @@ def cumsum_backward(grad, dim: int):
 @op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     meta=_cumulative_meta, inplace=True, out=True, method=True,
     grad={"self": "cumsum_backward(grad.to(self_scalar_type), dim)"})
-@quiet
 def cumsum(self, dim, dtype, *, out):
     """The running sums of `input` along `dim`: ``y[i] = x[0] + ... + x[i]``.
 
@@ -229,7 +227,6 @@ def cumprod_backward(grad, self, dim: int, result):
 @op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     meta=_cumulative_meta, inplace=True, out=True, method=True,
     grad={"self": "cumprod_backward(grad.to(self_scalar_type), self, dim, result)"})
-@quiet
 def cumprod(self, dim, dtype, *, out):
     """The running products of `input` along `dim`: ``y[i] = x[0] * ... * x[i]``.
 
@@ -294,7 +291,6 @@ def logcumsumexp_backward(grad, self, result, dim: int):
 
 @op("logcumsumexp(Tensor self, int dim) -> Tensor", meta=_logcumsumexp_meta, out=True,
     method=True, grad={"self": "logcumsumexp_backward(grad, self, result, dim)"})
-@quiet
 def logcumsumexp(self, dim, *, out):
     """The running ``log(exp(x[0]) + ... + exp(x[i]))`` along `dim`, computed without
     overflow.
@@ -456,7 +452,6 @@ def cummaxmin_backward(grad, self, indices, dim: int):
 @op("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)",
     meta=_cumulative_extreme_meta("cummax"), out=True, method=True,
     grad={"self": "cummaxmin_backward(grad, self, indices, dim)"})
-@quiet
 def cummax(self, dim, *, out):
     _cumulative_extreme("cummax", np.maximum, self, dim, out)
 
@@ -467,7 +462,6 @@ register_meta(cummax, _cumulative_extreme_meta("cummax", scalar_dim_checked=Fals
 @op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)",
     meta=_cumulative_extreme_meta("cummin"), out=True, method=True,
     grad={"self": "cummaxmin_backward(grad, self, indices, dim)"})
-@quiet
 def cummin(self, dim, *, out):
     _cumulative_extreme("cummin", np.minimum, self, dim, out)
 

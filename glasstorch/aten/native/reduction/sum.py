@@ -29,8 +29,7 @@ from ....c10.promotion import can_cast
 from ....c10.tensor_impl import wrap_array
 from ...derivatives import derivative_helper
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
-from ...quiet import mute, unmute
-from ...registry import op
+from ...registry import fast_path, op
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
@@ -52,11 +51,7 @@ def as_input(x: np.ndarray, result: np.dtype) -> np.ndarray:
         return x
     if x.dtype.kind == "c" and result.kind != "c":
         x = x.real                        # torch keeps the real part (with a warning)
-    token = mute()
-    try:
-        return x.astype(result)
-    finally:
-        unmute(token)
+    return x.astype(result)
 
 
 def write(out: np.ndarray, value) -> None:
@@ -75,14 +70,10 @@ def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray) -> None:
     """``out = ufunc.reduce(x)`` over `dim`, accumulating as Note [Reduction dtypes] says."""
     acc = accumulation(out.dtype)
     x = as_input(x, out.dtype)
-    token = mute()
-    try:
-        if out.dtype == acc:
-            ufunc.reduce(x, axis=axes(x, dim), dtype=acc, out=out, keepdims=keepdim)
-        else:
-            write(out, ufunc.reduce(x, axis=axes(x, dim), dtype=acc, keepdims=keepdim))
-    finally:
-        unmute(token)
+    if out.dtype == acc:
+        ufunc.reduce(x, axis=axes(x, dim), dtype=acc, out=out, keepdims=keepdim)
+    else:
+        write(out, ufunc.reduce(x, axis=axes(x, dim), dtype=acc, keepdims=keepdim))
 
 
 def check_out_matches(dtype, out) -> None:
@@ -164,6 +155,7 @@ _SUMS_IN_ITSELF = frozenset({dtypes.float32, dtypes.float64, dtypes.complex64,
                              dtypes.complex128})
 
 
+@fast_path("a float tensor summed whole in its own dtype")
 def _sum_all_fast(args: tuple):
     """The common call (a loss: ``x.sum()`` of a float tensor, no dtype=), without the
     meta rule and allocation: a dtype that is its own result and accumulation dtype
@@ -276,11 +268,7 @@ def _mean_all_meta(self, dtype=None, out=None):
 
 def _divide(out: np.ndarray, total: np.ndarray, count) -> None:
     """``out = total / count``, in the accumulation dtype, rounded once."""
-    token = mute()
-    try:
-        write(out, np.divide(total, count, dtype=total.dtype))
-    finally:
-        unmute(token)
+    write(out, np.divide(total, count, dtype=total.dtype))
 
 
 def _mean_kernel(self, dim, keepdim, out):

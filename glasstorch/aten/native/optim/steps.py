@@ -1,12 +1,12 @@
-"""The float32 fast path: one parameter's SGD or Adam update as a few NumPy calls.
+"""Optimizer steps as operators: SGD's and Adam's float32 updates, one kernel each.
 
-The optimizers' readable form (`_single_tensor_sgd`, `_single_tensor_adam`) chains
-glasstorch operators, as torch's for-loop implementation does; for the common case
-(float32 CPU tensors, not differentiable) each of those operators would pay the
-dispatcher's overhead, and several would allocate. This module does the same
-arithmetic directly on the tensors' NumPy arrays, writing the state and the
-parameter in place, with the same roundings in the same order, so that the results
-are bit-identical to torch's.
+torch's for-loop optimizers (`_single_tensor_sgd`, `_single_tensor_adam`, torch's default
+on CPU) update a parameter with a chain of operators; glasstorch's readable form in
+`glasstorch/optim/` chains the same glasstorch operators, for every dtype. For float32
+parameters the optimizers call the operators declared here instead, which do the same
+arithmetic on the arrays in one kernel, writing the state and the parameter in place,
+with the same roundings in the same order: the results are bit-identical to the readable
+form (tests/aten/native/optim/ holds them to it) and to torch's.
 
 Note [Fused multiply-add in float32]
 torch's CPU kernels for ``add(alpha=)``, ``lerp`` and ``addcmul`` compute
@@ -24,19 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..aten.parallel import GRAIN_SIZE, SPLIT_SIZE, parallel_for
-from ..c10.dtype import float32
+from ....c10 import dtype as dtypes
+from ....c10.dtype import scalar_type_name
+from ...parallel import GRAIN_SIZE, SPLIT_SIZE, parallel_for
+from ...registry import op
 
 F32 = np.float32
-
-
-def usable(*tensors) -> bool:
-    """Whether this path can update these tensors (None entries are ignored): float32
-    CPU tensors. Others (and differentiable steps) take the operator form."""
-    for tensor in tensors:
-        if tensor is not None and (tensor.dtype is not float32 or tensor.device.type != "cpu"):
-            return False
-    return True
 
 
 def fma(a, b: np.ndarray, c, out: np.ndarray) -> np.ndarray:
@@ -76,8 +69,12 @@ def run_split(kernel, hyper: tuple, arrays: list) -> None:
     """``kernel(hyper, *arrays)``, over chunks on the thread pool when large.
 
     Only dense arrays of one layout are split (flat chunks line up); others run whole.
+    0-dim arrays are seen as one-element vectors: NumPy's arithmetic on 0-dim arrays
+    gives numbers, which cannot be written into.
     """
     first = arrays[0]
+    if first.ndim == 0:
+        arrays = [a.reshape(1) for a in arrays]
     if first.size < SPLIT_SIZE or not all(
             a.flags.c_contiguous and a.shape == first.shape for a in arrays):
         kernel(hyper, *arrays)
@@ -87,6 +84,19 @@ def run_split(kernel, hyper: tuple, arrays: list) -> None:
     def body(start: int, stop: int) -> None:
         kernel(hyper, *(a[start:stop] for a in flat))
     parallel_for(0, first.size, GRAIN_SIZE, body)
+
+
+def _check_step(name: str, self, *tensors) -> None:
+    """The step computes float32 parameters, with state and gradient of their shape."""
+    for tensor in (self,) + tensors:
+        if tensor is None:
+            continue
+        if tensor._dtype is not dtypes.float32:
+            raise RuntimeError(f"{name}: expected float32 tensors, but got "
+                               f"{scalar_type_name(tensor._dtype)}")
+        if tensor._size != self._size:
+            raise RuntimeError(f"{name}: expected tensors of the parameter's shape "
+                               f"{list(self._size)}, but got {list(tensor._size)}")
 
 
 # ----------------------------------------------------------------------------------
@@ -116,6 +126,24 @@ def sgd_chunk(hyper: tuple, param: np.ndarray, grad: np.ndarray,
         else:
             grad = buf
     add_scaled(param, grad, -lr, param)
+
+def _sgd_meta(self, grad, momentum_buffer, *numbers) -> None:
+    _check_step("_single_tensor_sgd_", self, grad, momentum_buffer)
+
+
+@op("_single_tensor_sgd_(Tensor(a!) self, Tensor grad, Tensor(b!)? momentum_buffer, *, "
+    "float weight_decay, float momentum, float lr, float dampening, bool nesterov, "
+    "bool maximize, bool is_first_step) -> ()", meta=_sgd_meta, function=False)
+def single_tensor_sgd_(self, grad, momentum_buffer, weight_decay, momentum, lr, dampening,
+                       nesterov, maximize, is_first_step, *, out):
+    """One SGD step of a float32 parameter, in place: torch's for-loop SGD, fused.
+
+    `momentum_buffer` is None without momentum; with `is_first_step` it is fresh memory
+    that takes the first direction as it is (torch clones it).
+    """
+    arrays = [self, grad] + ([] if momentum_buffer is None else [momentum_buffer])
+    hyper = (weight_decay, maximize, momentum, dampening, nesterov, lr, is_first_step)
+    run_split(sgd_chunk, hyper, arrays)
 
 
 # ----------------------------------------------------------------------------------
@@ -150,3 +178,29 @@ def adam_chunk(hyper: tuple, param: np.ndarray, grad: np.ndarray, exp_avg: np.nd
     update = np.multiply(exp_avg, F32(-step_size))
     np.divide(update, denom, out=update)
     np.add(param, update, out=param)
+
+
+def _adam_meta(self, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, state_step, *numbers) -> None:
+    _check_step("_single_tensor_adam_", self, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
+
+
+@op("_single_tensor_adam_(Tensor(a!) self, Tensor grad, Tensor(b!) exp_avg, "
+    "Tensor(c!) exp_avg_sq, Tensor(d!)? max_exp_avg_sq, Tensor(e!) state_step, *, float lr, "
+    "float beta1, float beta2, float weight_decay, float eps, bool maximize, "
+    "bool decoupled_weight_decay) -> ()", meta=_adam_meta, function=False)
+def single_tensor_adam_(self, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, state_step, lr,
+                        beta1, beta2, weight_decay, eps, maximize, decoupled_weight_decay, *,
+                        out):
+    """One Adam (or, with `decoupled_weight_decay`, AdamW) step of a float32 parameter,
+    in place: torch's for-loop Adam, fused. The step count is counted first, and the
+    bias corrections are this step's, computed in Python floats as torch does.
+    `max_exp_avg_sq` is given with amsgrad only.
+    """
+    state_step += 1
+    step = float(state_step)
+    step_size = lr / (1 - beta1 ** step)
+    bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
+    hyper = (beta1, beta2, lr, weight_decay, decoupled_weight_decay, maximize, eps,
+             step_size, bias_correction2_sqrt)
+    arrays = [self, grad, exp_avg, exp_avg_sq]
+    run_split(adam_chunk, hyper, arrays + ([] if max_exp_avg_sq is None else [max_exp_avg_sq]))

@@ -1,0 +1,99 @@
+"""The optimizer step operators (aten/native/optim/steps.py) against the readable form
+they fuse (`_single_tensor_sgd` and `_single_tensor_adam` in glasstorch/optim/, which
+chain operators): over several steps, the same parameters and state, bit for bit, in the
+same layout. The optimizers take the operator for float32 tensors and the readable form
+otherwise; here the readable form is forced by refusing the operator. (Versions move in
+both, by different counts: the operator bumps each tensor it writes once per step.)
+"""
+import itertools
+
+import numpy as np
+import pytest
+
+import glasstorch as gt
+import glasstorch.optim.adam
+import glasstorch.optim.sgd
+
+
+def _run(make_optimizer, readable: bool, monkeypatch, steps: int = 4):
+    """Parameters (a large one split over threads, a transposed one, a 0-dim one) and
+    their state after `steps` steps with seeded gradients."""
+    rng = np.random.default_rng(0)
+    shapes = [(300, 300), (3, 4), ()]
+    params = [gt.tensor(rng.standard_normal(shape).astype(np.float32)).requires_grad_()
+              for shape in shapes]
+    params[1] = gt.tensor(rng.standard_normal((4, 3)).astype(np.float32)).t().requires_grad_()
+    optimizer = make_optimizer(params)
+    with monkeypatch.context() as patch:
+        if readable:
+            for module in (glasstorch.optim.sgd, glasstorch.optim.adam):
+                patch.setattr(module, "float32_step", lambda *tensors: False)
+        for step in range(steps):
+            for p in params:
+                p.grad = gt.tensor(rng.standard_normal(tuple(p.shape)).astype(np.float32))
+            optimizer.step()
+    state = [sorted((k, v) for k, v in optimizer.state[p].items()) for p in params]
+    return params, state
+
+
+def _assert_same(one, other) -> None:
+    for a, b in zip(one, other, strict=True):
+        if isinstance(a, list):
+            _assert_same(a, b)
+        elif isinstance(a, tuple):
+            assert a[0] == b[0]
+            _assert_same([a[1]], [b[1]])
+        else:
+            assert (a.dtype, a.shape, a.stride()) == (b.dtype, b.shape, b.stride())
+            assert (a._version > 0) == (b._version > 0)
+            assert a.detach().numpy().tobytes() == b.detach().numpy().tobytes()
+
+
+SGD_OPTIONS = [dict(momentum=m, dampening=d, nesterov=n, weight_decay=w, maximize=x)
+               for m, d, n, w, x in itertools.product((0, 0.9), (0, 0.3), (False, True),
+                                                      (0, 0.01), (False, True))
+               if not (n and (m == 0 or d != 0))]
+
+
+@pytest.mark.parametrize("options", SGD_OPTIONS, ids=str)
+def test_sgd_step_operator_matches_the_readable_form(options, monkeypatch):
+    make = lambda params: gt.optim.SGD(params, lr=0.05, **options)
+    _assert_same(_run(make, False, monkeypatch), _run(make, True, monkeypatch))
+
+
+ADAM_OPTIONS = [dict(amsgrad=a, weight_decay=w, maximize=x)
+                for a, w, x in itertools.product((False, True), (0, 0.1), (False, True))]
+
+
+@pytest.mark.parametrize("options", ADAM_OPTIONS, ids=str)
+@pytest.mark.parametrize("name", ["Adam", "AdamW"])
+def test_adam_step_operator_matches_the_readable_form(name, options, monkeypatch):
+    make = lambda params: getattr(gt.optim, name)(params, lr=0.01, **options)
+    _assert_same(_run(make, False, monkeypatch), _run(make, True, monkeypatch))
+
+
+def test_the_step_is_an_operator_the_trace_shows():
+    w = gt.ones(3, requires_grad=True)
+    w.grad = gt.ones(3)
+    optimizer = gt.optim.AdamW([w], lr=0.1)
+    with gt.dispatch_trace() as route:
+        optimizer.step()
+    assert "aten::_single_tensor_adam_" in str(route)
+    assert "single_tensor_adam_ (writes its arguments" in str(route)
+    double = gt.ones(3, dtype=gt.float64, requires_grad=True)   # the readable form
+    double.grad = gt.ones(3, dtype=gt.float64)
+    with gt.dispatch_trace() as route:
+        gt.optim.SGD([double], lr=0.1).step()
+    assert "_single_tensor_sgd_" not in str(route) and "aten::add_" in str(route)
+
+
+def test_the_step_operator_refuses_what_it_does_not_compute():
+    step = gt.ops.aten._single_tensor_sgd_.default
+    w, g = gt.ones(3), gt.ones(3, dtype=gt.float64)
+    with pytest.raises(RuntimeError, match="expected float32 tensors, but got Double"):
+        step(w, g, None, weight_decay=0.0, momentum=0.0, lr=0.1, dampening=0.0,
+             nesterov=False, maximize=False, is_first_step=False)
+    with pytest.raises(RuntimeError, match="of the parameter's shape"):
+        step(w, gt.ones(4), None, weight_decay=0.0, momentum=0.0, lr=0.1, dampening=0.0,
+             nesterov=False, maximize=False, is_first_step=False)
+    assert w.tolist() == [1.0, 1.0, 1.0] and w._version == 0

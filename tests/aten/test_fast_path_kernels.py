@@ -1,0 +1,189 @@
+"""Fast paths (Note [Fast paths] in aten/dispatcher.py): each one registered, shown by
+`dispatch_trace()`, decided by the arguments alone, and held bit for bit to the general
+kernels (``dispatch_trace(fast_paths=False)``).
+
+tests/opinfo/test_generic.py::test_fast_paths runs every OpInfo sample of every operator
+with a fast path both ways; the tests here aim at each fast path's own conditions.
+"""
+import re
+
+import numpy as np
+import pytest
+
+import glasstorch as gt
+from glasstorch.aten.native import load_all
+from glasstorch.aten.registry import DECLARATIONS
+from glasstorch.c10.tensor_impl import _STRIDES_CACHE
+from glasstorch.utils._python_dispatch import TorchDispatchMode
+
+
+def general(function, *args):
+    """`function(*args)` on the general kernels only."""
+    with gt.dispatch_trace(fast_paths=False):
+        return function(*args)
+
+
+def fast_paths_taken(function, *args) -> list:
+    """The fast paths the call ran, by their case, and its result."""
+    with gt.dispatch_trace() as route:
+        result = function(*args)
+    return re.findall(r"\(fast path: ([^)]*)\)", str(route)), result
+
+
+def assert_identical(a, b) -> None:
+    """The same dtype, geometry and bits."""
+    assert (a.dtype, a.shape, a.stride(), a.storage_offset()) == \
+        (b.dtype, b.shape, b.stride(), b.storage_offset())
+    assert np.ascontiguousarray(a._np).tobytes() == np.ascontiguousarray(b._np).tobytes()
+
+
+def test_every_fast_path_has_its_test_here():
+    """A new kind of fast path comes with a test of its own below."""
+    load_all()
+    cases = {re.search(r"\(fast path: ([^)]*)\)", fast.label).group(1)
+             for declaration in DECLARATIONS.values()
+             for overload in declaration.overloads.values()
+             for fast in overload.fast_paths.values()}
+    assert cases == set(HELD), f"fast paths without a test here: {cases - set(HELD)}"
+
+
+# ----- elementwise: row-major operands (aten/pointwise.py) ---------------------------
+def _operands():
+    rng = np.random.default_rng(0)
+    values = rng.standard_normal((4, 5)).astype(np.float32)
+    values[0, :3] = [np.nan, -0.0, np.inf]
+    for dtype in (gt.float32, gt.float64, gt.int64, gt.complex64):
+        x = gt.tensor(values).to(dtype)
+        y = gt.tensor(values[::-1].copy()).to(dtype)
+        yield x, y
+        yield x, 3                                   # a number keeping the dtype
+        yield x, gt.tensor(2).to(dtype).expand(4, 5)   # a broadcast scalar
+        yield x[0, 0], y[1, 1]                       # 0-dim
+    big = gt.tensor(rng.standard_normal(300_000).astype(np.float32))
+    yield big, big.flip(0).contiguous()               # split over the thread pool
+
+
+@pytest.mark.parametrize("name", ["add", "sub", "mul", "div", "maximum", "eq", "pow"])
+def test_elementwise_fast_path_matches_the_general_kernel(name):
+    function = getattr(gt, name)
+    for x, y in _operands():
+        if name in ("maximum", "sub") and x.is_complex() or \
+                name == "maximum" and isinstance(y, int) or name == "div" and x.dtype is gt.int64:
+            continue                  # not served: complex max, int division to float
+        taken, result = fast_paths_taken(function, x, y)
+        assert taken == ["row-major operands of one dtype"], (name, x.dtype, y)
+        assert_identical(result, general(function, x, y))
+
+
+def test_elementwise_fast_path_declines_what_it_does_not_serve():
+    x = gt.ones(3, 4)
+    for y in (gt.ones(3, 4, dtype=gt.float64),          # another dtype
+              gt.ones(4, 3).t(),                         # another layout
+              gt.ones(4),                                # broadcast
+              2.5j):                                     # a number changing the dtype
+        taken, result = fast_paths_taken(gt.add, x, y)
+        assert taken == []
+        assert_identical(result, general(gt.add, x, y))
+    half = gt.ones(3, dtype=gt.float16)                  # computed in float32: general
+    assert fast_paths_taken(gt.exp, half)[0] == []
+
+
+def test_fast_path_is_decided_by_the_arguments_alone():
+    """A row-major tensor of a shape no tensor had before (made by a view, which asks
+    no strides cache) takes the fast path, with or without the process's strides cache."""
+    x = gt.arange(7 * 11 * 13, dtype=gt.float32).view(7, 11, 13)
+    _STRIDES_CACHE.clear()
+    taken, result = fast_paths_taken(gt.mul, x, x)
+    assert taken == ["row-major operands of one dtype"]
+    assert_identical(result, general(gt.mul, x, x))
+
+
+# ----- elementwise in place, fused with the version bump -----------------------------
+@pytest.mark.parametrize("method", ["add_", "mul_", "div_", "sub_", "sqrt_", "exp_"])
+def test_inplace_fast_path_matches_the_general_kernel(method):
+    for x, y in _operands():
+        if x.dtype is gt.int64 and method in ("div_", "exp_", "sqrt_") or x.dim() == 0:
+            continue
+        args = () if method in ("sqrt_", "exp_") else (y,)
+        a, b = x.clone(), x.clone()
+        taken, result = fast_paths_taken(getattr(gt.Tensor, method), a, *args)
+        general(getattr(gt.Tensor, method), b, *args)
+        assert result is a and a._version == b._version == 1
+        assert taken == ["row-major self written in place, version bumped"], (method, y)
+        assert_identical(a, b)
+
+
+def test_inplace_fast_path_applies_to_what_is_left_of_the_key_set():
+    """The fused fast path applies when nothing but ADInplaceOrView and the backend is
+    in the key set: below autograd, which recorded the call, and not under a dispatch
+    mode, which must see it."""
+    leaf = gt.ones(3, requires_grad=True)
+    w = leaf.clone()
+    taken, _ = fast_paths_taken(gt.Tensor.mul_, w, gt.full((3,), 2.0))
+    assert taken == ["row-major self written in place, version bumped"] and w._version == 1
+    w.sum().backward()
+    assert leaf.grad.tolist() == [2.0, 2.0, 2.0]
+
+    class Seen(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(func.name)
+            return func(*args, **(kwargs or {}))
+    x, y, seen = gt.ones(3), gt.ones(3), []
+    with Seen():
+        taken, _ = fast_paths_taken(gt.Tensor.add_, x, y)
+    assert seen == ["add_.Tensor"]                                       # the mode saw it,
+    assert taken == ["row-major self written in place, version bumped"]  # then it ran fast
+    assert x.tolist() == [2.0, 2.0, 2.0]
+
+
+# ----- views: the view and its bookkeeping in one step -------------------------------
+@pytest.mark.parametrize("call", [
+    lambda x: x.t(), lambda x: x.view(-1), lambda x: x[1], lambda x: x.unbind(0),
+    lambda x: x.detach(), lambda x: x.expand(2, 3, 4)])
+def test_view_fast_path_matches_the_general_kernels(call):
+    x = gt.arange(12.0).reshape(3, 4)
+    taken, fast = fast_paths_taken(call, x)
+    assert taken and set(taken) == {"the view and its bookkeeping in one step"}
+    for grad_mode in (True, False):                      # no_grad is noted on the view
+        with gt.set_grad_enabled(grad_mode):
+            fast, slow = call(x), general(call, x)
+        for a, b in zip(fast if isinstance(fast, tuple) else [fast],
+                        slow if isinstance(slow, tuple) else [slow]):
+            assert_identical(a, b)
+            assert a._base is b._base and a._version_counter() is b._version_counter()
+            assert a._creation_meta == b._creation_meta
+
+
+# ----- sum and clone: the structured operators' declared fast paths ------------------
+@pytest.mark.parametrize("make", [
+    lambda: gt.arange(24.0).reshape(2, 3, 4), lambda: gt.tensor(2.5),
+    lambda: gt.zeros(0, 3), lambda: gt.tensor([1 + 2j, 3 - 1j], dtype=gt.complex64),
+    lambda: gt.full((4,), 3e38), lambda: gt.ones(3).expand(2, 3),
+    lambda: gt.arange(24.0, dtype=gt.float64).reshape(4, 6).t()])
+def test_sum_fast_path_matches_the_general_kernel(make):
+    x = make()
+    taken, result = fast_paths_taken(gt.sum, x)
+    assert taken == ["a float tensor summed whole in its own dtype"]
+    assert_identical(result, general(gt.sum, x))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gt.arange(24.0).reshape(2, 3, 4), lambda: gt.tensor(True),
+    lambda: gt.zeros(0, 3, dtype=gt.int8), lambda: gt.ones(3, dtype=gt.bfloat16)])
+def test_clone_fast_path_matches_the_general_kernel(make):
+    x = make()
+    taken, result = fast_paths_taken(gt.clone, x)
+    assert taken == ["a row-major tensor copied row-major"]
+    assert_identical(result, general(gt.clone, x))
+    transposed = gt.ones(4, 3).t()                       # not row-major: declined
+    assert fast_paths_taken(gt.clone, transposed)[0] == []
+
+
+HELD = {
+    "row-major operands of one dtype": test_elementwise_fast_path_matches_the_general_kernel,
+    "row-major self written in place, version bumped":
+        test_inplace_fast_path_matches_the_general_kernel,
+    "the view and its bookkeeping in one step": test_view_fast_path_matches_the_general_kernels,
+    "a float tensor summed whole in its own dtype": test_sum_fast_path_matches_the_general_kernel,
+    "a row-major tensor copied row-major": test_clone_fast_path_matches_the_general_kernel,
+}
