@@ -41,7 +41,7 @@ Note [Meta registrations]
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections import namedtuple
 
 from ..c10.dispatch_key import DispatchKey
 from .allocation import ALLOCATORS
@@ -50,13 +50,17 @@ from .dispatcher import OpOverload
 META = DispatchKey.Meta
 
 
-class Backend(NamedTuple):
-    """One backend: its dispatch key, its device type, and what it does with results."""
+class Backend(namedtuple("Backend", "key device_type runs_kernels allocate")):
+    """One backend: its dispatch key, its device type, and what it does with results.
 
-    key: DispatchKey
-    device_type: str
-    runs_kernels: bool          # False: results are allocated and described, never computed
-    allocate: Callable          # (shape, stride or None, dtype) -> uninitialised tensor
+    Attributes:
+        key (DispatchKey): the key its kernels are registered under.
+        device_type (str): the device type of the tensors it makes.
+        runs_kernels (bool): False: results are allocated and described, never computed.
+        allocate: ``(shape, stride or None, dtype) -> uninitialised tensor``.
+    """
+
+    __slots__ = ()
 
 
 BACKENDS = (Backend(DispatchKey.CPU, "cpu", True, ALLOCATORS["cpu"]),

@@ -3,7 +3,7 @@ what glasstorch knows of each device type, as data (`DEVICE_TYPES`)."""
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from collections import namedtuple
 
 from . import dtype as dtypes
 
@@ -123,8 +123,10 @@ def as_device(value) -> device:
     return device(value)
 
 
-@dataclass(frozen=True)
-class DeviceType:
+_DEVICE_TYPE_FIELDS = "backend legacy_module legacy_dtypes holds_data host"
+
+
+class DeviceType(namedtuple("DeviceType", _DEVICE_TYPE_FIELDS)):
     """What the operators need to know of a device type: data, so that code never asks
     for a device by name and a new device is one row of `DEVICE_TYPES`.
 
@@ -136,11 +138,7 @@ class DeviceType:
         host: it is the CPU, where Python reads values (`tensor_split`'s indices).
     """
 
-    backend: str
-    legacy_module: str
-    legacy_dtypes: tuple
-    holds_data: bool
-    host: bool
+    __slots__ = ()
 
 
 _LEGACY_DTYPES = (dtypes.uint8, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
