@@ -155,7 +155,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                       'method:erfinv_ method:i0 method:i0_ method:igamma method:igamma_ '
                       'method:igammac method:igammac_ method:lgamma method:lgamma_ '
                       'method:logit method:logit_ method:mvlgamma method:mvlgamma_ '
-                      'method:polygamma method:polygamma_ method:sigmoid method:sigmoid_',
+                      'method:polygamma method:polygamma_ method:sigmoid method:sigmoid_ '
+                      'special:special_entr',
  'pointwise.ternary': 'function:addcdiv function:addcmul function:lerp function:where '
                       'method:addcdiv method:addcdiv_ method:addcmul method:addcmul_ '
                       'method:lerp method:lerp_ method:where',
@@ -352,7 +353,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
                        'trunc_',
  'pointwise.special': 'digamma digamma_ erf erf_ erfc erfc_ erfinv erfinv_ i0 i0_ igamma '
                       'igamma_ igammac igammac_ lgamma lgamma_ logit logit_ mvlgamma '
-                      'mvlgamma_ polygamma polygamma_ sigmoid sigmoid_',
+                      'mvlgamma_ polygamma polygamma_ sigmoid sigmoid_ special_entr',
  'pointwise.ternary': 'addcdiv addcdiv_ addcmul addcmul_ lerp lerp_ where',
  'pointwise.trigonometric': 'acos acos_ acosh acosh_ arccos arccos_ arccosh arccosh_ '
                             'arcsin arcsin_ arcsinh arcsinh_ arctan arctan_ arctanh '
