@@ -27,7 +27,7 @@ from .aten import native as _native
 from ._tensor import Tensor  # noqa: F401
 from ._tensor_new import (  # noqa: F401
     tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
-from . import linalg  # noqa: F401
+from . import linalg, special  # noqa: F401
 from . import utils, return_types  # noqa: F401
 from .c10.generator import Generator, default_generator  # noqa: F401
 from . import random  # noqa: F401

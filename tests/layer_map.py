@@ -41,6 +41,7 @@ LAYERS = {
     # the torch namespaces over the core
     "utils": ("glasstorch/utils/",),
     "linalg": ("glasstorch/linalg/",),
+    "special": ("glasstorch/special/",),
     "nn": ("glasstorch/nn/",),
     "optim": ("glasstorch/optim/",),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
@@ -61,6 +62,7 @@ MAY_IMPORT = {
     "autograd tools": CORE + ("namespace",),
     "utils": CORE,
     "linalg": ("aten",),
+    "special": ("aten",),
     "nn": CORE + ("utils", "namespace"),
     "optim": CORE + ("utils", "namespace"),
     "namespace": tuple(LAYERS),
@@ -70,7 +72,8 @@ MAY_IMPORT = {
 # read off) their modules, no module of theirs whose name starts with "_". What the
 # namespaces need of aten (nn above all) is part of aten's interface, named and
 # documented as such.
-PUBLIC_ONLY = {layer: ("aten",) for layer in ("autograd tools", "utils", "linalg", "nn", "optim")}
+PUBLIC_ONLY = {layer: ("aten",)
+               for layer in ("autograd tools", "utils", "linalg", "special", "nn", "optim")}
 
 # Imports allowed although their layers are not: (importing file, imported file) -> the
 # reason. None: every import follows the layers.

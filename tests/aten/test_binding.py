@@ -80,6 +80,15 @@ def test_inplace_functions_torch_exposes():
     assert not hasattr(torch, "add_") and not hasattr(torch, "mul_")
 
 
+
+def test_special_is_a_namespace_module():
+    """`torch.special` comes with `import torch`, as torch's does, and refuses a name no
+    declaration binds there as a module does."""
+    assert torch.special.__name__ == "glasstorch.special"
+    with pytest.raises(AttributeError, match=r"^module 'glasstorch\.special' has no "
+                                             r"attribute 'no_such_function'$"):
+        torch.special.no_such_function
+
 # Names torch binds for operators glasstorch declares but whose Python form is not built
 # here: first-class-dims' Tensor.index, F.unfold (im2col, while aten::unfold is the
 # Tensor.unfold view), and linalg.matrix_norm (only its str_ord overload is declared, for
@@ -95,6 +104,7 @@ def _public(names) -> set:
 def _namespaces(real):
     import glasstorch.nn.functional as F
     import glasstorch.linalg as linalg
+    import glasstorch.special as special
     from glasstorch.aten import binding
     # where -> (the names bound here, our module, torch's, the operators' name prefix)
     return {"torch": (set(binding.names("function")), torch, real, ""),
@@ -102,13 +112,15 @@ def _namespaces(real):
             "F": (_public(dir(F)), F, real.nn.functional, ""),
             "nn": (set(binding.names("nn")), None, real._C._nn, ""),
             "linalg": ({n.removeprefix("linalg_") for n in binding.names("linalg")}, linalg,
-                       real.linalg, "linalg_")}
+                       real.linalg, "linalg_"),
+            "special": ({n.removeprefix("special_") for n in binding.names("special")}, special,
+                        real.special, "special_")}
 
 
 def test_bound_names_are_torch_names():
-    """Every name a declaration binds (torch.*, Tensor.*, torch._C._nn.*, torch.linalg.*)
-    and every public name of nn.functional exists in torch too: no extra Tensor.celu_,
-    F.nll_loss_nd, torch.index."""
+    """Every name a declaration binds (torch.*, Tensor.*, torch._C._nn.*, torch.linalg.*,
+    torch.special.*) and every public name of nn.functional exists in torch too: no extra
+    Tensor.celu_, F.nll_loss_nd, torch.index."""
     real = pytest.importorskip("torch")
     for where, (ours, _, theirs, _) in _namespaces(real).items():
         extra = sorted(n for n in ours if not hasattr(theirs, n))

@@ -31,6 +31,7 @@ def test_index_is_current():
     ("torch.ops.aten.div.Scalar(x, 2)", "pointwise.binary_scalar"),  # an overload of a loaded name
     ("torch.nn.functional.layer_norm(x, (3,))", "nn.normalization"),  # a namespace module
     ("torch.linalg.vector_norm(x)", "reduction.norms"),
+    ("torch.special.entr(x)", "pointwise.special"),
     ("torch.einsum('i,i->', x, x)", "linalg.einsum"),             # a re-exported function
     ("torch.Tensor.unique(x)", "sorting.unique"),                 # a re-exported method
     ("x.norm()", "reduction.norms"),

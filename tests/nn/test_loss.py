@@ -105,6 +105,15 @@ def _kl_case(reduction: str, log_target: bool):
     return scenario
 
 
+def _soft_margin_case(shapes: tuple, reduction: str, target_dtype: str = "float64"):
+    """Logits against signs: the target requires no grad (torch refuses one that does)."""
+    def scenario(lib):
+        x = _leaf(lib, _values(13, shapes[0]))
+        target = lib.tensor(np.sign(_values(14, shapes[1])), dtype=getattr(lib, target_dtype))
+        return lib.nn.functional.soft_margin_loss(x, target, reduction=reduction), [x]
+    return scenario
+
+
 def _scenarios() -> dict:
     found = {}
     same, broadcast = ((3, 5), (3, 5)), ((3, 5), (5,))
@@ -144,6 +153,10 @@ def _scenarios() -> dict:
                     "binary_cross_entropy_with_logits", reduction, weight_shape, pos_weight)
         found[f"bce-float32-{reduction}"] = _binary_case("binary_cross_entropy", reduction,
                                                          dtype="float32")
+        for shapes in (((3, 5), (3, 5)), ((3, 5), (5,)), ((), ())):
+            found[f"soft_margin-{reduction}-{shapes}"] = _soft_margin_case(shapes, reduction)
+        found[f"soft_margin-{reduction}-int64-target"] = _soft_margin_case(
+            ((4, 2), (4, 2)), reduction, "int64")
     for reduction in REDUCTIONS + ("batchmean",):
         for log_target in (False, True):
             found[f"kl_div-{reduction}-{log_target}"] = _kl_case(reduction, log_target)
@@ -177,6 +190,28 @@ def test_functional_matches_torch(name):
         assert (mine is None) == (ref is None)
         if ref is not None:
             assert_close(mine, ref, **tolerance)
+
+
+def _second_order(lib, reduction: str):
+    """soft_margin_loss differentiated twice: through SoftMarginLossBackwardBackward0,
+    whose helpers divide by the count (mean) and contract grad_output (mean, sum)."""
+    x = _leaf(lib, _values(15, (3, 4)))
+    target = lib.tensor(np.sign(_values(16, (3, 4))))
+    loss = lib.nn.functional.soft_margin_loss(x, target, reduction=reduction)
+    upstream = _leaf(lib, _values(17, tuple(loss.shape)))
+    gradient, = lib.autograd.grad(loss, x, upstream, create_graph=True)
+    weights = lib.tensor(_values(18, (3, 4)))
+    second = lib.autograd.grad((gradient * weights).sum(), (x, upstream))
+    return type(gradient.grad_fn).__name__, second
+
+
+@needs_torch
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_soft_margin_loss_second_order_matches_torch(reduction):
+    ours, theirs = _second_order(gt, reduction), _second_order(torch, reduction)
+    assert ours[0] == theirs[0] == "SoftMarginLossBackwardBackward0"
+    for mine, ref in zip(ours[1], theirs[1], strict=True):
+        assert_close(mine, ref, rtol=1e-10, atol=1e-12)
 
 
 # ----------------------------------------------------------------------------------
@@ -279,6 +314,16 @@ ERRORS = {
     "kl-reduction": lambda lib: lib.nn.functional.kl_div(_logits(lib, 3), _logits(lib, 3),
                                                          reduction="bad"),
     "huber-module-delta": lambda lib: lib.nn.HuberLoss(delta="1"),
+    "soft-margin-target-grad": lambda lib: lib.nn.functional.soft_margin_loss(
+        _logits(lib, 3), _logits(lib, 3).requires_grad_()),
+    "soft-margin-size": lambda lib: lib.nn.functional.soft_margin_loss(_logits(lib, 3, 5),
+                                                                       _logits(lib, 4)),
+    "soft-margin-target-larger": lambda lib: lib.nn.functional.soft_margin_loss(
+        _logits(lib, 5), _logits(lib, 3, 5)),
+    "soft-margin-int": lambda lib: lib.nn.functional.soft_margin_loss(
+        lib.ones(3, dtype=lib.long), lib.ones(3, dtype=lib.long)),
+    "soft-margin-reduction": lambda lib: lib.nn.functional.soft_margin_loss(
+        _logits(lib, 3), _logits(lib, 3), reduction="avg"),
 }
 
 
@@ -328,6 +373,8 @@ WARNINGS = {
     "kl-batchmean-0d": lambda lib: lib.nn.functional.kl_div(
         lib.tensor(0.5), lib.tensor(0.2), reduction="batchmean"),
     "module-legacy": lambda lib: lib.nn.CrossEntropyLoss(reduce=False).reduction,
+    "legacy-soft-margin": lambda lib: lib.nn.functional.soft_margin_loss(
+        _logits(lib, 3), _logits(lib, 3), size_average=False),
 }
 
 
@@ -375,6 +422,8 @@ MODULES = {
     "BCELoss": ("BCELoss", {"weight": [1.0, 2.0, 0.5]}, "values"),
     "BCEWithLogitsLoss": ("BCEWithLogitsLoss", {"pos_weight": [1.0, 2.0, 0.5]}, "values"),
     "BCEWithLogitsLoss-plain": ("BCEWithLogitsLoss", {"reduce": False}, "values"),
+    "SoftMarginLoss": ("SoftMarginLoss", {"reduction": "sum"}, "values"),
+    "SoftMarginLoss-legacy": ("SoftMarginLoss", {"reduce": False}, "values"),
 }
 
 

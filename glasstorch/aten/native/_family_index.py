@@ -68,7 +68,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                'function:feature_alpha_dropout_ function:feature_dropout '
                'function:feature_dropout_ function:native_dropout',
  'nn.embedding': 'function:embedding function:embedding_renorm_ nn:one_hot',
- 'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy',
+ 'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
+                   'nn:soft_margin_loss',
  'nn.loss_cross_entropy': 'nn:cross_entropy_loss',
  'nn.loss_nll': 'nn:nll_loss nn:nll_loss2d nn:nll_loss_nd',
  'nn.loss_regression': 'function:kl_div nn:huber_loss nn:l1_loss nn:mse_loss '
@@ -155,7 +156,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                       'method:erfinv_ method:i0 method:i0_ method:igamma method:igamma_ '
                       'method:igammac method:igammac_ method:lgamma method:lgamma_ '
                       'method:logit method:logit_ method:mvlgamma method:mvlgamma_ '
-                      'method:polygamma method:polygamma_ method:sigmoid method:sigmoid_',
+                      'method:polygamma method:polygamma_ method:sigmoid method:sigmoid_ '
+                      'special:special_entr',
  'pointwise.ternary': 'function:addcdiv function:addcmul function:lerp function:where '
                       'method:addcdiv method:addcdiv_ method:addcmul method:addcmul_ '
                       'method:lerp method:lerp_ method:where',
@@ -307,7 +309,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
  'nn.embedding': 'embedding embedding_backward embedding_dense_backward embedding_renorm_ '
                  'one_hot',
  'nn.loss_binary': 'binary_cross_entropy binary_cross_entropy_backward '
-                   'binary_cross_entropy_with_logits',
+                   'binary_cross_entropy_with_logits soft_margin_loss '
+                   'soft_margin_loss_backward',
  'nn.loss_cross_entropy': 'cross_entropy_loss',
  'nn.loss_nll': 'nll_loss nll_loss2d nll_loss2d_backward nll_loss2d_forward '
                 'nll_loss_backward nll_loss_forward nll_loss_nd',
@@ -352,7 +355,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
                        'trunc_',
  'pointwise.special': 'digamma digamma_ erf erf_ erfc erfc_ erfinv erfinv_ i0 i0_ igamma '
                       'igamma_ igammac igammac_ lgamma lgamma_ logit logit_ mvlgamma '
-                      'mvlgamma_ polygamma polygamma_ sigmoid sigmoid_',
+                      'mvlgamma_ polygamma polygamma_ sigmoid sigmoid_ special_entr',
  'pointwise.ternary': 'addcdiv addcdiv_ addcmul addcmul_ lerp lerp_ where',
  'pointwise.trigonometric': 'acos acos_ acosh acosh_ arccos arccos_ arccosh arccosh_ '
                             'arcsin arcsin_ arcsinh arcsinh_ arctan arctan_ arctanh '

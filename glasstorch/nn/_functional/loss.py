@@ -15,7 +15,8 @@ from ...aten.binding import get_binding
 from .. import _reduction
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy", "nll_loss",
-           "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div"]
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+           "soft_margin_loss"]
 
 Tensor = torch.Tensor
 
@@ -313,3 +314,17 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                          f"({input.size()})")
     return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
                                                   reduction_enum)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                     reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """The two-class logistic loss ``log(1 + exp(-target * input))`` of logits against
+    targets of 1 or -1 (see `torch.nn.SoftMarginLoss`).
+
+    Example::
+
+        >>> F.soft_margin_loss(torch.tensor([2., -1.]), torch.tensor([1., 1.]))
+        tensor(0.7201)
+    """
+    return _nn("soft_margin_loss")(input, target, _reduction.get_enum(
+        _reduction_of(size_average, reduce, reduction)))

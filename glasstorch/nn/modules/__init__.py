@@ -4,7 +4,7 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,  # noqa: F401
-                   MSELoss, NLLLoss, SmoothL1Loss)
+                   MSELoss, NLLLoss, SmoothL1Loss, SoftMarginLoss)
 from .normalization import LayerNorm, RMSNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401

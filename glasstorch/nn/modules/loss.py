@@ -13,7 +13,7 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "NLLLoss",
-           "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss"]
+           "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "SoftMarginLoss"]
 
 Tensor = torch.Tensor
 
@@ -268,3 +268,22 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+class SoftMarginLoss(_Loss):
+    """The two-class logistic loss ``log(1 + exp(-y * x))`` between logits and targets of
+    1 or -1.
+
+    Args:
+        size_average (bool, optional): deprecated (see `reduction`).
+        reduce (bool, optional): deprecated (see `reduction`).
+        reduction (str): 'none' | 'mean' | 'sum'. Default: 'mean'.
+
+    Example::
+
+        >>> nn.SoftMarginLoss()(torch.tensor([2., -1.]), torch.tensor([1., 1.]))
+        tensor(0.7201)
+    """
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.soft_margin_loss(input, target, reduction=self.reduction)

@@ -122,6 +122,11 @@ def _logit(x, eps=None):
         return np.log(ratio.astype(np.promote_types(dtype, np.float32))).astype(dtype)
 
 
+def _entr(x):
+    value = np.where(x == 0, 0, -x * np.log(x))             # not 0 * -inf
+    return np.where(x < 0, -np.inf, value)
+
+
 def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
@@ -234,6 +239,12 @@ def errors_mvlgamma():
                                    r"desired output type Float$", known_bug_on_meta=META_CAST)
 
 
+def errors_entr():
+    yield from no_kernel("entr_cpu", COMPLEX[:1])()
+    yield ErrorInput(SampleInput(2.0), TypeError, r"^special_entr\(\): argument 'input' "
+                                                  r"\(position 1\) must be Tensor, not float$")
+
+
 # ----- the entries -------------------------------------------------------------------
 def special(name: str, ref, kernel: str, samples=sample_special, **extra_marks):
     """A SciPy-referenced real unary entry (function, method, in-place, out=), whose
@@ -325,4 +336,7 @@ OPS = [
            out="mvlgamma", inplace="Tensor.mvlgamma_", marks=marks(True, **MVLGAMMA_NARROW)),
     incomplete_gamma("igamma", lower=True),
     incomplete_gamma("igammac", lower=False),
+    OpInfo("special_entr", variants=("special.entr",), ref=_float_ref(_entr), dtypes=REAL,
+           sample_inputs=sample_special, error_inputs=errors_entr, out="special.entr",
+           marks=marks()),
 ]

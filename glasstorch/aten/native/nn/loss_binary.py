@@ -1,5 +1,6 @@
-"""Binary cross entropy: on probabilities (binary_cross_entropy and its backward
-operator) and on logits (binary_cross_entropy_with_logits).
+"""The two-class losses: binary cross entropy on probabilities (binary_cross_entropy and
+its backward operator) and on logits (binary_cross_entropy_with_logits), and the soft
+margin loss of logits against targets of ±1 (soft_margin_loss and its backward operator).
 
 Note [Binary cross entropy]
     For a probability ``x`` of the positive class and a target ``t`` in [0, 1], the loss
@@ -15,14 +16,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....c10.dtype import scalar_type_name
+from ....c10.dtype import from_numpy_dtype, scalar_type_name
+from ....c10.promotion import can_cast, result_type_of
 from ...derivatives import derivative_helper
-from ...meta.pointwise import Promotion, elementwise_meta
+from ...dispatcher import ops
+from ...meta.pointwise import Promotion, common_dtype, elementwise_meta, result_and_compute
 from ...meta.shape import broadcast_shapes, is_non_overlapping_and_dense
 from ...registry import TensorMeta, op
-from .loss_regression import (MEAN, NOT_FLOATING, SUM, mean_divided, opmath, reduce_loss,
-                              rounded)
-from ..pointwise.unary import refuse
+from .loss_regression import (MEAN, NOT_FLOATING, SUM, _grad_output_gradient, mean_divided,
+                              opmath, reduce_loss, rounded)
+from ..pointwise.unary import _check_neg, refuse
 
 _LOG_FLOOR = -100.0
 _REFUSED = "refuses_requires_grad"    # torch's derivatives leave weights out: refused
@@ -262,3 +265,121 @@ def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction
     if weight is not None:
         losses = rounded(losses, dtype) * opmath(weight)
     reduce_loss(losses, reduction, out, dtype)
+
+
+# ----------------------------------------------------------------------------------
+# soft_margin_loss: log(1 + exp(-target * input))
+# ----------------------------------------------------------------------------------
+# torch writes both operators as chains of tensor operations, in place in the result
+# (``-input``, times target, exp, log1p; ``target * exp(-target * input)``, scaled, over
+# ``1 + exp(...)``, times grad_output): each step refuses what that operation refuses
+# and rounds to the dtype of the tensor it writes, which the kernels reproduce.
+def _check_castable(result, written) -> None:
+    """An in-place step of the chain: its `result` dtype must fit the tensor `written`."""
+    if not can_cast(result, written):
+        raise RuntimeError(f"result type {scalar_type_name(result)} can't be cast to the "
+                           f"desired output type {scalar_type_name(written)}")
+
+
+def _common(a: np.ndarray, b: np.ndarray) -> np.dtype:
+    """torch's common dtype of two operands, as a NumPy dtype."""
+    return result_type_of(from_numpy_dtype(a.dtype), a.ndim == 0, from_numpy_dtype(b.dtype),
+                          b.ndim == 0)._np
+
+
+def _wide(dtype: np.dtype) -> np.dtype:
+    """The dtype torch computes in for `dtype`: float32 for float16 / bfloat16."""
+    return np.dtype(np.float32) if dtype.itemsize == 2 else dtype
+
+
+def _step(values, dtype: np.dtype) -> np.ndarray:
+    """One tensor operation's result: rounded to `dtype`, read back as torch computes the
+    next (float16 / bfloat16 in float32)."""
+    return opmath(np.asarray(values).astype(dtype))
+
+
+def _soft_margin_meta(self, target, reduction=MEAN, out=None) -> TensorMeta:
+    """A result like `self` (laid out as ``-self``), of self's dtype only."""
+    _check_neg(self)
+    if out is not None:
+        _check_same_dtype(self._dtype, out)
+    _check_broadcasts(self._size, target)
+    _check_castable(common_dtype((self, target)), self._dtype)
+    _check_castable(result_and_compute(self._dtype, Promotion.INT_TO_FLOAT)[0], self._dtype)
+    if reduction in (MEAN, SUM):
+        return TensorMeta((), self._dtype)
+    return elementwise_meta((self,), Promotion.DEFAULT)
+
+
+@op("soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor",
+    meta=_soft_margin_meta, out=True, python_module="nn",
+    grad={"self": "soft_margin_loss_backward(grad, self, target, reduction)",
+          "target": _REFUSED})
+def soft_margin_loss(self, target, reduction, *, out):
+    """The logistic loss ``log(1 + exp(-target * input))`` of logits against targets of
+    ±1, averaged, summed or elementwise.
+
+    Args:
+        input (Tensor): logits (floating point or complex).
+        target (Tensor): 1 or -1, broadcastable to the input's shape.
+        reduction (int): 0 none, 1 mean, 2 sum.
+
+    Example::
+
+        >>> torch.ops.aten.soft_margin_loss(torch.tensor([2., -1.]), torch.tensor([1., 1.]), 0)
+        tensor([0.1269, 1.3133])
+    """
+    dtype, wide = self.dtype, _wide(_common(self, target))
+    margin = _step(-self.astype(wide) * target.astype(wide), dtype)
+    reduce_loss(np.log1p(_step(np.exp(margin), dtype)), reduction, out, dtype)
+
+
+@derivative_helper
+def soft_margin_loss_double_backward(grad, self, target, reduction: int):
+    """d(soft_margin_loss_backward)/d(self) applied to `grad` (already times grad_output):
+    ``t^2 e / (1 + e)^2`` with ``e = exp(-t x)``."""
+    e = (-target * self).exp()
+    return mean_divided(grad * (target * target) * e / ((e + 1) * (e + 1)), reduction,
+                        self.numel())
+
+
+@derivative_helper
+def soft_margin_loss_double_backward_grad_output(grad, grad_output, self, target,
+                                                 reduction: int):
+    return _grad_output_gradient(ops.aten.soft_margin_loss_backward, grad, grad_output,
+                                 reduction, self, target, reduction)
+
+
+def _soft_margin_backward_meta(grad_output, self, target, reduction, out=None) -> TensorMeta:
+    """A result of self's dtype, shaped and laid out as ``target * exp(-target * self)``."""
+    _check_neg(target)
+    described = elementwise_meta((target, self), Promotion.DEFAULT)
+    written = self._dtype if out is None else out._dtype
+    _check_castable(result_and_compute(described.dtype, Promotion.INT_TO_FLOAT)[0], written)
+    _check_broadcasts(described.shape, grad_output)
+    _check_castable(result_type_of(written, not described.shape, grad_output._dtype,
+                                   not grad_output._size), written)
+    return TensorMeta(described.shape, self._dtype, described.stride)
+
+
+@op("soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) "
+    "-> Tensor", meta=_soft_margin_backward_meta,
+    out=True, out_overload="grad_input", out_names=("grad_input",), function=False,
+    grad={"grad_output": "soft_margin_loss_double_backward_grad_output(grad, grad_output, "
+                         "self, target, reduction)",
+          "self": "soft_margin_loss_double_backward(grad * grad_output, self, target, "
+                  "reduction)",
+          "target": _REFUSED})
+def soft_margin_loss_backward(grad_output, self, target, reduction, *, out):
+    """The gradient of `soft_margin_loss` for `self`: ``-target e / (1 + e)`` with
+    ``e = exp(-target self)``, times `grad_output`, over the element count for a mean."""
+    common, written = _common(target, self), out.dtype
+    wide = _wide(common)
+    e = _step(np.exp(_step(-target.astype(wide) * self.astype(wide), common)), common)
+    gradient = _step(target.astype(wide) * e, written)
+    norm = 1 / self.size if reduction == MEAN and self.size else 1
+    gradient = _step(gradient * _step(-norm, written), written)     # a scalar of its dtype
+    gradient = _step(gradient / _step(e + 1, common), written)
+    wide = _wide(_common(out, grad_output))
+    np.copyto(out, gradient.astype(wide) * grad_output.astype(wide), casting="unsafe")
+

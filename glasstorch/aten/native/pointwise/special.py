@@ -1,5 +1,6 @@
 """Special functions: sigmoid and logit, the error functions, the gamma family (with the
-incomplete gamma functions igamma and igammac), i0.
+incomplete gamma functions igamma and igammac), i0, and those torch has only under
+torch.special (``python_module="special"``: `special_entr` is ``torch.special.entr``).
 
 Elementwise (aten/pointwise.py): integers and bool compute in the default float dtype,
 float16/bfloat16 in float32, rounded once. The kernels call SciPy's `scipy.special`,
@@ -33,7 +34,7 @@ from ...backends import register_meta
 from ...registry import composite, op
 from ...schema import SchemaKind
 from ...meta.shape import check_no_internal_overlap as check_writable
-from .binary import refuse as refuse_kinds
+from .binary import reduced_float, refuse as refuse_kinds
 from .blocks import logistic
 from .unary import COMPLEX, FLOAT_RESULT, refuse
 
@@ -492,3 +493,33 @@ def igammac(self, other, *, out):
         tensor([0.6065, 0.1991])
     """
     _incomplete_gamma(self, other, out, lower=False)
+
+
+# ----------------------------------------------------------------------------------
+# Entropy
+# ----------------------------------------------------------------------------------
+@pointwise("special_entr(Tensor self) -> Tensor", promotion=Promotion.INT_TO_FLOAT, out=True,
+           numbers=(), method=False, python_module="special",
+           grad={"self": "grad * (-(1 + self.log()))"})
+def special_entr(self, *, out, result=None):
+    """The entropy term ``-x * ln(x)`` of each element: 0 at 0, ``-inf`` for negative
+    inputs (NaN stays NaN).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword args:
+        out (Tensor, optional): the output tensor.
+
+    Example::
+
+        >>> torch.special.entr(torch.tensor([-0.5, 0.0, 0.5]))
+        tensor([  -inf, 0.0000, 0.3466])
+    """
+    refuse(self, "entr_cpu", COMPLEX)
+    logarithm = np.log(self)
+    if reduced_float(result):       # torch's float16 / bfloat16 kernel rounds the log
+        logarithm = logarithm.astype(result).astype(out.dtype)
+    np.multiply(np.negative(self), logarithm, out=out)
+    np.copyto(out, 0, where=self == 0)                  # not 0 * -inf
+    np.copyto(out, -np.inf, where=self < 0)
