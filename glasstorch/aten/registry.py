@@ -43,14 +43,13 @@ from dataclasses import dataclass, field
 
 from ..c10.dispatch_key import DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase, make_tensor, make_view
-from .allocation import empty_strided_on, resize_tensor  # noqa: F401 (re-exported)
 from .backends import BACKENDS, BACKEND_OF_KEY
 from .derivatives import check_formulas
 from .dispatcher import FastPath, OpOverload, get_overload
 from .schema import FunctionSchema, SchemaKind, parse_schema
 from .structured import Structured, bump_written
 # the names family files declare with, beside `op`, `view` and `composite`
-from .structured import TensorMeta, fast_path, prepare_out as _prepare_out  # noqa: F401
+from .structured import TensorMeta, check_castable, fast_path, prepare_out  # noqa: F401
 
 CPU = DispatchKey.CPU
 META = DispatchKey.Meta

@@ -360,14 +360,20 @@ def _is_factory(schema: FunctionSchema) -> bool:
     return not any(a.type.base == "Tensor" and not a.is_write for a in schema.arguments)
 
 
+def check_castable(result, written) -> None:
+    """torch's refusal to write a result of dtype `result` into a tensor of dtype
+    `written` (an in-place self, an out= tensor, a step written in place)."""
+    if not can_cast(result, written):
+        raise RuntimeError(f"result type {scalar_type_name(result)} can't be cast to the "
+                           f"desired output type {scalar_type_name(written)}")
+
+
 def check_inplace(op: OpOverload, self: TensorBase, described: TensorMeta) -> None:
     """An in-place result must fit `self`: the same shape, a dtype castable to self's."""
     if tuple(described.shape) != self._size:
         raise RuntimeError(f"output with shape {list(self._size)} doesn't match the broadcast "
                            f"shape {list(described.shape)}")
-    if not can_cast(described.dtype, self._dtype):
-        raise RuntimeError(f"result type {scalar_type_name(described.dtype)} can't be cast to "
-                           f"the desired output type {scalar_type_name(self._dtype)}")
+    check_castable(described.dtype, self._dtype)
 
 
 def prepare_out(op: OpOverload, out: TensorBase, wanted: TensorMeta,
@@ -378,9 +384,7 @@ def prepare_out(op: OpOverload, out: TensorBase, wanted: TensorMeta,
     `through_temporary`: the result is computed in its own dtype and then copied into an
     `out` of another dtype, as TensorIterator does; torch then resizes, and warns, twice.
     """
-    if not can_cast(wanted.dtype, out._dtype):
-        raise RuntimeError(f"result type {scalar_type_name(wanted.dtype)} can't be cast to the "
-                           f"desired output type {scalar_type_name(out._dtype)}")
+    check_castable(wanted.dtype, out._dtype)
     shape = tuple(wanted.shape)
     if out._size != shape:
         if out.numel() != 0 and not _is_factory(op._schema):     # factories resize quietly

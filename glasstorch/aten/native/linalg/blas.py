@@ -24,9 +24,9 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
-from ....c10.promotion import can_cast, result_type_with_scalar
+from ....c10.promotion import result_type_with_scalar
 from ...derivatives import derivative_helper
-from ...registry import TensorMeta, op
+from ...registry import TensorMeta, check_castable, op
 from .blas_threads import matmul_into
 from ..pointwise.binary import conj, maybe_multiply
 from ..pointwise.unary import BOOL, WIDE_UNSIGNED, refuse
@@ -214,10 +214,7 @@ def empty_sum(out: np.ndarray, self, beta, in_place: bool = True) -> None:
         return
     if in_place:
         dtype = from_numpy_dtype(out.dtype)
-        scaled = result_type_with_scalar(dtype, beta)
-        if not can_cast(scaled, dtype):
-            raise RuntimeError(f"result type {scalar_type_name(scaled)} can't be cast to the "
-                               f"desired output type {scalar_type_name(dtype)}")
+        check_castable(result_type_with_scalar(dtype, beta), dtype)
     beta = coefficient(beta, compute_dtype(out.dtype))
     np.copyto(out, np.multiply(self, beta), casting="unsafe")
 

@@ -21,7 +21,7 @@ from ....c10.layout import contiguous_format
 from ....c10.tensor_impl import TensorBase
 from ...dispatcher import ops
 from ...meta.shape import broadcast_shapes, wrap_dims
-from ...registry import TensorMeta, _prepare_out, composite
+from ...registry import TensorMeta, prepare_out, composite
 from ...schema import SchemaKind
 from .addmm import addmm
 from .blas import bmm, dot, mm, mv
@@ -34,7 +34,7 @@ _aten = ops.aten
 
 def resize_out(out, shape: tuple) -> None:
     """Resize an out= tensor to the result's shape, warning as torch's resize_output does."""
-    _prepare_out(_aten.matmul.out, out, TensorMeta(tuple(shape), out._dtype))
+    prepare_out(_aten.matmul.out, out, TensorMeta(tuple(shape), out._dtype))
 
 
 def _into(op, args: tuple, out):

@@ -17,12 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
-from ....c10.promotion import can_cast, result_type_of
+from ....c10.promotion import result_type_of
 from ...derivatives import derivative_helper
 from ...dispatcher import ops
 from ...meta.pointwise import Promotion, common_dtype, elementwise_meta, result_and_compute
 from ...meta.shape import broadcast_shapes, is_non_overlapping_and_dense
-from ...registry import TensorMeta, op
+from ...registry import TensorMeta, check_castable, op
 from .loss_regression import (MEAN, NOT_FLOATING, SUM, _grad_output_gradient, mean_divided,
                               opmath, reduce_loss, rounded)
 from ..pointwise.unary import _check_neg, refuse
@@ -274,13 +274,6 @@ def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction
 # (``-input``, times target, exp, log1p; ``target * exp(-target * input)``, scaled, over
 # ``1 + exp(...)``, times grad_output): each step refuses what that operation refuses
 # and rounds to the dtype of the tensor it writes, which the kernels reproduce.
-def _check_castable(result, written) -> None:
-    """An in-place step of the chain: its `result` dtype must fit the tensor `written`."""
-    if not can_cast(result, written):
-        raise RuntimeError(f"result type {scalar_type_name(result)} can't be cast to the "
-                           f"desired output type {scalar_type_name(written)}")
-
-
 def _common(a: np.ndarray, b: np.ndarray) -> np.dtype:
     """torch's common dtype of two operands, as a NumPy dtype."""
     return result_type_of(from_numpy_dtype(a.dtype), a.ndim == 0, from_numpy_dtype(b.dtype),
@@ -304,8 +297,8 @@ def _soft_margin_meta(self, target, reduction=MEAN, out=None) -> TensorMeta:
     if out is not None:
         _check_same_dtype(self._dtype, out)
     _check_broadcasts(self._size, target)
-    _check_castable(common_dtype((self, target)), self._dtype)
-    _check_castable(result_and_compute(self._dtype, Promotion.INT_TO_FLOAT)[0], self._dtype)
+    check_castable(common_dtype((self, target)), self._dtype)
+    check_castable(result_and_compute(self._dtype, Promotion.INT_TO_FLOAT)[0], self._dtype)
     if reduction in (MEAN, SUM):
         return TensorMeta((), self._dtype)
     return elementwise_meta((self,), Promotion.DEFAULT)
@@ -355,9 +348,9 @@ def _soft_margin_backward_meta(grad_output, self, target, reduction, out=None) -
     _check_neg(target)
     described = elementwise_meta((target, self), Promotion.DEFAULT)
     written = self._dtype if out is None else out._dtype
-    _check_castable(result_and_compute(described.dtype, Promotion.INT_TO_FLOAT)[0], written)
+    check_castable(result_and_compute(described.dtype, Promotion.INT_TO_FLOAT)[0], written)
     _check_broadcasts(described.shape, grad_output)
-    _check_castable(result_type_of(written, not described.shape, grad_output._dtype,
+    check_castable(result_type_of(written, not described.shape, grad_output._dtype,
                                    not grad_output._size), written)
     return TensorMeta(described.shape, self._dtype, described.stride)
 

@@ -13,7 +13,7 @@ number, as ATen's do, so dtypes, errors and values are the Tensor overload's.
 """
 from __future__ import annotations
 
-from ...registry import TensorMeta, _prepare_out, composite
+from ...registry import TensorMeta, prepare_out, composite
 from ...schema import SchemaKind
 from .binary import add, div, mul, sub
 from ..creation.copy import copy_
@@ -42,7 +42,7 @@ def _declare(name: str):
         # Scalar_out is generated in torch: the result, then `out` of exactly its dtype
         # resized (row-major) and written
         exact_out_dtype(result._dtype, out)
-        _prepare_out(functional.declaration.overloads[SchemaKind.out], out,
+        prepare_out(functional.declaration.overloads[SchemaKind.out], out,
                      TensorMeta(result._size, result._dtype))
         return copy_.call(out, result, False)
 

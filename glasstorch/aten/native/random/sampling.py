@@ -13,12 +13,11 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.generator import generator_or_default
-from ....c10.dtype import scalar_type_name
-from ....c10.promotion import can_cast, promote_types
+from ....c10.promotion import promote_types
 from ...allocation import resize_tensor
 from ...backends import register_meta
 from ...meta.shape import broadcast_shapes, check_no_internal_overlap
-from ...registry import TensorMeta, op
+from ...registry import TensorMeta, check_castable, op
 from . import bits
 from .fill import (FLOATING, INTEGRAL, ZERO_GRAD, check_std, check_std_on_meta, dtype_of,
                    fill_normal, not_implemented, number, same_as_self, sampler_meta)
@@ -202,9 +201,8 @@ def _normal_result(shape: tuple, dtype, out, operand) -> TensorMeta:
     result draws nothing, so torch's first refusal is then the in-place scale or shift
     by the tensor `operand`."""
     dtype = out._dtype if out is not None else dtype
-    if 0 in shape and not can_cast(operand._dtype, dtype):
-        raise RuntimeError(f"result type {scalar_type_name(operand._dtype)} can't be cast to "
-                           f"the desired output type {scalar_type_name(dtype)}")
+    if 0 in shape:
+        check_castable(operand._dtype, dtype)
     if 0 not in shape and dtype not in FLOATING and not dtype.is_complex:
         raise not_implemented("normal_kernel_cpu", dtype)
     return TensorMeta(shape, dtype)

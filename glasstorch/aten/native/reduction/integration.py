@@ -11,7 +11,7 @@ from __future__ import annotations
 from ....c10 import dtype as dtypes
 from ...dispatcher import ops
 from ...meta.shape import wrap_dim, wrap_dims
-from ...registry import TensorMeta, _prepare_out, composite
+from ...registry import TensorMeta, prepare_out, composite
 from ..pointwise.binary_scalar import div_scalar, mul_scalar
 from ..shape.join import cat
 from .sum import sum_dim
@@ -66,7 +66,7 @@ def _copy_into(out, self):
     if out._dtype is not self._dtype:
         raise RuntimeError(f"expected scalar_type {dtypes.scalar_type_name(self._dtype)} but "
                            f"found {dtypes.scalar_type_name(out._dtype)}")
-    _prepare_out(ops.aten.diff.out, out, TensorMeta(self._size, self._dtype))
+    prepare_out(ops.aten.diff.out, out, TensorMeta(self._size, self._dtype))
     return ops.aten.copy_.default.call(out, self, False)
 
 

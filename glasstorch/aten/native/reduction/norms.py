@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ....c10.dtype import scalar_type_name, type_meta_name
-from ....c10.promotion import can_cast, promote_types
+from ....c10.promotion import promote_types
 from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduced_shape, reduction_dims
 from ...meta.shape import broadcast_shapes, wrap_dim

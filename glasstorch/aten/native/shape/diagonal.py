@@ -27,7 +27,7 @@ from ...derivatives import derivative_helper
 from ...backends import register_meta
 from ...dispatcher import ops
 from ...meta.shape import check_no_internal_overlap, has_internal_overlap, wrap_dim
-from ...registry import META, TensorMeta, _prepare_out, composite, op
+from ...registry import META, TensorMeta, prepare_out, composite, op
 from ..creation.copy import clone, copy_
 from ..reduction.sum import accumulation
 from .shape import reshape
@@ -304,7 +304,7 @@ def _write_out(name: str, result, out):
     """The out= overload of a scatter op, as torch's generated wrapper runs it: the
     result first, then `out` checked (its exact dtype), resized and written."""
     exact_out_dtype(result._dtype, out)
-    _prepare_out(getattr(ops.aten, name).out, out, TensorMeta(result._size, result._dtype))
+    prepare_out(getattr(ops.aten, name).out, out, TensorMeta(result._size, result._dtype))
     copy_.call(out, result, False)
     return out
 
