@@ -56,11 +56,14 @@ def parameter_names(function) -> tuple:
     return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
 
 
-def fast_path(case: str):
+def fast_path(case: str, silent: bool = False):
     """Mark a function as an `op`'s fast path (``op(fast=...)``) for `case`, the words
-    traces and ``repr(op)`` show: ``@fast_path("a row-major tensor, kept row-major")``."""
+    traces and ``repr(op)`` show: ``@fast_path("a row-major tensor, kept row-major")``.
+    `silent`: it computes nothing NumPy could warn about (a copy), so it runs without
+    the mute every other kernel runs under."""
     def mark(function):
         function.case = case
+        function.silent = silent
         return function
     return mark
 
@@ -150,7 +153,8 @@ class Structured:
             finally:
                 unmute(token)
         label = f"{self.kernel.__name__} (fast path: {getattr(fast, 'case', fast.__name__)})"
-        return FastPath(muted_fast_path, label, fast.__module__)
+        run = fast if getattr(fast, "silent", False) else muted_fast_path
+        return FastPath(run, label, fast.__module__)
 
 
 # ----------------------------------------------------------------------------------

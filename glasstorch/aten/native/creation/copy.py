@@ -366,7 +366,7 @@ def _clone_meta(self, memory_format=None):
     return TensorMeta(self._size, self._dtype, strides_like(self, memory_format))
 
 
-@fast_path("a row-major tensor copied row-major")
+@fast_path("a row-major tensor copied row-major", silent=True)    # a copy: nothing to mute
 def _clone_fast(args: tuple):
     """The common call, a row-major tensor kept row-major: NumPy's copy, wrapped (no
     meta rule, no strides to work out). None for any other call."""
