@@ -79,11 +79,13 @@ def register_meta(operator: OpOverload, rule=_AS_DECORATOR):
     """
     def register(rule):
         decl = operator.declaration
-        if decl.register_backend is None:
+        form = decl.form
+        if not form.rules_per_key:
             raise TypeError(f"{decl.name} is an implicit composite: it runs on every backend "
                             f"as written")
-        decl.meta_rules[META] = rule
-        decl.register_backend(META, rule)
+        form.meta_rules[META] = rule
+        for overload in decl.overloads.values():    # the Meta kernels of every variant,
+            form.register_key(overload, BACKEND_OF_KEY[META])   # made anew, fast paths dropped
         return rule
     return register if rule is _AS_DECORATOR else register(rule)
 

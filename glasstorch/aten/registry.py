@@ -38,12 +38,11 @@ the same for every form: JAX's `standard_primitive` with ATen's structured kerne
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 from ..c10.dispatch_key import DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase, make_tensor, make_view
-from .backends import BACKENDS, BACKEND_OF_KEY
+from .backends import BACKENDS
 from .derivatives import check_formulas
 from .dispatcher import FastPath, OpOverload, get_overload
 from .schema import FunctionSchema, SchemaKind, parse_schema
@@ -74,8 +73,6 @@ class Declaration:
     python_module: str | None = None    # "linalg", "nn": bound in torch.linalg, torch.nn.functional
     bind_out: bool = True               # out= in the Python binding (else torch.ops.aten only)
     form: object = None                 # how it is computed (Note [Declaration forms])
-    meta_rules: dict = field(default_factory=dict)  # key -> own rule (Note [Meta registrations])
-    register_backend: object = None     # (key, rule): remake the key's kernels with that rule
 
 
 DECLARATIONS: dict = {}      # qualified name of the functional overload -> Declaration
@@ -106,9 +103,7 @@ def declare(schema: str, form, *, inplace: bool = False, out: bool = False,
     check_formulas(parsed, record.get("grad"), doc_source.__module__)  # before any declaring
     form.setup(parsed)
     decl = Declaration(parsed.qualified_name, form.kind, kernel=kernel, meta=form.meta,
-                       doc=doc_source.__doc__, form=form, meta_rules=form.meta_rules, **record)
-    if form.rules_per_key:
-        decl.register_backend = functools.partial(_register_backend, decl)
+                       doc=doc_source.__doc__, form=form, **record)
     decl.python_name = decl.python_name or parsed.name
     if decl.name in DECLARATIONS:
         raise RuntimeError(f"operator {decl.name} is declared twice")
@@ -124,14 +119,6 @@ def declare(schema: str, form, *, inplace: bool = False, out: bool = False,
             overload.accept_numbers(form.number_positions)
     _bind(decl)
     return main
-
-
-def _register_backend(decl: Declaration, key: DispatchKey, rule) -> None:
-    """Give `key` its own meta rule (Note [Meta registrations]): the form remakes that
-    key's kernels of every variant (dropping the key's fast paths, which would bypass it)."""
-    decl.meta_rules[key] = rule
-    for overload in decl.overloads.values():
-        decl.form.register_key(overload, BACKEND_OF_KEY[key])
 
 
 def _install(decl: Declaration, parsed: FunctionSchema) -> OpOverload:

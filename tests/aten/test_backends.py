@@ -67,7 +67,7 @@ def test_register_meta_gives_every_variant_its_rule():
     """renorm's Meta registration words a refusal as torch's meta function does, in the
     functional, in-place and out= variants alike; CPU keeps the declared rule."""
     declaration = ops.aten.renorm.default.declaration        # (loads its family)
-    rule = declaration.meta_rules[META]
+    rule = declaration.form.meta_rules[META]
     for overload in declaration.overloads.values():
         meta_line = next(line for line in repr(overload).splitlines()
                          if line.split()[0] == "Meta")
@@ -115,4 +115,4 @@ def test_implicit_composites_have_no_meta_registration():
     kernels = dict(contiguous.kernels)
     _raises(lambda: register_meta(contiguous, lambda self, memory_format=None: self),
             TypeError, "implicit composite")
-    assert contiguous.kernels == kernels and not contiguous.declaration.meta_rules
+    assert contiguous.kernels == kernels and not contiguous.declaration.form.meta_rules

@@ -449,7 +449,7 @@ def as_strided_scatter(self, src, size, stride, storage_offset=None, out=None):
 def _as_strided_scatter_meta(self, src, size, stride, storage_offset=None, out=None):
     """The part's geometry by as_strided's Meta registration (no storage bounds)."""
     return _as_strided_scatter(self, src, size, stride, storage_offset, out,
-                               as_strided.declaration.meta_rules[META])
+                               as_strided.declaration.form.meta_rules[META])
 
 
 def _as_strided_scatter(self, src, size, stride, storage_offset, out, geometry=None):
