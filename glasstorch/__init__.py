@@ -5,6 +5,7 @@ This module is the torch namespace: it only re-exports. Operator functions
 `aten/native/` and added here as they are declared.
 """
 import importlib as _importlib
+import sys as _sys
 
 from .c10.dtype import (  # noqa: F401
     dtype, bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64, float16, bfloat16,
@@ -23,6 +24,7 @@ from .c10.type_info import finfo, iinfo  # noqa: F401
 from .c10 import promotion as _promotion
 from .aten import ops, dispatch_trace  # noqa: F401
 from .aten import binding as _binding
+from .aten import torch_names as _torch_names
 from .aten import native as _native
 from ._tensor import Tensor  # noqa: F401
 from ._tensor_new import (  # noqa: F401
@@ -96,7 +98,7 @@ def __getattr__(name: str):
         try:
             function = _binding.get_binding("function", name)
         except KeyError:
-            raise AttributeError(f"module 'glasstorch' has no attribute '{name}'") from None
+            raise _torch_names.missing_attribute(__name__, name) from None
     globals()[name] = function          # found once; see binding.py on lazy bindings
     return function
 
@@ -142,3 +144,9 @@ def numel(input: Tensor) -> "int":
 # written here by hand, or found in the families: generated bindings never replace them
 _HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS) | set(_MODULE_FUNCTIONS)
 _binding.add_sink(_forget_function)
+
+# Names glasstorch does not implement yet say so (Note [Names glasstorch does not implement
+# yet]): Tensor's are placeholders on the class, modules' come from a last import finder.
+_torch_names.install_missing(Tensor)
+if _torch_names.MissingModules not in _sys.meta_path:
+    _sys.meta_path.append(_torch_names.MissingModules)

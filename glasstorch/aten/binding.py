@@ -26,6 +26,7 @@ from ..c10 import dtype as dtypes
 from ..c10.device import device as Device
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
+from . import torch_names
 from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, Mismatch,
                          _describe, to_any, to_bool, to_tensor, to_tensor_or_number,
                          apply_requires_grad)
@@ -527,7 +528,7 @@ def namespace_getattr(module_name: str, kind: str, prefix: str = ""):
         try:
             return get_binding(kind, prefix + name)
         except KeyError:
-            raise AttributeError(f"module '{module_name}' has no attribute '{name}'") from None
+            raise torch_names.missing_attribute(module_name, name) from None
     return __getattr__
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib as _importlib
 
-from ..aten import derivatives, registry
+from ..aten import derivatives, registry, torch_names as _torch_names
 from ..aten.dispatcher import register_fallback
 from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
 from ..c10.dispatch_key import DispatchKey
@@ -59,7 +59,7 @@ def __getattr__(name: str):
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
     if name not in _FUNCTION_NAMES:
-        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+        raise _torch_names.missing_attribute(__name__, name)
     value = getattr(_importlib.import_module(f"{__name__}.function"), name)
     globals()[name] = value
     return value

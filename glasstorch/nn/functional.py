@@ -9,6 +9,7 @@ below), and the torch functions torch also offers under this name (`_TORCH_FUNCT
 import sys as _sys
 
 from ..aten import binding as _binding
+from ..aten import torch_names as _torch_names
 from ._functional.activation import *  # noqa: F401,F403
 from ._functional.normalization import *  # noqa: F401,F403
 from ._functional.sparse import *  # noqa: F401,F403
@@ -32,7 +33,7 @@ def __getattr__(name: str):
         return getattr(_sys.modules["glasstorch"], name)
     if name in _NN_FUNCTIONS:
         return _bound(name)
-    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+    raise _torch_names.missing_attribute(__name__, name)
 
 
 def __dir__():
