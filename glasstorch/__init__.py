@@ -83,6 +83,10 @@ _MODULE_FUNCTIONS = {
     "set_printoptions": ("_tensor_str", "set_printoptions"),
     "get_num_threads": ("aten.parallel", "get_num_threads"),
     "set_num_threads": ("aten.parallel", "set_num_threads"),
+    # threads (issue 14): the inter-op pool's count, and settling the intra-op one
+    "init_num_threads": ("aten.parallel", "init_num_threads"),
+    "get_num_interop_threads": ("aten.parallel", "get_num_interop_threads"),
+    "set_num_interop_threads": ("aten.parallel", "set_num_interop_threads"),
 }
 
 

@@ -2,7 +2,8 @@
 
 NumPy's kernels are single-threaded but release the GIL, so a large elementwise
 kernel split into chunks runs on every core. `torch.set_num_threads(n)` sets how many
-threads (the caller plus n - 1 workers) a kernel may use.
+threads (the caller plus n - 1 workers) a kernel may use; until then the environment
+decides, as for torch (Note [Default thread counts] in `thread_counts.py`).
 
 Note [Splitting an elementwise kernel]
 A chunk is a slab of the result along its outermost dimension in memory (the largest
@@ -20,12 +21,14 @@ us on one thread, 133 us split), more than the split saves below that size.
 """
 from __future__ import annotations
 
+import functools
 import os
 import queue
 import threading
 
 import numpy as np
 
+from . import thread_counts
 from .quiet import mute_this_thread
 
 GRAIN_SIZE = 32768          # elements per task at least, as ATen's internal::GRAIN_SIZE
@@ -43,10 +46,16 @@ class _Pool:
     """
 
     def __init__(self) -> None:
-        self.threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
-            else os.cpu_count() or 1
         self.region = threading.local()        # .active: inside a parallel_for body
+        self.interop_threads = thread_counts.inter_op_default()
+        self.interop_fixed = False             # set once, as torch's inter-op pool
         self.forget_workers()
+
+    @functools.cached_property
+    def threads(self) -> int:
+        """The intra-op thread count: the environment's until `set_num_threads` (decided
+        on first use, so `import glasstorch` reads no topology files)."""
+        return thread_counts.intra_op_default()
 
     def submit(self, body, start: int, stop: int, done: queue.SimpleQueue) -> None:
         with self.lock:
@@ -115,15 +124,69 @@ def set_num_threads(n: int, /) -> None:
 
         >>> torch.set_num_threads(1)       # every kernel on the calling thread
     """
+    _pool.threads = _thread_count("set_num_threads", n)   # workers start when needed
+
+
+def init_num_threads() -> None:
+    """Settle the intra-op thread count for the calling thread, as torch's does.
+
+    glasstorch's count is one per process: this decides it from the environment if
+    nothing has yet (Note [Default thread counts]), and otherwise changes nothing.
+
+    Example::
+
+        >>> torch.init_num_threads()
+    """
+    _pool.threads
+
+
+def get_num_interop_threads() -> int:
+    """The number of threads torch's inter-op pool has (or will have) on CPU.
+
+    Returns:
+        int: one per logical CPU of the machine unless `set_num_interop_threads` said.
+
+    Example::
+
+        >>> torch.get_num_interop_threads() >= 1
+        True
+    """
+    return _pool.interop_threads
+
+
+def set_num_interop_threads(n: int, /) -> None:
+    """Use `n` threads for inter-op parallelism on CPU; allowed once per process.
+
+    Args:
+        n (int): a positive number of threads.
+
+    Raises:
+        RuntimeError: when `n` is not a positive int, or the count was set before.
+        ValueError: when `n` does not fit a C int.
+
+    Example::
+
+        >>> torch.set_num_interop_threads(2)     # before any other call to it
+    """
+    n = _thread_count("set_num_interop_threads", n)
+    if _pool.interop_fixed:
+        raise RuntimeError("Error: cannot set number of interop threads after parallel work "
+                           "has started or set_num_interop_threads called")
+    _pool.interop_threads = n
+    _pool.interop_fixed = True
+
+
+def _thread_count(function: str, n) -> int:
+    """`n` as a thread count, refused with torch's errors for `function`."""
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-        raise RuntimeError(f"set_num_threads expects an int, but got {_type_name(n)}")
+        raise RuntimeError(f"{function} expects an int, but got {_type_name(n)}")
     n = int(n)
     if not -2 ** 31 <= n < 2 ** 31:
         width = "long" if -2 ** 63 <= n < 2 ** 63 else "long long"    # C int, then int64
         raise ValueError(f"Overflow when unpacking {width}")
     if n <= 0:
-        raise RuntimeError("set_num_threads expects a positive integer")
-    _pool.threads = n          # workers start when a kernel needs them; idle ones just wait
+        raise RuntimeError(f"{function} expects a positive integer")
+    return n
 
 
 def _type_name(value) -> str:
