@@ -25,30 +25,35 @@ import pathlib
 import sys
 
 _FILE = pathlib.Path(__file__).with_name("torch_names.txt")
-_SECTIONS: dict = {}
+_SECTIONS: dict = {}        # section -> its names: a frozenset, or the text until first asked
 
 
 def sections() -> dict:
     """Every section of the data file: ``'torch.nn'`` -> its public names (a frozenset);
     ``'submodules'`` -> the importable torch modules."""
+    for section in _texts():
+        torch_names(section)
+    return _SECTIONS
+
+
+def _texts() -> dict:
+    """The data file cut into sections, each still text (read on the first miss)."""
     if not _SECTIONS:
-        current = None
-        names: dict = {}
-        for line in _FILE.read_text(encoding="utf-8").splitlines():
-            if line.startswith("#") or not line.strip():
-                continue
-            if line.startswith("["):
-                current = names.setdefault(line.strip()[1:-1], [])
-            else:
-                current.extend(line.split())
-        _SECTIONS.update((section, frozenset(found)) for section, found in names.items())
+        text = "\n".join(line for line in _FILE.read_text(encoding="utf-8").splitlines()
+                         if not line.startswith("#"))
+        for block in text.split("[")[1:]:
+            section, _, names = block.partition("]")
+            _SECTIONS[section] = names
     return _SECTIONS
 
 
 def torch_names(namespace: str) -> frozenset:
     """torch's public names in `namespace` (``'torch'``, ``'torch.Tensor'``,
     ``'torch.nn.functional'``, ...); empty for a namespace the data file does not list."""
-    return sections().get(namespace, frozenset())
+    names = _texts().get(namespace, frozenset())
+    if isinstance(names, str):
+        names = _SECTIONS[namespace] = frozenset(names.split())
+    return names
 
 
 def torch_submodules() -> frozenset:
@@ -109,9 +114,9 @@ class _Missing:
 
 def install_missing(cls: type) -> None:
     """Put a `_Missing` on `cls` (Tensor) for each of torch's names it has nowhere in its MRO."""
-    for name in torch_names(f"torch.{cls.__name__}"):
-        if not any(name in vars(base) for base in cls.__mro__):
-            setattr(cls, name, _Missing(cls, name))
+    present = set().union(*(vars(base) for base in cls.__mro__))
+    for name in torch_names(f"torch.{cls.__name__}") - present:
+        setattr(cls, name, _Missing(cls, name))
 
 
 def is_missing(cls: type, name: str) -> bool:
