@@ -106,8 +106,8 @@ class _Missing:
 
     def __get__(self, obj, cls=None):
         qualified = f"torch.{self.owner.__name__}.{self.name}"
-        subject = f"'{self.owner.__name__}' object" if obj is not None else \
-            f"type object '{self.owner.__name__}'"
+        subject = f"'{type(obj).__name__}' object" if obj is not None else \
+            f"type object '{cls.__name__}'"
         raise AttributeError(f"{subject} has no attribute '{self.name}': "
                              f"{not_implemented(qualified)}", obj=obj)
 

@@ -98,6 +98,8 @@ def test_tensor_missing_attribute(with_invented):
             gt.Tensor.imaginary_fn
         t.imaginary_fn = 3                    # an instance attribute replaces the placeholder
         assert t.imaginary_fn == 3
+        with pytest.raises(AttributeError, match="^'Parameter' object has no attribute"):
+            gt.nn.Parameter(gt.zeros(2)).imaginary_fn
     finally:
         delattr(gt.Tensor, INVENTED)
 
