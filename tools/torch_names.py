@@ -13,6 +13,7 @@ import pathlib
 import pkgutil
 import sys
 import types
+import warnings
 
 import torch
 
@@ -110,8 +111,7 @@ def render(data: dict) -> str:
 
 
 def main() -> None:
-    import warnings
-    warnings.simplefilter("ignore")
+    warnings.simplefilter("ignore")          # torch's deprecated modules warn on import
     OUTPUT.write_text(render(sections()), encoding="utf-8")
     print(f"wrote {OUTPUT}", file=sys.stderr)
 
