@@ -41,8 +41,10 @@ def test_mypy_sees_the_signatures(tmp_path):
     with wrong.open("a") as file:
         file.write("label: str = torch.zeros(2)\n"
                    "torch.add(torch.ones(2), 'one')\n"
-                   "torch.ones(2).no_such_method()\n")
+                   "torch.ones(2).no_such_method()\n"
+                   "nn.functional.gelu(torch.ones(2), approximate=1)\n")
     output = mypy(tmp_path, wrong).stdout
     assert 'expression has type "Tensor", variable has type "str"' in output
     assert 'Argument 2 to "add" has incompatible type "str"' in output
     assert '"Tensor" has no attribute "no_such_method"' in output
+    assert 'Argument "approximate" to "gelu" has incompatible type "int"' in output

@@ -1,6 +1,6 @@
 """Write the type stubs of the torch namespace and of Tensor, so IDEs and mypy see them.
 
-    python tools/stubs.py            # rewrite glasstorch/__init__.pyi and glasstorch/_tensor.pyi
+    python tools/stubs.py            # rewrite glasstorch's .pyi files
     python tools/stubs.py --check    # exit 1 if they are stale
 
 glasstorch's operator functions and methods are generated from schemas at run time
@@ -26,7 +26,6 @@ import glasstorch  # noqa: E402
 from glasstorch.aten import binding, torch_names  # noqa: E402
 from glasstorch.aten.binding import Signature  # noqa: E402
 
-NAMESPACE_STUB = ROOT / "glasstorch" / "__init__.pyi"
 TENSOR_STUB = ROOT / "glasstorch" / "_tensor.pyi"
 HEADER = ("# Written by tools/stubs.py from the operator schemas and the namespace: do not edit.\n"
           "from __future__ import annotations\n\n"
@@ -101,10 +100,11 @@ def parameters(sig: Signature, varargs: bool) -> list:
     return parts
 
 
-def overloads(kind: str, name: str, method: bool) -> list:
+def overloads(kind: str, name: str, method: bool, prefix: str = "") -> list:
     """The ``def`` lines of a generated binding: one per overload (two where a size
-    list may also be spelt out, ``zeros(2, 3)``)."""
-    sigs = [Signature(*arguments) for arguments in binding._SIGNATURES[kind, name]]
+    list may also be spelt out, ``zeros(2, 3)``); `prefix` is the namespace's
+    (``linalg_``: ``linalg_det`` is ``torch.linalg.det``)."""
+    sigs = [Signature(*arguments) for arguments in binding._SIGNATURES[kind, prefix + name]]
     shapes = [(sig, False) for sig in sigs] + [(sig, True) for sig in sigs if sig.varargs]
     lines = []
     for sig, varargs in shapes:
@@ -115,9 +115,11 @@ def overloads(kind: str, name: str, method: bool) -> list:
     return lines
 
 
-def reexport(name: str, value) -> str:
-    """How the namespace stub states a name written by hand."""
-    if getattr(value, "__module__", None) == "glasstorch":        # written in __init__.py
+def reexport(module, name: str, value) -> str:
+    """How the stub of `module` states a name written by hand (or bound in another one)."""
+    if value is binding._GENERATED.get(("function", name)):      # torch.relu_ in F
+        return f"from glasstorch import {name} as {name}"
+    if getattr(value, "__module__", None) == module.__name__:     # written in the module
         return f"def {name}(*args: Any, **kwargs: Any) -> Any: ..."
     if name in glasstorch._FAMILY_FUNCTIONS:
         family, attribute = glasstorch._FAMILY_FUNCTIONS[name]
@@ -137,23 +139,42 @@ def reexport(name: str, value) -> str:
     return f"{name}: dtype" if holder.__module__ == "glasstorch.c10.dtype" else f"{name}: Any"
 
 
-def namespace_stub() -> str:
-    """The text of ``glasstorch/__init__.pyi``."""
+def namespace_stub(module, kind: str, prefix: str, generated: set) -> str:
+    """The stub of a namespace module: its `generated` bindings (of `kind`, named with
+    `prefix` in the binding table) with their signatures, the rest re-exported."""
     defs, imports = [], []
-    generated = set(binding.names("function")) - glasstorch._HAND_WRITTEN
-    for name in sorted(n for n in dir(glasstorch) if not n.startswith("_")):
+    for name in sorted(n for n in dir(module) if not n.startswith("_")):
         if name in generated:
-            defs += overloads("function", name, method=False) + [""]
+            defs += overloads(kind, name, False, prefix) + [""]
             continue
         try:
-            value = getattr(glasstorch, name)
+            value = getattr(module, name)
         except AttributeError:
             continue
-        imports.append(reexport(name, value))
-    imports.append("from glasstorch._tensor import Tensor as Tensor")
+        imports.append(reexport(module, name, value))
+    tensor = "Tensor as Tensor" if module is glasstorch else "Tensor"
+    imports.append(f"from glasstorch._tensor import {tensor}")
     body = sorted(set(imports), key=lambda line: (line[:4] != "from", line[:3] == "def", line))
     return (HEADER + COMMON_IMPORTS + "from glasstorch.c10.dtype import dtype\n"
             + "\n".join(body) + "\n\n" + ALIASES + "\n\n" + "\n".join(defs)).rstrip() + "\n"
+
+
+def namespace_stubs() -> dict:
+    """Path -> text of the stubs of torch, torch.linalg, torch.special and torch.nn.functional
+    (the namespaces whose functions include generated bindings)."""
+    import glasstorch.nn.functional as F
+    package = ROOT / "glasstorch"
+    return {
+        package / "__init__.pyi": namespace_stub(
+            glasstorch, "function", "", set(binding.names("function")) - glasstorch._HAND_WRITTEN),
+        package / "linalg" / "__init__.pyi": namespace_stub(
+            glasstorch.linalg, "linalg", "linalg_", set(binding.namespace_names("linalg", "linalg_"))),
+        package / "special" / "__init__.pyi": namespace_stub(
+            glasstorch.special, "special", "special_",
+            set(binding.namespace_names("special", "special_"))),
+        package / "nn" / "functional.pyi": namespace_stub(
+            F, "nn", "", F._NN_FUNCTIONS & set(binding.namespace_names("nn"))),
+    }
 
 
 def tensor_members() -> list:
@@ -196,10 +217,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the stubs are stale")
     args = parser.parse_args(argv)
-    for kind in ("function", "method"):      # every family loaded: every overload declared
+    for kind in ("function", "method", "linalg", "special", "nn"):   # every overload declared
         for name in binding.names(kind):
             binding.get_binding(kind, name)
-    stubs = {NAMESPACE_STUB: namespace_stub(), TENSOR_STUB: tensor_stub()}
+    stubs = {**namespace_stubs(), TENSOR_STUB: tensor_stub()}
     stale = [path.name for path, text in stubs.items()
              if not path.exists() or path.read_text(encoding="utf-8") != text]
     if args.check:

@@ -22,7 +22,8 @@ def train(steps: int) -> float:
     with torch.no_grad():
         scaled: torch.Tensor = torch.add(loss, 1.0, alpha=2).view(1).clamp(min=0)
     rows: int = scaled.shape[0]
-    return loss.item() + rows - 1
+    norm: torch.Tensor = torch.linalg.vector_norm(nn.functional.gelu(scaled), dim=0)
+    return loss.item() + rows - 1 + 0 * norm.item()
 
 
 if __name__ == "__main__":
