@@ -47,12 +47,13 @@ def resolve(name: str):
         return getattr(importlib.import_module(parent), attribute)
 
 
-def is_torch_name(name: str, value) -> bool:
-    """Whether `value` belongs to torch rather than being an import (os, typing.Any...)."""
+def is_torch_name(namespace: str, name: str, value) -> bool:
+    """Whether `value` belongs to torch rather than being an import (os, typing.Any...)
+    or a leftover (``torch.backends.m``, a loop variable holding the module itself)."""
     if name == "TYPE_CHECKING":
         return False
     if isinstance(value, types.ModuleType):
-        return value.__name__.startswith("torch.")
+        return value.__name__.startswith("torch.") and value.__name__ != namespace
     if inspect.isclass(value) or callable(value):
         return (getattr(value, "__module__", None) or "").startswith("torch")
     return type(value).__module__.split(".")[0] in ("torch", "builtins")
@@ -66,7 +67,7 @@ def public_names(name: str) -> list:
     if inspect.isclass(namespace):
         return sorted(n for n in dir(namespace) if not n.startswith("_"))
     return sorted(n for n in dir(namespace)
-                  if not n.startswith("_") and is_torch_name(n, getattr(namespace, n)))
+                  if not n.startswith("_") and is_torch_name(name, n, getattr(namespace, n)))
 
 
 def submodules() -> list:
