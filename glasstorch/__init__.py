@@ -51,7 +51,8 @@ def _forget_function(kind: str, name: str) -> None:
 # Submodules imported on first use (`torch.nn`, `torch.optim`): most programs touch them,
 # but `import glasstorch` itself need not pay for every layer and optimizer (nor for
 # printing, `torch._tensor_str`, in a program that prints nothing).
-_LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
+_LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str",
+                               "serialization", "safetensors"})  # serialization: checkpoints
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,
@@ -81,6 +82,8 @@ _MODULE_FUNCTIONS = {
     "set_printoptions": ("_tensor_str", "set_printoptions"),
     "get_num_threads": ("aten.parallel", "get_num_threads"),
     "set_num_threads": ("aten.parallel", "set_num_threads"),
+    # serialization: checkpoints in torch's formats
+    "save": ("serialization", "save"), "load": ("serialization", "load"),
 }
 
 
