@@ -25,7 +25,7 @@ from . import _location
 from ._loader import byteswap, check_storage_id, unpickler
 from ._pickler import CheckpointPickler, StorageTable
 from ._rebuild import TypedStorage
-from ._storage_types import storage_dtype
+from ._storage_types import pickled_storage_type, storage_dtype
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
 PROTOCOL_VERSION = 1001
@@ -53,7 +53,8 @@ def save(obj, file, protocol: int) -> None:
     pickle.dump(keys, file, protocol=protocol)
     for key in keys:
         storage, dtype = table.storages[key], table.dtypes[key]
-        file.write(struct.pack("<q", storage.nbytes() // dtype.itemsize))
+        typed = pickled_storage_type(dtype) is not UntypedStorage
+        file.write(struct.pack("<q", storage.nbytes() // (dtype.itemsize if typed else 1)))
         file.write(memoryview(storage._data))
 
 

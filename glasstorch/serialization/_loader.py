@@ -19,7 +19,7 @@ import numpy as np
 from ..c10 import dtype as dtypes
 from ..c10.storage import UntypedStorage
 from . import _location
-from ._names import TORCH_NAMES, glasstorch_module, late_names
+from ._names import TORCH_NAMES, glasstorch_module
 from ._rebuild import TypedStorage
 from ._storage_types import STORAGE_TYPES, storage_dtype
 from ._weights_only import WeightsOnlyUnpickler
@@ -117,9 +117,6 @@ def find_torch_class(module: str, name: str, fallback: Callable) -> Any:
     path = f"{module}.{name}"
     if path in TORCH_NAMES:
         return TORCH_NAMES[path]
-    late = late_names()
-    if path in late:
-        return late[path]
     if module.startswith("torch") and "Storage" in name and name in STORAGE_TYPES:
         return STORAGE_TYPES[name]
     mirrored = glasstorch_module(module)

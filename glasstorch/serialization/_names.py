@@ -10,10 +10,13 @@ by both readers (path -> object).
 from __future__ import annotations
 
 
+from .._tensor import Tensor
+from .._tensor_new import LEGACY_TYPES
 from ..c10 import dtype as dtypes
 from ..c10.device import device
 from ..c10.size import Size
 from ..c10.storage import UntypedStorage
+from ..nn.parameter import Parameter
 from . import _rebuild
 from ._storage_types import STORAGE_TYPES
 
@@ -29,10 +32,12 @@ def _table() -> dict[str, object]:
         "torch.storage.UntypedStorage": UntypedStorage,
         "torch.serialization._get_layout": _rebuild._get_layout,
         "torch._tensor._rebuild_from_type_v2": _rebuild._rebuild_from_type_v2,
+        "torch.Tensor": Tensor, "torch.nn.parameter.Parameter": Parameter,
     }
     names.update((f"torch.{d._name}", d) for d in dtypes.EVERY_DTYPE)
     names.update((f"torch.{name}", kind) for name, kind in STORAGE_TYPES.items())
     names.update((f"torch._utils.{f.__name__}", f) for f in _REBUILD_FUNCTIONS)
+    names.update((f"torch.{name}", kind) for name, kind in LEGACY_TYPES.items())
     return names
 
 
@@ -45,17 +50,6 @@ _PATHS = {id(obj): tuple(path.rsplit(".", 1)) for path, obj in TORCH_NAMES.items
 def torch_path(obj) -> tuple[str, str] | None:
     """``(module, name)`` under which torch knows `obj`, or None for other objects."""
     return _PATHS.get(id(obj))
-
-
-def late_names() -> dict[str, object]:
-    """Names whose objects live above the core (loaded on first use): the Parameter
-    and Tensor classes and the legacy tensor types."""
-    from .. import Tensor, _LEGACY_TYPES
-    from ..nn.parameter import Parameter
-    names = {"torch.nn.parameter.Parameter": Parameter, "torch.Tensor": Tensor,
-             "torch._tensor.Tensor": Tensor}
-    names.update((f"torch.{name}", kind) for name, kind in _LEGACY_TYPES.items())
-    return names
 
 
 def glasstorch_module(module: str) -> str:

@@ -99,20 +99,28 @@ class CheckpointPickler(pickle._Pickler):
         self.memoize(obj)
 
 
+# Attributes glasstorch itself keeps on a tensor (from_numpy's array), not user state.
+_OWN_ATTRIBUTES = frozenset({"_numpy_base"})
+
+
+def _user_state(tensor: TensorBase) -> dict:
+    return {k: v for k, v in tensor.__dict__.items() if k not in _OWN_ATTRIBUTES}
+
+
 def reduce_tensor(tensor: TensorBase) -> tuple:
     """torch's record of `tensor`: a rebuild function and its arguments."""
     from ..nn.parameter import Parameter
     if isinstance(tensor, Parameter):
         data = tensor.detach()
-        state = dict(tensor.__dict__)
+        state = _user_state(tensor)
         if state or type(tensor) is not Parameter:
             return (_rebuild._rebuild_parameter_with_state,
                     (data, tensor.requires_grad, OrderedDict(), state))
         return (_rebuild._rebuild_parameter, (data, tensor.requires_grad, OrderedDict()))
     function, args = _plain_record(tensor)
-    if tensor.__dict__ or type(tensor) is not tensor_class():
-        return (_rebuild._rebuild_from_type_v2,
-                (function, type(tensor), args, dict(tensor.__dict__)))
+    state = _user_state(tensor)
+    if state or type(tensor) is not tensor_class():
+        return (_rebuild._rebuild_from_type_v2, (function, type(tensor), args, state))
     return function, args
 
 

@@ -20,7 +20,7 @@ from codecs import encode
 from collections import Counter, OrderedDict
 from typing import Any, Callable
 
-from ._names import TORCH_NAMES, glasstorch_module, late_names
+from ._names import TORCH_NAMES, glasstorch_module
 
 UnpicklingError = pickle.UnpicklingError
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
@@ -66,7 +66,6 @@ def default_allowed() -> dict[str, Any]:
                "_codecs.encode": encode, "builtins.bytearray": bytearray,
                "builtins.set": set, "builtins.complex": complex}
     allowed.update(TORCH_NAMES)
-    allowed.update(late_names())
     return allowed
 
 
