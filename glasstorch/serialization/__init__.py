@@ -15,6 +15,7 @@ import io
 import mmap as _mmap
 import os
 import pickle
+import re
 import sys
 import warnings
 from typing import IO, Any, Callable, Union

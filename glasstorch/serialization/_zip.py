@@ -174,17 +174,26 @@ class ArchiveReader:
         return self._info(name).file_size
 
     def read_record(self, name: str) -> np.ndarray:
-        """The bytes of record `name` as a fresh writable uint8 array."""
+        """The bytes of record `name` as a fresh writable uint8 array.
+
+        An uncompressed record is read straight into the array, without checking its
+        CRC: torch does not check it either, and a file written through a shared
+        mapping (``MAP_SHARED``) keeps its old CRCs.
+        """
         info = self._info(name)
         self._check_plausible(info)
         data = np.empty(info.file_size, np.uint8)
         try:
-            with self._zip.open(info) as record:
-                filled = record.readinto(memoryview(data))
-                if filled != info.file_size or record.read(1):
-                    raise zipfile.BadZipFile("record size mismatch")
-        except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as error:
+            if info.compress_type == zipfile.ZIP_STORED:
+                self._file.seek(self.record_offset(name))
+                filled = self._file.readinto(memoryview(data))
+            else:
+                with self._zip.open(info) as record:
+                    filled = record.readinto(memoryview(data))
+        except (zipfile.BadZipFile, EOFError, OSError, zlib.error, NotImplementedError) as error:
             raise RuntimeError(_READ_ERROR.format(f"failed reading file {name}")) from error
+        if filled != info.file_size:
+            raise RuntimeError(_READ_ERROR.format(f"failed reading file {name}"))
         return data
 
     def record_offset(self, name: str) -> int:
