@@ -5,8 +5,8 @@ The format is simple enough to own: 8 bytes (little-endian) giving the length of
 JSON header, the header (padded with spaces to a multiple of 8), then the tensors'
 bytes back to back. The header maps each name to ``{"dtype": "F32", "shape": [...],
 "data_offsets": [begin, end]}`` (offsets into the data part), plus an optional
-``"__metadata__"`` of strings. Tensors are stored contiguous, little endian, largest
-element size first, then by name, as safetensors writes them, so files written here
+``"__metadata__"`` of strings. Tensors are stored contiguous, little endian, in the
+order safetensors writes them (by dtype, widest first, then by name), so files written here
 are byte-for-byte what ``safetensors.torch`` writes, and either reads the other's.
 
 `load_file` and `safe_open` map the file copy-on-write and give tensors that view it
@@ -39,6 +39,11 @@ _CODES = {
     dtypes.float8_e8m0fnu: "F8_E8M0",
 }
 _DTYPES = {code: dtype for dtype, code in _CODES.items()}
+# The order of the format's dtype enumeration: files list tensors from the last dtype of
+# it to the first (then by name), which puts the widest elements first.
+_RANK = {code: rank for rank, code in enumerate(
+    ["BOOL", "U8", "I8", "F8_E5M2", "F8_E4M3", "F8_E8M0", "F8_E4M3FNUZ", "F8_E5M2FNUZ", "I16",
+     "U16", "F16", "BF16", "I32", "U32", "F32", "C64", "F64", "I64", "U64"])}
 _MAX_HEADER = 100_000_000      # safetensors' own limit on the JSON header
 
 
@@ -80,7 +85,7 @@ def _layout(tensors: dict, metadata: dict | None) -> tuple[bytes, list[TensorBas
     for value in tensors.values():
         if value.dtype not in _CODES:
             raise KeyError(value.dtype)
-    order = sorted(tensors, key=lambda name: (-tensors[name].dtype.itemsize, name))
+    order = sorted(tensors, key=lambda name: (-_RANK[_CODES[tensors[name].dtype]], name))
     header: dict[str, Any] = {}
     if metadata is not None:
         header["__metadata__"] = metadata
