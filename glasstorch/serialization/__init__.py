@@ -181,12 +181,37 @@ def load(f: FILE_LIKE, map_location: MAP_LOCATION = None, pickle_module: Any = N
     if pickle_load_args and weights_only:
         warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
     pickle_load_args.setdefault("encoding", "utf-8")
+    if isinstance(f, (str, os.PathLike)) and os.fspath(f).endswith(".safetensors"):
+        return _load_safetensors(os.fspath(f), map_location)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as file:
             return _load_from(file, f, map_location, pickle_module, weights_only, bool(mmap),
                               pickle_load_args)
+    _check_seekable(f)
     return _load_from(f, None, map_location, pickle_module, weights_only, bool(mmap),
                       pickle_load_args)
+
+
+def _load_safetensors(path: str, map_location) -> dict:
+    """`torch.load` of a ``.safetensors`` path: its tensors, as torch hands it on."""
+    from .. import safetensors
+    if isinstance(map_location, dict) or callable(map_location):
+        kind = "dict" if isinstance(map_location, dict) else "callable"
+        raise RuntimeError(f"Loading safetensors file with {kind} map_location is not "
+                           "supported. Use a device string or torch.device instead.")
+    return safetensors.load_file(path, device="cpu" if map_location is None else str(map_location))
+
+
+def _check_seekable(file) -> None:
+    """Refuse, with torch's message, a stream `load` cannot seek in."""
+    try:
+        file.seek(file.tell())
+    except (io.UnsupportedOperation, AttributeError) as error:
+        if "seek" in str(error) or "tell" in str(error):
+            raise type(error)(f"{error}. You can only torch.load from a file that is seekable. "
+                              "Please pre-load the data into a buffer like io.BytesIO and try "
+                              "to load from it instead.") from None
+        raise
 
 
 def _decide_weights_only(weights_only: bool | None, pickle_module) -> bool:

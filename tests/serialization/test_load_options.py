@@ -168,3 +168,29 @@ def test_big_endian_checkpoint_is_swapped():
 
 def test_pathlib_path_is_pathlike():
     assert isinstance(pathlib.Path("x"), __import__("os").PathLike)
+
+
+def test_unseekable_stream_refused_as_torch():
+    torch = pytest.importorskip("torch")
+
+    class Stream:
+        def read(self, size=-1):
+            return b""
+
+        def readline(self):
+            return b""
+
+    messages = []
+    for library in (gt, torch):
+        with pytest.raises(AttributeError) as error:
+            library.load(Stream())
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
+def test_load_of_safetensors_path(tmp_path):
+    import glasstorch.safetensors as gs
+    gs.save_file({"w": gt.arange(3.)}, tmp_path / "x.safetensors")
+    assert gt.load(tmp_path / "x.safetensors")["w"].tolist() == [0, 1, 2]
+    with pytest.raises(RuntimeError, match="with dict map_location is not supported"):
+        gt.load(tmp_path / "x.safetensors", map_location={"cpu": "cpu"})
