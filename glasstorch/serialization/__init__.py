@@ -50,8 +50,10 @@ __all__ = [
     "clear_safe_globals", "get_safe_globals", "add_safe_globals", "safe_globals",
     "get_unsafe_globals_in_checkpoint", "skip_data"]
 
-FILE_LIKE = Union[str, os.PathLike, IO[bytes]]
+FileLike = Union[str, os.PathLike, IO[bytes]]
 MAP_LOCATION = Union[Callable, "device", str, dict, None]
+IS_WINDOWS = sys.platform == "win32"
+MAP_PRIVATE, MAP_SHARED = _mmap.MAP_PRIVATE, _mmap.MAP_SHARED
 DEFAULT_PROTOCOL = 2
 STORAGE_KEY_SEPARATOR = ","
 UNSAFE_MESSAGE = (
@@ -65,7 +67,7 @@ _DOCS_MESSAGE = (
 _TRUE_VALUES = ("1", "y", "yes", "true")
 
 
-def save(obj: object, f: FILE_LIKE, pickle_module: Any = pickle,
+def save(obj: object, f: FileLike, pickle_module: Any = pickle,
          pickle_protocol: int = DEFAULT_PROTOCOL, _use_new_zipfile_serialization: bool = True,
          _disable_byteorder_record: bool = False) -> None:
     """Save `obj` to a file in torch's checkpoint format.
@@ -140,7 +142,7 @@ def _serialization_id() -> str:
     return "".join(str(b % 10) for b in os.urandom(40))
 
 
-def load(f: FILE_LIKE, map_location: MAP_LOCATION = None, pickle_module: Any = None, *,
+def load(f: FileLike, map_location: MAP_LOCATION = None, pickle_module: Any = None, *,
          weights_only: bool | None = None, mmap: bool | None = None,
          **pickle_load_args: Any) -> Any:
     """Load an object saved with `save` (by glasstorch or by torch).
@@ -290,7 +292,7 @@ def _weights_only_message(message: str) -> str:
     return updated + "\n\n" + message + _DOCS_MESSAGE
 
 
-def get_unsafe_globals_in_checkpoint(f: FILE_LIKE) -> list[str]:
+def get_unsafe_globals_in_checkpoint(f: FileLike) -> list[str]:
     """The globals a checkpoint's pickle names that a weights-only load would refuse,
     found by reading the pickle's opcodes (nothing is built or run).
 

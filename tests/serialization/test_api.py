@@ -29,10 +29,12 @@ def test_public_names_are_torchs():
     for name in torch.serialization.__all__ + ["DEFAULT_PROTOCOL", "MAGIC_NUMBER",
                                                "PROTOCOL_VERSION", "STORAGE_KEY_SEPARATOR",
                                                "LONG_SIZE", "INT_SIZE", "SHORT_SIZE",
-                                               "UNSAFE_MESSAGE", "FILE_LIKE", "MAP_LOCATION"]:
+                                               "UNSAFE_MESSAGE", "FileLike", "MAP_LOCATION",
+                                               "IS_WINDOWS", "MAP_PRIVATE", "MAP_SHARED"]:
         assert hasattr(gt.serialization, name), name
     for name in ("DEFAULT_PROTOCOL", "MAGIC_NUMBER", "PROTOCOL_VERSION", "UNSAFE_MESSAGE",
-                 "STORAGE_KEY_SEPARATOR", "LONG_SIZE", "INT_SIZE", "SHORT_SIZE"):
+                 "STORAGE_KEY_SEPARATOR", "LONG_SIZE", "INT_SIZE", "SHORT_SIZE", "IS_WINDOWS",
+                 "MAP_PRIVATE", "MAP_SHARED"):
         assert getattr(gt.serialization, name) == getattr(torch.serialization, name)
     assert gt.save is gt.serialization.save and gt.load is gt.serialization.load
 
