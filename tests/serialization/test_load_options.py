@@ -194,3 +194,14 @@ def test_load_of_safetensors_path(tmp_path):
     assert gt.load(tmp_path / "x.safetensors")["w"].tolist() == [0, 1, 2]
     with pytest.raises(RuntimeError, match="with dict map_location is not supported"):
         gt.load(tmp_path / "x.safetensors", map_location={"cpu": "cpu"})
+
+
+@pytest.mark.parametrize("map_location", ["cpu", {"cuda:0": "cpu"}, gt.device("cpu"),
+                                          lambda storage, location: storage])
+def test_cuda_checkpoint_maps_to_cpu(map_location):
+    from tests.serialization import hostile_files as files
+    cuda_file = files.archive(files.program(files.tensor_record(location="cuda:0")),
+                              {"0": np.arange(4, dtype="<f4").tobytes()})
+    with pytest.raises(RuntimeError, match="torch.cuda.is_available\\(\\) is False"):
+        gt.load(io.BytesIO(cuda_file))
+    assert gt.load(io.BytesIO(cuda_file), map_location=map_location).tolist() == [0, 1, 2, 3]

@@ -195,3 +195,14 @@ def test_storage_records_are_aligned(tmp_path):
             name_length, extra_length = int.from_bytes(data[info.header_offset + 26:][:2], "little"), \
                 int.from_bytes(data[info.header_offset + 28:][:2], "little")
             assert (info.header_offset + 30 + name_length + extra_length) % 64 == 0
+
+
+def test_conjugate_and_negative_views_keep_their_values():
+    ref = torch.tensor([1 + 2j, -3 - 4j])
+    other = ref.clone()
+    loaded = torch_to_glasstorch([ref.conj(), other.conj().imag])
+    assert loaded[0].tolist() == [1 - 2j, -3 + 4j]
+    assert loaded[1].tolist() == [-2.0, 4.0]
+    back = glasstorch_to_torch(loaded)
+    assert back[0].resolve_conj().tolist() == [1 - 2j, -3 + 4j]
+    assert back[1].resolve_neg().tolist() == [-2.0, 4.0]
