@@ -65,11 +65,12 @@ def _check_saveable(tensors: dict) -> None:
             by_storage.setdefault(id(value.untyped_storage()), []).append(name)
     shared = [set(names) for names in by_storage.values() if len(names) > 1]
     if shared:
-        raise RuntimeError(f"""
-            Some tensors share memory, this will lead to duplicate memory on disk and potential differences when loading them again: {shared}.
-            A potential way to correctly save your model is to use `save_model`.
-            More information at https://huggingface.co/docs/safetensors/torch_shared_tensors
-            """)
+        indent = "\n" + " " * 12
+        raise RuntimeError(
+            f"{indent}Some tensors share memory, this will lead to duplicate memory on disk and "
+            f"potential differences when loading them again: {shared}.{indent}A potential way "
+            f"to correctly save your model is to use `save_model`.{indent}More information at "
+            f"https://huggingface.co/docs/safetensors/torch_shared_tensors{indent}")
     for name, value in tensors.items():
         if not value.is_contiguous():
             raise ValueError(

@@ -22,6 +22,7 @@ from typing import IO, Any, Callable, Union
 
 import numpy as np
 
+from ..c10.device import device
 from . import _legacy, _zip
 from ._legacy import INT_SIZE, LONG_SIZE, MAGIC_NUMBER, PROTOCOL_VERSION, SHORT_SIZE  # noqa: F401
 from ._loader import load_archive
@@ -51,7 +52,7 @@ __all__ = [
     "get_unsafe_globals_in_checkpoint", "skip_data"]
 
 FileLike = Union[str, os.PathLike, IO[bytes]]
-MAP_LOCATION = Union[Callable, "device", str, dict, None]
+MAP_LOCATION = Union[Callable, device, str, dict, None]
 IS_WINDOWS = sys.platform == "win32"
 MAP_PRIVATE, MAP_SHARED = _mmap.MAP_PRIVATE, _mmap.MAP_SHARED
 DEFAULT_PROTOCOL = 2
@@ -91,8 +92,8 @@ def save(obj: object, f: FileLike, pickle_module: Any = pickle,
         >>> torch.save({"w": torch.ones(2)}, buffer)
     """
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
-        raise AttributeError(f"expected 'f' to be string, path, or a file-like object with a "
-                             f"'write' attribute")
+        raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
+                             "'write' attribute")
     if isinstance(f, (str, os.PathLike)):
         path = os.fspath(f)
         with open(path, "wb") as file:
@@ -115,7 +116,8 @@ def _save_to(obj, file, folder: str, protocol: int, zip_format: bool,
              without_byteorder: bool) -> None:
     if not zip_format:
         if _options.local.skip_data:
-            raise RuntimeError("Cannot use skip_data=True with _use_new_zipfile_serialization=False")
+            raise RuntimeError("Cannot use skip_data=True with "
+                               "_use_new_zipfile_serialization=False")
         _legacy.save(obj, file, protocol)
         return
     table = StorageTable()
@@ -128,7 +130,7 @@ def _save_to(obj, file, folder: str, protocol: int, zip_format: bool,
     if not without_byteorder:
         writer.write_record("byteorder", sys.byteorder)
     for key, storage in table.storages.items():
-        if _options.local.skip_data or storage.device.type == "meta":
+        if _options.local.skip_data:
             writer.write_record(f"data/{key}", np.zeros(storage.nbytes(), np.uint8))
         else:
             writer.write_record(f"data/{key}", storage._data)

@@ -117,7 +117,7 @@ def find_torch_class(module: str, name: str, fallback: Callable) -> Any:
     path = f"{module}.{name}"
     if path in TORCH_NAMES:
         return TORCH_NAMES[path]
-    if module.startswith("torch") and "Storage" in name and name in STORAGE_TYPES:
+    if name in STORAGE_TYPES:           # torch too reads any module's FloatStorage so
         return STORAGE_TYPES[name]
     mirrored = glasstorch_module(module)
     if mirrored != module:

@@ -16,6 +16,7 @@ from ..c10 import dtype as dtypes
 from ..c10.layout import layout
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import TensorBase, tensor_class
+from ..nn.parameter import Parameter
 from . import _rebuild
 from ._names import torch_path
 from ._storage_types import pickled_storage_type
@@ -48,7 +49,7 @@ class StorageTable:
             known = self._keys[id(storage)] = (str(len(self.storages)), ref.dtype)
             self.storages[known[0]] = storage
             self.dtypes[known[0]] = ref.dtype
-        elif known[1] is not ref.dtype and storage.device.type != "meta":
+        elif known[1] is not ref.dtype:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same "
                                "data as different types")
         storage_type = pickled_storage_type(ref.dtype)
@@ -109,7 +110,6 @@ def _user_state(tensor: TensorBase) -> dict:
 
 def reduce_tensor(tensor: TensorBase) -> tuple:
     """torch's record of `tensor`: a rebuild function and its arguments."""
-    from ..nn.parameter import Parameter
     if isinstance(tensor, Parameter):
         data = tensor.detach()
         state = _user_state(tensor)

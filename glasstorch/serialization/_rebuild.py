@@ -21,7 +21,7 @@ import operator
 from collections import OrderedDict
 
 from ..c10 import dtype as dtypes
-from ..c10.layout import layout as _layout_type
+from ..c10 import layout as layouts
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import TensorBase, make_tensor
 
@@ -152,9 +152,8 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 
 def _get_layout(name: str):
     """The layout a checkpoint names by its string, ``'torch.strided'``."""
-    from .. import c10
-    layout = getattr(c10.layout, name.rpartition(".")[2], None)
-    if not isinstance(layout, _layout_type):
+    layout = getattr(layouts, name.rpartition(".")[2], None)
+    if not isinstance(layout, layouts.layout):
         raise KeyError(name)
     return layout
 

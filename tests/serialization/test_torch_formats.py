@@ -192,9 +192,10 @@ def test_storage_records_are_aligned(tmp_path):
         data = file.read()
     for info in zipfile.ZipFile(tmp_path / "a.pt").infolist():
         if "/data/" in info.filename:
-            name_length, extra_length = int.from_bytes(data[info.header_offset + 26:][:2], "little"), \
-                int.from_bytes(data[info.header_offset + 28:][:2], "little")
-            assert (info.header_offset + 30 + name_length + extra_length) % 64 == 0
+            start = info.header_offset
+            name_length = int.from_bytes(data[start + 26:start + 28], "little")
+            extra_length = int.from_bytes(data[start + 28:start + 30], "little")
+            assert (start + 30 + name_length + extra_length) % 64 == 0
 
 
 def test_conjugate_and_negative_views_keep_their_values():
