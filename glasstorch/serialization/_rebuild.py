@@ -132,9 +132,20 @@ def _rebuild_parameter(data: TensorBase, requires_grad, backward_hooks):
 def _rebuild_parameter_with_state(data: TensorBase, requires_grad, backward_hooks, state):
     """An ``nn.Parameter`` (or subclass) with extra attributes set from `state`."""
     param = _rebuild_parameter(data, requires_grad, backward_hooks)
-    for name, value in (state or {}).items():
+    for name, value in _checked_state(state).items():
         setattr(param, name, value)
     return param
+
+
+def _checked_state(state) -> dict:
+    """A record's attributes for its tensor: a dict of plain names (a file may not set
+    ``__class__`` or another special attribute)."""
+    if not state:
+        return {}
+    if not isinstance(state, dict) or any(
+            not isinstance(name, str) or name.startswith("__") for name in state):
+        raise RuntimeError(f"Invalid tensor attributes in checkpoint: {list(state)!r}")
+    return state
 
 
 def _rebuild_from_type_v2(func, new_type, args, state):
@@ -145,8 +156,7 @@ def _rebuild_from_type_v2(func, new_type, args, state):
             and issubclass(new_type, type(result)):
         result = make_tensor(result._storage, result._size, result._stride, result._offset,
                              result._dtype, None, new_type)
-    if state:
-        result.__dict__.update(state)
+    result.__dict__.update(_checked_state(state))
     return result
 
 

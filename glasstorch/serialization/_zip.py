@@ -115,6 +115,10 @@ _READ_ERROR = ("PytorchStreamReader failed reading zip archive: {}. This is an i
                "error. If you are seeing this error, there is a high likelihood that your "
                "checkpoint file is corrupted. This can happen if the checkpoint was not saved "
                "properly, was transferred incorrectly, or the file was modified after saving.")
+_FILE_ERROR = ("PytorchStreamReader failed reading file {}: {}. This is an internal miniz error. "
+               "If you are seeing this error, there is a high likelihood that your checkpoint "
+               "file is corrupted. This can happen if the checkpoint was not saved properly, was "
+               "transferred incorrectly, or the file was modified after saving.")
 _LOCATE_ERROR = ("PytorchStreamReader failed locating file {}: file not found. This is an "
                  "internal miniz error. If you are seeing this error, there is a high "
                  "likelihood that your checkpoint file is corrupted. This can happen if the "
@@ -156,6 +160,10 @@ class ArchiveReader:
             raise RuntimeError(_READ_ERROR.format("failed finding central directory"))
         self.folder = infos[0].filename.partition("/")[0]
         self._infos = {info.filename: info for info in infos}
+        if not (self.has_record("version") or self.has_record(".data/version")):
+            raise RuntimeError('Expected hasRecord("version") to be true, but got false.  (Could '
+                               "this error message be improved?  If so, please report an "
+                               "enhancement request to PyTorch.)")
 
     def has_record(self, name: str) -> bool:
         return f"{self.folder}/{name}" in self._infos
@@ -181,7 +189,7 @@ class ArchiveReader:
         mapping (``MAP_SHARED``) keeps its old CRCs.
         """
         info = self._info(name)
-        self._check_plausible(info)
+        self._check_plausible(name, info)
         data = np.empty(info.file_size, np.uint8)
         try:
             if info.compress_type == zipfile.ZIP_STORED:
@@ -211,13 +219,14 @@ class ArchiveReader:
             raise RuntimeError(_READ_ERROR.format("invalid header or archive is corrupted"))
         return offset
 
-    def _check_plausible(self, info: zipfile.ZipInfo) -> None:
+    def _check_plausible(self, name: str, info: zipfile.ZipInfo) -> None:
         """Refuse a record whose claimed size its stored bytes cannot hold, before
         allocating for it."""
-        stored = info.compress_type == zipfile.ZIP_STORED
-        limit = info.compress_size if stored else info.compress_size * _MAX_DEFLATE_RATIO
-        if info.file_size > limit or info.compress_size > self._length:
+        if info.compress_size > self._length or (
+                info.compress_type == zipfile.ZIP_STORED and info.file_size > info.compress_size):
             raise RuntimeError(_READ_ERROR.format("invalid header or archive is corrupted"))
+        if info.file_size > info.compress_size * _MAX_DEFLATE_RATIO:
+            raise RuntimeError(_FILE_ERROR.format(name, "unexpected decompressed size"))
 
     def close(self) -> None:
         self._zip.close()

@@ -89,7 +89,12 @@ def code_running(marker: str) -> list[tuple[str, bytes]]:
 
 def misuse() -> list[tuple[str, bytes]]:
     """Pickles of allowed opcodes on the wrong targets."""
+    dunder_state = (global_("torch._utils", "_rebuild_parameter_with_state") + pickle.MARK
+                    + tensor_record() + pickle.NEWTRUE + pickle.EMPTY_DICT + pickle.EMPTY_DICT
+                    + text("__class__") + global_("collections", "OrderedDict")
+                    + pickle.SETITEM + pickle.TUPLE + pickle.REDUCE)
     return [
+        ("special attribute set by a record", archive(program(dunder_state), {"0": bytes(16)})),
         ("BUILD on a list", archive(program(pickle.EMPTY_LIST + pickle.EMPTY_DICT + pickle.BUILD))),
         ("BUILD on an int", archive(program(integer(3) + pickle.EMPTY_DICT + pickle.BUILD))),
         ("NEWOBJ of a list", archive(program(pickle.EMPTY_LIST + pickle.EMPTY_TUPLE
@@ -124,15 +129,16 @@ def bad_storages() -> list[tuple[str, bytes]]:
 def broken_archives(good: bytes) -> list[tuple[str, bytes]]:
     """A good checkpoint cut short or damaged."""
     return [("truncated to half", good[:len(good) // 2]), ("truncated to 10 bytes", good[:10]),
-            ("last byte missing", good[:-1]), ("no data.pkl", _without_pickle(good))]
+            ("last byte missing", good[:-1]), ("no data.pkl", _without(good, "data.pkl")),
+            ("no version record", _without(good, "/version"))]
 
 
-def _without_pickle(good: bytes) -> bytes:
+def _without(good: bytes, suffix: str) -> bytes:
     source = zipfile.ZipFile(io.BytesIO(good))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as target:
         for name in source.namelist():
-            if not name.endswith("data.pkl"):
+            if not name.endswith(suffix):
                 target.writestr(name, source.read(name))
     return buffer.getvalue()
 
@@ -149,14 +155,24 @@ def size_bombs() -> list[tuple[str, bytes]]:
     legacy.write(program(tensor_record(numel=2 ** 40, legacy=True)))
     pickle.dump(["0"], legacy, protocol=2)
     legacy.write(struct.pack("<q", 2 ** 40) + bytes(64))
+    deflated = io.BytesIO()
+    with zipfile.ZipFile(deflated, "w", zipfile.ZIP_DEFLATED) as target:
+        target.writestr("archive/data.pkl", program(tensor_record(numel=claimed,
+                                                                  storage="ByteStorage")))
+        target.writestr("archive/data/0", bytes(16))
+        target.writestr("archive/version", "3\n")
+    deflated_bomb = bytearray(deflated.getvalue())
+    _claim_size(deflated_bomb, "archive/data/0", claimed, compressed=False)
     return [("zip directory claims 4 GB", bytes(record_bomb)),
+            ("deflated record claims 4 GB", bytes(deflated_bomb)),
             ("legacy storage claims a terabyte", legacy.getvalue()),
             ("pickle string claims 4 GB", archive(program(pickle.BINUNICODE
                                                           + struct.pack("<I", 2 ** 32 - 1))))]
 
 
-def _claim_size(data: bytearray, name: str, size: int) -> None:
-    """Make the central directory entry of `name` claim `size` bytes (uncompressed)."""
+def _claim_size(data: bytearray, name: str, size: int, compressed: bool = True) -> None:
+    """Make the central directory entry of `name` claim `size` bytes uncompressed (and
+    compressed too, unless `compressed` is False)."""
     position = 0
     while True:
         position = data.find(b"PK\x01\x02", position)
@@ -164,4 +180,6 @@ def _claim_size(data: bytearray, name: str, size: int) -> None:
         if data[position + 46:position + 46 + name_length] == name.encode():
             break
         position += 4
-    struct.pack_into("<II", data, position + 20, size, size)
+    struct.pack_into("<I", data, position + 24, size)
+    if compressed:
+        struct.pack_into("<I", data, position + 20, size)
