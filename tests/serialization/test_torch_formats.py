@@ -207,3 +207,20 @@ def test_conjugate_and_negative_views_keep_their_values():
     back = glasstorch_to_torch(loaded)
     assert back[0].resolve_conj().tolist() == [1 - 2j, -3 + 4j]
     assert back[1].resolve_neg().tolist() == [-2.0, 4.0]
+
+
+def test_tied_weights_stay_tied():
+    torch.manual_seed(0)
+    ref = torch.nn.Sequential(torch.nn.Embedding(6, 4), torch.nn.Linear(4, 6, bias=False))
+    ref[1].weight = ref[0].weight
+    loaded = torch_to_glasstorch(ref.state_dict())
+    assert loaded["0.weight"].untyped_storage().data_ptr() == \
+        loaded["1.weight"].untyped_storage().data_ptr()
+    back = glasstorch_to_torch(loaded)
+    assert back["0.weight"].untyped_storage().data_ptr() == \
+        back["1.weight"].untyped_storage().data_ptr()
+    buffer = io.BytesIO()
+    gt.save(loaded, buffer)
+    import zipfile
+    records = [n for n in zipfile.ZipFile(buffer).namelist() if "/data/" in n]
+    assert len(records) == 1                                   # the weight is written once
