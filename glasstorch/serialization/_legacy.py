@@ -24,7 +24,7 @@ from ..c10.storage import UntypedStorage
 from . import _location
 from ._loader import byteswap, check_storage_id, unpickler
 from ._pickler import CheckpointPickler, StorageTable
-from ._rebuild import TypedStorage
+from ._rebuild import storage_for
 from ._storage_types import pickled_storage_type, storage_dtype
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
@@ -66,7 +66,7 @@ class _PendingStorages:
         self.restored: dict[str, UntypedStorage] = {}    # where map_location sent each
         self._restore = _location.restorer(map_location)
 
-    def __call__(self, pid) -> TypedStorage:
+    def __call__(self, pid):
         if isinstance(pid, tuple) and pid and pid[0] in ("module", b"module"):
             return pid[1]                  # a pickled module's class, with its source
         storage_type, key, location, numel = check_storage_id(pid)
@@ -79,7 +79,7 @@ class _PendingStorages:
             placeholder._owner = placeholder._bytes = None
             self.storages[key] = (placeholder, dtype)
             self.restored[key] = self._restore(placeholder, location)
-        return TypedStorage(self.restored[key], dtype)
+        return storage_for(self.restored[key], storage_type is not UntypedStorage, dtype)
 
     def fill(self, file, keys, swap: bool) -> None:
         remaining = _remaining(file)

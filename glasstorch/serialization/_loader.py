@@ -20,7 +20,7 @@ from ..c10 import dtype as dtypes
 from ..c10.storage import UntypedStorage
 from . import _location
 from ._names import TORCH_NAMES, glasstorch_module
-from ._rebuild import TypedStorage
+from ._rebuild import storage_for
 from ._storage_types import STORAGE_TYPES, storage_dtype
 from ._weights_only import WeightsOnlyUnpickler
 
@@ -78,7 +78,7 @@ class StorageLoader:
             raise ValueError("Unknown endianness type: " + order.decode(errors="replace"))
         return order.decode()
 
-    def __call__(self, pid) -> TypedStorage:
+    def __call__(self, pid):
         storage_type, key, location, numel = check_storage_id(pid)
         dtype = storage_dtype(storage_type)
         storage = self._loaded.get(key)
@@ -87,7 +87,7 @@ class StorageLoader:
             if not self._meta:
                 storage = self._restore(storage, location)
             self._loaded[key] = storage
-        return TypedStorage(storage, dtype)
+        return storage_for(storage, storage_type is not UntypedStorage, dtype)
 
     def _read(self, key: str, nbytes: int, dtype: dtypes.dtype) -> UntypedStorage:
         name = f"data/{key}"

@@ -23,13 +23,17 @@ from ._storage_types import pickled_storage_type
 
 
 class StorageRef:
-    """A tensor's storage as the pickle meets it: the bytes and the dtype they are read as."""
+    """A storage as the pickle meets it: the bytes, the dtype they are read as, and
+    whether the checkpoint names it untyped (a storage saved for itself, or the
+    storage of a dtype without a typed storage class)."""
 
-    __slots__ = ("storage", "dtype")
+    __slots__ = ("storage", "dtype", "untyped")
 
-    def __init__(self, storage: UntypedStorage, dtype: dtypes.dtype) -> None:
+    def __init__(self, storage: UntypedStorage, dtype: dtypes.dtype,
+                 untyped: bool = False) -> None:
         self.storage = storage
         self.dtype = dtype
+        self.untyped = untyped or pickled_storage_type(dtype) is UntypedStorage
 
 
 class StorageTable:
@@ -52,9 +56,10 @@ class StorageTable:
         elif known[1] is not ref.dtype:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same "
                                "data as different types")
-        storage_type = pickled_storage_type(ref.dtype)
-        numel = storage.nbytes() // (1 if storage_type is UntypedStorage else ref.dtype.itemsize)
-        return ("storage", storage_type, known[0], storage.device.type, numel)
+        if ref.untyped:
+            return ("storage", UntypedStorage, known[0], storage.device.type, storage.nbytes())
+        numel = storage.nbytes() // ref.dtype.itemsize
+        return ("storage", pickled_storage_type(ref.dtype), known[0], storage.device.type, numel)
 
 
 class CheckpointPickler(pickle._Pickler):
@@ -73,6 +78,8 @@ class CheckpointPickler(pickle._Pickler):
     def persistent_id(self, obj):
         if type(obj) is StorageRef:
             return self._table.persistent_id(obj)
+        if type(obj) is UntypedStorage:
+            return self._table.persistent_id(StorageRef(obj, dtypes.uint8, untyped=True))
         return None
 
     def reducer_override(self, obj):

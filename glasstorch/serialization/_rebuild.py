@@ -38,6 +38,20 @@ class TypedStorage:
         self.dtype = dtype
 
 
+def storage_for(untyped: UntypedStorage, typed: bool, dtype: dtypes.dtype):
+    """What a storage reference loads as: the bytes themselves when the checkpoint names
+    ``UntypedStorage``, else the bytes with their dtype."""
+    return TypedStorage(untyped, dtype) if typed else untyped
+
+
+def _bytes_and_dtype(storage) -> tuple[UntypedStorage, dtypes.dtype]:
+    if isinstance(storage, TypedStorage):
+        return storage.untyped, storage.dtype
+    if isinstance(storage, UntypedStorage):
+        return storage, dtypes.uint8
+    raise RuntimeError(f"expected a storage in the tensor record, got {type(storage).__name__}")
+
+
 def _check_geometry(nbytes: int, offset, size, stride, itemsize: int) -> tuple:
     """Refuse a geometry leaving the storage (Note [Checkpoint geometry]); returns it as
     int tuples."""
@@ -89,23 +103,23 @@ def _apply_metadata(tensor: TensorBase, metadata) -> TensorBase:
 
 def _rebuild_tensor(storage: TypedStorage, storage_offset, size, stride) -> TensorBase:
     """The oldest tensor record: geometry over a typed storage, nothing else."""
-    return _tensor_over(storage.untyped, storage.dtype, storage_offset, size, stride, False)
+    return _tensor_over(*_bytes_and_dtype(storage), storage_offset, size, stride, False)
 
 
 def _rebuild_tensor_v2(storage: TypedStorage, storage_offset, size, stride,
                        requires_grad, backward_hooks, metadata=None) -> TensorBase:
     """A tensor over a typed storage (the dtypes with a legacy storage class)."""
-    tensor = _tensor_over(storage.untyped, storage.dtype, storage_offset, size, stride,
+    tensor = _tensor_over(*_bytes_and_dtype(storage), storage_offset, size, stride,
                           bool(requires_grad))
     return _apply_metadata(tensor, metadata)
 
 
-def _rebuild_tensor_v3(storage: TypedStorage, storage_offset, size, stride,
+def _rebuild_tensor_v3(storage: UntypedStorage, storage_offset, size, stride,
                        requires_grad, backward_hooks, dtype, metadata=None) -> TensorBase:
     """A tensor over untyped bytes that names its own dtype (uint16-64, float8, ...)."""
     if not isinstance(dtype, dtypes.dtype) or dtype not in dtypes.ALL_DTYPES:
         raise RuntimeError(f"_rebuild_tensor_v3: unsupported dtype {dtype!r}")
-    tensor = _tensor_over(storage.untyped, dtype, storage_offset, size, stride,
+    tensor = _tensor_over(_bytes_and_dtype(storage)[0], dtype, storage_offset, size, stride,
                           bool(requires_grad))
     return _apply_metadata(tensor, metadata)
 

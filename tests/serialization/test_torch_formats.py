@@ -18,6 +18,13 @@ def torch_to_glasstorch(obj, **save_args):
     return gt.load(buffer)
 
 
+def torch_to_torch(obj):
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    buffer.seek(0)
+    return torch.load(buffer)
+
+
 def glasstorch_to_torch(obj, **save_args):
     buffer = io.BytesIO()
     gt.save(obj, buffer, **save_args)
@@ -224,3 +231,14 @@ def test_tied_weights_stay_tied():
     import zipfile
     records = [n for n in zipfile.ZipFile(buffer).namelist() if "/data/" in n]
     assert len(records) == 1                                   # the weight is written once
+
+
+def test_an_untyped_storage_saved_alone():
+    # glasstorch, which has no TypedStorage class yet, loads it untyped; torch loads its
+    # own file and glasstorch's alike, as a uint8 TypedStorage
+    ref = torch.arange(4, dtype=torch.int16).untyped_storage()
+    loaded = torch_to_glasstorch(ref)
+    assert type(loaded) is gt.UntypedStorage and loaded.tolist() == ref.tolist()
+    back = glasstorch_to_torch(loaded)
+    own = torch_to_torch(ref)
+    assert type(back) is type(own) and back.dtype == own.dtype and back.tolist() == own.tolist()
