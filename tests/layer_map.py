@@ -67,7 +67,7 @@ MAY_IMPORT = {
     "special": ("aten",),
     "nn": CORE + ("utils", "namespace"),
     "optim": CORE + ("utils", "namespace"),
-    "serialization": CORE + ("nn", "namespace"),
+    "serialization": CORE + ("utils", "nn", "namespace"),
     "namespace": tuple(LAYERS),
 }
 

@@ -123,10 +123,11 @@ def _save_to(obj, file, folder: str, protocol: int, zip_format: bool,
     table = StorageTable()
     data = io.BytesIO()
     CheckpointPickler(data, protocol, table).dump(obj)
-    writer = _zip.ArchiveWriter(file, folder)
+    writer = _zip.ArchiveWriter(file, folder, _options.config.save.storage_alignment,
+                                _options.config.save.compute_crc32)
     writer.write_record("data.pkl", data.getbuffer())
     writer.write_record(".format_version", "1")
-    writer.write_record(".storage_alignment", str(_zip.ALIGNMENT))
+    writer.write_record(".storage_alignment", str(_options.config.save.storage_alignment))
     if not without_byteorder:
         writer.write_record("byteorder", sys.byteorder)
     for key, storage in table.storages.items():
@@ -162,7 +163,7 @@ def load(f: FileLike, map_location: MAP_LOCATION = None, pickle_module: Any = No
             unpickler: only for files from a trusted source.
         mmap (bool, optional): map the file into memory and view each storage where it
             lies in the file instead of reading it (Note [Mapped loads]; `f` must be a
-            path to a zip checkpoint).
+            path to a zip checkpoint). None: ``torch.utils.serialization.config.load.mmap``.
         pickle_load_args: keyword arguments of the unpickler (``encoding``, ...).
 
     Returns:
@@ -182,6 +183,8 @@ def load(f: FileLike, map_location: MAP_LOCATION = None, pickle_module: Any = No
         tensor([0, 1, 2])
     """
     weights_only = _decide_weights_only(weights_only, pickle_module)
+    if mmap is None:
+        mmap = _options.config.load.mmap
     if pickle_load_args and weights_only:
         warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
     pickle_load_args.setdefault("encoding", "utf-8")
@@ -269,7 +272,7 @@ def _load_zip(file, path, map_location, pickle_module, weights_only: bool, mmap:
         if mmap:
             if path is None:
                 raise ValueError("f must be a file path in order to use the mmap argument")
-            mode = "c" if _options.config.mmap_flags == _mmap.MAP_PRIVATE else "r+"
+            mode = "c" if _options.config.load.mmap_flags == _mmap.MAP_PRIVATE else "r+"
             mapped = np.memmap(os.fspath(path), np.uint8, mode)
         return load_archive(reader, map_location, pickle_module, weights_only, mapped,
                             _options.local.skip_data, **pickle_load_args)

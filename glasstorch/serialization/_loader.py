@@ -18,6 +18,7 @@ import numpy as np
 
 from ..c10 import dtype as dtypes
 from ..c10.storage import UntypedStorage
+from ..utils.serialization import config
 from . import _location
 from ._names import TORCH_NAMES, glasstorch_module
 from ._rebuild import storage_for
@@ -51,6 +52,14 @@ def byteswap(data: np.ndarray, dtype: dtypes.dtype) -> None:
         data.view(f"u{element.itemsize}").byteswap(inplace=True)
 
 
+def _default_byteorder() -> str:
+    """The byte order of a checkpoint without a ``byteorder`` record, as configured."""
+    setting = config.load.endianness
+    if setting is None:
+        return "little"
+    return sys.byteorder if setting.name == "NATIVE" else setting.name.lower()
+
+
 class StorageLoader:
     """The storages of one archive, as the pickle asks for them.
 
@@ -72,7 +81,7 @@ class StorageLoader:
 
     def _byteorder(self) -> str:
         if not self._reader.has_record("byteorder"):
-            return "little"
+            return _default_byteorder()
         order = self._reader.read_record("byteorder").tobytes()
         if order not in (b"little", b"big"):
             raise ValueError("Unknown endianness type: " + order.decode(errors="replace"))

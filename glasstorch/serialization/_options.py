@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from enum import Enum
 from typing import Any, Callable
 
+from ..utils.serialization import config
 from . import _weights_only
 
 
@@ -20,15 +21,7 @@ class _Settings(threading.local):
         self.skip_data = False
 
 
-class _Config:
-    """The process-wide settings (torch keeps them in torch.utils.serialization.config)."""
-    endianness = None
-    compute_crc32 = True
-    mmap_flags = _mmap.MAP_PRIVATE
-
-
 local = _Settings()
-config = _Config()
 
 
 class SourceChangeWarning(Warning):
@@ -61,7 +54,7 @@ class LoadEndianness(Enum):
 def get_default_load_endianness() -> LoadEndianness | None:
     """The fallback byte order for checkpoints without a ``byteorder`` record (None:
     little endian)."""
-    return config.endianness
+    return config.load.endianness
 
 
 def set_default_load_endianness(endianness) -> None:
@@ -72,23 +65,23 @@ def set_default_load_endianness(endianness) -> None:
     """
     if not isinstance(endianness, LoadEndianness) and endianness is not None:
         raise TypeError("Invalid argument type in function set_default_load_endianness")
-    config.endianness = endianness
+    config.load.endianness = endianness
 
 
 def get_crc32_options() -> bool:
     """Whether `torch.save` writes each record's CRC-32 (default ``True``)."""
-    return config.compute_crc32
+    return config.save.compute_crc32
 
 
 def set_crc32_options(compute_crc32: bool) -> None:
-    """Choose whether `torch.save` computes each record's CRC-32; glasstorch always
-    writes it (it is cheap), so this only records the choice."""
-    config.compute_crc32 = compute_crc32
+    """Choose whether `torch.save` computes each record's CRC-32 (else it writes 0,
+    which `torch.load` accepts and unzip tools do not)."""
+    config.save.compute_crc32 = compute_crc32
 
 
 def get_default_mmap_options() -> int | None:
     """The mmap flags of ``torch.load(mmap=True)``: ``mmap.MAP_PRIVATE`` by default."""
-    return config.mmap_flags
+    return config.load.mmap_flags
 
 
 class set_default_mmap_options:
@@ -107,14 +100,14 @@ class set_default_mmap_options:
         if flags not in (_mmap.MAP_PRIVATE, _mmap.MAP_SHARED):
             raise ValueError("Invalid argument in function set_default_mmap_options, expected "
                              f"mmap.MAP_PRIVATE or mmap.MAP_SHARED, but got {flags}")
-        self.prev = config.mmap_flags
-        config.mmap_flags = flags
+        self.prev = config.load.mmap_flags
+        config.load.mmap_flags = flags
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: Any) -> None:
-        config.mmap_flags = self.prev
+        config.load.mmap_flags = self.prev
 
 
 class skip_data:

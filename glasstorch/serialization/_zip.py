@@ -26,7 +26,6 @@ import zlib
 
 import numpy as np
 
-ALIGNMENT = 64
 _LOCAL = struct.Struct("<IHHHHHIIIHH")          # local file header, without name/extra
 _CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")   # central directory entry
 _END = struct.Struct("<IHHHHIIH")                # end of central directory
@@ -44,11 +43,15 @@ class ArchiveWriter:
         file: a binary file object.
         folder (str): the folder every record is under (torch uses the file's stem,
             or ``'archive'`` for buffers).
+        alignment (int): each record's bytes start at a multiple of this.
+        compute_crc32 (bool): write each record's CRC-32 (else 0).
     """
 
-    def __init__(self, file, folder: str) -> None:
+    def __init__(self, file, folder: str, alignment: int = 64, compute_crc32: bool = True) -> None:
         self._file = file
         self._folder = folder
+        self._alignment = alignment
+        self._compute_crc32 = compute_crc32
         self._offset = 0
         self._entries: list[tuple[bytes, int, int, int]] = []   # name, crc, size, offset
 
@@ -62,12 +65,12 @@ class ArchiveWriter:
         zip64 = size >= _LIMIT or self._offset >= _LIMIT
         extra = struct.pack("<HHQQ", 1, 16, size, size) if zip64 else b""
         start = self._offset + _LOCAL.size + len(full_name) + len(extra)
-        padding = -start % ALIGNMENT
-        if padding and padding < 4:
-            padding += ALIGNMENT
+        padding = -start % self._alignment
+        while padding and padding < 4:
+            padding += self._alignment
         if padding:
             extra += struct.pack("<HH", _PAD_ID, padding - 4) + b"Z" * (padding - 4)
-        crc = zlib.crc32(view)
+        crc = zlib.crc32(view) if self._compute_crc32 else 0
         short = _LIMIT if zip64 else size
         header = _LOCAL.pack(0x04034B50, _ZIP64_VERSION if zip64 else _PLAIN_VERSION, 0, 0,
                              0, 0x21, crc, short, short, len(full_name), len(extra))

@@ -205,3 +205,51 @@ def test_cuda_checkpoint_maps_to_cpu(map_location):
     with pytest.raises(RuntimeError, match="torch.cuda.is_available\\(\\) is False"):
         gt.load(io.BytesIO(cuda_file))
     assert gt.load(io.BytesIO(cuda_file), map_location=map_location).tolist() == [0, 1, 2, 3]
+
+
+@pytest.fixture
+def config():
+    from glasstorch.utils.serialization import config
+    saved = (config.load.mmap, config.load.endianness, config.save.storage_alignment,
+             config.save.compute_crc32)
+    yield config
+    (config.load.mmap, config.load.endianness, config.save.storage_alignment,
+     config.save.compute_crc32) = saved
+
+
+def test_config_mmap_default(config, tmp_path):
+    gt.save(gt.ones(3), tmp_path / "a.pt")
+    config.load.mmap = True
+    data = gt.load(tmp_path / "a.pt").untyped_storage()._data
+    assert isinstance(data, np.memmap) or isinstance(data.base, np.memmap)
+
+
+def test_config_endianness_of_checkpoints_without_byteorder(config):
+    buffer = io.BytesIO()
+    gt.save(gt.tensor([1.5]), buffer, _disable_byteorder_record=True)
+    buffer.seek(0)
+    assert gt.load(buffer).tolist() == [1.5]
+    gt.serialization.set_default_load_endianness(gt.serialization.LoadEndianness.BIG)
+    buffer.seek(0)
+    assert gt.load(buffer).tolist() != [1.5]
+    gt.serialization.set_default_load_endianness(None)
+
+
+def test_config_alignment_and_crc(config, tmp_path):
+    import zipfile
+    torch = pytest.importorskip("torch")
+    config.save.storage_alignment = 4096
+    config.save.compute_crc32 = False
+    gt.save([gt.ones(3), gt.zeros(2)], tmp_path / "a.pt")
+    with open(tmp_path / "a.pt", "rb") as file:
+        data = file.read()
+    archive = zipfile.ZipFile(tmp_path / "a.pt")
+    assert b"4096" in data                    # the .storage_alignment record
+    for info in archive.infolist():
+        start = info.header_offset
+        if "/data/" in info.filename:
+            extra = int.from_bytes(data[start + 28:start + 30], "little")
+            assert (start + 30 + len(info.filename) + extra) % 4096 == 0
+            assert info.CRC == 0
+    assert torch.load(tmp_path / "a.pt")[0].tolist() == [1, 1, 1]
+    assert gt.load(tmp_path / "a.pt")[1].tolist() == [0, 0]
