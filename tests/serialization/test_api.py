@@ -165,3 +165,32 @@ def test_harmless_hostile_global_in_a_list_runs_nothing(tmp_path):
         with pytest.raises(pickle.UnpicklingError):
             gt.load(io.BytesIO(data))
     assert not marker.exists()
+
+
+def test_torch_legacy_whole_module_loads(tmp_path):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.save(model, tmp_path / "m.pt", _use_new_zipfile_serialization=False)
+    loaded = gt.load(tmp_path / "m.pt", weights_only=False)
+    assert type(loaded) is gt.nn.Sequential and type(loaded[1]) is gt.nn.ReLU
+    assert loaded[0].bias.tolist() == model[0].bias.tolist()
+
+
+class Tagged(gt.Tensor):
+    """A tensor subclass a checkpoint may hold once allowlisted."""
+
+
+def test_tensor_subclass_with_attributes():
+    from glasstorch.c10.tensor_impl import make_tensor
+    base = gt.ones(2)
+    value = make_tensor(base._storage, base._size, base._stride, 0, base.dtype, None, Tagged)
+    value.label = "kept"
+    data = saved(value)
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL .*Tagged was not an allowed"):
+        gt.load(io.BytesIO(data))
+    with gt.serialization.safe_globals([Tagged]):
+        loaded = gt.load(io.BytesIO(data))
+    assert type(loaded) is Tagged and loaded.label == "kept" and loaded.tolist() == [1, 1]
