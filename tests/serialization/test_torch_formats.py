@@ -242,3 +242,14 @@ def test_an_untyped_storage_saved_alone():
     back = glasstorch_to_torch(loaded)
     own = torch_to_torch(ref)
     assert type(back) is type(own) and back.dtype == own.dtype and back.tolist() == own.tolist()
+
+
+@pytest.mark.parametrize("protocol", [3, 4, 5])
+def test_weights_only_outcome_of_other_protocols_matches_torch(protocol):
+    import warnings
+    from tests.serialization.test_hostile_files import outcome
+    buffer = io.BytesIO()
+    torch.save({"a": torch.ones(2), "b": [1, "x"]}, buffer, pickle_protocol=protocol)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert outcome(gt.load, buffer.getvalue()) == outcome(torch.load, buffer.getvalue())
