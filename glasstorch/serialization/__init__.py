@@ -38,8 +38,7 @@ from ._options import (  # noqa: F401
 from ._pickler import CheckpointPickler, StorageTable
 from ._rebuild import _get_layout  # noqa: F401
 from ._storage_types import StorageType
-from ._weights_only import UnpicklingError, default_allowed, globals_in
-from ._weights_only import _user_allowed
+from ._weights_only import UnpicklingError, default_allowed, globals_in, user_allowed
 from . import _options
 
 __all__ = [
@@ -323,7 +322,7 @@ def get_unsafe_globals_in_checkpoint(f: FileLike) -> list[str]:
         found = globals_in(io.BytesIO(reader.read_record("data.pkl").tobytes()))
     finally:
         reader.close()
-    safe = set(default_allowed()) | set(_user_allowed())
+    safe = set(default_allowed()) | set(user_allowed())
     return [name for name in found if name not in safe
             and f"{glasstorch_module(name.rpartition('.')[0])}.{name.rpartition('.')[2]}"
             not in safe]

@@ -43,7 +43,7 @@ def clear() -> None:
     _user_globals.clear()
 
 
-def _user_allowed() -> dict[str, Any]:
+def user_allowed() -> dict[str, Any]:
     """Path -> object for what the user allowlisted (a ``(object, path)`` pair names it)."""
     allowed = {}
     for entry in _user_globals:
@@ -106,7 +106,7 @@ class WeightsOnlyUnpickler:
         self.memo: dict[int, Any] = {}
         self.persistent_load: Callable = _no_persistent_load
         self._allowed = default_allowed()
-        self._user = _user_allowed()
+        self._user = user_allowed()
         # identities, not equality: an object off the stack may compare strangely (a tensor)
         self._allowed_ids = {id(obj) for obj in [*self._allowed.values(), *self._user.values()]}
 
