@@ -18,6 +18,7 @@ from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import TensorBase, tensor_class
 from ..nn.parameter import Parameter
 from . import _rebuild
+from ._location import location_tag
 from ._names import torch_path
 from ._storage_types import pickled_storage_type
 
@@ -57,9 +58,9 @@ class StorageTable:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same "
                                "data as different types")
         if ref.untyped:
-            return ("storage", UntypedStorage, known[0], storage.device.type, storage.nbytes())
+            return ("storage", UntypedStorage, known[0], location_tag(storage), storage.nbytes())
         numel = storage.nbytes() // ref.dtype.itemsize
-        return ("storage", pickled_storage_type(ref.dtype), known[0], storage.device.type, numel)
+        return ("storage", pickled_storage_type(ref.dtype), known[0], location_tag(storage), numel)
 
 
 class CheckpointPickler(pickle._Pickler):

@@ -253,3 +253,24 @@ def test_config_alignment_and_crc(config, tmp_path):
             assert info.CRC == 0
     assert torch.load(tmp_path / "a.pt")[0].tolist() == [1, 1, 1]
     assert gt.load(tmp_path / "a.pt")[1].tolist() == [0, 0]
+
+
+def test_registered_package_tags_and_restores():
+    from glasstorch.serialization import _location
+    registry = list(_location._package_registry)
+    restored = []
+
+    def tag(storage):
+        return "vault" if storage.nbytes() == 12 else None
+
+    def restore(storage, location):
+        if location == "vault":
+            restored.append(storage.nbytes())
+            return storage
+        return None
+    gt.serialization.register_package(5, tag, restore)
+    try:
+        assert roundtrip([gt.ones(3), gt.ones(2)])[0].tolist() == [1, 1, 1]
+    finally:
+        _location._package_registry[:] = registry
+    assert restored == [12]
