@@ -140,16 +140,19 @@ def test_containers_numbers_and_torch_objects():
            "set": {1, 2}, "complex": 1 + 2j, "nested": {"a": [{"b": (1,)}]},
            "bytearray": bytearray(b"xy"), "float": float("inf")}
     torch_objects = {"size": torch.Size([2, 3]), "dtype": torch.bfloat16,
-                     "device": torch.device("cpu"), "meta": torch.device("meta", 0)}
+                     "device": torch.device("cpu"), "meta": torch.device("meta", 0),
+                     "layout": torch.sparse_coo}
     loaded = torch_to_glasstorch({**obj, **torch_objects})
     assert {key: loaded[key] for key in obj} == obj
     assert type(loaded["size"]) is gt.Size and loaded["size"] == gt.Size([2, 3])
     assert loaded["dtype"] is gt.bfloat16
     assert loaded["device"] == gt.device("cpu") and loaded["meta"] == gt.device("meta", 0)
+    assert loaded["layout"] is gt.sparse_coo
     back = glasstorch_to_torch(loaded)
     assert {key: back[key] for key in obj} == obj
     assert back["size"] == torch_objects["size"] and back["dtype"] is torch.bfloat16
     assert back["device"] == torch_objects["device"] and back["meta"] == torch_objects["meta"]
+    assert back["layout"] is torch.sparse_coo
 
 
 def test_zero_dim_empty_and_meta_tensors():
