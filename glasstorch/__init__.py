@@ -51,8 +51,8 @@ def _forget_function(kind: str, name: str) -> None:
 # Submodules imported on first use (`torch.nn`, `torch.optim`): most programs touch them,
 # but `import glasstorch` itself need not pay for every layer and optimizer (nor for
 # printing, `torch._tensor_str`, in a program that prints nothing).
-_LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str",
-                               "serialization"})  # serialization: checkpoints
+_LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
+_LAZY_SUBMODULES |= {"serialization"}       # serialization: checkpoints (torch.save / load)
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,
