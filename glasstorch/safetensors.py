@@ -268,9 +268,27 @@ class safe_open:
         tensor = _tensor(self._data, self._start, self._header[name])
         return tensor.numpy() if self._numpy else tensor
 
-    def get_slice(self, name: str) -> TensorBase:
-        """The tensor `name`, to be sliced (``f.get_slice("w")[:, :4]``)."""
-        return self.get_tensor(name)
+    def get_slice(self, name: str) -> "_Slice":
+        """The tensor `name` to be sliced: ``f.get_slice("w")[:, :4]`` reads only that
+        part (a view of the mapped file)."""
+        return _Slice(self.get_tensor(name), self._header[name]["dtype"])
+
+
+class _Slice:
+    """What `safe_open.get_slice` returns: shape and dtype at hand, data by indexing."""
+
+    def __init__(self, tensor, dtype_code: str) -> None:
+        self._tensor = tensor
+        self._dtype_code = dtype_code
+
+    def get_shape(self) -> list[int]:
+        return list(self._tensor.shape)
+
+    def get_dtype(self) -> str:
+        return self._dtype_code
+
+    def __getitem__(self, index):
+        return self._tensor[index]
 
 
 # ----- modules -------------------------------------------------------------------------

@@ -52,6 +52,9 @@ def test_safe_open_reads_lazily_with_metadata(torch_and_st, tmp_path):
         assert opened.keys() == ["a", "b"] and opened.metadata() == {"format": "pt"}
         assert opened.get_tensor("b").tolist() == [0, 0, 0]
         assert opened.offset_keys() == ["b", "a"]
+        part = opened.get_slice("b")
+        assert part.get_shape() == [3] and part.get_dtype() == "I64"
+        assert part[1:].tolist() == [0, 0]
     with gs.safe_open(tmp_path / "f.safetensors", framework="np") as opened:
         assert isinstance(opened.get_tensor("a"), np.ndarray)
 
