@@ -95,6 +95,9 @@ def save(obj: object, f: FileLike, pickle_module: Any = pickle,
                              "'write' attribute")
     if isinstance(f, (str, os.PathLike)):
         path = os.fspath(f)
+        parent = os.path.dirname(path)
+        if _use_new_zipfile_serialization and parent and not os.path.isdir(parent):
+            raise RuntimeError(f"Parent directory {parent} does not exist.")
         with open(path, "wb") as file:
             _save_to(obj, file, _archive_folder(path), pickle_protocol,
                      _use_new_zipfile_serialization, _disable_byteorder_record)

@@ -78,9 +78,12 @@ def test_paths_pathlike_and_file_objects(tmp_path):
             assert gt.load(file).tolist() == [0, 1, 2, 3]
 
 
-def test_save_refuses_what_cannot_be_written():
+def test_save_refuses_what_cannot_be_written(tmp_path):
     with pytest.raises(AttributeError, match="expected 'f' to be string, path, or a file-like"):
         gt.save(gt.ones(1), 3)
+    missing = tmp_path / "missing"
+    with pytest.raises(RuntimeError, match=f"Parent directory {missing} does not exist."):
+        gt.save(gt.ones(1), missing / "x.pt")
 
 
 def test_several_checkpoints_in_one_stream():
