@@ -268,6 +268,9 @@ def _load_zip(file, path, map_location, pickle_module, weights_only: bool, mmap:
     reader = _zip.ArchiveReader(file)
     try:
         if reader.has_record("constants.pkl"):
+            if weights_only:
+                raise RuntimeError("Cannot use ``weights_only=True`` with TorchScript archives "
+                                   "passed to ``torch.load``. " + UNSAFE_MESSAGE)
             raise RuntimeError("glasstorch cannot load TorchScript archives (torch.jit.save); "
                                "save a state_dict with torch.save instead")
         mapped = None

@@ -277,3 +277,22 @@ def test_registered_package_tags_and_restores():
     finally:
         _location._package_registry[:] = registry
     assert restored == [12]
+
+
+def test_torchscript_archive_refused():
+    torch = pytest.importorskip("torch")
+    import warnings
+    buffer = io.BytesIO()
+    torch.jit.save(torch.jit.script(torch.nn.Linear(2, 2)), buffer)
+    messages = []
+    for library in (gt, torch):
+        buffer.seek(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as error:
+                library.load(buffer)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    buffer.seek(0)
+    with pytest.raises(RuntimeError, match="glasstorch cannot load TorchScript archives"):
+        gt.load(buffer, weights_only=False)
