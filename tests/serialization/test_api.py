@@ -194,3 +194,16 @@ def test_tensor_subclass_with_attributes():
     with gt.serialization.safe_globals([Tagged]):
         loaded = gt.load(io.BytesIO(data))
     assert type(loaded) is Tagged and loaded.label == "kept" and loaded.tolist() == [1, 1]
+
+
+def test_torch_pickled_module_with_the_glasstorch_class_allowlisted():
+    torch = pytest.importorskip("torch")
+    buffer = io.BytesIO()
+    torch.save(torch.nn.Linear(2, 3), buffer)
+    data = buffer.getvalue()
+    assert gt.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data)) == \
+        ["torch.nn.modules.linear.Linear"]
+    with gt.serialization.safe_globals([gt.nn.Linear]):
+        assert gt.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data)) == []
+        model = gt.load(io.BytesIO(data))
+    assert type(model) is gt.nn.Linear and model(gt.ones(1, 2)).shape == (1, 3)
