@@ -24,6 +24,16 @@ from ._names import TORCH_NAMES, glasstorch_module
 
 UnpicklingError = pickle.UnpicklingError
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
+# Note [Allocations a pickle may not size]
+#     Some allowlisted classes allocate when called with numbers: ``bytearray(n)``,
+#     ``UntypedStorage(n)``, ``torch.Tensor(n, m)``. torch's own pickles never call them
+#     so (bytes arrive encoded, storages as archive records, tensors through the rebuild
+#     functions), while a hostile pickle could ask for a terabyte in a few bytes. A
+#     weights-only load refuses such calls; everything else these classes do is allowed.
+_ALLOCATORS = ("builtins.bytearray", "torch.storage.UntypedStorage", "torch.Tensor",
+               "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
+               "torch.BFloat16Tensor", "torch.ByteTensor", "torch.CharTensor",
+               "torch.ShortTensor", "torch.IntTensor", "torch.LongTensor", "torch.BoolTensor")
 _user_globals: set = set()         # what add_safe_globals allowlisted, process-wide as in torch
 
 
@@ -109,6 +119,7 @@ class WeightsOnlyUnpickler:
         self._user = user_allowed()
         # identities, not equality: an object off the stack may compare strangely (a tensor)
         self._allowed_ids = {id(obj) for obj in [*self._allowed.values(), *self._user.values()]}
+        self._allocator_ids = {id(self._allowed[path]) for path in _ALLOCATORS}
 
     def load(self) -> Any:
         """The object the pickle describes."""
@@ -127,6 +138,13 @@ class WeightsOnlyUnpickler:
 
     def is_allowed(self, obj) -> bool:
         return id(obj) in self._allowed_ids
+
+    def check_allocation(self, function, args) -> None:
+        """Refuse a call that would allocate memory sized by numbers in the pickle (Note
+        [Allocations a pickle may not size])."""
+        if id(function) in self._allocator_ids and _has_sizes(args):
+            raise UnpicklingError(f"Refusing to call {function} with sizes taken from the "
+                                  "checkpoint: a checkpoint's data comes from its records")
 
     def _find(self, module: str, name: str) -> Any:
         path = f"{module}.{name}"
@@ -152,6 +170,16 @@ class WeightsOnlyUnpickler:
                                   f"collections.Counter, but got {type(self.stack[-1])}")
 
 
+def _has_sizes(args) -> bool:
+    """Whether call arguments hold a number (or a shape) that could size an allocation."""
+    for arg in args if isinstance(args, (tuple, list)) else (args,):
+        if isinstance(arg, int) and not isinstance(arg, bool):
+            return True
+        if isinstance(arg, (tuple, list)) and _has_sizes(arg):
+            return True
+    return False
+
+
 def _no_persistent_load(pid):
     raise UnpicklingError("unsupported persistent id encountered")
 
@@ -168,6 +196,7 @@ def _newobj(u: WeightsOnlyUnpickler) -> None:
     if cls is parameter:
         u.stack.append(parameter(*args))
     elif u.is_allowed(cls):
+        u.check_allocation(cls, args)
         u.stack.append(cls.__new__(cls, *args))
     else:
         raise UnpicklingError("Can only create new object for nn.Parameter or classes "
@@ -182,6 +211,7 @@ def _reduce(u: WeightsOnlyUnpickler) -> None:
         if hasattr(function, "__self__"):
             message += f" which belongs to {function.__self__}"
         raise UnpicklingError(message)
+    u.check_allocation(function, args)
     u.stack[-1] = function(*args)
 
 

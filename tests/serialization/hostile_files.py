@@ -163,7 +163,14 @@ def size_bombs() -> list[tuple[str, bytes]]:
         target.writestr("archive/version", "3\n")
     deflated_bomb = bytearray(deflated.getvalue())
     _claim_size(deflated_bomb, "archive/data/0", claimed, compressed=False)
-    return [("zip directory claims 4 GB", bytes(record_bomb)),
+    return [("bytearray of a terabyte", archive(program(call("builtins", "bytearray",
+                                                             integer(2 ** 40))))),
+            ("storage of a terabyte", archive(program(call("torch.storage", "UntypedStorage",
+                                                           integer(2 ** 40))))),
+            ("legacy tensor of a terabyte", archive(program(call("torch", "FloatTensor",
+                                                                 integer(2 ** 20),
+                                                                 integer(2 ** 20))))),
+            ("zip directory claims 4 GB", bytes(record_bomb)),
             ("deflated record claims 4 GB", bytes(deflated_bomb)),
             ("legacy storage claims a terabyte", legacy.getvalue()),
             ("pickle string claims 4 GB", archive(program(pickle.BINUNICODE

@@ -48,6 +48,11 @@ def test_refusals_match_torch(marker):
             # torch sets it (and fails on the class assignment); glasstorch refuses to
             assert mine[0] is RuntimeError and "Invalid tensor attributes" in mine[1]
             continue
+        if name in ("bytearray of a terabyte", "storage of a terabyte",
+                    "legacy tensor of a terabyte"):
+            # torch makes the allocation (and fails only for want of memory)
+            assert mine[0] is pickle.UnpicklingError and "Refusing to call" in mine[1]
+            continue
         if name == "legacy storage claims a terabyte":
             # torch allocates the claimed storage before reading its bytes (and fails
             # only for want of memory); glasstorch checks the claim against the file first
