@@ -1,7 +1,6 @@
 """torch.load's options: map_location in every form, mmap, files, buffers and paths,
 skip_data, the byte order record."""
 import io
-import pathlib
 
 import numpy as np
 import pytest
@@ -167,10 +166,6 @@ def test_big_endian_checkpoint_is_swapped():
             target.writestr(name, data)
     swapped.seek(0)
     assert gt.load(swapped).tolist() == [1.5, -2.0]
-
-
-def test_pathlib_path_is_pathlike():
-    assert isinstance(pathlib.Path("x"), __import__("os").PathLike)
 
 
 def test_unseekable_stream_refused_as_torch():
