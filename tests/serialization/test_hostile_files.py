@@ -114,3 +114,15 @@ def test_unsafe_load_runs_only_what_torch_would(tmp_path):
     assert gt.load(io.BytesIO(harmless), weights_only=False) == 4
     assert torch.load(io.BytesIO(harmless), weights_only=False) == 4
     assert outcome(gt.load, harmless)[0] is pickle.UnpicklingError
+
+
+def test_the_corpus_would_run_code_if_trusted(tmp_path):
+    # proof that the code-running files are what they claim: trusted, they run
+    for name in ("os.system", "eval"):
+        marker = tmp_path / name
+        data = dict(hostile_files.code_running(str(marker)))[name]
+        try:
+            gt.load(io.BytesIO(data), weights_only=False)
+        except Exception:                 # noqa: BLE001 (what matters is that it ran)
+            pass
+        assert marker.exists(), name
