@@ -54,6 +54,7 @@ def _forget_function(kind: str, name: str) -> None:
 # but `import glasstorch` itself need not pay for every layer and optimizer (nor for
 # printing, `torch._tensor_str`, in a program that prints nothing).
 _LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
+_LAZY_SUBMODULES |= {"serialization"}       # serialization: checkpoints (torch.save / load)
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,
@@ -87,6 +88,8 @@ _MODULE_FUNCTIONS = {
     "init_num_threads": ("aten.parallel", "init_num_threads"),
     "get_num_interop_threads": ("aten.parallel", "get_num_interop_threads"),
     "set_num_interop_threads": ("aten.parallel", "set_num_interop_threads"),
+    # serialization: checkpoints in torch's formats
+    "save": ("serialization", "save"), "load": ("serialization", "load"),
 }
 
 
