@@ -17,6 +17,7 @@ from glasstorch import nn as nn
 from glasstorch import optim as optim
 from glasstorch import random as random
 from glasstorch import return_types as return_types
+from glasstorch import serialization as serialization
 from glasstorch import special as special
 from glasstorch import utils as utils
 from glasstorch._tensor import Tensor as Tensor
@@ -75,6 +76,8 @@ from glasstorch.random import initial_seed as initial_seed
 from glasstorch.random import manual_seed as manual_seed
 from glasstorch.random import seed as seed
 from glasstorch.random import set_rng_state as set_rng_state
+from glasstorch.serialization import load as load
+from glasstorch.serialization import save as save
 BFloat16Tensor: Any
 BoolTensor: Any
 ByteTensor: Any
