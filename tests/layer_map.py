@@ -44,6 +44,8 @@ LAYERS = {
     "special": ("glasstorch/special/",),
     "nn": ("glasstorch/nn/",),
     "optim": ("glasstorch/optim/",),
+    # torch.utils.data: datasets, samplers and the DataLoader, written as a torch user writes
+    "data": ("glasstorch/utils/data/",),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -65,6 +67,7 @@ MAY_IMPORT = {
     "special": ("aten",),
     "nn": CORE + ("utils", "namespace"),
     "optim": CORE + ("utils", "namespace"),
+    "data": CORE + ("namespace",),
     "namespace": tuple(LAYERS),
 }
 
@@ -74,6 +77,7 @@ MAY_IMPORT = {
 # documented as such.
 PUBLIC_ONLY = {layer: ("aten",)
                for layer in ("autograd tools", "utils", "linalg", "special", "nn", "optim")}
+PUBLIC_ONLY["data"] = ("aten",)
 
 # Imports allowed although their layers are not: (importing file, imported file) -> the
 # reason. None: every import follows the layers.
