@@ -123,14 +123,14 @@ def collate(batch, *, collate_fn_map: Optional[CollateMap] = None):
                                                     collate_fn_map=collate_fn_map)
                                        for key in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
-        return type(elem)(*(collate(list(field), collate_fn_map=collate_fn_map)
+        return type(elem)(*(collate(field, collate_fn_map=collate_fn_map)
                             for field in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         size = len(elem)
         if not all(len(sample) == size for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        columns = [collate(list(column), collate_fn_map=collate_fn_map)
-                   for column in zip(*batch)]
+        # each column stays the tuple zip makes: a column of strings is batched as it is
+        columns = [collate(column, collate_fn_map=collate_fn_map) for column in zip(*batch)]
         return columns if isinstance(elem, tuple) else _rebuild_sequence(elem, columns)
     raise TypeError(default_collate_err_msg_format.format(type(elem)))
 
