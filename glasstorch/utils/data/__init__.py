@@ -6,7 +6,7 @@
     dataloader.py   DataLoader
     _utils/         collation, fetching, the single-process and worker-process passes
 """
-from . import _utils  # noqa: F401
+from . import _utils, datapipes, graph, graph_settings  # noqa: F401
 from ._datapipes import (  # noqa: F401
     DataChunk, DFIterDataPipe, IterDataPipe, MapDataPipe, argument_validation,
     functional_datapipe, guaranteed_datapipes_determinism, non_deterministic,
