@@ -6,7 +6,7 @@ import warnings
 from typing import Any, Callable, Generic, Iterable, Optional, TypeVar, Union
 
 from . import _utils
-from ._utils.loader_iter import _DatasetKind, _SingleProcessDataLoaderIter
+from ._utils.loader_iter import _BaseDataLoaderIter, _DatasetKind, _SingleProcessDataLoaderIter  # noqa: F401
 from ._utils.worker_iter import _MultiProcessingDataLoaderIter
 from .dataset import Dataset, IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler

@@ -159,6 +159,11 @@ def test_refusals_equal_torch():
         assert messages[0] == messages[1]
 
 
+def test_timeout_needs_workers():
+    with pytest.raises(AssertionError, match="_SingleProcessDataLoaderIter requires timeout == 0"):
+        iter(DataLoader(Indexed(), timeout=1))
+
+
 def test_frozen_attributes():
     loader = DataLoader(Indexed(), batch_size=2)
     for name in ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers"):

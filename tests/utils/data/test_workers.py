@@ -64,7 +64,10 @@ def epochs(lib, **options):
 
 
 def test_workers_give_the_batches_of_one_process():
-    assert epochs(gt, num_workers=2, prefetch_factor=1) == epochs(gt)
+    alone = epochs(gt)
+    assert epochs(gt, num_workers=2, prefetch_factor=1) == alone
+    arrivals = epochs(gt, num_workers=2, in_order=False)
+    assert [sorted(map(str, epoch)) for epoch in arrivals] == [sorted(map(str, epoch)) for epoch in alone]
     assert get_worker_info() is None
 
 
