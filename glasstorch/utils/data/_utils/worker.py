@@ -134,6 +134,18 @@ def _worker_loop(make_fetcher, dataset, index_queue, data_queue, done_event, bas
                  init_fn, worker_id: int, num_workers: int, iterable: bool) -> None:
     """A worker process's life: seed, initialise, then answer ``(task, index)`` requests
     with ``(task, batch)`` until told to stop (None) or its parent dies."""
+    try:
+        _serve(make_fetcher, dataset, index_queue, data_queue, done_event, base_seed, init_fn,
+               worker_id, num_workers, iterable)
+    except KeyboardInterrupt:
+        pass        # Ctrl-C reaches every process of the group: the main process reports it
+    if done_event.is_set():
+        data_queue.cancel_join_thread()
+        data_queue.close()
+
+
+def _serve(make_fetcher, dataset, index_queue, data_queue, done_event, base_seed: int,
+           init_fn, worker_id: int, num_workers: int, iterable: bool) -> None:
     global _worker_info
     torch.set_num_threads(1)
     seed = seed_worker(base_seed, worker_id)
@@ -166,6 +178,3 @@ def _worker_loop(make_fetcher, dataset, index_queue, data_queue, done_event, bas
             result = _fetch_or_wrap(fetcher, index, worker_id, iterable)
         ended = isinstance(result, _IterableDatasetStopIteration)
         data_queue.put((task, result))
-    if done_event.is_set():
-        data_queue.cancel_join_thread()
-        data_queue.close()
