@@ -105,7 +105,7 @@ def test_worker_error_is_raised_with_its_type():
 
 def test_timeout():
     loader = DataLoader(TensorDataset(gt.arange(4)), num_workers=1, timeout=0.05,
-                        worker_init_fn=lambda worker_id: time.sleep(0.5))
+                        worker_init_fn=lambda worker_id: time.sleep(2))
     with pytest.raises(RuntimeError, match="DataLoader timed out after 0.05 seconds"):
         list(loader)
 

@@ -86,15 +86,21 @@ class ExceptionWrapper:
         self.where = where
 
     def reraise(self):
+        # The exception is made by a helper, never held in a local of this frame: a local
+        # would put it in a reference cycle with its own traceback, and the loader's
+        # iterator (in the traceback) would then wait for the cycle collector, whose
+        # weakref callbacks close the worker queues before the iterator can stop the workers.
+        raise self._rebuilt()
+
+    def _rebuilt(self) -> BaseException:
         message = (f"Caught {self.exc_type.__name__} {self.where}.\n"
                    f"Original {self.exc_msg}")
         if self.exc_type is KeyError:
             message = KeyErrorMessage(message)
         try:
-            error = self.exc_type(message)
+            return self.exc_type(message)
         except Exception:
-            raise RuntimeError(message) from None
-        raise error
+            return RuntimeError(message)
 
 
 class KeyErrorMessage(str):

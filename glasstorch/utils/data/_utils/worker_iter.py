@@ -9,6 +9,7 @@ seeding] in worker.py.
 """
 import itertools
 import multiprocessing
+import os
 import queue
 
 from . import worker
@@ -24,6 +25,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._worker_result_queue = context.Queue()
         self._workers_done_event = context.Event()
         self._shutdown = False
+        self._owner = os.getpid()
         self._index_queues, self._workers = [], []
         make_fetcher = self._fetcher_factory()
         iterable = self._dataset_kind == _DatasetKind.Iterable
@@ -128,8 +130,13 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         return data
 
     def _shutdown_workers(self) -> None:
-        """Tell every worker to stop, wait briefly, then end those that do not."""
-        if self._shutdown:
+        """Tell every worker to stop, wait briefly, then end those that do not.
+
+        Only the process that started the workers does this: a worker forked later holds
+        a copy of this iterator, and its garbage collector must not write to (and, dying,
+        leave locked) the queues the real owner still uses.
+        """
+        if self._shutdown or os.getpid() != self._owner:
             return
         self._shutdown = True
         self._workers_done_event.set()
