@@ -114,3 +114,9 @@ def test_spawned_workers():
     dataset = TensorDataset(gt.arange(5))
     loader = DataLoader(dataset, batch_size=2, num_workers=1, multiprocessing_context="spawn")
     assert batches(loader) == batches(DataLoader(dataset, batch_size=2))
+
+
+def test_views_travel_compact():
+    rows = TensorDataset(gt.arange(100_000).view(50_000, 2))
+    first = next(iter(DataLoader(rows, batch_size=None, num_workers=1)))[0]
+    assert first.tolist() == [0, 1] and first.untyped_storage().nbytes() == 16

@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import queue
 
-from . import worker
+from . import sharing, worker  # noqa: F401  (importing sharing registers how tensors travel)
 from .loader_iter import _BaseDataLoaderIter, _DatasetKind
 
 
