@@ -69,7 +69,7 @@ class RandomSampler(Sampler[int]):
     Example::
 
         >>> list(RandomSampler(range(5), generator=torch.Generator().manual_seed(0)))
-        [4, 1, 2, 0, 3]
+        [4, 0, 1, 3, 2]
     """
 
     def __init__(self, data_source: Sized, replacement: bool = False,

@@ -1,7 +1,10 @@
 """DataLoader in one process: batches and shuffle orders identical to torch's for
 several seeds (with and without a generator, over epochs), iterable datasets, length
 rules, and torch's refusals and warnings for bad option combinations."""
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -216,3 +219,14 @@ def test_loader_warns_nothing_by_default():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert len(list(DataLoader(Indexed(), batch_size=3, shuffle=True))) == 2
+
+
+def test_loaded_on_first_use():
+    code = ("import sys, glasstorch as torch\n"
+            "assert 'glasstorch.utils.data' not in sys.modules\n"
+            "assert 'data' in dir(torch.utils)\n"
+            "print(torch.utils.data.DataLoader.__module__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).parents[3])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "glasstorch.utils.data.dataloader"
