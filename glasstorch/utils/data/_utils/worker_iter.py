@@ -46,16 +46,16 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._send_idx = 0              # the next task number to hand out
         self._rcvd_idx = 0              # the next task number to give back (in order)
         self._task_info = {}            # task -> (worker,) while out, (worker, data) held
-        self._tasks_outstanding = 0
         self._workers_status = [True] * self._num_workers
         self._worker_queue_idx_cycle = itertools.cycle(range(self._num_workers))
         if not first_iter:
             for index_queue in self._index_queues:
                 index_queue.put(worker._ResumeIteration())
-            acknowledged = 0
-            while acknowledged < self._num_workers:
+            waiting = self._num_workers
+            while waiting:          # batches of the previous epoch still in flight are dropped
                 task, _ = self._get_data()
-                acknowledged += isinstance(task, worker._ResumeIteration)
+                if isinstance(task, worker._ResumeIteration):
+                    waiting -= 1
         for _ in range(self._prefetch_factor * self._num_workers):
             self._try_put_index()
 
@@ -72,7 +72,6 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             return      # every worker's stream has ended
         self._index_queues[worker_id].put((self._send_idx, index))
         self._task_info[self._send_idx] = (worker_id,)
-        self._tasks_outstanding += 1
         self._send_idx += 1
 
     def _get_data(self):
@@ -112,14 +111,16 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 self._rcvd_idx += 1
                 return self._process_data(info[1])
             task, data = self._get_data()
-            self._tasks_outstanding -= 1
             if isinstance(data, worker._IterableDatasetStopIteration):
                 self._workers_status[data.worker_id] = False
                 self._try_put_index()
                 continue
-            if task == self._rcvd_idx or not self._in_order:
+            if task == self._rcvd_idx:
                 del self._task_info[task]
-                self._rcvd_idx += task == self._rcvd_idx
+                self._rcvd_idx += 1
+                return self._process_data(data)
+            if not self._in_order:          # given back on arrival; its turn is skipped
+                del self._task_info[task]
                 return self._process_data(data)
             self._task_info[task] += (data,)
 
