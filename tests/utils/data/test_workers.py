@@ -2,6 +2,8 @@
 per-worker seeding (random draws inside workers equal torch's), iterable-dataset
 sharding through get_worker_info, persistent workers, errors carried back. Kept few:
 each loader starts processes."""
+import gc
+import multiprocessing
 import random
 import time
 
@@ -94,13 +96,31 @@ def test_iterable_sharding_and_init_fn_equal_torch():
     assert sorted(x for batch in ours for x in batch[3]) == list(range(10))
 
 
+def failing_init(worker_id):
+    raise ValueError(f"no data for worker {worker_id}")
+
+
 def test_worker_error_is_raised_with_its_type():
-    def fail(worker_id):
-        raise ValueError(f"no data for worker {worker_id}")
-    loader = DataLoader(TensorDataset(gt.arange(4)), num_workers=1, worker_init_fn=fail)
+    loader = DataLoader(TensorDataset(gt.arange(4)), num_workers=1, worker_init_fn=failing_init)
     with pytest.raises(ValueError, match="Caught ValueError in DataLoader worker process 0.\n"
                                          "Original Traceback"):
         list(loader)
+
+
+def test_workers_stop_cleanly_when_a_loader_dies_in_a_cycle():
+    # Note [Stopping workers]: the cycle collector must not close the queues first
+    before = set(multiprocessing.active_children())
+    loader = DataLoader(TensorDataset(gt.arange(4)), num_workers=1, worker_init_fn=failing_init)
+    try:
+        list(loader)
+    except ValueError as error:
+        kept = [error]
+        kept.append(kept)           # the exception, its traceback and the iterator in a cycle
+    (started,) = set(multiprocessing.active_children()) - before
+    del kept
+    gc.collect()
+    started.join(timeout=10)
+    assert started.exitcode == 0    # it read its stop message: not terminated
 
 
 def test_timeout():

@@ -87,9 +87,8 @@ class ExceptionWrapper:
 
     def reraise(self):
         # The exception is made by a helper, never held in a local of this frame: a local
-        # would put it in a reference cycle with its own traceback, and the loader's
-        # iterator (in the traceback) would then wait for the cycle collector, whose
-        # weakref callbacks close the worker queues before the iterator can stop the workers.
+        # would put it in a reference cycle with its own traceback, keeping the loader's
+        # iterator (in the traceback), and so its workers, alive until the cycle collector runs.
         raise self._rebuilt()
 
     def _rebuilt(self) -> BaseException:

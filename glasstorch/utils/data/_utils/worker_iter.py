@@ -11,6 +11,7 @@ import itertools
 import multiprocessing
 import os
 import queue
+import weakref
 
 from . import sharing, worker  # noqa: F401  (importing sharing registers how tensors travel)
 from .loader_iter import _BaseDataLoaderIter, _DatasetKind
@@ -24,9 +25,11 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         context = loader.multiprocessing_context or multiprocessing.get_context()
         self._worker_result_queue = context.Queue()
         self._workers_done_event = context.Event()
-        self._shutdown = False
-        self._owner = os.getpid()
         self._index_queues, self._workers = [], []
+        # Note [Stopping workers]: the finalizer, not __del__, stops them
+        self._shutdown_workers = weakref.finalize(
+            self, _stop_workers, os.getpid(), self._workers, self._index_queues,
+            self._workers_done_event)
         make_fetcher = self._fetcher_factory()
         iterable = self._dataset_kind == _DatasetKind.Iterable
         for worker_id in range(self._num_workers):
@@ -130,28 +133,31 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             data.reraise()
         return data
 
-    def _shutdown_workers(self) -> None:
-        """Tell every worker to stop, wait briefly, then end those that do not.
 
-        Only the process that started the workers does this: a worker forked later holds
-        a copy of this iterator, and its garbage collector must not write to (and, dying,
-        leave locked) the queues the real owner still uses.
-        """
-        if self._shutdown or os.getpid() != self._owner:
-            return
-        self._shutdown = True
-        self._workers_done_event.set()
-        for index_queue in self._index_queues:
-            index_queue.put(None)
-        for process in self._workers:
-            process.join(timeout=worker.MP_STATUS_CHECK_INTERVAL)
-        for index_queue in self._index_queues:
-            index_queue.cancel_join_thread()
-            index_queue.close()
-        for process in self._workers:
-            if process.is_alive():
-                process.terminate()
+def _stop_workers(owner: int, workers: list, index_queues: list, done_event) -> None:
+    """Tell every worker to stop, wait briefly, then end those that do not.
 
-    def __del__(self) -> None:
-        if getattr(self, "_workers", None) is not None:
-            self._shutdown_workers()
+    Note [Stopping workers]
+    ~~~~~~~~~~~~~~~~~~~~~~~
+    The iterator stops its workers when its pass ends or when it dies. It does so through
+    a `weakref.finalize` holding the workers and their queues, not in ``__del__``: an
+    iterator caught in a reference cycle (an exception kept with its traceback) dies in
+    the cycle collector, which would close the queues it owns, by their own finalizers,
+    before any ``__del__`` could send the workers their stop message; the finalizer keeps
+    the queues alive until the message is sent. Only the process that started the
+    workers stops them: a worker forked later holds a copy of the iterator, and its
+    collector must not write to (and, dying, leave locked) the queues the owner uses.
+    """
+    if os.getpid() != owner:
+        return
+    done_event.set()
+    for index_queue in index_queues:
+        index_queue.put(None)
+    for process in workers:
+        process.join(timeout=worker.MP_STATUS_CHECK_INTERVAL)
+    for index_queue in index_queues:
+        index_queue.cancel_join_thread()
+        index_queue.close()
+    for process in workers:
+        if process.is_alive():
+            process.terminate()
