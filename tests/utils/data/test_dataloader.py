@@ -230,3 +230,9 @@ def test_loaded_on_first_use():
                           cwd=Path(__file__).parents[3])
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "glasstorch.utils.data.dataloader"
+
+
+def test_backward_compatibility_worker_init_fn_is_deprecated():
+    from glasstorch.utils.data.backward_compatibility import worker_init_fn
+    with pytest.warns(FutureWarning, match="`backward_compatibility.worker_init_fn` is deprecated"):
+        assert worker_init_fn(0) is None
