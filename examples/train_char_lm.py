@@ -130,12 +130,29 @@ def lr_factor(step: int, warmup: int, total: int) -> float:
     return 0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
-def progress(step: int, total: int, loss: float, tokens_per_s: float, width: int = 30):
-    done = width * step // total
-    bar = "#" * done + "." * (width - done)
-    sys.stderr.write(f"\rstep {step:5d}/{total} [{bar}] loss {loss:.3f} "
-                     f"| {tokens_per_s / 1000:5.1f}k tok/s")
-    sys.stderr.flush()
+class Progress:
+    """A progress bar redrawn in place on a terminal; on a log (a file, a pipe) it is a
+    plain line every `total / lines` steps instead, so that the log is not flooded with
+    carriage returns."""
+
+    def __init__(self, total: int, stream=None, lines: int = 20, width: int = 30):
+        self.total, self.width = total, width
+        self.stream = stream if stream is not None else sys.stderr
+        self.live = self.stream.isatty()
+        self.every = max(1, total // lines)
+
+    def update(self, step: int, loss: float, tokens_per_s: float):
+        if not self.live and step % self.every and step != self.total:
+            return
+        done = self.width * step // self.total
+        bar = "#" * done + "." * (self.width - done)
+        line = f"step {step:5d}/{self.total} [{bar}] loss {loss:.3f} | {tokens_per_s / 1000:5.1f}k tok/s"
+        self.stream.write(f"\r{line}" if self.live else f"{line}\n")
+        self.stream.flush()
+
+    def close(self):
+        if self.live:
+            self.stream.write("\n")
 
 
 def parse_args(argv=None):
@@ -178,6 +195,7 @@ def main(argv=None):
     model.train()
     start = time.perf_counter()
     data_iter = batches(data, args.batch, args.context)
+    bar = Progress(args.steps)
     for step in range(1, args.steps + 1):
         x, y = next(data_iter)
         _, loss = model(x, y)
@@ -190,9 +208,9 @@ def main(argv=None):
             print(f"step {step} loss {loss.item():.6f}")
         else:
             rate = step * args.batch * args.context / (time.perf_counter() - start)
-            progress(step, args.steps, loss.item(), rate)
+            bar.update(step, loss.item(), rate)
     elapsed = time.perf_counter() - start
-    sys.stderr.write("\n")
+    bar.close()
     print(f"trained {args.steps} steps in {elapsed:.1f} s "
           f"({elapsed / args.steps * 1000:.0f} ms/step), final loss {loss.item():.3f}")
 

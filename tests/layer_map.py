@@ -46,6 +46,8 @@ LAYERS = {
     "optim": ("glasstorch/optim/",),
     # checkpoints: torch.save / torch.load in torch's formats, and safetensors files
     "serialization": ("glasstorch/serialization/", "glasstorch/safetensors.py"),
+    # torch.utils.data: datasets, samplers and the DataLoader, written as a torch user writes
+    "data": ("glasstorch/utils/data/",),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -68,6 +70,7 @@ MAY_IMPORT = {
     "nn": CORE + ("utils", "namespace"),
     "optim": CORE + ("utils", "namespace"),
     "serialization": CORE + ("utils", "nn", "namespace"),
+    "data": CORE + ("namespace",),
     "namespace": tuple(LAYERS),
 }
 
@@ -78,6 +81,7 @@ MAY_IMPORT = {
 PUBLIC_ONLY = {layer: ("aten",)
                for layer in ("autograd tools", "utils", "linalg", "special", "nn", "optim")}
 PUBLIC_ONLY["serialization"] = ("aten",)
+PUBLIC_ONLY["data"] = ("aten",)
 
 # Imports allowed although their layers are not: (importing file, imported file) -> the
 # reason. None: every import follows the layers.

@@ -21,6 +21,7 @@ SCRIPTS = {
                  "--layers", "2", "--context", "16", "--batch", "8", "--sample", "20"]),
     "mlp_classifier": (ROOT / "tests" / "nn" / "scripts" / "mlp_classifier.py", ["50"]),
     "every_loss": (ROOT / "tests" / "nn" / "scripts" / "every_loss.py", ["50"]),
+    "dataloader": (ROOT / "tests" / "nn" / "scripts" / "dataloader_regression.py", ["50"]),
 }
 IMPORT = "import glasstorch as torch\n"
 
