@@ -44,6 +44,8 @@ LAYERS = {
     "special": ("glasstorch/special/",),
     "nn": ("glasstorch/nn/",),
     "optim": ("glasstorch/optim/",),
+    # torch.profiler: the schedule and trace handling over torch.autograd.profiler
+    "profiler": ("glasstorch/profiler/",),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -65,6 +67,7 @@ MAY_IMPORT = {
     "special": ("aten",),
     "nn": CORE + ("utils", "namespace"),
     "optim": CORE + ("utils", "namespace"),
+    "profiler": CORE,
     "namespace": tuple(LAYERS),
 }
 
@@ -73,7 +76,8 @@ MAY_IMPORT = {
 # namespaces need of aten (nn above all) is part of aten's interface, named and
 # documented as such.
 PUBLIC_ONLY = {layer: ("aten",)
-               for layer in ("autograd tools", "utils", "linalg", "special", "nn", "optim")}
+               for layer in ("autograd tools", "utils", "linalg", "special", "nn", "optim",
+                              "profiler")}
 
 # Imports allowed although their layers are not: (importing file, imported file) -> the
 # reason. None: every import follows the layers.

@@ -48,22 +48,29 @@ for _declaration in list(DECLARATIONS.values()):
     install(_declaration)
 DECLARATION_SINKS.append(install)
 
-# Custom functions (`Function`, in function.py) and `torch.autograd.functional` come on
-# first use: recording operators needs neither, so `import glasstorch` does not compile them
-# (and functional.py, written in the torch namespace, stays above it).
-_LAZY_SUBMODULES = frozenset({"function", "functional"})
-_FUNCTION_NAMES = frozenset({"Function", "FunctionCtx", "once_differentiable"})
+# Custom functions (`Function`, in function.py), `torch.autograd.functional` and the
+# profiler come on first use: recording operators needs none of them, so `import
+# glasstorch` does not compile them (and functional.py, written in the torch namespace,
+# stays above it).
+_LAZY_SUBMODULES = frozenset({"function", "functional", "profiler", "profiler_util",
+                              "profiler_legacy"})
+_LAZY_NAMES = {     # name -> the module of this package that defines it
+    **dict.fromkeys(("Function", "FunctionCtx", "once_differentiable", "NestedIOFunction"),
+                    "function"),
+    **dict.fromkeys(("DeviceType", "ProfilerActivity", "ProfilerConfig", "ProfilerEvent",
+                     "ProfilerState", "kineto_available"), "profiler"),
+}
 
 
 def __getattr__(name: str):
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
-    if name not in _FUNCTION_NAMES:
+    if name not in _LAZY_NAMES:
         raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
-    value = getattr(_importlib.import_module(f"{__name__}.function"), name)
+    value = getattr(_importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | _LAZY_SUBMODULES | _FUNCTION_NAMES)
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_NAMES))
