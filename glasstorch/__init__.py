@@ -54,6 +54,8 @@ def _forget_function(kind: str, name: str) -> None:
 _LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
 # observers (torch.profiler) and the anomaly switches of torch's top level
 _LAZY_SUBMODULES |= {"profiler"}
+_ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
+    "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,
@@ -83,6 +85,7 @@ _MODULE_FUNCTIONS = {
     "set_printoptions": ("_tensor_str", "set_printoptions"),
     "get_num_threads": ("aten.parallel", "get_num_threads"),
     "set_num_threads": ("aten.parallel", "set_num_threads"),
+    **_ANOMALY_FUNCTIONS,
 }
 
 

@@ -31,12 +31,16 @@ from .gradients import backward, grad  # noqa: F401
 from .inference_mode import inference_fallback
 from .inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .grad_mode import (enforce_grad_layout_policy, is_multithreading_enabled,  # noqa: F401
+                        is_view_replay_enabled, set_multithreading_enabled)
 from .recording import install
-from .saved import saved_tensors_hooks  # noqa: F401
+from .saved import SavedTensor, saved_tensors_hooks  # noqa: F401
 from .views import note_views, view_grad_fn
 
-__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "is_grad_enabled", "saved_tensors_hooks", "Function", "once_differentiable"]
+__all__ = ["Variable", "Function", "backward", "grad_mode", "NestedIOFunction", "detect_anomaly",
+           "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode", "no_grad",
+           "set_detect_anomaly", "set_grad_enabled", "set_multithreading_enabled",
+           "enforce_grad_layout_policy", "variable"]
 
 set_view_grad_fn(view_grad_fn)
 register_fallback(DispatchKey.Inference, inference_fallback)
@@ -59,6 +63,9 @@ _LAZY_NAMES = {     # name -> the module of this package that defines it
                     "function"),
     **dict.fromkeys(("DeviceType", "ProfilerActivity", "ProfilerConfig", "ProfilerEvent",
                      "ProfilerState", "kineto_available"), "profiler"),
+    **dict.fromkeys(("Variable", "variable"), "_variable"),
+    **dict.fromkeys(("handle_torch_function", "has_torch_function", "is_tensor_like"),
+                    "_torch_function"),
 }
 
 

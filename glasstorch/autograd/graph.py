@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import sys
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,9 +23,9 @@ from ..aten.meta.shape import is_non_overlapping_and_dense
 from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
 from ..c10.layout import contiguous_format
-from ..c10.tensor_impl import is_contiguous_strides, make_view
+from ..c10.tensor_impl import TensorBase, is_contiguous_strides, make_view
 from .creation_meta import NO_GRAD_MODE
-from .saved import save_on_cpu, saved_tensors_hooks  # noqa: F401  (torch.autograd.graph's)
+from .saved import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401
 
 next_sequence_nr = itertools.count().__next__     # creation order: later nodes run first
 
@@ -296,6 +297,34 @@ def gradient_edge(tensor) -> tuple:
     return (None, 0)     # a view made with grad mode off requires grad for its base's sake
 
 
+class GradientEdge(NamedTuple):
+    """Where the gradient of a tensor enters the graph: a node and its input number."""
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The `GradientEdge` of `tensor`: its grad_fn's, or its accumulator's for a leaf.
+
+    Raises:
+        RuntimeError: when `tensor` does not require grad.
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                           "does not require gradients")
+    node, output_nr = gradient_edge(tensor)
+    return GradientEdge(node, output_nr)
+
+
+def increment_version(tensor) -> None:
+    """Bump the version counter of `tensor` (or of each tensor of an iterable), as an
+    in-place write would: for writes autograd could not see."""
+    for value in (tensor,) if isinstance(tensor, TensorBase) else tensor:
+        value._bump_version()
+
+
 def register_tensor_hook(tensor, hook) -> RemovableHandle:
     """`Tensor.register_hook`: `hook(grad)` sees (and may replace) the tensor's gradient."""
     if not tensor.requires_grad:
@@ -310,6 +339,17 @@ def register_tensor_hook(tensor, hook) -> RemovableHandle:
     key = next_hook_id()
     table[key] = hook
     return RemovableHandle(table, key)
+
+
+def tensor_hooks(tensor) -> dict:
+    """The hooks `Tensor.register_hook` put on `tensor` ({id: hook}; empty if none):
+    torch's ``tensor._backward_hooks``."""
+    meta = tensor._autograd
+    if meta is None:
+        return {}
+    if meta.grad_fn is not None:
+        return meta.grad_fn.tensor_pre_hooks().get(meta.output_nr, {})
+    return meta.hooks or {}
 
 
 next_hook_id = itertools.count().__next__
