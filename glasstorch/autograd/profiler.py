@@ -16,6 +16,7 @@ import enum
 import functools
 import threading
 import time
+import warnings
 from typing import Any
 
 from ..aten.observers import (DispatchObserver, add_observer, enter_region, exit_region,
@@ -156,14 +157,19 @@ class profile:
         self.profile_memory = profile_memory
         self.with_stack = with_stack
         self.with_flops = with_flops
-        self.use_device = None
+        self.use_cuda = False
+        self.use_device = _no_device(use_cuda, use_device)
+        if not use_cpu:                  # no device to profile here either
+            raise AssertionError("Device-only events supported only with Kineto "
+                                 "(use_kineto=True)" if not use_kineto
+                                 else "No activities specified for the profiler")
         self.entered = False
         self._recorder = None
         self._function_events = None
 
-    def __enter__(self) -> "profile":
+    def __enter__(self) -> "profile | None":
         if not self.enabled:
-            return self
+            return None
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
         self.entered = True
@@ -190,36 +196,36 @@ class profile:
         """The recorded events, once the profile has stopped."""
         return self._function_events
 
-    def events(self) -> EventList:
-        """The recorded events."""
+    def _events(self) -> EventList:
+        """The recorded events (none before the profile has run)."""
         return self._function_events if self._function_events is not None else EventList()
 
     def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0,
                      group_by_overload_name: bool = False) -> EventList:
         """The events averaged by name: see `EventList.key_averages`."""
-        return self.events().key_averages(group_by_input_shape, group_by_stack_n,
+        return self._events().key_averages(group_by_input_shape, group_by_stack_n,
                                           group_by_overload_name)
 
     def table(self, sort_by=None, row_limit: int = 100, max_src_column_width: int = 75,
               max_name_column_width: int = 55, max_shapes_column_width: int = 80,
               header=None, top_level_events_only: bool = False, time_unit=None) -> str:
         """The events' table: see `EventList.table`."""
-        return self.events().table(sort_by, row_limit, max_src_column_width,
+        return self._events().table(sort_by, row_limit, max_src_column_width,
                                    max_name_column_width, max_shapes_column_width, header,
                                    top_level_events_only, time_unit)
 
     def total_average(self) -> FunctionEventAvg:
         """Every event added into one average."""
-        return self.events().total_average()
+        return self._events().total_average()
 
     @property
     def self_cpu_time_total(self) -> float:
         """The self times of every event, added up (microseconds)."""
-        return self.events().self_cpu_time_total
+        return self._events().self_cpu_time_total
 
     def export_chrome_trace(self, path: str) -> None:
         """Write the events to `path` as a chrome-trace JSON file."""
-        write_chrome_trace(self.events(), path)
+        write_chrome_trace(self._events(), path)
 
     def __str__(self) -> str:
         if self._function_events is None:
@@ -227,6 +233,23 @@ class profile:
         return str(self._function_events)
 
     __repr__ = __str__
+
+
+def _no_device(use_cuda: bool, use_device):
+    """None, the device a CPU build profiles besides the CPU, with torch's warnings for
+    a device asked for."""
+    if use_cuda:
+        warnings.warn("The attribute `use_cuda` will be deprecated soon, please use "
+                      "``use_device = 'cuda'`` instead.", FutureWarning, stacklevel=3)
+        use_device = "cuda"
+    if use_device is None:
+        return None
+    if use_device not in ("cuda", "xpu", "mtia", "hpu"):
+        warnings.warn(f"The {use_device} is not a valid device option.", stacklevel=3)
+    else:
+        name = use_device.upper()
+        warnings.warn(f"{name} is not available, disabling {name} profiling", stacklevel=3)
+    return None
 
 
 class record_function:

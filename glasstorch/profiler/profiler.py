@@ -131,6 +131,8 @@ class _KinetoProfile:
                  experimental_config=None, execution_trace_observer=None,
                  acc_events: bool = False, custom_trace_id_callback=None) -> None:
         self.activities = set(activities) if activities else supported_activities()
+        devices = self.activities - {ProfilerActivity.CPU}
+        self._device = min(devices).name.lower() if devices else None
         self.record_shapes = record_shapes
         self.profile_memory = profile_memory
         self.with_stack = with_stack
@@ -154,14 +156,16 @@ class _KinetoProfile:
         """Make a fresh recorder (the warmup phase)."""
         if self.profiler is not None:
             if self.acc_events:
-                self._earlier_events.extend(self.profiler.events())
+                self._earlier_events.extend(self.profiler.function_events or ())
             else:
                 _warn_once("Warning: Profiler clears events at the end of each cycle. Only "
                            "events from the current cycle will be reported. To keep events "
                            "across cycles, set acc_events=True.")
         self.profiler = autograd_profiler.profile(
-            record_shapes=self.record_shapes, profile_memory=self.profile_memory,
-            with_stack=self.with_stack, with_flops=self.with_flops)
+            use_device=self._device, record_shapes=self.record_shapes,
+            profile_memory=self.profile_memory, with_stack=self.with_stack,
+            with_flops=self.with_flops, use_kineto=True,
+            use_cpu=ProfilerActivity.CPU in self.activities)
 
     def start_trace(self) -> None:
         """Begin recording into the recorder `prepare_trace` made."""
@@ -176,9 +180,12 @@ class _KinetoProfile:
         """The events of the last recording."""
         if self.profiler is None:
             raise AssertionError("Expected profiling results")
+        recorded = self.profiler.function_events
+        if recorded is None:                         # prepared, never recorded
+            recorded = EventList()
         if self._earlier_events:
-            return EventList(self._earlier_events + list(self.profiler.events()))
-        return self.profiler.events()
+            return EventList(self._earlier_events + list(recorded))
+        return recorded
 
     def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0,
                      group_by_overload_name: bool = False) -> EventList:

@@ -149,7 +149,7 @@ def test_autograd_profile_refusals_as_torch():
         gt.ones(1)
     with gt.autograd.profiler.profile(enabled=False) as off:
         gt.ones(1)
-    assert len(off.events()) == 0
+    assert off is None                               # as torch's enter returns
 
 
 def test_public_names_of_the_profiler_modules_match_torch():
@@ -175,3 +175,19 @@ def test_acc_events_keeps_every_cycle():
                 prof.step()
         return sum(e.name == "aten::neg" for e in prof.events())
     assert (run(False), run(True)) == (0, 2)
+
+
+def test_device_activities_are_refused_as_on_torchs_cpu_wheel():
+    torch = pytest.importorskip("torch")
+    for lib in (gt, torch):
+        with pytest.warns(UserWarning, match="CUDA is not available, disabling CUDA profiling"):
+            with pytest.raises(AssertionError, match="No activities specified for the profiler"):
+                with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CUDA]):
+                    pass
+        with pytest.warns(FutureWarning, match="The attribute `use_cuda` will be deprecated"):
+            with lib.autograd.profiler.profile(use_cuda=True) as prof:
+                lib.ones(1).neg()
+        assert "aten::neg" in [e.name for e in prof.function_events]
+        with pytest.raises(AssertionError, match="Device-only events supported only with "
+                           "Kineto"):
+            lib.autograd.profiler.profile(use_cpu=False)
