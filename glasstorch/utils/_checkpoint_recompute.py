@@ -109,6 +109,8 @@ class _Frame:
         handle = _Handle(len(self.saved_metadata))
         self.saved_metadata.append(_metadata(tensor))
         self.handles[handle.index] = handle
+        # a node that released its saved tensors drops the handle: its tensor goes too
+        weakref.finalize(handle, self.recomputed.pop, handle.index, None)
         return handle
 
     def unpack(self, handle: _Handle):

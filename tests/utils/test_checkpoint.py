@@ -104,12 +104,13 @@ def test_non_reentrant_serves_autograd_grad_and_keyword_arguments():
     assert grad.tolist() == [6.0, 6.0]
 
 
-def _changing_block(lib, shrink):
+def _changing_block():
+    """A block whose second run (the recomputation) squares half its input."""
     runs = []
 
     def block(t):
         runs.append(1)
-        u = t[:1] if len(runs) > 1 and shrink else t
+        u = t[:1] if len(runs) > 1 else t
         return (u * u).sum()
     return block
 
@@ -119,13 +120,13 @@ def test_determinism_check_message_matches_torch():
     messages = []
     for lib in (gt, torch):
         x = lib.ones(2, requires_grad=True)
-        y = lib.utils.checkpoint.checkpoint(_changing_block(lib, True), x, use_reentrant=False)
+        y = lib.utils.checkpoint.checkpoint(_changing_block(), x, use_reentrant=False)
         with pytest.raises(lib.utils.checkpoint.CheckpointError) as error:
             y.backward()
         messages.append(str(error.value))
     assert messages[0] == messages[1]
     x = gt.ones(2, requires_grad=True)
-    gc.checkpoint(_changing_block(gt, True), x, use_reentrant=False,
+    gc.checkpoint(_changing_block(), x, use_reentrant=False,
                   determinism_check="none").backward()
     assert x.grad.tolist() == [2.0, 2.0]                 # torch's answer too
 
@@ -217,3 +218,44 @@ def test_public_names_match_torch():
         (p.name, p.value) for p in torch.utils.checkpoint.CheckpointPolicy]
     assert gc.get_device_states(gt.ones(1)) == ([], [])
     assert gt.utils.checkpoint is gc
+
+
+def test_recomputed_tensors_are_freed_with_their_nodes_and_retain_graph_reuses_them():
+    x = gt.ones(3, requires_grad=True)
+    runs = []
+
+    def block(t):
+        runs.append(1)
+        return (t.exp() * t).sum()
+    y = gc.checkpoint(block, x, use_reentrant=False)
+    mul = y.grad_fn.next_functions[0][0]
+    frame = mul._saved["self"].unpack_hook.__self__     # the checkpoint's frame
+    y.backward(retain_graph=True)
+    assert len(frame.recomputed) == len(frame.saved_metadata) > 0
+    y.backward()                                         # the same recomputed tensors
+    assert len(runs) == 2 and gt.allclose(x.grad, 4 * gt.ones(3).exp())
+    assert frame.recomputed == {}                        # released with the nodes
+
+
+def test_debug_names_the_operators_of_both_runs():
+    x = gt.ones(2, requires_grad=True)
+    y = gc.checkpoint(_changing_block(), x, use_reentrant=False, debug=True)
+    with pytest.raises(gc.CheckpointError) as error:
+        y.backward()
+    message = str(error.value)
+    assert message.startswith("An error happened while unpacking tensors; dumping logs")
+    assert "Operators that ran in the original forward:\n  aten::mul.Tensor\n  aten::sum" in message
+    assert "recomputation:\n  aten::slice.Tensor\n  aten::mul.Tensor" in message
+    assert message.endswith("different metadata than during the forward pass.\n"
+                            "tensor at position 0:\nsaved metadata: {'shape': torch.Size([2]), "
+                            "'dtype': torch.float32, 'device': device(type='cpu')}\n"
+                            "recomputed metadata: {'shape': torch.Size([1]), 'dtype': "
+                            "torch.float32, 'device': device(type='cpu')}\ntensor at position "
+                            "1:\nsaved metadata: {'shape': torch.Size([2]), 'dtype': "
+                            "torch.float32, 'device': device(type='cpu')}\nrecomputed "
+                            "metadata: {'shape': torch.Size([1]), 'dtype': torch.float32, "
+                            "'device': device(type='cpu')}\n.")
+    with gc.set_checkpoint_debug_enabled(True):
+        y = gc.checkpoint(_changing_block(), x, use_reentrant=False)
+    with pytest.raises(gc.CheckpointError, match="^An error happened while unpacking"):
+        y.backward()
