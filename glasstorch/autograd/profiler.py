@@ -227,6 +227,23 @@ class profile:
         """Write the events to `path` as a chrome-trace JSON file."""
         write_chrome_trace(self._events(), path)
 
+    def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:
+        """Write each event's stack with its `metric`, one line per stack, for flame
+        graphs: events here carry no Python stack, so the file has no lines."""
+        if not self.with_stack:
+            raise AssertionError("export_stacks() requires with_stack=True")
+        with open(path, "w"):
+            pass
+
+    def toggle_collection_dynamic(self, enable: bool, activities) -> None:
+        """Pause (False) or resume (True) recording, for the CPU among `activities`."""
+        if self._recorder is None or ProfilerActivity.CPU not in set(activities):
+            return
+        if enable:
+            add_observer(self._recorder)
+        else:
+            remove_observer(self._recorder)
+
     def __str__(self) -> str:
         if self._function_events is None:
             return "<unfinished torch.autograd.profile>"

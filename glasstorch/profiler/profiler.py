@@ -5,6 +5,7 @@ import enum
 import os
 import socket
 import time
+import uuid
 import warnings
 from typing import Callable, Iterable
 
@@ -139,6 +140,8 @@ class _KinetoProfile:
         self.with_flops = with_flops
         self.with_modules = with_modules
         self.acc_events = acc_events
+        self._trace_id_callback = custom_trace_id_callback
+        self._trace_id = None
         self.profiler = None
         self._earlier_events: list = []        # earlier cycles' events, with acc_events
         self._metadata: dict = {}
@@ -161,6 +164,8 @@ class _KinetoProfile:
                 _warn_once("Warning: Profiler clears events at the end of each cycle. Only "
                            "events from the current cycle will be reported. To keep events "
                            "across cycles, set acc_events=True.")
+        self._trace_id = (self._trace_id_callback() if self._trace_id_callback is not None
+                          else uuid.uuid4().hex.upper())
         self.profiler = autograd_profiler.profile(
             use_device=self._device, record_shapes=self.record_shapes,
             profile_memory=self.profile_memory, with_stack=self.with_stack,
@@ -207,6 +212,33 @@ class _KinetoProfile:
             shutil.copyfileobj(source, target)
         os.remove(plain)
 
+    def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:
+        """Write the stacks of the last recording (see the autograd profile's)."""
+        if self.profiler is None:
+            raise AssertionError("Expected profiling results")
+        self.profiler.export_stacks(path, metric)
+
+    def export_memory_timeline(self, path: str, device: str | None = None) -> None:
+        """Write a timeline of memory use: this profiler records no memory events."""
+        if not (self.record_shapes and self.profile_memory and self.with_stack):
+            raise ValueError("record_shapes=True, profile_memory=True, with_stack=True "
+                             "required for memory profiling.")
+        raise RuntimeError("glasstorch's profiler records no memory events, so it has no "
+                           "memory timeline to export")
+
+    def toggle_collection_dynamic(self, enable: bool, activities: Iterable) -> None:
+        """Pause (False) or resume (True) recording the given activities."""
+        if self.profiler is not None:
+            self.profiler.toggle_collection_dynamic(enable, activities)
+
+    def set_custom_trace_id_callback(self, callback: Callable) -> None:
+        """Name each recording's trace with ``callback()`` instead of a random id."""
+        self._trace_id_callback = callback
+
+    def get_trace_id(self) -> str | None:
+        """The id of the current recording's trace."""
+        return self._trace_id
+
     def add_metadata(self, key: str, value: str) -> None:
         """Attach a string to the trace."""
         self._metadata[key] = value
@@ -250,7 +282,8 @@ class profile(_KinetoProfile):
         super().__init__(activities=activities, record_shapes=record_shapes,
                          profile_memory=profile_memory, with_stack=with_stack,
                          with_flops=with_flops, with_modules=with_modules,
-                         acc_events=acc_events)
+                         acc_events=acc_events,
+                         custom_trace_id_callback=custom_trace_id_callback)
         self.record_steps = schedule is not None
         self.schedule = schedule if schedule is not None else _always_record
         self.on_trace_ready = on_trace_ready

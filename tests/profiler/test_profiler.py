@@ -191,3 +191,33 @@ def test_device_activities_are_refused_as_on_torchs_cpu_wheel():
         with pytest.raises(AssertionError, match="Device-only events supported only with "
                            "Kineto"):
             lib.autograd.profiler.profile(use_cpu=False)
+
+
+def test_collection_pauses_and_resumes_as_torch():
+    torch = pytest.importorskip("torch")
+    names = []
+    for lib in (gt, torch):
+        cpu = [lib.profiler.ProfilerActivity.CPU]
+        with warnings.catch_warnings(), lib.profiler.profile() as prof:
+            warnings.simplefilter("ignore")
+            prof.toggle_collection_dynamic(False, cpu)
+            lib.ones(2).neg()
+            prof.toggle_collection_dynamic(True, cpu)
+            lib.ones(3).exp()
+        names.append({e.name for e in prof.events()})
+    assert "aten::exp" in names[0] and "aten::neg" not in names[0]
+    assert names[1] >= names[0]
+
+
+def test_trace_ids_stacks_and_memory_timeline():
+    with gt.profiler.profile(custom_trace_id_callback=lambda: "run-1") as prof:
+        gt.ones(1)
+    assert prof.get_trace_id() == "run-1"
+    with pytest.raises(AssertionError, match=r"export_stacks\(\) requires with_stack=True"):
+        prof.export_stacks("unused.txt")
+    with pytest.raises(ValueError, match="record_shapes=True, profile_memory=True, "
+                       "with_stack=True required for memory profiling."):
+        prof.export_memory_timeline("unused.html")
+    with gt.profiler.profile() as other:
+        pass
+    assert len(other.get_trace_id()) == 32
