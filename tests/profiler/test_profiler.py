@@ -221,3 +221,14 @@ def test_trace_ids_stacks_and_memory_timeline():
     with gt.profiler.profile() as other:
         pass
     assert len(other.get_trace_id()) == 32
+
+
+def test_tensorboard_trace_handler_gzips_when_asked(tmp_path):
+    import gzip
+    with gt.profiler.profile(on_trace_ready=gt.profiler.tensorboard_trace_handler(
+            str(tmp_path), worker_name="w", use_gzip=True)):
+        gt.ones(2).neg()
+    (name,) = os.listdir(tmp_path)
+    assert name.endswith(".pt.trace.json.gz")
+    with gzip.open(tmp_path / name, "rt") as f:
+        assert "aten::neg" in [e["name"] for e in json.load(f)["traceEvents"]]
