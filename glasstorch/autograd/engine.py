@@ -18,28 +18,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import threading
 
 from ..aten.binding import get_binding
 from ..aten.derivatives import sum_to
 from ..aten.observers import enter_region, exit_region
 from ..c10.dispatch_key import AUTOGRAD, local_keys
-from . import anomaly_mode
+from . import anomaly_mode, graph_task
 from .graph import InputMetadata, Node
-
-
-class _EngineState(threading.local):
-    capturing = False            # inside a backward that captures (autograd.grad, inputs=)
-
-
-_state = _EngineState()
-
-
-def is_checkpoint_valid() -> bool:
-    """Whether the backward running (if any) reaches every leaf: false inside
-    `autograd.grad` or ``backward(inputs=...)``, where a reentrant checkpoint cannot
-    deliver its gradients (torch's ``_is_checkpoint_valid``)."""
-    return not _state.capturing
 
 
 class GraphRoot(Node):
@@ -79,7 +64,7 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
                    else saved_excluded | AUTOGRAD)
     anomaly = anomaly_mode._state
     observed = local_keys.observed              # read once: a backward never starts one
-    was_capturing, _state.capturing = _state.capturing, capture is not None
+    task = graph_task.begin(dependencies if reached is None else reached, capture is not None)
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -105,7 +90,7 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
             outputs = None                   # the buffers hold the gradients alone again
     finally:
         local_keys.set(local_keys.included, saved_excluded)
-        _state.capturing = was_capturing
+        graph_task.end(task)
     return None if captured is None else [captured[edge] for edge in capture]
 
 

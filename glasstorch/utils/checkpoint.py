@@ -27,7 +27,7 @@ import contextlib
 import warnings
 from typing import Any, Callable, ContextManager, Iterable
 
-from ..autograd.engine import is_checkpoint_valid
+from ..autograd.graph_task import is_checkpoint_valid
 from ..autograd.function import Function
 from ..autograd.gradients import backward as autograd_backward
 from ..autograd.grad_mode import enable_grad, no_grad

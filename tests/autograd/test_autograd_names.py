@@ -159,3 +159,85 @@ def test_profiler_names_of_torch_autograd():
     assert gt.autograd.ProfilerActivity is gt.profiler.ProfilerActivity
     assert gt.autograd.kineto_available() is True
     assert issubclass(gt.autograd.NestedIOFunction, gt.autograd.Function)
+
+
+def _multi_hook_log(lib):
+    graph, log = lib.autograd.graph, []
+    a = lib.rand(2, 3, requires_grad=True)
+    b = lib.rand(2, 3, requires_grad=True)
+    c, d = a * b, a * b
+    graph.register_multi_grad_hook((a, b, c, d), lambda gs: log.append(
+        [g is not None for g in gs]))
+    c.sum().backward(retain_graph=True)
+    c.sum().backward(inputs=(a,), retain_graph=True)
+    handle = graph.register_multi_grad_hook((a, b), lambda g: log.append(list(g.shape)),
+                                            mode="any")
+    (a * b).sum().backward()
+    handle.remove()
+    (a * b).sum().backward()
+    return log
+
+
+def test_multi_grad_hooks_fire_as_torch():
+    torch = pytest.importorskip("torch")
+    assert _multi_hook_log(gt) == _multi_hook_log(torch)
+    with pytest.raises(ValueError, match=r"Expects mode to be one of \('all', 'any'\) but "
+                       "got x"):
+        gt.autograd.graph.register_multi_grad_hook((gt.ones(1),), print, mode="x")
+
+
+def test_compile_only_graph_switches_refuse_in_eager_mode_as_torch():
+    torch = pytest.importorskip("torch")
+    for lib in (gt, torch):
+        graph = lib.autograd.graph
+        with pytest.raises(TypeError, match="expects a float, got bool"):
+            graph.region_activation_memory_budget(True)
+        with pytest.raises(ValueError, match=r"must be in \[0, 1\], got 2.0"):
+            graph.region_activation_memory_budget(2.0)
+        with pytest.raises(RuntimeError, match="can only be used inside a torch.compile"):
+            graph.region_activation_memory_budget(0.5)
+        graph.set_warn_on_accumulate_grad_stream_mismatch(True)
+        graph.set_override_stale_capture_stream(False)
+
+
+def _mutation_log(lib):
+    graph, log = lib.autograd.graph, []
+    with graph.allow_mutation_on_saved_tensors():
+        a = lib.ones(2, 3, requires_grad=True)
+        b = a.clone()
+        out = (b ** 2).sum()
+        b.sin_()                                 # b was saved by pow: backward uses a copy
+        out.backward()
+        log.append(a.grad.tolist())
+        v = a.clone()
+        w = v[0]
+        out = (w * w).sum()
+        v.mul_(3)                                # a write through the base of a saved view
+        out.backward()
+        log.append(a.grad.tolist())
+        with pytest.raises(RuntimeError, match="contexts cannot be nested"):
+            with graph.allow_mutation_on_saved_tensors():
+                pass
+    with graph.allow_mutation_on_saved_tensors():
+        c = lib.ones(2, requires_grad=True).clone()
+        out = (c * c).sum()
+    with pytest.raises(AssertionError, match="Trying to backward outside of the "
+                       "'allow_mutation_on_saved_tensors' context"):
+        out.backward()
+    return log
+
+
+def test_mutation_on_saved_tensors_is_allowed_as_torch():
+    torch = pytest.importorskip("torch")
+    assert _mutation_log(gt) == _mutation_log(torch)
+    b = gt.ones(2, requires_grad=True).clone()
+    out = (b ** 2).sum()
+    b.sin_()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.backward()                           # outside the block: refused as before
+
+
+def test_every_public_name_of_torch_autograd_graph_exists():
+    torch = pytest.importorskip("torch")
+    for name in torch.autograd.graph.__all__:
+        assert hasattr(gt.autograd.graph, name), name
