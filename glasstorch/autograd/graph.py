@@ -354,15 +354,7 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> _MultiHandle:
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     if mode == "any":
-        fired: set = set()
-
-        def first(grad) -> None:
-            task = graph_task.current_graph_task_id()
-            if task not in fired:
-                fired.add(task)
-                fn(grad)
-        return _MultiHandle(tuple(register_tensor_hook(t, first) for t in tensors
-                                  if t.requires_grad))
+        return _register_any_grad_hook(tensors, fn)
     nodes = [gradient_edge(t)[0] for t in tensors]
     pending: dict = {}             # backward pass id -> [gradients, calls still to come]
 
@@ -381,6 +373,20 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> _MultiHandle:
         return hook
     return _MultiHandle(tuple(register_tensor_hook(t, hook_for(i))
                               for i, t in enumerate(tensors)))
+
+
+def _register_any_grad_hook(tensors, fn) -> _MultiHandle:
+    """`register_multi_grad_hook`'s "any" mode: `fn` sees the first gradient of each
+    backward pass."""
+    fired: set = set()
+
+    def first(grad) -> None:
+        task = graph_task.current_graph_task_id()
+        if task not in fired:
+            fired.add(task)
+            fn(grad)
+    return _MultiHandle(tuple(register_tensor_hook(t, first) for t in tensors
+                              if t.requires_grad))
 
 
 def set_warn_on_accumulate_grad_stream_mismatch(enabled: bool) -> None:
