@@ -8,6 +8,7 @@ time less its children's.
 from __future__ import annotations
 
 import enum
+import gzip
 import json
 import os
 from collections import namedtuple
@@ -281,8 +282,9 @@ class EventList(list):
         write_chrome_trace(self, path)
 
 
-def write_chrome_trace(events, path: str) -> None:
-    """Write `events` to `path` in the trace-event format torch's profiler writes."""
+def write_chrome_trace(events, path: str, metadata: dict | None = None) -> None:
+    """Write `events` to `path` in the trace-event format torch's profiler writes
+    (gzipped when `path` ends in ``.gz``), with `metadata` as top-level entries."""
     pid = os.getpid()
     trace = []
     for event in events:
@@ -293,6 +295,7 @@ def write_chrome_trace(events, path: str) -> None:
                       else "cpu_op", "name": event.name, "pid": pid, "tid": event.thread,
                       "ts": event.time_range.start, "dur": event.cpu_time_total,
                       "args": args})
-    with open(path, "w") as f:
-        json.dump({"schemaVersion": 1, "deviceProperties": [], "traceEvents": trace,
-                   "traceName": path, "displayTimeUnit": "ms"}, f)
+    document = {"schemaVersion": 1, "deviceProperties": [], **(metadata or {}),
+                "displayTimeUnit": "ms", "traceEvents": trace, "traceName": path}
+    with (gzip.open(path, "wt") if path.endswith(".gz") else open(path, "w")) as f:
+        json.dump(document, f)

@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 
 from ..autograd import profiler as autograd_profiler
 from ..autograd.profiler import ProfilerActivity
-from ..autograd.profiler_util import EventList
+from ..autograd.profiler_util import EventList, write_chrome_trace
 
 __all__ = ["profile", "schedule", "supported_activities", "tensorboard_trace_handler",
            "ProfilerAction", "ExecutionTraceObserver"]
@@ -200,17 +200,8 @@ class _KinetoProfile:
 
     def export_chrome_trace(self, path: str) -> None:
         """Write the last recording to `path` as a chrome-trace JSON file (gzipped
-        when `path` ends in ``.gz``)."""
-        if not path.endswith(".gz"):
-            self.events().export_chrome_trace(path)
-            return
-        import gzip
-        import shutil
-        plain = path[:-3]
-        self.events().export_chrome_trace(plain)
-        with open(plain, "rb") as source, gzip.open(path, "wb") as target:
-            shutil.copyfileobj(source, target)
-        os.remove(plain)
+        when `path` ends in ``.gz``), with its trace id and the metadata added."""
+        write_chrome_trace(self.events(), path, {"trace_id": self._trace_id, **self._metadata})
 
     def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:
         """Write the stacks of the last recording (see the autograd profile's)."""

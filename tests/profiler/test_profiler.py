@@ -209,10 +209,14 @@ def test_collection_pauses_and_resumes_as_torch():
     assert names[1] >= names[0]
 
 
-def test_trace_ids_stacks_and_memory_timeline():
+def test_trace_ids_stacks_and_memory_timeline(tmp_path):
     with gt.profiler.profile(custom_trace_id_callback=lambda: "run-1") as prof:
         gt.ones(1)
+    prof.add_metadata("note", "hello")
     assert prof.get_trace_id() == "run-1"
+    prof.export_chrome_trace(str(tmp_path / "t.json"))
+    trace = json.loads((tmp_path / "t.json").read_text())
+    assert (trace["trace_id"], trace["note"]) == ("run-1", "hello")
     with pytest.raises(AssertionError, match=r"export_stacks\(\) requires with_stack=True"):
         prof.export_stacks("unused.txt")
     with pytest.raises(ValueError, match="record_shapes=True, profile_memory=True, "
