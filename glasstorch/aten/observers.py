@@ -19,7 +19,10 @@ paths), and `torch.profiler` times each call and notes its input shapes. Both ar
 Observers are per thread, as the thread-local dispatch keys are. While none is on,
 `local_keys.observed` is False and a call costs nothing more than before: the
 dispatcher's entry already checks `local_keys.plain`, which is False while an observer
-is on, and only then looks at `observed` (see `OpOverload._make_entry`).
+is on, and only then looks at `observed` (see `OpOverload._make_entry`). A shortcut
+that skips a dispatch torch would make (backward's implicit gradient, made without
+calling `ones_like`) is taken only while no observer is on, so observers see the calls
+torch's profiler sees.
 """
 from __future__ import annotations
 
@@ -32,8 +35,8 @@ class DispatchObserver:
     """What an observer of operator calls implements (Note [Dispatch observers]).
 
     The base methods do nothing; override what you need. ``wants_steps`` asks for a
-    `step` at each kernel reached; ``fast_paths=False`` asks the calls to run their
-    general kernels only (Note [Fast paths] in dispatcher.py).
+    `step` at each kernel reached; with it, ``fast_paths=False`` asks the calls to run
+    their general kernels only (Note [Fast paths] in dispatcher.py).
     """
 
     wants_steps = False
