@@ -67,7 +67,7 @@ MAY_IMPORT = {
     "special": ("aten",),
     "nn": CORE + ("utils", "namespace"),
     "optim": CORE + ("utils", "namespace"),
-    "profiler": CORE,
+    "profiler": CORE + ("optim",),
     "namespace": tuple(LAYERS),
 }
 

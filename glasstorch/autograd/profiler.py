@@ -364,3 +364,40 @@ def parse_nvprof_trace(path: str):
 def load_nvprof(path: str) -> EventList:
     """The events of an nvprof trace (see `parse_nvprof_trace`)."""
     return EventList(parse_nvprof_trace(path))
+
+
+class KinetoStepTracker:
+    """The global step count, kept per requester (the profiler's ``step()``, each
+    optimizer's step): the count is the largest of theirs, so a program stepping both
+    counts each step once."""
+
+    _current_step = 0
+    _step_dict: dict = {}
+
+    @classmethod
+    def init_step_count(cls, requester: str) -> None:
+        """Start counting for `requester` at the current step."""
+        cls._step_dict[requester] = cls._current_step
+
+    @classmethod
+    def erase_step_count(cls, requester: str) -> bool:
+        """Stop counting for `requester`; whether it was counted."""
+        return cls._step_dict.pop(requester, None) is not None
+
+    @classmethod
+    def increment_step(cls, requester: str) -> int:
+        """Count a step of `requester`; returns the global step count."""
+        if requester not in cls._step_dict:
+            cls.init_step_count(requester)
+        cls._step_dict[requester] += 1
+        new_step = max(cls._step_dict.values())
+        if new_step - cls._current_step > 1:
+            warnings.warn(f"Profiler step count has increased more than 1 - current_step = "
+                          f"{cls._current_step} step dict =  {cls._step_dict}", stacklevel=2)
+        cls._current_step = max(cls._current_step, new_step)
+        return cls._current_step
+
+    @classmethod
+    def current_step(cls) -> int:
+        """The global step count."""
+        return cls._current_step

@@ -6,10 +6,12 @@ following a `schedule` over the steps a training loop marks with ``prof.step()``
 hands each finished recording to `on_trace_ready` (`tensorboard_trace_handler` writes it
 as a chrome-trace JSON file). The events themselves are torch.autograd.profiler's.
 """
-from ..autograd.profiler import ProfilerActivity, kineto_available, record_function
+from ..autograd.profiler import (KinetoStepTracker, ProfilerActivity,  # noqa: F401
+                                 kineto_available, record_function)
 from ..autograd.profiler_util import DeviceType
-from .profiler import (ExecutionTraceObserver, ProfilerAction, _KinetoProfile,  # noqa: F401
-                       profile, schedule, supported_activities, tensorboard_trace_handler)
+from .profiler import (ExecutionTraceObserver, ProfilerAction, RecordScope,  # noqa: F401
+                       _KinetoProfile, is_fbcode, profile, register_optimizer_step_post_hook,
+                       schedule, supported_activities, tensorboard_trace_handler)
 from . import itt  # noqa: F401
 
 __all__ = ["profile", "schedule", "supported_activities", "tensorboard_trace_handler",

@@ -27,6 +27,33 @@ class ProfilerAction(enum.Enum):
     DEVICE_STOPPED = 4
 
 
+class RecordScope(enum.Enum):
+    """Where a recorded function comes from (torch's record-function scopes)."""
+
+    FUNCTION = 0
+    BACKWARD_FUNCTION = 1
+    TORCHSCRIPT_FUNCTION = 2
+    KERNEL_FUNCTION_DTYPE = 3
+    CUSTOM_CLASS = 4
+    BUILD_FEATURE = 5
+    LITE_INTERPRETER = 6
+    USER_SCOPE = 7
+    STATIC_RUNTIME_OP = 8
+    STATIC_RUNTIME_MODEL = 9
+
+
+def is_fbcode() -> bool:
+    """Whether this is Meta's internal build (it is not)."""
+    return False
+
+
+def register_optimizer_step_post_hook(hook: Callable):
+    """`torch.optim.optimizer.register_optimizer_step_post_hook`, which torch.profiler
+    re-exports: `hook(optimizer, args, kwargs)` after every optimizer step."""
+    from ..optim.optimizer import register_optimizer_step_post_hook as register
+    return register(hook)
+
+
 def supported_activities() -> set:
     """The activities this build can profile: the CPU's."""
     return {ProfilerActivity.CPU}

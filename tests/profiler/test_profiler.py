@@ -236,3 +236,32 @@ def test_tensorboard_trace_handler_gzips_when_asked(tmp_path):
     assert name.endswith(".pt.trace.json.gz")
     with gzip.open(tmp_path / name, "rt") as f:
         assert "aten::neg" in [e["name"] for e in json.load(f)["traceEvents"]]
+
+
+def test_every_name_of_torch_profiler_exists_and_step_tracker_counts_as_torch():
+    torch = pytest.importorskip("torch")
+    missing = [n for n in dir(torch.profiler) if not n.startswith("_")
+               and n not in ("Any", "Optimizer", "TypeVarTuple", "Unpack", "os")
+               and not hasattr(gt.profiler, n)]
+    assert missing == []
+    assert [(s.name, s.value) for s in gt.profiler.RecordScope] == [
+        (name, int(s)) for name, s in torch.profiler.RecordScope.__members__.items()]
+    deltas = []
+    for tracker in (gt.profiler.KinetoStepTracker, torch.profiler.KinetoStepTracker):
+        start = tracker.current_step()
+        tracker.init_step_count("ProfilerStep")
+        tracker.init_step_count("Optimizer")
+        tracker.increment_step("ProfilerStep")
+        tracker.increment_step("Optimizer")          # the same step, counted once
+        tracker.increment_step("Late")               # joins at the current step
+        deltas.append(tracker.current_step() - start)
+        assert tracker.erase_step_count("Late") and not tracker.erase_step_count("Late")
+    assert deltas[0] == deltas[1] == 2
+    assert gt.profiler.is_fbcode() is False
+    calls = []
+    handle = gt.profiler.register_optimizer_step_post_hook(lambda *a: calls.append(1))
+    param = gt.nn.Parameter(gt.ones(1))
+    param.grad = gt.ones(1)
+    gt.optim.SGD([param], lr=0.1).step()
+    handle.remove()
+    assert calls == [1]
