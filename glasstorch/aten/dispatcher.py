@@ -45,7 +45,7 @@ from ..c10.device import get_default_device
 from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BY_DEVICE_TYPE, DispatchKey,
                                 keys_text, local_keys)
 from ..c10.tensor_impl import TensorBase
-from .observers import active_observers, dispatch_trace  # noqa: F401  (re-exported)
+from .observers import active_observers
 from .schema import FunctionSchema, SchemaKind
 
 
