@@ -37,16 +37,21 @@ def _memory(nbytes: int) -> str:
     return f"{nbytes} b"
 
 
+def _has_overloads(events) -> bool:
+    return any(e.overload_name for e in events)
+
+
 def _columns(events, max_name: int, max_shapes: int, profile_memory: bool) -> tuple:
     """(headers, widths) of the table's columns."""
     name_width = max(len(e.key) for e in events) + 4
     if max_name is not None:
         name_width = min(name_width, max_name)
-    headers = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"]
+    names = ["Name", "Overload Name"] if _has_overloads(events) else ["Name"]
+    headers = ["Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"]
     if profile_memory:
         headers += ["CPU Mem", "Self CPU Mem"]
-    headers.append("# of Calls")
-    widths = [name_width] + [_COLUMN] * (len(headers) - 1)
+    headers = names + headers + ["# of Calls"]
+    widths = [name_width] * len(names) + [_COLUMN] * (len(headers) - len(names))
     if any(e.input_shapes is not None and len(e.input_shapes) > 0 for e in events):
         shapes_width = max(len(str(e.input_shapes)) for e in events) + 4
         if max_shapes is not None:
@@ -56,12 +61,18 @@ def _columns(events, max_name: int, max_shapes: int, profile_memory: bool) -> tu
     return headers, widths
 
 
-def _row(event, total_us: float, widths: list, max_name: int, profile_memory: bool,
-         time_unit) -> list:
-    name = event.key
+def _cut(name: str, max_name: int) -> str:
     if max_name is not None and len(name) >= max_name - 3:
-        name = name[:max_name - 3] + "..."
-    values = [name, _share(event.self_cpu_time_total, total_us),
+        return name[:max_name - 3] + "..."
+    return name
+
+
+def _row(event, total_us: float, widths: list, max_name: int, profile_memory: bool,
+         time_unit, overloads: bool) -> list:
+    values = [_cut(event.key, max_name)]
+    if overloads:
+        values.append(_cut(event.overload_name, max_name))
+    values += [_share(event.self_cpu_time_total, total_us),
               _time(event.self_cpu_time_total, time_unit),
               _share(event.cpu_time_total, total_us),
               _time(event.cpu_time_total, time_unit), _time(event.cpu_time, time_unit)]
@@ -88,6 +99,7 @@ def build_table(events, sort_by=None, row_limit: int = 100, max_name_column_widt
     rule = "".join("-" * w + " " * _SPACING for w in widths)
     line_length = sum(widths) + _SPACING * (len(widths) - 1)
     total_us = sum(e.self_cpu_time_total for e in events)
+    overloads = _has_overloads(events)
     lines = []
     if header is not None:
         lines += ["=" * line_length, header]
@@ -102,6 +114,6 @@ def build_table(events, sort_by=None, row_limit: int = 100, max_name_column_widt
             continue
         shown += 1
         lines.append(row_format.format(*_row(event, total_us, widths, max_name_column_width,
-                                             profile_memory, time_unit)))
+                                             profile_memory, time_unit, overloads)))
     lines += [rule, f"Self CPU time total: {_time(total_us, time_unit)}"]
     return "\n".join(lines) + "\n"

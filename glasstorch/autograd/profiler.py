@@ -74,6 +74,21 @@ class ProfilerConfig:
         self.trace_id = trace_id
 
 
+class _ExperimentalConfig:
+    """torch's experimental profiler settings; here only `capture_overload_names` (note
+    each operator's overload: ``'Tensor'`` of ``aten::add.Tensor``) changes anything.
+    The others are accepted for torch's signature."""
+
+    def __init__(self, profiler_metrics=(), profiler_measure_per_kernel: bool = False,
+                 verbose: bool = False, performance_events=(),
+                 enable_cuda_sync_events: bool = False, adjust_profiler_step: bool = False,
+                 disable_external_correlation: bool = False, profile_all_threads: bool = False,
+                 capture_overload_names: bool = False, record_python_gc_info: bool = False,
+                 expose_kineto_event_metadata: bool = False, custom_profiler_config: str = "",
+                 adjust_timestamps: bool = False, trace_only: bool = False) -> None:
+        self.capture_overload_names = capture_overload_names
+
+
 class ProfilerEvent:
     """An event of torch's legacy profiler (kept for the name; `FunctionEvent` is what
     profiles here produce)."""
@@ -93,13 +108,14 @@ class _Recorder(DispatchObserver):
     """The observer that notes every call and region: [name, overload, shapes,
     parent index, start ns, end ns] each."""
 
-    def __init__(self, record_shapes: bool) -> None:
+    def __init__(self, record_shapes: bool, overloads: bool) -> None:
         self.record_shapes = record_shapes
+        self.overloads = overloads
         self.records: list = []
         self.open: list = []                  # indices of the records not ended yet
 
     def enter(self, op, name: str, args: tuple, keyset: int = 0):
-        overload = op.name.partition(".")[2] if op is not None else ""
+        overload = op.name.partition(".")[2] if op is not None and self.overloads else ""
         parent = self.open[-1] if self.open else None
         record = [name, overload, _shapes(args) if self.record_shapes else [], parent,
                   time.perf_counter_ns(), None]
@@ -136,8 +152,10 @@ class profile:
         record_shapes: note the shape of each operator's arguments.
         with_flops, profile_memory, with_stack, with_modules: accepted; a CPU event
             here carries no flop count, memory or stack.
-        use_kineto, use_cpu, experimental_config, acc_events, custom_trace_id_callback:
-            accepted for torch's signature.
+        experimental_config: an `_ExperimentalConfig`; with ``capture_overload_names``
+            each event notes its operator's overload.
+        use_kineto, use_cpu, acc_events, custom_trace_id_callback: accepted for torch's
+            signature.
 
     Example::
 
@@ -157,6 +175,7 @@ class profile:
         self.profile_memory = profile_memory
         self.with_stack = with_stack
         self.with_flops = with_flops
+        self.experimental_config = experimental_config
         self.use_cuda = False
         self.use_device = _no_device(use_cuda, use_device)
         if not use_cpu:                  # no device to profile here either
@@ -182,7 +201,8 @@ class profile:
         return False
 
     def _start(self) -> None:
-        self._recorder = _Recorder(self.record_shapes)
+        overloads = getattr(self.experimental_config, "capture_overload_names", False)
+        self._recorder = _Recorder(self.record_shapes, overloads)
         self._function_events = None
         add_observer(self._recorder)
 

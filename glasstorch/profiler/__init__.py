@@ -7,7 +7,7 @@ hands each finished recording to `on_trace_ready` (`tensorboard_trace_handler` w
 as a chrome-trace JSON file). The events themselves are torch.autograd.profiler's.
 """
 from ..autograd.profiler import (KinetoStepTracker, ProfilerActivity,  # noqa: F401
-                                 kineto_available, record_function)
+                                 _ExperimentalConfig, kineto_available, record_function)
 from ..autograd.profiler_util import DeviceType
 from .profiler import (ExecutionTraceObserver, ProfilerAction, RecordScope,  # noqa: F401
                        _KinetoProfile, is_fbcode, profile, register_optimizer_step_post_hook,

@@ -147,10 +147,10 @@ class _KinetoProfile:
     Args:
         activities: the `ProfilerActivity` kinds to record; the CPU's is the only one.
         record_shapes: note the shape of each operator's arguments.
+        experimental_config: an `_ExperimentalConfig` (``capture_overload_names``).
         acc_events: keep the events of every recording cycle, not the last one only.
-        profile_memory, with_stack, with_flops, with_modules, experimental_config,
-            execution_trace_observer, custom_trace_id_callback: accepted for torch's
-            signature.
+        profile_memory, with_stack, with_flops, with_modules, execution_trace_observer,
+            custom_trace_id_callback: accepted for torch's signature.
     """
 
     def __init__(self, *, activities: Iterable | None = None, record_shapes: bool = False,
@@ -167,6 +167,7 @@ class _KinetoProfile:
         self.with_flops = with_flops
         self.with_modules = with_modules
         self.acc_events = acc_events
+        self.experimental_config = experimental_config
         self._trace_id_callback = custom_trace_id_callback
         self._trace_id = None
         self.profiler = None
@@ -196,7 +197,8 @@ class _KinetoProfile:
         self.profiler = autograd_profiler.profile(
             use_device=self._device, record_shapes=self.record_shapes,
             profile_memory=self.profile_memory, with_stack=self.with_stack,
-            with_flops=self.with_flops, use_kineto=True,
+            with_flops=self.with_flops, experimental_config=self.experimental_config,
+            use_kineto=True,
             use_cpu=ProfilerActivity.CPU in self.activities)
 
     def start_trace(self) -> None:
@@ -300,7 +302,7 @@ class profile(_KinetoProfile):
         super().__init__(activities=activities, record_shapes=record_shapes,
                          profile_memory=profile_memory, with_stack=with_stack,
                          with_flops=with_flops, with_modules=with_modules,
-                         acc_events=acc_events,
+                         experimental_config=experimental_config, acc_events=acc_events,
                          custom_trace_id_callback=custom_trace_id_callback)
         self.record_steps = schedule is not None
         self.schedule = schedule if schedule is not None else _always_record

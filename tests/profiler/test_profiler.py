@@ -40,16 +40,23 @@ def test_backward_node_regions_hold_the_node_and_its_operators():
         assert children(_model_run(gt), name) == children(_model_run(torch), name)
 
 
-def test_every_dispatched_operator_is_recorded_with_its_overload():
-    x = gt.ones(2, 3)
-    with gt.profiler.profile() as prof:
-        gt.add(x, x)
+def _overloads(lib, capture):
+    x = lib.ones(2, 3)
+    config = lib.profiler._ExperimentalConfig(capture_overload_names=capture)
+    with lib.profiler.profile(experimental_config=config) as prof:
+        lib.add(x, x)
         x.sum(dim=0)
     events = prof.events()
-    assert [(e.name, e.overload_name) for e in events] == [
-        ("aten::add", "Tensor"), ("aten::sum", "dim_IntList")]
     assert all(e.cpu_time_total >= e.self_cpu_time_total >= 0 for e in events)
     assert events[0].input_shapes == []           # record_shapes off
+    return [(e.name, e.overload_name) for e in events if e.name in ("aten::add", "aten::sum")]
+
+
+def test_operators_are_recorded_with_their_overloads_when_asked_as_torch():
+    torch = pytest.importorskip("torch")
+    for capture in (False, True):
+        assert _overloads(gt, capture) == _overloads(torch, capture)
+    assert _overloads(gt, True) == [("aten::add", "Tensor"), ("aten::sum", "dim_IntList")]
 
 
 def test_no_observer_is_left_on_after_a_profile_even_when_it_raises():

@@ -8,7 +8,7 @@ from glasstorch.autograd import profiler_util as ours
 EVENTS = [
     ("forward", "", 0.0, 1500.0, None, []),
     ("aten::linear", "", 10.0, 910.0, 0, [[2, 4], [3, 4], [3]]),
-    ("aten::addmm", "", 20.0, 820.0, 1, [[3], [2, 4], [4, 3], [], []]),
+    ("aten::addmm", "default", 20.0, 820.0, 1, [[3], [2, 4], [4, 3], [], []]),
     ("aten::relu", "", 1000.0, 1020.5, 0, [[2, 3]]),
     ("aten::linear", "", 1100.0, 1400.0, 0, [[2, 3], [1, 3], [1]]),
     ("a_very_long_region_name_that_is_wider_than_the_name_column_allows", "",
@@ -37,7 +37,8 @@ def _tables(events):
     return [averages.table(), averages.table(sort_by="self_cpu_time_total", row_limit=3),
             events.key_averages(group_by_input_shapes=True).table(sort_by="cpu_time_total"),
             averages.table(time_unit="ms", header="HEADER", top_level_events_only=True),
-            events.table(max_name_column_width=20)]
+            events.table(max_name_column_width=20),
+            events.key_averages(group_by_overload_name=True).table()]
 
 
 def test_tables_match_torch():
