@@ -9,8 +9,8 @@ paths), and `torch.profiler` times each call and notes its input shapes. Both ar
 - ``enter(op, name, args, keyset)``: a call (or a named region) begins; what it
   returns is handed back to ``exit``. `op` is the `OpOverload` of an operator call
   (`name` its torch name, ``'aten::add'``; `args` in schema order; `keyset` its keys),
-  or None for a region: a `record_function` block, or a node the autograd engine runs
-  backward.
+  or, for a region, its kind (a `Region`): a `record_function` block, a node the
+  autograd engine runs backward, or the engine's work around that node.
 - ``exit(token)``: that call or region is over.
 - ``step(op, keyset, keys, kernel)``: the call reached a kernel; called only for an
   observer whose `wants_steps` is True, because naming kernels costs time a profiler
@@ -26,9 +26,18 @@ torch's profiler sees.
 """
 from __future__ import annotations
 
+import enum
 import threading
 
 from ..c10.dispatch_key import keys_text, local_keys
+
+
+class Region(enum.IntEnum):
+    """The kinds of named region, numbered as torch's record scopes."""
+
+    FUNCTION = 0               # the engine's work around a backward node
+    BACKWARD_FUNCTION = 1      # a backward node's own call
+    USER_SCOPE = 7             # a `record_function` block
 
 
 class DispatchObserver:
@@ -43,7 +52,8 @@ class DispatchObserver:
     fast_paths = True
 
     def enter(self, op, name: str, args: tuple, keyset: int = 0):
-        """A call of `op` (None for a region) named `name` begins; returns a token."""
+        """A call of `op` (a `Region` for a region) named `name` begins; returns a
+        token."""
         return None
 
     def exit(self, token) -> None:
@@ -77,12 +87,12 @@ def remove_observer(observer: DispatchObserver) -> None:
     local_keys.set_observed(bool(_state.active))
 
 
-def enter_region(name: str, args: tuple = ()) -> tuple:
-    """Tell every observer that the region `name` begins; hand the result to
-    `exit_region`. Returns () at once when no observer is on."""
+def enter_region(name: str, args: tuple = (), kind: Region = Region.FUNCTION) -> tuple:
+    """Tell every observer that the region `name` (of `kind`) begins; hand the result
+    to `exit_region`. Returns () at once when no observer is on."""
     if not _state.active:
         return ()
-    return tuple((o, o.enter(None, name, args, 0)) for o in _state.active)
+    return tuple((o, o.enter(kind, name, args, 0)) for o in _state.active)
 
 
 def exit_region(tokens: tuple) -> None:
@@ -119,7 +129,7 @@ class DispatchTrace(DispatchObserver):
         remove_observer(self)
 
     def enter(self, op, name: str, args: tuple, keyset: int = 0):
-        if op is None:                     # a region: the trace shows operator calls only
+        if isinstance(op, Region):         # the trace shows operator calls only
             return None
         self.steps.append((self._depth, op.name, keyset, None, None))
         self._depth += 1

@@ -21,7 +21,7 @@ import itertools
 
 from ..aten.binding import get_binding
 from ..aten.derivatives import sum_to
-from ..aten.observers import enter_region, exit_region
+from ..aten.observers import Region, enter_region, exit_region
 from ..c10.dispatch_key import AUTOGRAD, local_keys
 from . import anomaly_mode, graph_task
 from .graph import InputMetadata, Node
@@ -191,7 +191,7 @@ def _run_node(node: Node, inputs: list, retain_graph: bool, observed: bool) -> l
 def _apply(node: Node, inputs: list, observed: bool) -> list:
     if not observed:
         return node.apply(inputs)
-    tokens = enter_region(node.name(), tuple(inputs))
+    tokens = enter_region(node.name(), tuple(inputs), Region.BACKWARD_FUNCTION)
     try:
         return node.apply(inputs)
     finally:

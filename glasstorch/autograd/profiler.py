@@ -19,8 +19,8 @@ import time
 import warnings
 from typing import Any
 
-from ..aten.observers import (DispatchObserver, add_observer, enter_region, exit_region,
-                              remove_observer)
+from ..aten.observers import (DispatchObserver, Region, add_observer, enter_region,
+                              exit_region, remove_observer)
 from ..c10.tensor_impl import TensorBase
 from .profiler_util import (DeviceType, EventList, FunctionEvent, FunctionEventAvg,  # noqa: F401
                             Interval, Kernel, MEMORY_EVENT_NAME, OUT_OF_MEMORY_EVENT_NAME,
@@ -106,7 +106,7 @@ def _shapes(args: tuple) -> list:
 
 class _Recorder(DispatchObserver):
     """The observer that notes every call and region: [name, overload, shapes,
-    parent index, start ns, end ns] each."""
+    parent index, record scope, start ns, end ns] each."""
 
     def __init__(self, record_shapes: bool, overloads: bool) -> None:
         self.record_shapes = record_shapes
@@ -115,27 +115,30 @@ class _Recorder(DispatchObserver):
         self.open: list = []                  # indices of the records not ended yet
 
     def enter(self, op, name: str, args: tuple, keyset: int = 0):
-        overload = op.name.partition(".")[2] if op is not None and self.overloads else ""
+        region = isinstance(op, Region)
+        overload = op.name.partition(".")[2] if self.overloads and not region else ""
         parent = self.open[-1] if self.open else None
         record = [name, overload, _shapes(args) if self.record_shapes else [], parent,
-                  time.perf_counter_ns(), None]
+                  int(op) if region else 0, time.perf_counter_ns(), None]
         self.open.append(len(self.records))
         self.records.append(record)
         return record
 
     def exit(self, token) -> None:
-        token[5] = time.perf_counter_ns()
+        token[6] = time.perf_counter_ns()
         self.open.pop()
 
     def events(self, thread: int) -> EventList:
         """The records as events with their parents and children."""
         now = time.perf_counter_ns()
         events = []
-        for index, (name, overload, shapes, parent, start, end) in enumerate(self.records):
+        for index, (name, overload, shapes, parent, scope, start, end) in \
+                enumerate(self.records):
             if name.startswith("ProfilerStep#"):
                 name = "ProfilerStep*"
             event = FunctionEvent(index + 1, name, thread, start / 1000,
-                                  (now if end is None else end) / 1000, overload, shapes)
+                                  (now if end is None else end) / 1000, overload, shapes,
+                                  scope=scope, is_user_annotation=scope == Region.USER_SCOPE)
             if parent is not None:
                 events[parent].append_cpu_child(event)
                 event.set_cpu_parent(events[parent])
@@ -310,7 +313,7 @@ class record_function:
         self._tokens = ()
 
     def __enter__(self) -> "record_function":
-        self._tokens = enter_region(self.name)
+        self._tokens = enter_region(self.name, (), Region.USER_SCOPE)
         return self
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:

@@ -114,13 +114,14 @@ class FunctionEvent(_FormattedTimes):
         overload_name: the operator's overload (``'Tensor'``), '' for a region.
         input_shapes: the shape of each argument ([] for a non-tensor), when recorded.
         is_user_annotation: whether a `record_function` made it.
+        scope: torch's record scope (1 for a backward node, 7 for `record_function`).
     """
 
     count = 1
 
     def __init__(self, id: int, name: str, thread: int, start_us: float, end_us: float,
                  overload_name: str = "", input_shapes=None, is_user_annotation=False,
-                 sequence_nr: int = -1, stack=None) -> None:
+                 sequence_nr: int = -1, stack=None, scope: int = 0) -> None:
         self.id = id
         self.name = name
         self.key = name
@@ -131,7 +132,7 @@ class FunctionEvent(_FormattedTimes):
         self.is_user_annotation = is_user_annotation
         self.sequence_nr = sequence_nr
         self.stack = stack if stack is not None else []
-        self.scope = 0
+        self.scope = scope
         self.cpu_children: list = []
         self.cpu_parent = None
         self.trace_name = name

@@ -7,7 +7,7 @@ import contextlib
 import weakref
 from typing import Callable, Iterator
 
-from ..aten.observers import DispatchObserver, add_observer, remove_observer
+from ..aten.observers import DispatchObserver, Region, add_observer, remove_observer
 from ..autograd.grad_mode import enable_grad
 from ..autograd.saved import saved_tensors_hooks
 from ..random import fork_rng, get_rng_state, set_rng_state
@@ -85,7 +85,7 @@ class _OpNames(DispatchObserver):
         self.names: list = []
 
     def enter(self, op, name: str, args: tuple, keyset: int = 0):
-        if op is not None:
+        if not isinstance(op, Region):
             self.names.append(f"aten::{op.name}")
 
 

@@ -3,7 +3,7 @@ is watched while none is on."""
 import threading
 
 import glasstorch as torch
-from glasstorch.aten.observers import (DispatchObserver, add_observer, enter_region,
+from glasstorch.aten.observers import (DispatchObserver, Region, add_observer, enter_region,
                                        exit_region, remove_observer)
 from glasstorch.c10.dispatch_key import local_keys
 
@@ -13,7 +13,7 @@ class Log(DispatchObserver):
         self.lines = []
 
     def enter(self, op, name, args, keyset=0):
-        self.lines.append(("enter", name, op is None))
+        self.lines.append(("enter", name, isinstance(op, Region)))
         return name
 
     def exit(self, token):

@@ -272,3 +272,25 @@ def test_every_name_of_torch_profiler_exists_and_step_tracker_counts_as_torch():
     gt.optim.SGD([param], lr=0.1).step()
     handle.remove()
     assert calls == [1]
+
+
+def _kinds(lib):
+    x = lib.ones(1, requires_grad=True)
+    with lib.profiler.profile() as prof:
+        with lib.profiler.record_function("block"):
+            (x * 2).sum().backward()
+    return {e.name: (e.is_user_annotation, e.scope) for e in prof.events()
+            if e.name in ("block", "MulBackward0", "aten::mul",
+                          "autograd::engine::evaluate_function: MulBackward0")}
+
+
+def test_regions_carry_torchs_scopes_and_annotation_flag(tmp_path):
+    torch = pytest.importorskip("torch")
+    assert _kinds(gt) == _kinds(torch)
+    with gt.profiler.profile() as prof:
+        with gt.profiler.record_function("block"):
+            gt.ones(1)
+    prof.export_chrome_trace(str(tmp_path / "t.json"))
+    cats = {e["name"]: e["cat"] for e in json.loads((tmp_path / "t.json").read_text())
+            ["traceEvents"]}
+    assert cats == {"block": "user_annotation", "aten::ones": "cpu_op"}
