@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 import threading
 import time
 import warnings
@@ -97,6 +98,22 @@ class ProfilerEvent:
 def kineto_available() -> bool:
     """Whether torch's Kineto tracing library is built in: the CPU wheel's answer."""
     return True
+
+
+class _ThreadNumber(threading.local):
+    number = None
+
+
+_thread = _ThreadNumber()
+_next_thread_number = itertools.count(1).__next__
+
+
+def _thread_number() -> int:
+    """This thread's number in profiles: 1 for the first thread that profiles, as torch
+    numbers the threads its profiler sees."""
+    if _thread.number is None:
+        _thread.number = _next_thread_number()
+    return _thread.number
 
 
 def _shapes(args: tuple) -> list:
@@ -211,7 +228,7 @@ class profile:
 
     def _stop(self) -> None:
         remove_observer(self._recorder)
-        self._function_events = self._recorder.events(threading.get_native_id())
+        self._function_events = self._recorder.events(_thread_number())
         self._function_events._profile_memory = self.profile_memory
 
     @property

@@ -294,3 +294,13 @@ def test_regions_carry_torchs_scopes_and_annotation_flag(tmp_path):
     cats = {e["name"]: e["cat"] for e in json.loads((tmp_path / "t.json").read_text())
             ["traceEvents"]}
     assert cats == {"block": "user_annotation", "aten::ones": "cpu_op"}
+
+
+def test_events_are_numbered_by_thread_as_torch():
+    torch = pytest.importorskip("torch")
+    threads = []
+    for lib in (gt, torch):
+        with lib.profiler.profile() as prof:
+            lib.ones(1)
+        threads.append({e.thread for e in prof.events()})
+    assert threads[0] == threads[1] == {1}
