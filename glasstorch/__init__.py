@@ -55,6 +55,10 @@ def _forget_function(kind: str, name: str) -> None:
 # printing, `torch._tensor_str`, in a program that prints nothing).
 _LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
 _LAZY_SUBMODULES |= {"serialization"}       # serialization: checkpoints (torch.save / load)
+# observers (torch.profiler) and the anomaly switches of torch's top level
+_LAZY_SUBMODULES |= {"profiler"}
+_ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
+    "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,
@@ -90,6 +94,7 @@ _MODULE_FUNCTIONS = {
     "set_num_interop_threads": ("aten.parallel", "set_num_interop_threads"),
     # serialization: checkpoints in torch's formats
     "save": ("serialization", "save"), "load": ("serialization", "load"),
+    **_ANOMALY_FUNCTIONS,
 }
 
 

@@ -11,7 +11,7 @@ from typing import Iterator
 from .c10.generator import Generator, default_generator
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed",
-           "get_rng_state", "set_rng_state", "fork_rng"]
+           "get_rng_state", "set_rng_state", "fork_rng", "thread_safe_generator"]
 
 
 def manual_seed(seed) -> Generator:
@@ -81,3 +81,11 @@ def fork_rng(devices=None, enabled: bool = True, _caller: str = "fork_rng",
         yield
     finally:
         set_rng_state(saved)
+
+
+def thread_safe_generator() -> Generator | None:
+    """The generator a DataLoader *thread* worker should draw from, or None to draw from
+    the default generator: glasstorch's DataLoader workers are processes (each with its
+    own default generator) or the main thread, so the answer is None, as torch's is
+    there."""
+    return None

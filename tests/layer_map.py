@@ -48,6 +48,8 @@ LAYERS = {
     "serialization": ("glasstorch/serialization/", "glasstorch/safetensors.py"),
     # torch.utils.data: datasets, samplers and the DataLoader, written as a torch user writes
     "data": ("glasstorch/utils/data/",),
+    # torch.profiler: the schedule and trace handling over torch.autograd.profiler
+    "profiler": ("glasstorch/profiler/",),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -71,6 +73,7 @@ MAY_IMPORT = {
     "optim": CORE + ("utils", "namespace"),
     "serialization": CORE + ("utils", "nn", "namespace"),
     "data": CORE + ("namespace",),
+    "profiler": CORE + ("optim",),
     "namespace": tuple(LAYERS),
 }
 
@@ -79,7 +82,8 @@ MAY_IMPORT = {
 # namespaces need of aten (nn above all) is part of aten's interface, named and
 # documented as such.
 PUBLIC_ONLY = {layer: ("aten",)
-               for layer in ("autograd tools", "utils", "linalg", "special", "nn", "optim")}
+               for layer in ("autograd tools", "utils", "linalg", "special", "nn", "optim",
+                              "profiler")}
 PUBLIC_ONLY["serialization"] = ("aten",)
 PUBLIC_ONLY["data"] = ("aten",)
 

@@ -16,7 +16,8 @@ tried first, that declines (returns None) when the arguments are not its case.
 
 `torch.ops.aten.<name>.<overload>` gives the `OpOverload`; printing it shows the
 schema and the kernel behind every key, fast paths included. `dispatch_trace()` records
-the keys and kernels each call visits, for teaching and debugging.
+the keys and kernels each call visits, for teaching and debugging; it and the profiler
+are observers of the calls (Note [Dispatch observers] in observers.py).
 
 Note [Fast paths]
 The general kernels handle every case torch does (any layout, dtype, broadcasting,
@@ -39,12 +40,12 @@ torch's call their fused kernels.)
 from __future__ import annotations
 
 import functools
-import threading
 
 from ..c10.device import get_default_device
 from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BY_DEVICE_TYPE, DispatchKey,
                                 keys_text, local_keys)
 from ..c10.tensor_impl import TensorBase
+from .observers import active_observers
 from .schema import FunctionSchema, SchemaKind
 
 
@@ -98,6 +99,7 @@ class OpOverload:
     def __init__(self, schema: FunctionSchema, packet: "OpOverloadPacket") -> None:
         self._schema = schema
         self.name = schema.qualified_name
+        self.event_name = f"aten::{schema.name}"       # what observers name its calls
         self.overloadpacket = packet
         self.kernels: dict = {}
         self._cache: dict = {}
@@ -181,8 +183,8 @@ class OpOverload:
             keyset = keyset_of(args)
             if not local_keys.plain:
                 keyset = (keyset | local_keys.included) & ~local_keys.excluded
-                if local_keys.tracing:
-                    return _traced_dispatch(op, keyset, args, True)
+                if local_keys.observed:
+                    return _observed_dispatch(op, keyset, args, True)
             try:
                 kernel, below = cache[keyset]
             except KeyError:
@@ -192,8 +194,8 @@ class OpOverload:
 
     def redispatch(self, keyset: int, args: tuple):
         """Hand a call on to the keys in `keyset` (the caller removed its own and higher)."""
-        if local_keys.tracing:
-            return _traced_dispatch(self, keyset, args, False)
+        if local_keys.observed:
+            return _observed_dispatch(self, keyset, args, False)
         try:
             kernel, below = self._cache[keyset]
         except KeyError:
@@ -465,101 +467,57 @@ def get_overload(schema: FunctionSchema) -> OpOverload:
 
 
 # ----------------------------------------------------------------------------------
-# Tracing: the teaching view of a call's route.
+# Observed calls (Note [Dispatch observers] in observers.py)
 # ----------------------------------------------------------------------------------
-class _TracerState(threading.local):
-    log = None
-    depth = 0
-    fast_paths = True
+def _observed_dispatch(op: OpOverload, keyset: int, args: tuple, entry: bool):
+    """Dispatch like `OpOverload.call` while observers are on.
 
-
-_tracer = _TracerState()
-
-
-class DispatchTrace:
-    """Records every dispatcher step inside a ``with`` block; `print` it to see the route.
-
-    With ``fast_paths=False`` the calls inside run (and show) their general kernels
-    only, never a fast path: the route every case could take (Note [Fast paths]).
-
-    Example::
-
-        >>> with torch.dispatch_trace() as route:
-        ...     y = torch.ones(2, 3).t()
-        >>> print(route)
+    A fresh call (`entry`) is announced to every observer, and its end too, however it
+    ends; a redispatch of the same call is not a new call. The kernels run as usual
+    unless an observer wants each step named.
     """
-
-    def __init__(self, fast_paths: bool = True) -> None:
-        self.steps: list = []
-        self.fast_paths = fast_paths
-        self._saved = None
-
-    def __enter__(self) -> "DispatchTrace":
-        self._saved = (_tracer.log, _tracer.depth, _tracer.fast_paths, local_keys.tracing)
-        _tracer.log = self.steps
-        _tracer.depth = 0
-        _tracer.fast_paths = self.fast_paths
-        local_keys.set_tracing(True)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        _tracer.log, _tracer.depth, _tracer.fast_paths, tracing = self._saved
-        local_keys.set_tracing(tracing)
-
-    def __str__(self) -> str:
-        lines = []
-        for depth, op_name, keyset, key, kernel in self.steps:
-            pad = "  " * depth
-            if key is None:
-                lines.append(f"{pad}aten::{op_name}  [{keys_text(keyset)}]")
-            else:
-                lines.append(f"{pad}  {key:<16} -> {kernel}")
-        return "\n".join(lines)
-
-    __repr__ = __str__
+    observers = active_observers()
+    tokens = [(o, o.enter(op, op.event_name, args, keyset)) for o in observers] if entry else ()
+    try:
+        steppers = [o for o in observers if o.wants_steps]
+        if steppers:
+            return _stepped_dispatch(op, keyset, args, steppers)
+        try:
+            kernel, below = op._cache[keyset]
+        except KeyError:
+            kernel, below = op._lookup(keyset)
+        return kernel(op, below, args)
+    finally:
+        for observer, token in reversed(tokens):
+            observer.exit(token)
 
 
-def _traced_dispatch(op: OpOverload, keyset: int, args: tuple, entry: bool):
-    """Dispatch like `OpOverload.__call__`, logging each key visited.
-
-    A fresh call (`entry`) opens a new level under the call that made it; a
-    redispatch of the same call logs at the level it is already on. A fast path that
-    runs is logged under its key (both keys for a fused one) instead of the kernel.
-    """
-    log = _tracer.log
+def _stepped_dispatch(op: OpOverload, keyset: int, args: tuple, steppers: list):
+    """Walk the keys of one call, telling `steppers` each key passed and the kernel
+    (or fast path, under both keys for a fused one) that ran."""
+    def step(keys, label):
+        for observer in steppers:
+            observer.step(op, keyset, keys, label)
     key, kernel = op._first_kernel(keyset)
-    fast = op._fast_path(keyset, key) if _tracer.fast_paths else None
-    if entry:
-        log.append((_tracer.depth, op.name, keyset, None, None))
-        _tracer.depth += 1
-    depth = _tracer.depth - 1
+    use_fast = all(o.fast_paths for o in steppers)
+    fast = op._fast_path(keyset, key) if use_fast else None
     for skipped in DISPATCH_ORDER:
         if skipped is key:
             break
         if keyset & skipped:
-            log.append((depth, op.name, keyset, skipped.name, "fallthrough"))
+            step(skipped.name, "fallthrough")
     below = keyset & ((int(key) << 1) - 1) & ~int(key)
-    try:
-        if fast is not None:
-            keys = keys_text(keyset) if fast.fused else key.name
-            if fast.always:
-                log.append((depth, op.name, keyset, keys, _kernel_label(fast)))
-                return fast.kernel(op, below, args)
-            result = fast.kernel(args)
-            if result is not None:
-                log.append((depth, op.name, keyset, keys, _kernel_label(fast)))
-                return result
-        log.append((depth, op.name, keyset, key.name, _kernel_label(kernel)))
-        return kernel(op, below, args)
-    finally:
-        if entry:
-            _tracer.depth -= 1
-
-
-def dispatch_trace(fast_paths: bool = True) -> DispatchTrace:
-    """A context manager recording the keys and kernels each operator call visits;
-    ``fast_paths=False`` runs the general kernels only (Note [Fast paths])."""
-    return DispatchTrace(fast_paths)
+    if fast is not None:
+        keys = keys_text(keyset) if fast.fused else key.name
+        if fast.always:
+            step(keys, _kernel_label(fast))
+            return fast.kernel(op, below, args)
+        result = fast.kernel(args)
+        if result is not None:
+            step(keys, _kernel_label(fast))
+            return result
+    step(key.name, _kernel_label(kernel))
+    return kernel(op, below, args)
 
 
 def is_tensor(value) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from ..c10.dispatch_key import PYTHON, local_keys
+from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
 
 
 class _ModeStack(threading.local):
@@ -37,10 +37,18 @@ def pop_mode():
 
 
 def python_fallback(op, keyset: int, args: tuple):
-    """Python-key kernel of every operator: run the innermost mode's ``__torch_dispatch__``."""
+    """Python-key kernel of every operator: run the innermost mode's ``__torch_dispatch__``.
+
+    The call was recorded already (Autograd is above Python), so inside the mode
+    Autograd is excluded, as torch's below-autograd guard does: `func` called there
+    records nothing again.
+    """
     mode = pop_mode()
+    excluded = local_keys.excluded
+    local_keys.set(local_keys.included, excluded | AUTOGRAD)
     try:
         types = tuple({type(a) for a in args if hasattr(a, "_keys")})
         return mode.__torch_dispatch__(op, types, args, {})
     finally:
+        local_keys.set(local_keys.included, excluded)
         push_mode(mode)

@@ -31,12 +31,16 @@ from .gradients import backward, grad  # noqa: F401
 from .inference_mode import inference_fallback
 from .inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .grad_mode import (enforce_grad_layout_policy, is_multithreading_enabled,  # noqa: F401
+                        is_view_replay_enabled, set_multithreading_enabled)
 from .recording import install
-from .saved import saved_tensors_hooks  # noqa: F401
+from .saved import SavedTensor, saved_tensors_hooks  # noqa: F401
 from .views import note_views, view_grad_fn
 
-__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "is_grad_enabled", "saved_tensors_hooks", "Function", "once_differentiable"]
+__all__ = ["Variable", "Function", "backward", "grad_mode", "NestedIOFunction", "detect_anomaly",
+           "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode", "no_grad",
+           "set_detect_anomaly", "set_grad_enabled", "set_multithreading_enabled",
+           "enforce_grad_layout_policy", "variable"]
 
 set_view_grad_fn(view_grad_fn)
 register_fallback(DispatchKey.Inference, inference_fallback)
@@ -48,22 +52,32 @@ for _declaration in list(DECLARATIONS.values()):
     install(_declaration)
 DECLARATION_SINKS.append(install)
 
-# Custom functions (`Function`, in function.py) and `torch.autograd.functional` come on
-# first use: recording operators needs neither, so `import glasstorch` does not compile them
-# (and functional.py, written in the torch namespace, stays above it).
-_LAZY_SUBMODULES = frozenset({"function", "functional"})
-_FUNCTION_NAMES = frozenset({"Function", "FunctionCtx", "once_differentiable"})
+# Custom functions (`Function`, in function.py), `torch.autograd.functional` and the
+# profiler come on first use: recording operators needs none of them, so `import
+# glasstorch` does not compile them (and functional.py, written in the torch namespace,
+# stays above it).
+_LAZY_SUBMODULES = frozenset({"function", "functional", "profiler", "profiler_util",
+                              "profiler_legacy"})
+_LAZY_NAMES = {     # name -> the module of this package that defines it
+    **dict.fromkeys(("Function", "FunctionCtx", "once_differentiable", "NestedIOFunction"),
+                    "function"),
+    **dict.fromkeys(("DeviceType", "ProfilerActivity", "ProfilerConfig", "ProfilerEvent",
+                     "ProfilerState", "kineto_available"), "profiler"),
+    **dict.fromkeys(("Variable", "variable"), "_variable"),
+    **dict.fromkeys(("handle_torch_function", "has_torch_function", "is_tensor_like"),
+                    "_torch_function"),
+}
 
 
 def __getattr__(name: str):
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
-    if name not in _FUNCTION_NAMES:
+    if name not in _LAZY_NAMES:
         raise _torch_names.missing_attribute(__name__, name)
-    value = getattr(_importlib.import_module(f"{__name__}.function"), name)
+    value = getattr(_importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | _LAZY_SUBMODULES | _FUNCTION_NAMES)
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_NAMES))

@@ -21,11 +21,23 @@ _state = _State()
 
 
 def is_anomaly_enabled() -> bool:
+    """Whether anomaly detection is on in this thread (`torch.is_anomaly_enabled`)."""
     return _state.enabled
 
 
 def is_anomaly_check_nan_enabled() -> bool:
+    """Whether anomaly detection also checks backward results for NaN."""
     return _state.check_nan
+
+
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """Turn anomaly detection on or off in this thread (`torch.set_anomaly_enabled`).
+
+    Args:
+        enabled: on or off.
+        check_nan: also raise when a backward node returns NaN.
+    """
+    _state.enabled, _state.check_nan = bool(enabled), bool(check_nan)
 
 
 class set_detect_anomaly:

@@ -8,6 +8,11 @@ never a recursion, so a graph a million nodes long needs no deeper stack.
 
 `torch.autograd.grad` (and `backward(inputs=...)`) only runs the nodes that lie on a
 path to the requested inputs and captures the gradient arriving at each of them.
+
+While dispatch observers are on (the profiler: Note [Dispatch observers] in
+aten/observers.py), each node runs inside two regions named as torch's profiler names
+them: ``autograd::engine::evaluate_function: MulBackward0`` around its hooks, its call and
+the fitting of its outputs, and ``MulBackward0`` around the call itself.
 """
 from __future__ import annotations
 
@@ -16,8 +21,9 @@ import itertools
 
 from ..aten.binding import get_binding
 from ..aten.derivatives import sum_to
+from ..aten.observers import Region, enter_region, exit_region
 from ..c10.dispatch_key import AUTOGRAD, local_keys
-from . import anomaly_mode
+from . import anomaly_mode, graph_task
 from .graph import InputMetadata, Node
 
 
@@ -57,6 +63,8 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
     local_keys.set(local_keys.included, saved_excluded & ~AUTOGRAD if create_graph
                    else saved_excluded | AUTOGRAD)
     anomaly = anomaly_mode._state
+    observed = local_keys.observed              # read once: a backward never starts one
+    task = graph_task.begin(dependencies if reached is None else reached, capture is not None)
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -70,9 +78,9 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
                 if node not in needed:
                     continue
             # the outputs go straight to the buffers: see Note [The engine owns gradients]
-            if node._pre_hooks or node._post_hooks or anomaly.enabled:
-                _deliver(node, _run_node(node, inputs, retain_graph), buffers, dependencies,
-                         ready, order, reached)
+            if node._pre_hooks or node._post_hooks or anomaly.enabled or observed:
+                _deliver(node, _run_node(node, inputs, retain_graph, observed), buffers,
+                         dependencies, ready, order, reached)
                 continue
             outputs = node.apply(inputs)
             if not retain_graph:
@@ -82,6 +90,7 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
             outputs = None                   # the buffers hold the gradients alone again
     finally:
         local_keys.set(local_keys.included, saved_excluded)
+        graph_task.end(task)
     return None if captured is None else [captured[edge] for edge in capture]
 
 
@@ -169,7 +178,27 @@ def _run_tensor_pre_hooks(node: Node, inputs: list) -> list:
     return inputs
 
 
-def _run_node(node: Node, inputs: list, retain_graph: bool) -> list:
+def _run_node(node: Node, inputs: list, retain_graph: bool, observed: bool) -> list:
+    if not observed:
+        return _run_hooked_node(node, inputs, retain_graph, False)
+    tokens = enter_region(f"autograd::engine::evaluate_function: {node.name()}")
+    try:
+        return _run_hooked_node(node, inputs, retain_graph, True)
+    finally:
+        exit_region(tokens)
+
+
+def _apply(node: Node, inputs: list, observed: bool) -> list:
+    if not observed:
+        return node.apply(inputs)
+    tokens = enter_region(node.name(), tuple(inputs), Region.BACKWARD_FUNCTION)
+    try:
+        return node.apply(inputs)
+    finally:
+        exit_region(tokens)
+
+
+def _run_hooked_node(node: Node, inputs: list, retain_graph: bool, observed: bool) -> list:
     if node._pre_hooks:
         for hook in list(node._pre_hooks.values()):
             replaced = hook(tuple(inputs))
@@ -177,14 +206,14 @@ def _run_node(node: Node, inputs: list, retain_graph: bool) -> list:
                 inputs = list(replaced)
     if anomaly_mode.is_anomaly_enabled():
         try:
-            outputs = node.apply(inputs)
+            outputs = _apply(node, inputs, observed)
         except Exception:
             anomaly_mode.warn_forward_stack(node)
             raise
         if anomaly_mode.is_anomaly_check_nan_enabled():
             anomaly_mode.check_nan(node, outputs)
     else:
-        outputs = node.apply(inputs)
+        outputs = _apply(node, inputs, observed)
     if not retain_graph:
         node.release()
     outputs = validate_outputs(node, outputs)

@@ -265,3 +265,17 @@ def once_differentiable(backward):
         with no_grad():
             return backward(ctx, *grads)
     return wrapped
+
+
+class NestedIOFunction(Function):
+    """torch's pre-0.4 Function style, kept for the name: subclasses defined
+    `forward_extended` and `backward_extended` as instance methods. Write a `Function`
+    with static `forward` and `backward` instead."""
+
+    def forward_extended(self, *input):
+        """The user's forward."""
+        raise NotImplementedError
+
+    def backward_extended(self, *grad_output):
+        """The user's backward."""
+        raise NotImplementedError

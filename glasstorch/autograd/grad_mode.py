@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 
 from ..c10.dispatch_key import AUTOGRAD, local_keys
 
@@ -121,6 +122,72 @@ class set_grad_enabled(_DecoratorContextManager):
 
     def __exit__(self, *exc) -> None:
         _set_enabled(self.prev)
+
+    def clone(self):
+        return type(self)(self.mode)
+
+
+class _EngineSettings(threading.local):
+    multithreading = True
+    grad_layout_policy = True
+
+
+_engine_settings = _EngineSettings()
+
+
+def is_multithreading_enabled() -> bool:
+    """Whether backward may run on device worker threads (this thread's setting; the
+    engine here always runs on the calling thread, as torch's does for CPU tensors)."""
+    return _engine_settings.multithreading
+
+
+def is_view_replay_enabled() -> bool:
+    """Whether views made in backward are replayed as views (torch's default: no)."""
+    return False
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Allow (True) or forbid (False) multithreaded backward: at once when called, and
+    back to the previous setting when a ``with`` block ends.
+
+    Args:
+        mode (bool): whether backward may use device worker threads.
+    """
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _engine_settings.multithreading
+        _engine_settings.multithreading = mode
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        _engine_settings.multithreading = self.prev
+
+    def clone(self):
+        return type(self)(self.mode)
+
+
+class enforce_grad_layout_policy(_DecoratorContextManager):
+    """Require accumulated gradients to have their parameter's strides (True, the
+    default) or let them keep the layout backward made (False): at once when called,
+    and back to the previous setting when a ``with`` block ends.
+
+    Args:
+        enable (bool): enforce the layout contract.
+    """
+
+    def __init__(self, enable: bool = True) -> None:
+        self.prev = _engine_settings.grad_layout_policy
+        _engine_settings.grad_layout_policy = enable
+        self.mode = enable
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        _engine_settings.grad_layout_policy = self.prev
 
     def clone(self):
         return type(self)(self.mode)

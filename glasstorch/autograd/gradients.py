@@ -63,9 +63,10 @@ def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool,
 def _ones_like(out):
     """The implicit gradient 1 of a scalar output: ``torch.ones_like(out)``, made directly
     when nothing could observe that call (a row-major CPU tensor of the plain class, no
-    dispatch mode in force): one allocation instead of a factory's dispatch and fill."""
+    dispatch mode or observer in force): one allocation instead of a factory's dispatch
+    and fill."""
     if type(out) is tensor_class() and out._device.type == "cpu" \
-            and not (out._keys & PYTHON or local_keys.included) \
+            and not (out._keys & PYTHON or local_keys.included or local_keys.observed) \
             and out._stride == contiguous_strides(out._size):
         ones = np.empty(out._size, out._dtype._np)
         ones.fill(1)                          # (np.ones is a Python wrapper of these two)

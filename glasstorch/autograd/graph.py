@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import sys
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,9 +23,11 @@ from ..aten.meta.shape import is_non_overlapping_and_dense
 from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
 from ..c10.layout import contiguous_format
-from ..c10.tensor_impl import is_contiguous_strides, make_view
+from ..c10.tensor_impl import TensorBase, is_contiguous_strides, make_view
+from . import graph_task
 from .creation_meta import NO_GRAD_MODE
-from .saved import save_on_cpu, saved_tensors_hooks  # noqa: F401  (torch.autograd.graph's)
+from .saved import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401
+from .saved_mutation import allow_mutation_on_saved_tensors  # noqa: F401
 
 next_sequence_nr = itertools.count().__next__     # creation order: later nodes run first
 
@@ -296,6 +299,118 @@ def gradient_edge(tensor) -> tuple:
     return (None, 0)     # a view made with grad mode off requires grad for its base's sake
 
 
+class GradientEdge(NamedTuple):
+    """Where the gradient of a tensor enters the graph: a node and its input number."""
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The `GradientEdge` of `tensor`: its grad_fn's, or its accumulator's for a leaf.
+
+    Raises:
+        RuntimeError: when `tensor` does not require grad.
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                           "does not require gradients")
+    node, output_nr = gradient_edge(tensor)
+    return GradientEdge(node, output_nr)
+
+
+def increment_version(tensor) -> None:
+    """Bump the version counter of `tensor` (or of each tensor of an iterable), as an
+    in-place write would: for writes autograd could not see."""
+    for value in (tensor,) if isinstance(tensor, TensorBase) else tensor:
+        value._bump_version()
+
+
+class _MultiHandle:
+    """The handle of several hooks registered together: `remove()` removes them all."""
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> _MultiHandle:
+    """Call `fn` once per backward pass over the gradients of several tensors.
+
+    Args:
+        tensors: the tensors watched.
+        fn: with ``mode="all"``, ``fn(grads)`` once every gradient this backward computes
+            for `tensors` is known (None for those it does not compute); with
+            ``mode="any"``, ``fn(grad)`` with the first of them.
+        mode: ``'all'`` or ``'any'``.
+
+    Returns:
+        A handle whose `remove()` takes the hooks away.
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    if mode == "any":
+        return _register_any_grad_hook(tensors, fn)
+    nodes = [gradient_edge(t)[0] for t in tensors]
+    pending: dict = {}             # backward pass id -> [gradients, calls still to come]
+
+    def hook_for(index: int):
+        def hook(grad) -> None:
+            task = graph_task.current_graph_task_id()
+            if task not in pending:
+                expected = sum(graph_task.will_engine_execute_node(n) for n in nodes)
+                pending[task] = [[None] * len(nodes), expected]
+            entry = pending[task]
+            entry[0][index] = grad
+            entry[1] -= 1
+            if entry[1] == 0:
+                del pending[task]
+                fn(entry[0])
+        return hook
+    return _MultiHandle(tuple(register_tensor_hook(t, hook_for(i))
+                              for i, t in enumerate(tensors)))
+
+
+def _register_any_grad_hook(tensors, fn) -> _MultiHandle:
+    """`register_multi_grad_hook`'s "any" mode: `fn` sees the first gradient of each
+    backward pass."""
+    fired: set = set()
+
+    def first(grad) -> None:
+        task = graph_task.current_graph_task_id()
+        if task not in fired:
+            fired.add(task)
+            fn(grad)
+    return _MultiHandle(tuple(register_tensor_hook(t, first) for t in tensors
+                              if t.requires_grad))
+
+
+def set_warn_on_accumulate_grad_stream_mismatch(enabled: bool) -> None:
+    """Warn when a gradient is accumulated on another device stream than its leaf's:
+    a CPU build has no streams, so there is nothing to warn about."""
+
+
+def set_override_stale_capture_stream(enabled: bool) -> None:
+    """Replace a stale CUDA-graph capture stream in backward: a CPU build has none."""
+
+
+def region_activation_memory_budget(budget: float):
+    """The activation-memory budget of a region compiled by torch.compile; in eager mode
+    (always, here) the budget is checked and refused, as torch refuses it."""
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise TypeError(f"torch.autograd.graph.region_activation_memory_budget: expects a "
+                        f"float, got {type(budget).__name__}")
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"torch.autograd.graph.region_activation_memory_budget: must be in "
+                         f"[0, 1], got {budget}")
+    raise RuntimeError("torch.autograd.graph.region_activation_memory_budget can only be used "
+                       "inside a torch.compile region; it has no effect in eager mode.")
+
+
 def register_tensor_hook(tensor, hook) -> RemovableHandle:
     """`Tensor.register_hook`: `hook(grad)` sees (and may replace) the tensor's gradient."""
     if not tensor.requires_grad:
@@ -310,6 +425,17 @@ def register_tensor_hook(tensor, hook) -> RemovableHandle:
     key = next_hook_id()
     table[key] = hook
     return RemovableHandle(table, key)
+
+
+def tensor_hooks(tensor) -> dict:
+    """The hooks `Tensor.register_hook` put on `tensor` ({id: hook}; empty if none):
+    torch's ``tensor._backward_hooks``."""
+    meta = tensor._autograd
+    if meta is None:
+        return {}
+    if meta.grad_fn is not None:
+        return meta.grad_fn.tensor_pre_hooks().get(meta.output_nr, {})
+    return meta.hooks or {}
 
 
 next_hook_id = itertools.count().__next__

@@ -9,8 +9,10 @@ that a second-order graph through it (`create_graph=True`) still flows to the no
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
+from typing import Iterator
 
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE
 from ..c10.tensor_impl import make_view
@@ -97,6 +99,7 @@ def short_name(node) -> str:
 class _HooksStack(threading.local):
     def __init__(self) -> None:
         self.stack: list = []
+        self.disabled_message = None      # set inside disable_saved_tensors_hooks
 
 
 _hooks = _HooksStack()
@@ -116,6 +119,8 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
+        if _hooks.disabled_message is not None:
+            raise RuntimeError(_hooks.disabled_message)
         _hooks.stack.append((self.pack_hook, self.unpack_hook))
         return self
 
@@ -129,3 +134,14 @@ class save_on_cpu(saved_tensors_hooks):
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
         super().__init__(lambda tensor: tensor, lambda tensor: tensor)
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
+    """Within the block, entering `saved_tensors_hooks` raises RuntimeError with
+    `error_message` (for code whose saved tensors must stay as they are)."""
+    previous, _hooks.disabled_message = _hooks.disabled_message, error_message
+    try:
+        yield
+    finally:
+        _hooks.disabled_message = previous

@@ -3,7 +3,7 @@
 A key set is a plain int with one bit per key. Every tensor carries the key set of
 its device (plus `Autograd` when it requires grad, `Python` when its class overrides
 dispatch); a call's key set is the union over its tensor arguments, with thread-local
-keys included (modes, tracing) or excluded (`no_grad` excludes Autograd). The
+keys included (modes) or excluded (`no_grad` excludes Autograd). The
 dispatcher runs the kernel of the highest key present, and that kernel hands on to
 the keys below it. See docs/architecture.md, "Dispatch".
 """
@@ -56,24 +56,25 @@ class LocalKeys(threading.local):
     """Thread-local adjustments to every call's key set.
 
     `included` is or-ed in (a dispatch mode adds `Python`); `excluded` is masked out
-    (`no_grad` excludes `Autograd`); `tracing` is on inside `dispatch_trace()`.
-    `plain` is True while none of them is in force, so the common call checks one
-    attribute.
+    (`no_grad` excludes `Autograd`); `observed` is on while an observer watches the
+    calls (`dispatch_trace()`, the profiler: Note [Dispatch observers] in
+    aten/observers.py). `plain` is True while none of them is in force, so the common
+    call checks one attribute.
     """
 
     def __init__(self) -> None:
         self.included = 0
         self.excluded = 0
-        self.tracing = False
+        self.observed = False
         self.plain = True
 
     def set(self, included: int, excluded: int) -> None:
         self.included = included
         self.excluded = excluded
-        self.plain = not (included or excluded or self.tracing)
+        self.plain = not (included or excluded or self.observed)
 
-    def set_tracing(self, on: bool) -> None:
-        self.tracing = on
+    def set_observed(self, on: bool) -> None:
+        self.observed = on
         self.set(self.included, self.excluded)
 
 

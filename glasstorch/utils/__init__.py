@@ -1,12 +1,13 @@
-"""torch.utils: helpers around the core (dispatch modes for now)."""
+"""torch.utils: helpers around the core (dispatch modes, hooks, checkpointing, data, ...)."""
 import importlib as _importlib
 
 # Names of torch's not written yet say so (Note [Names glasstorch does not implement yet]).
 from ..aten import torch_names as _torch_names
 
-# Submodules loaded on first use (``torch.utils.data``): `import glasstorch` need not
-# pay for them, and ``torch.utils.data.DataLoader`` still works after ``import torch``.
-_LAZY_SUBMODULES = frozenset({"data"})
+# Submodules loaded on first use (``torch.utils.data``, ``checkpoint``, ``hooks``):
+# `import glasstorch` need not pay for them, and ``torch.utils.data.DataLoader`` still
+# works after ``import torch`` (torch binds them at import).
+_LAZY_SUBMODULES = frozenset({"data", "checkpoint", "hooks"})
 
 
 def __getattr__(name: str):

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..c10.tensor_impl import TensorBase
 
-__all__ = ["RemovableHandle", "BackwardHook"]
+__all__ = ["RemovableHandle", "unserializable_hook", "warn_if_has_hooks", "BackwardHook"]
 
 
 class RemovableHandle:
@@ -68,6 +68,25 @@ class RemovableHandle:
 
     def __exit__(self, *exc) -> None:
         self.remove()
+
+
+def unserializable_hook(f):
+    """Mark `f` as a hook that is not meant to be saved with its tensor: saving the
+    tensor then gives no warning about it (see `warn_if_has_hooks`). Returns `f`."""
+    f.__torch_unserializable__ = True
+    return f
+
+
+def warn_if_has_hooks(tensor) -> None:
+    """Warn about each backward hook on `tensor` that serialization would drop, unless
+    it is marked with `unserializable_hook`."""
+    from ..autograd.graph import tensor_hooks
+    for hook in tensor_hooks(tensor).values():
+        if not hasattr(hook, "__torch_unserializable__"):
+            warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this "
+                          "is expected, you can decorate the function with "
+                          "@torch.utils.hooks.unserializable_hook to suppress this warning",
+                          stacklevel=2)
 
 
 def _pack_with_none(indices: list, values, size: int) -> tuple:

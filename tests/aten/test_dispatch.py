@@ -124,3 +124,20 @@ def test_explicit_composite_runs_below_bookkeeping():
     text = str(route)
     assert "explicit composite" in text
     assert "bump_written" not in text    # copy_ inside _to_copy: no version bump
+
+
+def test_a_mode_calling_func_records_nothing_again():
+    """Inside ``__torch_dispatch__`` autograd is excluded, as in torch: the call was
+    recorded once, above the Python key."""
+    inner = []
+
+    class Mode(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            inner.append(out.grad_fn)
+            return out
+    a = torch.ones(2, requires_grad=True)
+    with Mode():
+        b = a.exp()
+    assert inner == [None]
+    assert type(b.grad_fn).__name__ == "ExpBackward0"

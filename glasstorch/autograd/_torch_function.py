@@ -1,0 +1,58 @@
+"""The `__torch_function__` helpers torch.autograd re-exports from torch.overrides.
+
+glasstorch's own functions do not hand calls to `__torch_function__` (Python
+functions written against the protocol call these helpers themselves): a class that
+defines the method is a tensor-like override, and `handle_torch_function` asks each
+such argument's class, in order, until one answers.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from ..c10.tensor_impl import tensor_class
+
+
+def _overrides(value) -> bool:
+    kind = type(value)
+    return kind is not tensor_class() and \
+        getattr(kind, "__torch_function__", None) is not None
+
+
+def is_tensor_like(inp) -> bool:
+    """Whether `inp` is a tensor or defines `__torch_function__`."""
+    return type(inp) is tensor_class() or hasattr(type(inp), "__torch_function__")
+
+
+def has_torch_function(relevant_args: Iterable) -> bool:
+    """Whether any of `relevant_args` overrides `__torch_function__`."""
+    return any(_overrides(value) for value in relevant_args)
+
+
+def handle_torch_function(public_api: Callable, relevant_args: Iterable, *args,
+                          **kwargs) -> Any:
+    """Call `public_api` through the `__torch_function__` of the overriding arguments.
+
+    Args:
+        public_api: the function being called.
+        relevant_args: the arguments to look for overrides in.
+        args, kwargs: the call's arguments.
+
+    Returns:
+        The first answer that is not ``NotImplemented``.
+
+    Raises:
+        TypeError: when every override answers ``NotImplemented``.
+    """
+    overloaded, seen = [], set()
+    for value in relevant_args:
+        if _overrides(value) and type(value) not in seen:
+            seen.add(type(value))
+            overloaded.append(value)
+    types = tuple(type(value) for value in overloaded)
+    for value in overloaded:
+        result = type(value).__torch_function__(public_api, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    name = f"{public_api.__module__}.{public_api.__name__}"
+    raise TypeError(f"no implementation found for '{name}' on types that implement "
+                    f"__torch_function__: {list(types)}")
