@@ -15,6 +15,7 @@ from glasstorch import c10 as c10
 from glasstorch import linalg as linalg
 from glasstorch import nn as nn
 from glasstorch import optim as optim
+from glasstorch import profiler as profiler
 from glasstorch import random as random
 from glasstorch import return_types as return_types
 from glasstorch import serialization as serialization
@@ -26,7 +27,6 @@ from glasstorch._tensor_new import asarray as asarray
 from glasstorch._tensor_new import from_numpy as from_numpy
 from glasstorch._tensor_new import tensor as tensor
 from glasstorch._tensor_str import set_printoptions as set_printoptions
-from glasstorch.aten.dispatcher import dispatch_trace as dispatch_trace
 from glasstorch.aten.native.indexing.masked import nonzero_function as nonzero
 from glasstorch.aten.native.linalg.distance import cdist_function as cdist
 from glasstorch.aten.native.linalg.einsum import einsum_function as einsum
@@ -45,11 +45,15 @@ from glasstorch.aten.native.shape.combine import unravel_index as unravel_index
 from glasstorch.aten.native.shape.shape import split_function as split
 from glasstorch.aten.native.sorting.unique import unique as unique
 from glasstorch.aten.native.sorting.unique import unique_consecutive as unique_consecutive
+from glasstorch.aten.observers import dispatch_trace as dispatch_trace
 from glasstorch.aten.parallel import get_num_interop_threads as get_num_interop_threads
 from glasstorch.aten.parallel import get_num_threads as get_num_threads
 from glasstorch.aten.parallel import init_num_threads as init_num_threads
 from glasstorch.aten.parallel import set_num_interop_threads as set_num_interop_threads
 from glasstorch.aten.parallel import set_num_threads as set_num_threads
+from glasstorch.autograd.anomaly_mode import is_anomaly_check_nan_enabled as is_anomaly_check_nan_enabled
+from glasstorch.autograd.anomaly_mode import is_anomaly_enabled as is_anomaly_enabled
+from glasstorch.autograd.anomaly_mode import set_anomaly_enabled as set_anomaly_enabled
 from glasstorch.autograd.grad_mode import enable_grad as enable_grad
 from glasstorch.autograd.grad_mode import is_grad_enabled as is_grad_enabled
 from glasstorch.autograd.grad_mode import no_grad as no_grad
