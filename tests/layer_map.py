@@ -34,7 +34,8 @@ LAYERS = {
     # class Tensor, and what makes tensors from Python data, indexes and prints them
     "face": ("glasstorch/_tensor.py", "glasstorch/_tensor_new.py", "glasstorch/_tensor_data.py",
              "glasstorch/_tensor_str.py", "glasstorch/_indexing.py", "glasstorch/_python_ops.py",
-             "glasstorch/return_types.py", "glasstorch/random.py"),
+             "glasstorch/return_types.py", "glasstorch/random.py",
+             "glasstorch/_tensor_device.py"),
     # torch.autograd.functional: a user-level tool, written (as torch writes it) in the
     # whole torch namespace, and loaded on first use
     "autograd tools": ("glasstorch/autograd/functional.py",),
@@ -44,6 +45,10 @@ LAYERS = {
     "special": ("glasstorch/special/",),
     "nn": ("glasstorch/nn/",),
     "optim": ("glasstorch/optim/",),
+    # the device modules and mixed precision: torch.cuda, torch.backends, torch.cpu,
+    # torch.mps, torch.accelerator, torch.amp
+    "devices": ("glasstorch/cuda/", "glasstorch/backends/", "glasstorch/cpu/", "glasstorch/mps/",
+                "glasstorch/accelerator/", "glasstorch/amp/"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -65,6 +70,7 @@ MAY_IMPORT = {
     "special": ("aten",),
     "nn": CORE + ("utils", "namespace"),
     "optim": CORE + ("utils", "namespace"),
+    "devices": CORE + ("namespace",),
     "namespace": tuple(LAYERS),
 }
 
