@@ -6,7 +6,7 @@ import sys
 
 from . import install_flags
 
-_DEFAULTS = {"enabled": True, "benchmark": False, "benchmark_limit": 10,
+_DEFAULTS = {"enabled": True, "benchmark": False, "benchmark_limit": None,
              "deterministic": False, "allow_tf32": True, "fp32_precision": "none"}
 
 

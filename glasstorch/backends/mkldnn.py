@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import warnings
 
 from . import install_flags
 
@@ -35,6 +36,9 @@ def set_flags(_enabled=None, _deterministic=None, _allow_tf32=None,
     module = sys.modules[__name__]
     previous = (module.enabled, module.deterministic, module.allow_tf32,
                 module.fp32_precision)
+    if _allow_tf32:
+        warnings.warn("TF32 acceleration on top of oneDNN is available for Intel GPUs. The "
+                      "current Torch version does not have Intel GPU Support.", stacklevel=3)
     for name, value in (("enabled", _enabled), ("deterministic", _deterministic),
                         ("allow_tf32", _allow_tf32)):
         if value is not None:

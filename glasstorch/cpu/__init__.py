@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import types
 
-from ..c10.stream import Event as _Event, Stream as _BaseStream
+import numpy as np
+
 
 __all__ = ["is_available", "is_initialized", "synchronize", "current_device", "current_stream",
-           "stream", "set_device", "device_count", "Stream", "StreamContext", "Event"]
+           "stream", "set_device", "device_count", "Stream", "StreamContext", "Event",
+           "get_capabilities"]
 
 
 def __getattr__(name: str):
@@ -16,14 +19,38 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'glasstorch.cpu' has no attribute '{name}'")
 
 
-class Stream(_BaseStream):
-    """The CPU's stream: work runs in program order, so it is always done."""
+class Stream:
+    """The CPU's stream, for device-agnostic code: work runs in program order, so there is
+    nothing to wait for."""
 
     def __init__(self, priority: int = -1) -> None:
-        super().__init__()
+        pass
+
+    def wait_stream(self, stream) -> None:
+        """Wait for `stream`'s work: already done."""
+
+    def record_event(self) -> None:
+        """Record an event: nothing to mark."""
+
+    def wait_event(self, event) -> None:
+        """Wait for `event`: already reached."""
 
 
-Event = _Event
+class Event:
+    """A CPU event, for device-agnostic code: always reached."""
+
+    def query(self) -> bool:
+        """Whether the work before the event is done: always."""
+        return True
+
+    def record(self, stream=None) -> None:
+        """Record the event: nothing to mark."""
+
+    def synchronize(self) -> None:
+        """Wait for the event: nothing to wait for."""
+
+    def wait(self, stream=None) -> None:
+        """Make `stream` wait for the event: nothing to wait for."""
 
 
 def is_available() -> bool:
@@ -45,22 +72,32 @@ def current_device() -> str:
     return "cpu"
 
 
-_current = Stream()
+class _CurrentStream:
+    """The CPU stream `current_stream` answers (one per program, as in torch)."""
+
+    default = stream = Stream()
 
 
 def current_stream(device=None) -> Stream:
-    """The CPU's stream."""
-    return _current
+    """The current CPU stream."""
+    return _CurrentStream.stream
 
 
 class StreamContext(contextlib.AbstractContextManager):
-    """A context selecting a CPU stream (there is one: nothing changes)."""
+    """A context making `stream` the current CPU stream (None: nothing changes)."""
 
     def __init__(self, stream) -> None:
         self.stream = stream
+        self.prev_stream = _CurrentStream.default
+
+    def __enter__(self) -> None:
+        if self.stream is not None:
+            self.prev_stream = _CurrentStream.stream
+            _CurrentStream.stream = self.stream
 
     def __exit__(self, *exc) -> None:
-        return None
+        if self.stream is not None:
+            _CurrentStream.stream = self.prev_stream
 
 
 def stream(stream) -> StreamContext:
@@ -75,3 +112,10 @@ def set_device(device) -> None:
 def device_count() -> int:
     """The number of CPU devices: 1."""
     return 1
+
+
+def get_capabilities() -> types.MappingProxyType:
+    """The instruction set extensions of this CPU (``{'avx2': True, ...}``), as NumPy
+    detected them at start-up."""
+    features = np._core._multiarray_umath.__cpu_features__
+    return types.MappingProxyType({name.lower(): bool(on) for name, on in features.items()})

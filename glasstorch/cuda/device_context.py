@@ -8,18 +8,18 @@ from ..c10.device import device as _device
 def _device_index(value, optional: bool = False):
     """The ordinal a device argument names, as torch.cuda reads it; None when `optional`
     and it names none."""
-    if isinstance(value, str):
-        value = _device(value)
-    if isinstance(value, _device):
-        if value.type != "cuda":
-            raise ValueError(f"Expected a cuda device, but got: {value}")
-        value = value.index
-    elif isinstance(value, device):
-        return value.idx
-    if value is None and not optional:
+    given = _device(value) if isinstance(value, str) else value
+    index = given
+    if isinstance(given, _device):
+        if given.type != "cuda":
+            raise ValueError(f"Expected a cuda device, but got: {given}")
+        index = given.index
+    elif isinstance(given, device):
+        return given.idx
+    if index is None and not optional:
         raise ValueError("Expected a torch.device with a specified index or an integer, but "
-                         f"got:{value}")
-    return value
+                         f"got:{given}")
+    return index
 
 
 def _exchange_device(index) -> int:

@@ -1,0 +1,70 @@
+"""torch.backends as torch's CPU wheel has it: flags with torch's defaults, settable,
+checked and restored by the `flags()` contexts; availability answers."""
+import pytest
+
+import glasstorch as gt
+from tests.devices.outcome import outcome
+
+torch = pytest.importorskip("torch")
+
+CALLS = [
+    "torch.backends.cudnn.enabled", "torch.backends.cudnn.benchmark",
+    "torch.backends.cudnn.deterministic", "torch.backends.cudnn.allow_tf32",
+    "torch.backends.cudnn.benchmark_limit", "torch.backends.cudnn.is_available()",
+    "torch.backends.cudnn.version()", "torch.backends.cudnn.is_acceptable(torch.ones(1))",
+    "torch.backends.mkldnn.enabled", "torch.backends.mkldnn.deterministic",
+    "torch.backends.mkldnn.is_available()", "torch.backends.mkl.is_available()",
+    "torch.backends.openmp.is_available()", "torch.backends.opt_einsum.is_available()",
+    "torch.backends.opt_einsum.enabled", "torch.backends.opt_einsum.strategy",
+    "torch.backends.cuda.is_built()", "torch.backends.cuda.matmul.allow_tf32",
+    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.foo", "torch.backends.cuda.flash_sdp_enabled()",
+    "torch.backends.cuda.math_sdp_enabled()", "torch.backends.cuda.mem_efficient_sdp_enabled()",
+    "torch.backends.cuda.cudnn_sdp_enabled()", "torch.backends.cuda.is_flash_attention_available()",
+    "torch.backends.mps.is_available()", "torch.backends.mps.is_built()",
+    "torch.backends.mps.is_macos13_or_newer()", "torch.backends.mps.get_name()",
+    "torch.backends.mha.get_fastpath_enabled()",
+]
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_backend_answers_as_torch(call):
+    assert outcome(call, gt) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("lib", [gt, torch])
+def test_flags_are_settable_and_flags_contexts_restore(lib):
+    backends = lib.backends
+    backends.cuda.matmul.allow_tf32 = True
+    assert backends.cuda.matmul.allow_tf32 is True
+    backends.cuda.matmul.allow_tf32 = False
+    backends.cudnn.benchmark = True
+    assert backends.cudnn.benchmark is True
+    backends.cudnn.benchmark = False
+    with backends.cudnn.flags(enabled=False, benchmark=True):
+        assert (backends.cudnn.enabled, backends.cudnn.benchmark) == (False, True)
+        assert backends.cudnn.deterministic is False
+    assert (backends.cudnn.enabled, backends.cudnn.benchmark) == (True, False)
+    with pytest.warns(UserWarning, match="TF32 acceleration on top of oneDNN"):
+        with backends.mkldnn.flags(enabled=False):
+            assert backends.mkldnn.enabled is False
+    assert backends.mkldnn.enabled is True
+    assert backends.cudnn.set_flags(False) == (True, False, None, False, True, "none", "auto") \
+        or lib is gt and backends.cudnn.set_flags(False)[:2] == (False, False)
+    backends.cudnn.enabled = True
+
+
+@pytest.mark.parametrize("assignment", ["torch.backends.cudnn.enabled = 3",
+                                        "torch.backends.cudnn.deterministic = 'yes'",
+                                        "torch.backends.cuda.matmul.foo = 1"])
+def test_bad_flag_values_are_refused_as_torch(assignment):
+    results = []
+    for lib in (gt, torch):
+        try:
+            exec(assignment, {"torch": lib})
+            results.append(None)
+        except Exception as error:
+            results.append((type(error).__name__, str(error)))
+    assert results[0] == results[1]
+    assert gt.backends.cudnn.enabled is True and gt.backends.cudnn.deterministic is False
