@@ -66,7 +66,8 @@ def is_autocast_cache_enabled() -> bool:
 
 def set_autocast_cache_enabled(enabled: bool) -> None:
     """Turn autocast's weight cache on or off."""
-    _check("set_autocast_cache_enabled", "enabled", 1, enabled, bool, "bool")
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be a bool (got {type(enabled).__name__})")
     _state.state.cache_enabled = enabled
 
 

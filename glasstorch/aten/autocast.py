@@ -24,7 +24,6 @@ import threading
 from ..c10 import dtype as dtypes
 from ..c10.device import device as Device
 from ..c10.dispatch_key import AUTOCAST_CPU, DispatchKey, local_keys
-from ..c10.promotion import promote_types
 from ..c10.tensor_impl import TensorBase
 from .autocast_policy import CPU_POLICY, FP32, LOWER
 from .dispatcher import operator_entry
@@ -137,29 +136,33 @@ def _cast(value, dtype):
 
 
 def _widest(args: tuple):
-    """The promote policy's dtype: the autocast dtype widened by every eligible tensor."""
+    """The promote policy's dtype: the autocast dtype, float32 if any eligible tensor is
+    float32; two different lower precision dtypes are refused, as torch refuses them."""
     widest = state.dtypes["cpu"]
     for value in args:
         for tensor in value if isinstance(value, (list, tuple)) else (value,):
-            if _eligible(tensor):
-                widest = promote_types(widest, tensor._dtype)
+            if _eligible(tensor) and tensor._dtype is not widest:
+                if dtypes.float32 not in (widest, tensor._dtype):
+                    raise RuntimeError("Unexpected floating ScalarType in "
+                                       "at::autocast::prioritize")
+                widest = dtypes.float32
     return widest
 
 
 def autocast_kernel(policy: str):
     """The AutocastCPU kernel of the operators with cast `policy` (Note [Autocast as a
-    dispatch key]): cast the arguments, then hand on with the key excluded."""
+    dispatch key]): with the key excluded, cast the arguments and hand on."""
     def autocast(op, keys_below: int, args: tuple):
-        if policy == LOWER:
-            dtype = state.dtypes["cpu"]
-        elif policy == FP32:
-            dtype = dtypes.float32
-        else:
-            dtype = _widest(args)
-        cast_args = tuple(_cast(value, dtype) for value in args)
         included, excluded = local_keys.included, local_keys.excluded
         local_keys.set(included, excluded | AUTOCAST_CPU)
         try:
+            if policy == LOWER:
+                dtype = state.dtypes["cpu"]
+            elif policy == FP32:
+                dtype = dtypes.float32
+            else:
+                dtype = _widest(args)
+            cast_args = tuple(_cast(value, dtype) for value in args)
             return op.redispatch(keys_below, cast_args)
         finally:
             local_keys.set(included, excluded)

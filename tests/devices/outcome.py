@@ -5,13 +5,14 @@ from __future__ import annotations
 import warnings
 
 
-def outcome(expression: str, torch_module) -> tuple:
+def outcome(expression: str, torch_module, **names) -> tuple:
     """("ok", repr of the value) or (exception type name, message) of `expression`, with
-    `torch` bound to `torch_module`; warnings are silenced (tests check them apart)."""
+    `torch` bound to `torch_module` (and any other `names`); warnings are silenced (tests
+    check them apart)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            value = eval(expression, {"torch": torch_module})
+            value = eval(expression, {"torch": torch_module, **names})
         except Exception as error:              # noqa: BLE001 (any refusal is an outcome)
             return type(error).__name__, _first_sentences(str(error))
     return "ok", _describe(value)
