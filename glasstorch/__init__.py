@@ -57,7 +57,8 @@ def _forget_function(kind: str, name: str) -> None:
 # but `import glasstorch` itself need not pay for every layer and optimizer (nor for
 # printing, `torch._tensor_str`, in a program that prints nothing).
 _LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"}
-                             | {"cuda", "amp", "cpu", "backends", "mps", "accelerator"})
+                             | {"cuda", "amp", "cpu", "backends", "mps", "accelerator", "xpu",
+                                "mtia"})
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,

@@ -9,25 +9,14 @@ from __future__ import annotations
 
 import warnings
 
-from .c10.device import check_copy_target, device as Device, device_type, lazy_init_device
+from .c10.device import (NO_ATEN_CUDA, check_copy_target, device as Device, device_type,
+                         lazy_init_device)
 from .c10.dtype import scalar_type_name
 from .c10.layout import preserve_format
 from .c10.stream import Stream
 from .c10.tensor_impl import TensorBase
 
 _NO_ACCELERATOR = "Cannot access accelerator device when none is available."
-_NO_ATEN_CUDA = (
-    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
-    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
-    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by "
-    "the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
-    "directly use any symbols from the CUDA library! One common culprit is a lack of "
-    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
-    "library dependencies if you don't depend on any of their symbols.  You can check if "
-    "this has occurred by using ldd on your binary to see if there is a dependency on "
-    "*_cuda.so library.")
-
-
 def _move(tensor: TensorBase, device_type: str, device) -> TensorBase:
     """`x.cuda(device)` and its siblings: a device of that type, or an ordinal (no device
     of any type has one here)."""
@@ -104,7 +93,7 @@ class TensorDeviceMixin:
             if target.type == "cpu":
                 raise RuntimeError("CPU device type not an accelerator.")
             if target.type == "cuda":
-                raise RuntimeError(_NO_ATEN_CUDA)
+                raise RuntimeError(NO_ATEN_CUDA)
             lazy_init_device(target)
             raise RuntimeError(_NO_ACCELERATOR)
         if not device_type(self._device).holds_data:

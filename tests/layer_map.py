@@ -48,7 +48,7 @@ LAYERS = {
     # the device modules and mixed precision: torch.cuda, torch.backends, torch.cpu,
     # torch.mps, torch.accelerator, torch.amp
     "devices": ("glasstorch/cuda/", "glasstorch/backends/", "glasstorch/cpu/", "glasstorch/mps/",
-                "glasstorch/accelerator/", "glasstorch/amp/"),
+                "glasstorch/accelerator/", "glasstorch/amp/", "glasstorch/xpu/", "glasstorch/mtia/"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }

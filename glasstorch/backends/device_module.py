@@ -5,7 +5,7 @@ import importlib
 
 from ..c10.device import device as Device
 
-_MODULES = ("cpu", "cuda", "mps")
+_MODULES = ("cpu", "cuda", "mps", "xpu", "mtia")
 
 
 def get_device_module(device=None):

@@ -176,6 +176,18 @@ NOT_COMPILED = {
     "hpu": (ModuleNotFoundError, "No module named 'torch.hpu'"),
     "privateuseone": (ModuleNotFoundError, "No module named 'torch.privateuseone'"),
 }
+# What a CPU-only build says when asked for CUDA's half of ATen (a CUDA legacy type,
+# memory pinned for CUDA).
+NO_ATEN_CUDA = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
+    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by "
+    "the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if "
+    "this has occurred by using ldd on your binary to see if there is a dependency on "
+    "*_cuda.so library.")
 BACKEND_NAMES = {"mps": "MPS", "ipu": "IPU", "xla": "XLA", "vulkan": "Vulkan", "maia": "MAIA",
                  "hip": "HIP", "ve": "VE", "fpga": "FPGA", "lazy": "Lazy"}
 

@@ -55,6 +55,8 @@ TENSOR_CALLS = [
     "torch.ones(2, device='meta').is_pinned()", "torch.ones(2).record_stream(torch.Stream())",
     "torch.ones(2).record_stream(1)", "torch.ones(2).to('cuda', torch.float64)",
     "torch.ones(2).get_device()", "torch.ones(2).cpu().is_cuda",
+    "torch.ones(2).type(torch.cuda.FloatTensor)", "torch.ones(2).type('torch.cuda.FloatTensor')",
+    "torch.ones(2).type('torch.cuda.Foo')", "torch.ones(2).type(torch.cuda.sparse.FloatTensor)",
 ]
 
 

@@ -12,7 +12,7 @@ are defined here as plain functions and installed on `Tensor` by `_tensor.py`.
 from __future__ import annotations
 
 from ....c10 import dtype as dtypes
-from ....c10.device import CPU, as_device, check_copy_target, device as Device
+from ....c10.device import CPU, NO_ATEN_CUDA, as_device, check_copy_target, device as Device
 from ....c10.dtype import scalar_type_name
 from ....c10.layout import (layout as Layout, memory_format as MemoryFormat, preserve_format,
                            strided)
@@ -240,11 +240,13 @@ def tensor_type(self, dtype=None, non_blocking=False, *extra, **kwargs):
                         f"were given")
     if dtype is None:
         return legacy_type_name(self)
+    if isinstance(dtype, type) and getattr(dtype, "is_cuda", False):
+        raise RuntimeError(NO_ATEN_CUDA)
     if isinstance(dtype, type) and hasattr(dtype, "_legacy_dtype"):
         dtype = dtype._legacy_dtype
     elif isinstance(dtype, str):
         if dtype.startswith("torch.cuda."):
-            raise AssertionError("Torch not compiled with CUDA enabled")
+            raise RuntimeError(NO_ATEN_CUDA)
         if dtype not in _DTYPES_BY_TYPE_NAME:
             raise ValueError(f"invalid type: '{dtype}'")
         dtype = _DTYPES_BY_TYPE_NAME[dtype]
