@@ -11,7 +11,8 @@ import importlib
 import sys
 import types
 
-_SUBMODULES = ("cpu", "cuda", "cudnn", "mha", "mkl", "mkldnn", "mps", "openmp", "opt_einsum")
+_SUBMODULES = ("cpu", "cuda", "cudnn", "cusparselt", "kleidiai", "mha", "miopen", "mkl", "mkldnn",
+               "mps", "nnpack", "openmp", "opt_einsum", "quantized", "xnnpack")
 
 
 def __getattr__(name: str):

@@ -24,7 +24,12 @@ CALLS = [
     "torch.backends.cuda.cudnn_sdp_enabled()", "torch.backends.cuda.is_flash_attention_available()",
     "torch.backends.mps.is_available()", "torch.backends.mps.is_built()",
     "torch.backends.mps.is_macos13_or_newer()", "torch.backends.mps.get_name()",
-    "torch.backends.mha.get_fastpath_enabled()",
+    "torch.backends.mha.get_fastpath_enabled()", "torch.backends.nnpack.is_available()",
+    "torch.backends.nnpack.enabled", "torch.backends.cusparselt.is_available()",
+    "torch.backends.cusparselt.version()", "torch.backends.cusparselt.get_max_alg_id()",
+    "torch.backends.kleidiai.is_available()",
+    "torch.backends.miopen.immediate", "torch.backends.quantized.engine",
+    "torch.backends.quantized.supported_engines", "torch.backends.cpu.get_cpu_capability() != ''",
 ]
 
 
@@ -56,6 +61,7 @@ def test_flags_are_settable_and_flags_contexts_restore(lib):
 
 
 @pytest.mark.parametrize("assignment", ["torch.backends.cudnn.enabled = 3",
+                                        "torch.backends.quantized.engine = 'foo'",
                                         "torch.backends.cudnn.deterministic = 'yes'",
                                         "torch.backends.cuda.matmul.foo = 1"])
 def test_bad_flag_values_are_refused_as_torch(assignment):
@@ -68,3 +74,14 @@ def test_bad_flag_values_are_refused_as_torch(assignment):
             results.append((type(error).__name__, str(error)))
     assert results[0] == results[1]
     assert gt.backends.cudnn.enabled is True and gt.backends.cudnn.deterministic is False
+
+
+@pytest.mark.parametrize("lib", [gt, torch])
+def test_nnpack_flags_and_quantized_engine(lib):
+    backends = lib.backends
+    with backends.nnpack.flags(enabled=False):
+        assert backends.nnpack.set_flags(False) == (False,)
+    assert backends.nnpack.set_flags(True) == (True,)
+    backends.quantized.engine = "qnnpack"
+    assert backends.quantized.engine == "qnnpack"
+    backends.quantized.engine = "x86"

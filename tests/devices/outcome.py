@@ -20,8 +20,10 @@ def outcome(expression: str, torch_module, **names) -> tuple:
 
 def _first_sentences(message: str) -> str:
     """A message's first line, less what torch's dispatcher adds after its first sentence
-    (a pointer for mobile builds and its list of registered backends)."""
-    return message.split("\n")[0].split(" If you are a Facebook employee")[0]
+    (a pointer for mobile builds and its list of registered backends); a module named in
+    it is named as torch names its own (`glasstorch.backends` reads `torch.backends`)."""
+    first = message.split("\n")[0].split(" If you are a Facebook employee")[0]
+    return first.replace("module 'glasstorch.", "module 'torch.")
 
 
 def _describe(value) -> str:
