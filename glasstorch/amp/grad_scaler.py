@@ -110,17 +110,18 @@ class GradScaler:
         return apply_scale(outputs)
 
     def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> dict:
+        """Multiply every gradient by `inv_scale`, noting in `found_inf` whether any held
+        an inf or a NaN; a float16 gradient is refused (unless allowed) before any is
+        touched."""
         from .. import isfinite
-        for group in optimizer.param_groups:
-            for param in group["params"]:
-                grad = param.grad
-                if grad is None:
-                    continue
-                if not allow_fp16 and grad.dtype is dtypes.float16:
-                    raise ValueError("Attempting to unscale FP16 gradients.")
-                if not bool(isfinite(grad).all()):
-                    found_inf.fill_(1.0)
-                grad.mul_(inv_scale)
+        grads = [param.grad for group in optimizer.param_groups for param in group["params"]
+                 if param.grad is not None]
+        if not allow_fp16 and any(grad.dtype is dtypes.float16 for grad in grads):
+            raise ValueError("Attempting to unscale FP16 gradients.")
+        for grad in grads:
+            if not bool(isfinite(grad).all()):
+                found_inf.fill_(1.0)
+            grad.mul_(inv_scale)
         return {found_inf.device: found_inf}
 
     def unscale_(self, optimizer) -> None:

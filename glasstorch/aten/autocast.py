@@ -153,8 +153,7 @@ def autocast_kernel(policy: str):
     """The AutocastCPU kernel of the operators with cast `policy` (Note [Autocast as a
     dispatch key]): with the key excluded, cast the arguments and hand on."""
     def autocast(op, keys_below: int, args: tuple):
-        included, excluded = local_keys.included, local_keys.excluded
-        local_keys.set(included, excluded | AUTOCAST_CPU)
+        local_keys.set(local_keys.included, local_keys.excluded | AUTOCAST_CPU)
         try:
             if policy == LOWER:
                 dtype = state.dtypes["cpu"]
@@ -165,7 +164,7 @@ def autocast_kernel(policy: str):
             cast_args = tuple(_cast(value, dtype) for value in args)
             return op.redispatch(keys_below, cast_args)
         finally:
-            local_keys.set(included, excluded)
+            local_keys.set(local_keys.included, local_keys.excluded & ~AUTOCAST_CPU)
     autocast.__qualname__ = f"autocast_{policy}"
     return autocast
 

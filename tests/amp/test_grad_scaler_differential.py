@@ -115,3 +115,19 @@ def test_misuse_refused_as_torch(case):
     call = "misuse(torch, case)"
     assert outcome(call, gt, misuse=_misuse, case=case) == \
         outcome(call, torch, misuse=_misuse, case=case)
+
+
+@pytest.mark.parametrize("lib", [gt, torch])
+def test_a_refused_unscale_changes_nothing(lib):
+    scaler = lib.amp.GradScaler("cpu", init_scale=4.0)
+    full = lib.ones(2, requires_grad=True)
+    half = lib.ones(2, dtype=lib.float16, requires_grad=True)
+    full.grad, half.grad = lib.full((2,), 8.0), lib.ones(2, dtype=lib.float16)
+    optimizer = lib.optim.SGD([full, half], lr=0.1)
+    scaler.scale(lib.ones(()))
+    with pytest.raises(ValueError, match="Attempting to unscale FP16 gradients."):
+        scaler.unscale_(optimizer)
+    assert full.grad.tolist() == [8.0, 8.0]
+    half.grad = None
+    scaler.unscale_(optimizer)                  # still READY: may unscale now
+    assert full.grad.tolist() == [2.0, 2.0]
