@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import importlib
 
-from ..c10.errors import AcceleratorError, OutOfMemoryError
-from . import _unavailable, graphs, memory, random, streams
+from ..c10.errors import AcceleratorError, OutOfMemoryError  # noqa: F401
+from . import graphs, memory, random, streams  # noqa: F401
 from ._legacy import LEGACY_CLASSES as _LEGACY_CLASSES
 from ._unavailable import lazy_init as _lazy_init, missing_binding, nvml_missing
-from .graphs import (CUDAGraph, graph, graph_pool_handle, is_current_stream_capturing,
-                     make_graphed_callables)
+from .device_context import _device_index, device, device_of  # noqa: F401
+from .graphs import (CUDAGraph, graph, graph_pool_handle,  # noqa: F401
+                     is_current_stream_capturing, make_graphed_callables)
 from .memory import *  # noqa: F401,F403  (torch.cuda re-exports torch.cuda.memory)
 from .memory import __all__ as _memory_names
-from .random import (get_rng_state, get_rng_state_all, initial_seed, manual_seed,
-                     manual_seed_all, seed, seed_all, set_rng_state, set_rng_state_all)
-from .streams import Event, ExternalStream, Stream
-from .device_context import _device_index, device, device_of
+from .random import (get_rng_state, get_rng_state_all, initial_seed,  # noqa: F401
+                     manual_seed, manual_seed_all, seed, seed_all, set_rng_state,
+                     set_rng_state_all)
+from .streams import Event, ExternalStream, Stream  # noqa: F401
 
 globals().update(_LEGACY_CLASSES)
 has_half = True

@@ -7,7 +7,7 @@ streams and events are torch's device-neutral ones (`torch.Stream`, `torch.Event
 from __future__ import annotations
 
 from ..c10.device import NOT_COMPILED
-from ..c10.stream import Event, Stream
+from ..c10.stream import Event, Stream  # noqa: F401  (torch.mtia's are torch's)
 
 __all__ = ["init", "is_available", "is_initialized", "synchronize", "device_count",
            "current_device", "current_stream", "default_stream", "memory_stats",
@@ -43,33 +43,48 @@ def _make(name: str, doc: str, body):
     return function
 
 
-def _refuse_backend(function: str):
+def _needs_mtia(name: str, doc: str):
+    """A call that initialises MTIA first (AssertionError here)."""
+    return _make(name, f"{doc} (AssertionError: this build has no MTIA).", _lazy_init)
+
+
+def _needs_backend(name: str, doc: str, function: str = "getCurrentDevice"):
+    """A call that asks the MTIA backend's hooks, missing here (RuntimeError)."""
     def refuse():
         raise _no_backend(function)
-    return refuse
+    return _make(name, f"{doc} (RuntimeError: no MTIA backend here).", refuse)
 
 
-_REFUSALS = {
-    "init": _lazy_init, "get_rng_state": _lazy_init, "initial_seed": _lazy_init,
-    "synchronize": _refuse_backend("getCurrentDevice"),
-    "current_device": _refuse_backend("getCurrentDevice"),
-    "current_stream": _refuse_backend("getCurrentDevice"),
-    "default_stream": _refuse_backend("getCurrentDevice"),
-    "get_device_capability": _refuse_backend("getCurrentDevice"),
-    "get_device_properties": _refuse_backend("getCurrentDevice"),
-    "set_rng_state": _refuse_backend("getCurrentDevice"),
-    "empty_cache": _refuse_backend("emptyCache"), "snapshot": _refuse_backend("memorySnapshot"),
-    "graph_pool_handle": _refuse_backend("graphPoolHandle"),
-}
-_ANSWERS = {"is_available": False, "is_initialized": False, "device_count": 0,
-            "memory_allocated": 0, "max_memory_allocated": 0, "reset_peak_memory_stats": None,
-            "record_memory_history": None, "manual_seed": None, "manual_seed_all": None,
-            "seed": None, "seed_all": None, "is_bf16_supported": True}
-for _name, _body in _REFUSALS.items():
-    globals()[_name] = _make(_name, f"torch.mtia.{_name} (needs an MTIA device).", _body)
-for _name, _value in _ANSWERS.items():
-    globals()[_name] = _make(_name, f"Answers {_value!r}: this build has no MTIA device.",
-                             lambda value=_value: value)
+def _answer(name: str, doc: str, value):
+    return _make(name, f"{doc}: {value!r}, without an MTIA device.", lambda: value)
+
+
+init = _needs_mtia("init", "Initialise MTIA's state")
+get_rng_state = _needs_mtia("get_rng_state", "An MTIA generator's state")
+initial_seed = _needs_mtia("initial_seed", "The MTIA generator's initial seed")
+synchronize = _needs_backend("synchronize", "Wait for an MTIA device's work")
+current_device = _needs_backend("current_device", "The index of the current MTIA device")
+current_stream = _needs_backend("current_stream", "The current MTIA stream")
+default_stream = _needs_backend("default_stream", "The default MTIA stream")
+get_device_capability = _needs_backend("get_device_capability", "An MTIA device's capability")
+get_device_properties = _needs_backend("get_device_properties", "An MTIA device's properties")
+set_rng_state = _needs_backend("set_rng_state", "Set an MTIA generator's state")
+empty_cache = _needs_backend("empty_cache", "Release the MTIA allocator's cache", "emptyCache")
+snapshot = _needs_backend("snapshot", "The MTIA allocator's state", "memorySnapshot")
+graph_pool_handle = _needs_backend("graph_pool_handle", "A memory pool handle graphs share",
+                                   "graphPoolHandle")
+is_available = _answer("is_available", "Whether an MTIA device can be used", False)
+is_initialized = _answer("is_initialized", "Whether MTIA is initialised", False)
+device_count = _answer("device_count", "The number of MTIA devices", 0)
+memory_allocated = _answer("memory_allocated", "Memory held by tensors", 0)
+max_memory_allocated = _answer("max_memory_allocated", "Peak memory held by tensors", 0)
+reset_peak_memory_stats = _answer("reset_peak_memory_stats", "Reset the peak counters", None)
+record_memory_history = _answer("record_memory_history", "Record allocations", None)
+manual_seed = _answer("manual_seed", "Seed the MTIA generator (kept for later)", None)
+manual_seed_all = _answer("manual_seed_all", "Seed every MTIA generator", None)
+seed = _answer("seed", "Seed the MTIA generator from a random number", None)
+seed_all = _answer("seed_all", "Seed every MTIA generator from a random number", None)
+is_bf16_supported = _answer("is_bf16_supported", "Whether MTIA supports bfloat16", True)
 
 
 def memory_stats(device=None) -> dict:

@@ -68,37 +68,51 @@ def _constant(name: str, doc: str, make):
     return _function(name, doc, lambda *args, **kwargs: make())
 
 
-for _name, _doc in (
-        ("current_device", "The index of the current XPU"),
-        ("current_stream", "The current stream of an XPU"),
-        ("get_device_capability", "The capabilities of an XPU"),
-        ("get_device_name", "The name of an XPU"),
-        ("get_device_properties", "The properties of an XPU"),
-        ("get_per_process_memory_fraction", "This process's share of an XPU's memory"),
-        ("get_rng_state", "An XPU generator's state"), ("init", "Initialise the XPU state"),
-        ("initial_seed", "The XPU generator's initial seed"),
-        ("mem_get_info", "The free and total memory of an XPU"),
-        ("synchronize", "Wait for an XPU's work"), ("set_device", "Make an XPU current"),
-        ("set_per_process_memory_fraction", "Limit this process's share of XPU memory"),
-        ("can_device_access_peer", "Whether one XPU can read another's memory"),
-        ("get_stream_from_external", "A Stream over a stream made outside PyTorch")):
-    globals()[_name] = _needs_xpu(_name, _doc)
-for _name, _doc in (("clock_rate", "An XPU's clock speed"),
-                    ("device_memory_used", "The memory used on an XPU"),
-                    ("memory_usage", "An XPU's memory activity"),
-                    ("power_draw", "An XPU's power draw"),
-                    ("temperature", "An XPU's temperature"),
-                    ("utilization", "An XPU's utilisation")):
-    globals()[_name] = _needs_pyzes(_name, _doc)
-for _name, _value in (("device_count", 0), ("is_available", False), ("is_initialized", False),
-                      ("is_bf16_supported", False), ("is_tf32_supported", False),
-                      ("get_gencode_flags", ""), ("empty_cache", None), ("seed", None),
-                      ("seed_all", None), ("max_memory_allocated", 0),
-                      ("max_memory_reserved", 0), ("memory_allocated", 0),
-                      ("memory_reserved", 0), ("manual_seed", None), ("manual_seed_all", None),
-                      ("set_rng_state", None)):
-    globals()[_name] = _constant(_name, f"Answers {_value!r}: this build has no XPU.",
-                                 lambda value=_value: value)
+current_device = _needs_xpu("current_device", "The index of the current XPU")
+current_stream = _needs_xpu("current_stream", "The current stream of an XPU")
+get_device_capability = _needs_xpu("get_device_capability", "The capabilities of an XPU")
+get_device_name = _needs_xpu("get_device_name", "The name of an XPU")
+get_device_properties = _needs_xpu("get_device_properties", "The properties of an XPU")
+get_per_process_memory_fraction = _needs_xpu(
+    "get_per_process_memory_fraction", "This process's share of an XPU's memory")
+get_rng_state = _needs_xpu("get_rng_state", "An XPU generator's state")
+init = _needs_xpu("init", "Initialise the XPU state")
+initial_seed = _needs_xpu("initial_seed", "The XPU generator's initial seed")
+mem_get_info = _needs_xpu("mem_get_info", "The free and total memory of an XPU")
+synchronize = _needs_xpu("synchronize", "Wait for an XPU's work")
+set_device = _needs_xpu("set_device", "Make an XPU current")
+set_per_process_memory_fraction = _needs_xpu(
+    "set_per_process_memory_fraction", "Limit this process's share of XPU memory")
+can_device_access_peer = _needs_xpu(
+    "can_device_access_peer", "Whether one XPU can read another's memory")
+get_stream_from_external = _needs_xpu(
+    "get_stream_from_external", "A Stream over a stream made outside PyTorch")
+clock_rate = _needs_pyzes("clock_rate", "An XPU's clock speed")
+device_memory_used = _needs_pyzes("device_memory_used", "The memory used on an XPU")
+memory_usage = _needs_pyzes("memory_usage", "An XPU's memory activity")
+power_draw = _needs_pyzes("power_draw", "An XPU's power draw")
+temperature = _needs_pyzes("temperature", "An XPU's temperature")
+utilization = _needs_pyzes("utilization", "An XPU's utilisation")
+device_count = _constant("device_count", "Answers 0: this build has no XPU.", lambda: 0)
+is_available = _constant("is_available", "Answers False: this build has no XPU.", lambda: False)
+is_initialized = _constant("is_initialized", "Answers False: this build has no XPU.", lambda: False)
+is_bf16_supported = _constant(
+    "is_bf16_supported", "Answers False: this build has no XPU.", lambda: False)
+is_tf32_supported = _constant(
+    "is_tf32_supported", "Answers False: this build has no XPU.", lambda: False)
+get_gencode_flags = _constant("get_gencode_flags", "Answers '': this build has no XPU.", lambda: "")
+empty_cache = _constant("empty_cache", "Answers None: this build has no XPU.", lambda: None)
+seed = _constant("seed", "Answers None: this build has no XPU.", lambda: None)
+seed_all = _constant("seed_all", "Answers None: this build has no XPU.", lambda: None)
+max_memory_allocated = _constant(
+    "max_memory_allocated", "Answers 0: this build has no XPU.", lambda: 0)
+max_memory_reserved = _constant(
+    "max_memory_reserved", "Answers 0: this build has no XPU.", lambda: 0)
+memory_allocated = _constant("memory_allocated", "Answers 0: this build has no XPU.", lambda: 0)
+memory_reserved = _constant("memory_reserved", "Answers 0: this build has no XPU.", lambda: 0)
+manual_seed = _constant("manual_seed", "Answers None: this build has no XPU.", lambda: None)
+manual_seed_all = _constant("manual_seed_all", "Answers None: this build has no XPU.", lambda: None)
+set_rng_state = _constant("set_rng_state", "Answers None: this build has no XPU.", lambda: None)
 get_arch_list = _constant("get_arch_list", "The XPU architectures built for: none.", list)
 get_rng_state_all = _constant("get_rng_state_all", "Every XPU generator's state: none.", list)
 memory_snapshot = _constant("memory_snapshot", "The XPU allocator's state: empty.", list)

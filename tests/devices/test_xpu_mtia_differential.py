@@ -26,7 +26,8 @@ XPU_CALLS = [f"torch.xpu.{name}()" for name in XPU_NO_ARGS] + [
     "torch.xpu.device(0).__enter__()", "torch.xpu.device_of(torch.ones(1)).__enter__()",
     "torch.xpu.can_device_access_peer(0, 1)", "torch.xpu.change_current_allocator(None)",
     "torch.xpu.get_stream_from_external(0)", "torch.xpu.use_mem_pool(None).__enter__()",
-    "torch.xpu.make_graphed_callables(lambda x: x, (torch.ones(1),))", "torch.xpu.default_generators",
+    "torch.xpu.make_graphed_callables(lambda x: x, (torch.ones(1),))",
+    "torch.xpu.default_generators",
 ]
 MTIA_NO_ARGS = ["init", "is_available", "is_initialized", "synchronize", "device_count",
                 "current_device", "current_stream", "default_stream", "memory_stats",
