@@ -137,3 +137,11 @@ def test_cpu_stream_context_changes_the_current_stream():
     with gt.cpu.stream(stream):
         assert gt.cpu.current_stream() is stream
     assert gt.cpu.current_stream() is not stream
+
+
+@pytest.mark.parametrize("call", [f"torch.nn.Linear(2, 2).{move}({args})"
+                                  for move in ("cuda", "xpu", "ipu", "mtia")
+                                  for args in ("", "0")] + ["torch.nn.Module().cuda()",
+                                                            "torch.nn.Module().xpu()"])
+def test_module_moves_as_torch(call):
+    assert outcome(call, gt) == outcome(call, torch)
