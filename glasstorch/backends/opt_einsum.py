@@ -35,4 +35,4 @@ def flags(enabled=None, strategy=None):
 
 
 install_flags(__name__, {"enabled": is_available(), "strategy": "auto" if is_available()
-                         else None}, {"enabled": "set_enabled_opt_einsum"})
+                         else None}, {})

@@ -29,7 +29,7 @@ CALLS = [
     "torch.backends.cusparselt.version()", "torch.backends.cusparselt.get_max_alg_id()",
     "torch.backends.kleidiai.is_available()",
     "torch.backends.miopen.immediate", "torch.backends.quantized.engine",
-    "torch.backends.quantized.supported_engines", "torch.backends.cpu.get_cpu_capability() != ''",
+    "torch.backends.quantized.supported_engines", "torch.backends.cpu.get_cpu_capability()",
 ]
 
 
@@ -61,6 +61,7 @@ def test_flags_are_settable_and_flags_contexts_restore(lib):
 
 
 @pytest.mark.parametrize("assignment", ["torch.backends.cudnn.enabled = 3",
+                                        "torch.backends.opt_einsum.enabled = 1",
                                         "torch.backends.quantized.engine = 'foo'",
                                         "torch.backends.cudnn.deterministic = 'yes'",
                                         "torch.backends.cuda.matmul.foo = 1"])
@@ -74,6 +75,8 @@ def test_bad_flag_values_are_refused_as_torch(assignment):
             results.append((type(error).__name__, str(error)))
     assert results[0] == results[1]
     assert gt.backends.cudnn.enabled is True and gt.backends.cudnn.deterministic is False
+    for lib in (gt, torch):
+        lib.backends.opt_einsum.enabled = lib.backends.opt_einsum.is_available()
 
 
 @pytest.mark.parametrize("lib", [gt, torch])
