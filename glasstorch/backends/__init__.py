@@ -6,7 +6,6 @@ are kept and read back as torch keeps them, and change no result here.
 """
 from __future__ import annotations
 
-import contextlib
 import importlib
 import sys
 import types
@@ -25,18 +24,40 @@ def __dir__():
     return sorted(set(globals()) | set(_SUBMODULES))
 
 
+_GLOBAL_FLAGS = {"mutable": True}
+
+
+def disable_global_flags() -> None:
+    """Forbid setting cuDNN's and oneDNN's flags by assignment from now on: only their
+    `flags()` contexts (and `set_flags`) may change them."""
+    _GLOBAL_FLAGS["mutable"] = False
+
+
+def flags_frozen() -> bool:
+    """Whether `disable_global_flags` was called."""
+    return not _GLOBAL_FLAGS["mutable"]
+
+
 class FlagModule(types.ModuleType):
     """A backend module whose flags are attributes checked on assignment.
 
-    `_FLAGS` maps each flag to the setter name torch's messages use; a bool flag refuses
-    anything else (``set_enabled_cudnn expects a bool, but got int``).
+    `_FLAGS` maps each checked flag to the setter name torch's messages use: it must be
+    a bool (``set_enabled_cudnn expects a bool, but got int``), and once
+    `disable_global_flags` is called it may change only through `set_flags`/`flags()`.
     """
 
     _FLAGS: dict = {}
-    _BOOL_FLAGS: frozenset = frozenset()
 
     def __setattr__(self, name: str, value) -> None:
-        if name in self._BOOL_FLAGS and not isinstance(value, bool):
+        if name in self._FLAGS and flags_frozen():
+            raise RuntimeError(f"not allowed to set {self.__name__.replace('glasstorch', 'torch')} "
+                               f"flags after disable_global_flags; please use flags() context "
+                               f"manager instead")
+        self.set_flag(name, value)
+
+    def set_flag(self, name: str, value) -> None:
+        """Set a flag, checking its type but not the freeze (what `set_flags` uses)."""
+        if name in self._FLAGS and not isinstance(value, bool):
             raise RuntimeError(f"{self._FLAGS[name]} expects a bool, but got "
                                f"{type(value).__name__}")
         super().__setattr__(name, value)
@@ -46,24 +67,6 @@ def install_flags(module_name: str, flags: dict, bool_flags: dict) -> None:
     """Make module `module_name` a `FlagModule` with `flags` (name -> initial value) and
     the bool flags' setter names."""
     module = sys.modules[module_name]
-    module.__class__ = type("FlagModule", (FlagModule,), {
-        "_FLAGS": bool_flags, "_BOOL_FLAGS": frozenset(bool_flags)})
+    module.__class__ = type("FlagModule", (FlagModule,), {"_FLAGS": bool_flags})
     for name, value in flags.items():
-        setattr(module, name, value)
-
-
-def flags_context(module_name: str, names: tuple):
-    """A `flags(...)` context manager for a module: sets the named flags inside, and
-    restores them after."""
-    @contextlib.contextmanager
-    def flags(**values):
-        module = sys.modules[module_name]
-        saved = {name: getattr(module, name) for name in values}
-        for name, value in values.items():
-            setattr(module, name, value)
-        try:
-            yield
-        finally:
-            for name, value in saved.items():
-                setattr(module, name, value)
-    return flags
+        module.set_flag(name, value)

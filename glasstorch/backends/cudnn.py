@@ -35,7 +35,7 @@ def set_flags(_enabled=None, _benchmark=None, _benchmark_limit=None, _determinis
                         ("benchmark_limit", _benchmark_limit),
                         ("deterministic", _deterministic), ("allow_tf32", _allow_tf32)):
         if value is not None:
-            setattr(module, name, value)
+            module.set_flag(name, value)
     return previous
 
 

@@ -42,7 +42,7 @@ def set_flags(_enabled=None, _deterministic=None, _allow_tf32=None,
     for name, value in (("enabled", _enabled), ("deterministic", _deterministic),
                         ("allow_tf32", _allow_tf32)):
         if value is not None:
-            setattr(module, name, value)
+            module.set_flag(name, value)
     return previous
 
 

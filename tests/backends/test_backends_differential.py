@@ -24,7 +24,22 @@ CALLS = [
     "torch.backends.cuda.cudnn_sdp_enabled()", "torch.backends.cuda.is_flash_attention_available()",
     "torch.backends.mps.is_available()", "torch.backends.mps.is_built()",
     "torch.backends.mps.is_macos13_or_newer()", "torch.backends.mps.get_name()",
-    "torch.backends.mha.get_fastpath_enabled()", "torch.backends.nnpack.is_available()",
+    "torch.backends.mha.get_fastpath_enabled()",
+    "repr(torch.backends.cuda.preferred_linalg_library())",
+    "str(torch.backends.cuda.preferred_linalg_library('default'))",
+    "torch.backends.cuda.preferred_linalg_library('cusolver')",
+    "torch.backends.cuda.preferred_linalg_library('magma')",
+    "torch.backends.cuda.preferred_linalg_library('foo')",
+    "str(torch.backends.cuda.preferred_blas_library())",
+    "torch.backends.cuda.preferred_blas_library('cublaslt')",
+    "torch.backends.cuda.preferred_blas_library('foo')",
+    "str(torch.backends.cuda.preferred_rocm_fa_library())",
+    "torch.backends.cuda.is_ck_sdpa_available()", "torch.backends.cuda.cublas_workspace_size()",
+    "torch.backends.cuda.cublaslt_workspace_size()", "torch.backends.cuda.cufft_plan_cache.size",
+    "torch.backends.cuda.cufft_plan_cache.max_size", "torch.backends.cuda.cufft_plan_cache[0]",
+    "torch.backends.cuda.cuFFTPlanCache(0).clear()", "torch.backends.cuda.can_use_flash_attention(None)",
+    "[(k, int(v)) for k, v in torch.backends.cuda.SDPBackend.__members__.items()]",
+    "repr(torch.backends.cuda.SDPBackend.MATH)", "torch.backends.nnpack.is_available()",
     "torch.backends.nnpack.enabled", "torch.backends.cusparselt.is_available()",
     "torch.backends.cusparselt.version()", "torch.backends.cusparselt.get_max_alg_id()",
     "torch.backends.kleidiai.is_available()",
@@ -88,3 +103,36 @@ def test_nnpack_flags_and_quantized_engine(lib):
     backends.quantized.engine = "qnnpack"
     assert backends.quantized.engine == "qnnpack"
     backends.quantized.engine = "x86"
+
+
+def _frozen_flags(lib):
+    backends = lib.backends
+    seen = [backends.flags_frozen()]
+    backends.disable_global_flags()
+    try:
+        seen.append(backends.flags_frozen())
+        for assignment in ("torch.backends.cudnn.benchmark = True",
+                           "torch.backends.mkldnn.enabled = False",
+                           "torch.backends.cudnn.benchmark_limit = 3",
+                           "torch.backends.cuda.matmul.allow_tf32 = False"):
+            try:
+                exec(assignment, {"torch": lib})
+                seen.append("ok")
+            except RuntimeError as error:
+                seen.append(str(error))
+        seen.append(backends.cudnn.set_flags(True)[:2])
+        with backends.cudnn.flags(enabled=True, benchmark=True):
+            seen.append(backends.cudnn.benchmark)
+        seen.append(backends.cudnn.benchmark)
+    finally:
+        if lib is gt:
+            gt.backends._GLOBAL_FLAGS["mutable"] = True
+        else:
+            vars(torch.backends)["__allow_nonbracketed_mutation_flag"] = True
+        backends.cudnn.benchmark_limit = None
+    return seen
+
+
+def test_disable_global_flags_as_torch():
+    assert _frozen_flags(gt) == _frozen_flags(torch)
+    gt.backends.cudnn.benchmark = False             # mutable again
