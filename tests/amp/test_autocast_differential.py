@@ -210,3 +210,15 @@ def test_decorator_form(lib):
 
     assert str(product(lib.ones(2, 2), lib.ones(2, 2)).dtype) == "torch.bfloat16"
     assert lib.is_autocast_enabled("cpu") is False
+
+
+@pytest.mark.parametrize("module", ["cuda.amp.common", "cuda.amp.autocast_mode",
+                                    "cuda.amp.grad_scaler", "cpu.amp.autocast_mode",
+                                    "cpu.amp.grad_scaler", "amp.autocast_mode", "amp.grad_scaler"])
+def test_amp_submodules_have_torch_names(module):
+    import importlib
+    theirs = importlib.import_module(f"torch.{module}")
+    mine = importlib.import_module(f"glasstorch.{module}")
+    names = getattr(theirs, "__all__", None) or [n for n in dir(theirs) if not n.startswith("_")]
+    assert [n for n in names if not hasattr(mine, n) and callable(getattr(theirs, n))
+            and getattr(getattr(theirs, n), "__module__", "").startswith("torch")] == []
