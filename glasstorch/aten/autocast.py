@@ -66,10 +66,12 @@ def _served(device_type: str) -> str:
 
 
 def is_enabled(device_type: str) -> bool:
+    """Whether autocast is on for `device_type` in this thread."""
     return state.enabled.get(_served(device_type), False)
 
 
 def set_enabled(device_type: str, enabled: bool) -> None:
+    """Turn autocast on or off for `device_type`; for the CPU, include or drop the key."""
     kind = _served(device_type)
     state.enabled[kind] = enabled
     if kind == "cpu":
@@ -80,6 +82,7 @@ def set_enabled(device_type: str, enabled: bool) -> None:
 
 
 def get_dtype(device_type: str):
+    """The lower precision dtype of `device_type` (torch refuses a type with none)."""
     kind = Device(device_type).type
     if kind not in state.dtypes:
         raise RuntimeError("unsupported scalarType")
@@ -87,22 +90,26 @@ def get_dtype(device_type: str):
 
 
 def set_dtype(device_type: str, dtype) -> None:
+    """Set the lower precision dtype of `device_type` (ignored for a type with none)."""
     kind = Device(device_type).type
     if kind in state.dtypes:
         state.dtypes[kind] = dtype
 
 
 def increment_nesting() -> int:
+    """Count an autocast region entered; returns the depth."""
     state.nesting += 1
     return state.nesting
 
 
 def decrement_nesting() -> int:
+    """Count an autocast region left; returns the depth."""
     state.nesting -= 1
     return state.nesting
 
 
 def clear_cache() -> None:
+    """Forget the weights cast in this thread's autocast regions."""
     state.cache.clear()
 
 

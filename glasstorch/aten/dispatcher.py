@@ -61,6 +61,7 @@ FALLTHROUGH = _Fallthrough()
 
 
 _AD_INPLACE_OR_VIEW = int(DispatchKey.ADInplaceOrView)
+_AUTOCAST_CPU = int(DispatchKey.AutocastCPU)
 _BACKEND_BITS = int(BACKEND_KEYS)
 
 
@@ -224,15 +225,18 @@ class OpOverload:
     def _fast_path(self, keyset: int, key: DispatchKey):
         """The fast path that applies to a call with `keyset` whose first kernel is at
         `key`, or None: the backend's own, or its fused one when nothing but
-        ADInplaceOrView and the backend is in the key set."""
+        ADInplaceOrView and the backend (and AutocastCPU, falling through) is in the key
+        set."""
         if not self.fast_paths:
             return None
         backend = keyset & _BACKEND_BITS
         fast = self.fast_paths.get(backend)
         if fast is None:
             return None
-        if fast.fused:
-            return fast if keyset == backend | _AD_INPLACE_OR_VIEW else None
+        if fast.fused:              # autocast's key is no obstacle where it falls through
+            rest = keyset & ~_AUTOCAST_CPU
+            return fast if rest == backend | _AD_INPLACE_OR_VIEW and key is not \
+                DispatchKey.AutocastCPU else None
         return fast if key == backend else None
 
     def _first_kernel(self, keyset: int):

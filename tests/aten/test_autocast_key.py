@@ -74,3 +74,13 @@ def test_outside_autocast_no_call_carries_the_key():
     with torch.dispatch_trace() as route:
         torch.mm(torch.ones(2, 2), torch.ones(2, 2))
     assert "AutocastCPU" not in str(route)
+
+
+def test_fused_fast_paths_still_serve_unlisted_operators_inside_autocast():
+    a, x = torch.ones(10), torch.ones(3, 4)
+    with torch.autocast("cpu"):
+        with torch.dispatch_trace() as route:
+            a.add_(a)
+            x.t()
+    text = str(route)
+    assert text.count("AutocastCPU|ADInplaceOrView|CPU -> ") == 2 and "fast path" in text
