@@ -222,3 +222,8 @@ def test_amp_submodules_have_torch_names(module):
     names = getattr(theirs, "__all__", None) or [n for n in dir(theirs) if not n.startswith("_")]
     assert [n for n in names if not hasattr(mine, n) and callable(getattr(theirs, n))
             and getattr(getattr(theirs, n), "__module__", "").startswith("torch")] == []
+
+
+def test_every_top_level_autocast_name_exists():
+    names = [n for n in dir(torch) if "autocast" in n.lower()]
+    assert len(names) >= 20 and [n for n in names if not hasattr(gt, n)] == []

@@ -145,3 +145,10 @@ def test_cpu_stream_context_changes_the_current_stream():
                                                             "torch.nn.Module().xpu()"])
 def test_module_moves_as_torch(call):
     assert outcome(call, gt) == outcome(call, torch)
+
+
+def test_top_level_device_names_exist():
+    names = ["Stream", "Event", "OutOfMemoryError", "AcceleratorError", "get_device_module",
+             "has_lapack", "has_mkl", "has_openmp", "has_spectral", "cuda", "backends", "mps",
+             "xpu", "mtia", "accelerator", "cpu", "amp"]
+    assert [n for n in names if hasattr(torch, n) and not hasattr(gt, n)] == []
