@@ -8,7 +8,9 @@ package that is not there. Each family's words are here, once.
 """
 from __future__ import annotations
 
-NOT_COMPILED = "Torch not compiled with CUDA enabled"
+from ..c10.device import NOT_COMPILED as _REFUSALS
+
+NOT_COMPILED = _REFUSALS["cuda"][1]
 NVML_MISSING = "nvidia-ml-py does not seem to be installed or it can't be imported."
 
 

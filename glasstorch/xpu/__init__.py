@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import contextlib
 
+from ..c10.device import NOT_COMPILED
 from . import streams
 from .streams import DummyBase as _Dummy, Event, Stream
 
@@ -30,12 +31,12 @@ __all__ = ["Event", "Stream", "StreamContext", "XPUPluggableAllocator", "XPUGrap
            "set_per_process_memory_fraction", "set_rng_state", "set_rng_state_all",
            "set_stream", "stream", "streams", "synchronize", "temperature", "utilization"]
 
-_NOT_COMPILED = "Torch not compiled with XPU enabled"
 default_generators: tuple = ()
 
 
 def _lazy_init() -> None:
-    raise AssertionError(_NOT_COMPILED)
+    error, message = NOT_COMPILED["xpu"]
+    raise error(message)
 
 
 def _function(name: str, doc: str, body):
