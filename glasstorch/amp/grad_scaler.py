@@ -266,3 +266,20 @@ class GradScaler:
         self._init_growth_tracker = int(state_dict["_growth_tracker"])
         if self._growth_tracker is not None:
             self._growth_tracker.fill_(state_dict["_growth_tracker"])
+
+    def __getstate__(self) -> dict:
+        """Pickle the scaler between iterations: its tensors travel as numbers."""
+        state = self.__dict__.copy()
+        if self._enabled:
+            if len(self._per_optimizer_states) != 0:
+                raise AssertionError("A GradScaler instance may only be pickled at the "
+                                     "beginning of an iteration, or at the end after "
+                                     "scaler.update().")
+            state["_init_scale"] = self.get_scale()
+            state["_init_growth_tracker"] = self._get_growth_tracker()
+            state["_scale"] = None
+            state["_growth_tracker"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)

@@ -131,3 +131,22 @@ def test_a_refused_unscale_changes_nothing(lib):
     half.grad = None
     scaler.unscale_(optimizer)                  # still READY: may unscale now
     assert full.grad.tolist() == [2.0, 2.0]
+
+
+def _pickled(lib):
+    import pickle
+    scaler = lib.amp.GradScaler("cpu", init_scale=8.0, growth_interval=1)
+    w, x, optimizer = _model(lib)
+    scaler.scale((x @ w).sum()).backward()
+    scaler.step(optimizer)
+    try:
+        pickle.dumps(scaler)
+    except AssertionError as error:
+        refused = str(error)
+    scaler.update()
+    restored = pickle.loads(pickle.dumps(scaler))
+    return refused, restored.get_scale(), restored.state_dict(), restored._scale
+
+
+def test_pickling_as_torch():
+    assert _pickled(gt) == _pickled(torch)
