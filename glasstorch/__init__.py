@@ -43,6 +43,11 @@ from .autograd.inference_mode import inference_mode, is_inference_mode_enabled  
 __version__ = "2.13.0+glasstorch"
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 
+# devices: what a CPU-only torch has of streams, device errors and build flags
+from .c10.stream import Stream, Event  # noqa: F401,E402
+from .c10.errors import OutOfMemoryError, AcceleratorError  # noqa: F401,E402
+has_lapack = has_mkl = has_openmp = has_spectral = True
+
 
 def _forget_function(kind: str, name: str) -> None:
     """A name gained an overload: drop its compiled binding; `__getattr__` recompiles it."""
@@ -53,10 +58,13 @@ def _forget_function(kind: str, name: str) -> None:
 # Submodules imported on first use (`torch.nn`, `torch.optim`): most programs touch them,
 # but `import glasstorch` itself need not pay for every layer and optimizer (nor for
 # printing, `torch._tensor_str`, in a program that prints nothing).
-_LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
-_LAZY_SUBMODULES |= {"serialization"}       # serialization: checkpoints (torch.save / load)
-# observers (torch.profiler) and the anomaly switches of torch's top level
-_LAZY_SUBMODULES |= {"profiler"}
+_LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"}
+                             # devices and mixed precision
+                             | {"cuda", "amp", "cpu", "backends", "mps", "accelerator", "xpu",
+                                "mtia"}
+                             # checkpoints (torch.save / load) and observers (torch.profiler)
+                             | {"serialization", "profiler"})
+# the anomaly switches of torch's top level
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
 
@@ -95,6 +103,18 @@ _MODULE_FUNCTIONS = {
     # serialization: checkpoints in torch's formats
     "save": ("serialization", "save"), "load": ("serialization", "load"),
     **_ANOMALY_FUNCTIONS,
+    # devices and autocast (torch.autocast and the *autocast* state functions)
+    "autocast": ("amp.autocast_mode", "autocast"),
+    "get_device_module": ("backends.device_module", "get_device_module"),
+    **{name: ("amp.state", name) for name in (
+        "is_autocast_enabled", "set_autocast_enabled", "get_autocast_dtype",
+        "set_autocast_dtype", "is_autocast_cache_enabled", "set_autocast_cache_enabled",
+        "clear_autocast_cache", "autocast_increment_nesting", "autocast_decrement_nesting",
+        "is_autocast_cpu_enabled", "set_autocast_cpu_enabled", "get_autocast_cpu_dtype",
+        "set_autocast_cpu_dtype", "get_autocast_gpu_dtype", "set_autocast_gpu_dtype",
+        "is_autocast_ipu_enabled", "set_autocast_ipu_enabled", "get_autocast_ipu_dtype",
+        "set_autocast_ipu_dtype", "is_autocast_xla_enabled", "set_autocast_xla_enabled",
+        "get_autocast_xla_dtype", "set_autocast_xla_dtype")},
 }
 
 

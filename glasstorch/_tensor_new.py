@@ -15,7 +15,7 @@ from .aten.native.creation.factory import empty
 from .aten.native.shape.view import alias
 from .aten.python_arg import apply_requires_grad
 from .c10 import dtype as dtypes
-from .c10.device import as_device, device as Device, get_default_device
+from .c10.device import as_device, check_copy_target, device as Device, get_default_device
 from .c10.dtype import from_numpy_dtype, scalar_type_name
 from .c10.layout import strided
 from .c10.promotion import get_default_dtype
@@ -227,12 +227,14 @@ def _dtype_argument(dtype, name: str):
 
 
 def _device_argument(device, name: str):
-    if device is None or isinstance(device, Device):
+    if device is None:
         return device
     if isinstance(device, int) and not isinstance(device, bool):
         raise RuntimeError("Cannot access accelerator device when none is available.")
-    if isinstance(device, str):
-        return as_device(device)
+    if isinstance(device, (str, Device)):
+        device = as_device(device)
+        check_copy_target(device)           # Note [Devices this build lacks]
+        return device
     raise TypeError(f"{name}(): argument 'device' must be torch.device, not "
                     f"{type(device).__name__}")
 

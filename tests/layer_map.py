@@ -34,7 +34,8 @@ LAYERS = {
     # class Tensor, and what makes tensors from Python data, indexes and prints them
     "face": ("glasstorch/_tensor.py", "glasstorch/_tensor_new.py", "glasstorch/_tensor_data.py",
              "glasstorch/_tensor_str.py", "glasstorch/_indexing.py", "glasstorch/_python_ops.py",
-             "glasstorch/return_types.py", "glasstorch/random.py"),
+             "glasstorch/return_types.py", "glasstorch/random.py",
+             "glasstorch/_tensor_device.py"),
     # torch.autograd.functional: a user-level tool, written (as torch writes it) in the
     # whole torch namespace, and loaded on first use
     "autograd tools": ("glasstorch/autograd/functional.py",),
@@ -50,6 +51,10 @@ LAYERS = {
     "data": ("glasstorch/utils/data/",),
     # torch.profiler: the schedule and trace handling over torch.autograd.profiler
     "profiler": ("glasstorch/profiler/",),
+    # the device modules and mixed precision: torch.cuda, torch.backends, torch.cpu,
+    # torch.mps, torch.accelerator, torch.amp
+    "devices": ("glasstorch/cuda/", "glasstorch/backends/", "glasstorch/cpu/", "glasstorch/mps/",
+                "glasstorch/accelerator/", "glasstorch/amp/", "glasstorch/xpu/", "glasstorch/mtia/"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -74,6 +79,7 @@ MAY_IMPORT = {
     "serialization": CORE + ("utils", "nn", "namespace"),
     "data": CORE + ("namespace",),
     "profiler": CORE + ("optim",),
+    "devices": CORE + ("namespace",),
     "namespace": tuple(LAYERS),
 }
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import functools
 
-from ..c10.device import get_default_device
+from ..c10.device import BACKEND_NAMES, get_default_device, lazy_init_device
 from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BY_DEVICE_TYPE, DispatchKey,
                                 keys_text, local_keys)
 from ..c10.tensor_impl import TensorBase
@@ -62,6 +62,7 @@ FALLTHROUGH = _Fallthrough()
 
 
 _AD_INPLACE_OR_VIEW = int(DispatchKey.ADInplaceOrView)
+_AUTOCAST_CPU = int(DispatchKey.AutocastCPU)
 _BACKEND_BITS = int(BACKEND_KEYS)
 
 
@@ -139,19 +140,21 @@ class OpOverload:
         Only tensors contribute keys; a call made of numbers alone runs on the default
         device.
         """
+        name = self.name
+
         def keyset(args):
             keys = 0
             for i in positions:
                 value = args[i]
                 if isinstance(value, TensorBase):
                     keys |= value._keys
-            return keys or _keys_of_device(None)
+            return keys or _keys_of_device(None, name)
 
         def keyset_of_two(args):          # the common binary case, unrolled
             a, b = args[0], args[1]
             keys = (a._keys if isinstance(a, TensorBase) else 0) | (
                 b._keys if isinstance(b, TensorBase) else 0)
-            return keys or _keys_of_device(None)
+            return keys or _keys_of_device(None, name)
         self._keyset = keyset_of_two if positions == (0, 1) else keyset
         self.call = self._make_entry()
 
@@ -224,15 +227,18 @@ class OpOverload:
     def _fast_path(self, keyset: int, key: DispatchKey):
         """The fast path that applies to a call with `keyset` whose first kernel is at
         `key`, or None: the backend's own, or its fused one when nothing but
-        ADInplaceOrView and the backend is in the key set."""
+        ADInplaceOrView and the backend (and AutocastCPU, falling through) is in the key
+        set."""
         if not self.fast_paths:
             return None
         backend = keyset & _BACKEND_BITS
         fast = self.fast_paths.get(backend)
         if fast is None:
             return None
-        if fast.fused:
-            return fast if keyset == backend | _AD_INPLACE_OR_VIEW else None
+        if fast.fused:              # autocast's key is no obstacle where it falls through
+            rest = keyset & ~_AUTOCAST_CPU
+            return fast if rest == backend | _AD_INPLACE_OR_VIEW and key is not \
+                DispatchKey.AutocastCPU else None
         return fast if key == backend else None
 
     def _first_kernel(self, keyset: int):
@@ -282,7 +288,8 @@ def _missing_kernel(op: OpOverload, key: DispatchKey):
     if key is DispatchKey.Python:
         from .python_dispatch import python_fallback
         return python_fallback
-    if key in (DispatchKey.Autograd, DispatchKey.ForwardAD, DispatchKey.ADInplaceOrView):
+    if key in (DispatchKey.Autograd, DispatchKey.ForwardAD, DispatchKey.ADInplaceOrView,
+               DispatchKey.AutocastCPU):
         return FALLTHROUGH
     fallback = FALLBACKS.get(key)
     if fallback is not None:
@@ -336,7 +343,8 @@ def _keyset_function(schema: FunctionSchema):
                 if t is not None:
                     keys |= t._keys
         if not keys:
-            keys = _keys_of_device(args[device_index] if device_index is not None else None)
+            keys = _keys_of_device(args[device_index] if device_index is not None else None,
+                                       schema.qualified_name)
         return keys
     return keyset
 
@@ -349,13 +357,19 @@ def _keys_of_first_two(args) -> int:
     return args[0]._keys | args[1]._keys
 
 
-def _keys_of_device(device) -> int:
+def _keys_of_device(device, name: str) -> int:
+    """The keys of a call whose only tensor is the one it makes on `device` (a factory
+    named `name`); a device this build lacks is refused (Note [Devices this build lacks])."""
     dev = device if device is not None else get_default_device()
     try:
         return KEYS_BY_DEVICE_TYPE[dev.type]
     except KeyError:
-        raise RuntimeError(f"glasstorch has no backend for device type '{dev.type}': it "
-                           f"runs on 'cpu' and 'meta'") from None
+        lazy_init_device(dev)
+        backend = BACKEND_NAMES.get(dev.type, dev.type)
+        raise NotImplementedError(
+            f"Could not run 'aten::{name}' with arguments from the '{backend}' backend. This "
+            f"could be because the operator doesn't exist for this backend, or was omitted "
+            f"during the selective/custom build process (if using custom build).") from None
 
 
 class OpOverloadPacket:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..c10 import dtype as dtypes
 from ..c10 import layout as layouts
-from ..c10.device import device as Device
+from ..c10.device import device as Device, lazy_init_device
 from ..c10.generator import Generator
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
@@ -160,12 +160,13 @@ def to_dtype(value, param):
 
 
 def to_device(value, param):
-    if type(value) is Device:
-        return value
-    if isinstance(value, (str, int)) and not isinstance(value, bool):
-        return Device(value) if isinstance(value, str) else Device("cpu") if value >= 0 \
+    if type(value) is not Device:
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            _fail(param, value)
+        value = Device(value) if isinstance(value, str) else Device("cpu") if value >= 0 \
             else Device(value)
-    _fail(param, value)
+    lazy_init_device(value)         # Note [Devices this build lacks]
+    return value
 
 
 def to_layout(value, param):

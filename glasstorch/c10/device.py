@@ -7,7 +7,10 @@ from collections import namedtuple
 
 from . import dtype as dtypes
 
-_KNOWN_TYPES = ("cpu", "meta", "cuda", "mps", "xpu", "xla", "hpu", "mtia", "privateuseone")
+# Every device type torch's device strings name (its c10::DeviceType), in its order.
+_KNOWN_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+                "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                "privateuseone")
 
 
 class device:
@@ -152,3 +155,58 @@ DEVICE_TYPES = {
 def device_type(value: device) -> DeviceType:
     """The `DeviceType` row of a device."""
     return DEVICE_TYPES[value.type]
+
+
+# Note [Devices this build lacks]
+# A CPU-only torch knows every device type by name but runs only `cpu` and `meta`. How
+# it refuses the others depends on the type. Where the device has a Python module that
+# initialises it lazily (cuda, xpu, mtia, and the hpu / privateuseone modules a plug-in
+# would provide), the argument parser runs that initialisation as soon as a factory or
+# `to` meets the device, and the module's refusal is the error (`NOT_COMPILED`). The
+# others reach the dispatcher: a factory finds no kernel for the device's backend
+# (`NotImplementedError`, naming the operator and `BACKEND_NAMES`' entry), a copy to the
+# device finds no device guard (`not_linked`).
+_MTIA_HINT = ("Torch not compiled with MTIA enabled. Ensure you have `import "
+              "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and "
+              "include `//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!")
+NOT_COMPILED = {
+    "cuda": (AssertionError, "Torch not compiled with CUDA enabled"),
+    "xpu": (AssertionError, "Torch not compiled with XPU enabled"),
+    "mtia": (AssertionError, _MTIA_HINT),
+    "hpu": (ModuleNotFoundError, "No module named 'torch.hpu'"),
+    "privateuseone": (ModuleNotFoundError, "No module named 'torch.privateuseone'"),
+}
+# What a CPU-only build says when asked for CUDA's half of ATen (a CUDA legacy type,
+# memory pinned for CUDA).
+NO_ATEN_CUDA = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
+    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by "
+    "the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if "
+    "this has occurred by using ldd on your binary to see if there is a dependency on "
+    "*_cuda.so library.")
+BACKEND_NAMES = {"mps": "MPS", "ipu": "IPU", "xla": "XLA", "vulkan": "Vulkan", "maia": "MAIA",
+                 "hip": "HIP", "ve": "VE", "fpga": "FPGA", "lazy": "Lazy"}
+
+
+def lazy_init_device(value) -> None:
+    """Refuse a device with a lazily initialised module this build lacks, as torch's
+    argument parser does when it meets one (Note [Devices this build lacks])."""
+    refusal = NOT_COMPILED.get(value.type)
+    if refusal is not None:
+        raise refusal[0](refusal[1])
+
+
+def not_linked(value) -> RuntimeError:
+    """The error of a copy to a device type this build has no guard for."""
+    return RuntimeError(f"PyTorch is not linked with support for {value.type} devices")
+
+
+def check_copy_target(value) -> None:
+    """Refuse a copy to a device this build lacks (`Tensor.to`, `torch.tensor`)."""
+    lazy_init_device(value)
+    if value.type not in DEVICE_TYPES:
+        raise not_linked(value)

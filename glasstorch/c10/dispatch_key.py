@@ -34,10 +34,11 @@ class DispatchKey(enum.IntFlag):
     Autograd = 16
     ForwardAD = 32
     Inference = 64
+    AutocastCPU = 128
 
 
 # Highest priority first: the order a call visits the keys.
-DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.ForwardAD, DispatchKey.Autograd,
+DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.AutocastCPU, DispatchKey.ForwardAD, DispatchKey.Autograd,
                   DispatchKey.ADInplaceOrView, DispatchKey.Python, DispatchKey.Meta,
                   DispatchKey.CPU)
 BACKEND_KEYS = DispatchKey.CPU | DispatchKey.Meta
@@ -49,6 +50,7 @@ AUTOGRAD = int(DispatchKey.Autograd)
 PYTHON = int(DispatchKey.Python)
 INFERENCE = int(DispatchKey.Inference)
 FORWARD_AD = int(DispatchKey.ForwardAD)
+AUTOCAST_CPU = int(DispatchKey.AutocastCPU)
 KEYS_BY_DEVICE_TYPE = {"cpu": CPU_KEYS, "meta": META_KEYS}
 
 

@@ -455,6 +455,9 @@ class Module:
     _apply = _convert._apply
     to = _convert.to
     cuda = _convert.cuda
+    xpu = _convert.xpu
+    ipu = _convert.ipu
+    mtia = _convert.mtia
     to_empty = _convert.to_empty
 
     def float(self) -> Module:

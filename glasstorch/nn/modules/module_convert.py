@@ -1,5 +1,5 @@
 """Converting a Module's tensors: `_apply` (the one walk every conversion uses), `to`,
-`to_empty` and `cuda`. ``Module.to(*args, **kwargs)`` parses Tensor.to's
+`to_empty` and the device moves (`cuda`, `xpu`, `ipu`, `mtia`). ``Module.to(*args, **kwargs)`` parses Tensor.to's
 argument forms once (torch._C._nn._parse_to), then converts each tensor, changing the
 dtype of floating point and complex tensors only.
 
@@ -55,19 +55,29 @@ def to(self, *args, **kwargs):
 
 def cuda(self, device=None):
     """Move parameters and buffers to a CUDA device: this build has none, so a module
-    with tensors raises torch's CPU-only error."""
-    return self._apply(_no_cuda)
+    with tensors raises what `Tensor.cuda` raises (torch's CPU-only error)."""
+    return self._apply(lambda t: t.cuda(device))
+
+
+def xpu(self, device=None):
+    """Move parameters and buffers to an XPU (none here: `Tensor.xpu`'s error)."""
+    return self._apply(lambda t: t.xpu(device))
+
+
+def ipu(self, device=None):
+    """Move parameters and buffers to an IPU (none here: `Tensor.ipu`'s error)."""
+    return self._apply(lambda t: t.ipu(device))
+
+
+def mtia(self, device=None):
+    """Move parameters and buffers to an MTIA device (none here: `Tensor.mtia`'s error)."""
+    return self._apply(lambda t: t.mtia(device))
 
 
 def to_empty(self, *, device, recurse: bool = True):
     """Replace parameters and buffers by uninitialised tensors on `device`."""
     from ... import empty_like
     return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
-
-
-def _no_cuda(tensor: TensorBase):
-    """Module.cuda's conversion in a CPU-only build."""
-    raise AssertionError("Torch not compiled with CUDA enabled")
 
 
 def converter(args: tuple, kwargs: dict) -> Callable:

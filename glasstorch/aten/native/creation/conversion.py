@@ -12,7 +12,7 @@ are defined here as plain functions and installed on `Tensor` by `_tensor.py`.
 from __future__ import annotations
 
 from ....c10 import dtype as dtypes
-from ....c10.device import CPU, as_device, device as Device
+from ....c10.device import CPU, NO_ATEN_CUDA, as_device, check_copy_target, device as Device
 from ....c10.dtype import scalar_type_name
 from ....c10.layout import (layout as Layout, memory_format as MemoryFormat, preserve_format,
                            strided)
@@ -137,9 +137,11 @@ def tensor_to(self, *args, **kwargs):
     device = bound.get("device")
     if isinstance(device, int) and not isinstance(device, bool):
         raise RuntimeError("Cannot access accelerator device when none is available.")
-    return _to(self, bound.get("dtype"), None, None if device is None else as_device(device),
-               None, bound.get("non_blocking", False), bound.get("copy", False),
-               bound.get("memory_format"))
+    if device is not None:
+        device = as_device(device)
+        check_copy_target(device)
+    return _to(self, bound.get("dtype"), None, device, None, bound.get("non_blocking", False),
+               bound.get("copy", False), bound.get("memory_format"))
 
 
 def parse_to(args: tuple, kwargs: dict) -> dict:
@@ -238,11 +240,13 @@ def tensor_type(self, dtype=None, non_blocking=False, *extra, **kwargs):
                         f"were given")
     if dtype is None:
         return legacy_type_name(self)
+    if isinstance(dtype, type) and getattr(dtype, "is_cuda", False):
+        raise RuntimeError(NO_ATEN_CUDA)
     if isinstance(dtype, type) and hasattr(dtype, "_legacy_dtype"):
         dtype = dtype._legacy_dtype
     elif isinstance(dtype, str):
         if dtype.startswith("torch.cuda."):
-            raise AssertionError("Torch not compiled with CUDA enabled")
+            raise RuntimeError(NO_ATEN_CUDA)
         if dtype not in _DTYPES_BY_TYPE_NAME:
             raise ValueError(f"invalid type: '{dtype}'")
         dtype = _DTYPES_BY_TYPE_NAME[dtype]

@@ -1,0 +1,11 @@
+"""torch.amp: automatic mixed precision (autocast regions, loss scaling, custom Functions).
+
+Example::
+
+    >>> with torch.amp.autocast('cpu'):
+    ...     y = model(x)
+"""
+from .autocast_mode import autocast, custom_bwd, custom_fwd, is_autocast_available
+from .grad_scaler import GradScaler
+
+__all__ = ["autocast", "custom_bwd", "custom_fwd", "is_autocast_available", "GradScaler"]

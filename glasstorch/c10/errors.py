@@ -1,0 +1,14 @@
+"""Exceptions torch's core raises by their own names (`torch.OutOfMemoryError`, ...)."""
+from __future__ import annotations
+
+
+class OutOfMemoryError(RuntimeError):
+    """An allocation on a device failed for lack of memory."""
+
+    __module__ = "torch"
+
+
+class AcceleratorError(RuntimeError):
+    """An accelerator's runtime reported an error."""
+
+    __module__ = "torch"

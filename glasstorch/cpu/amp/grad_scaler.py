@@ -1,0 +1,22 @@
+"""torch.cpu.amp.grad_scaler: the deprecated CPU spelling of torch.amp.GradScaler."""
+from __future__ import annotations
+
+import warnings
+
+from ... import amp as _amp
+
+__all__ = ["GradScaler"]
+
+
+class GradScaler(_amp.GradScaler):
+    """Deprecated: ``torch.amp.GradScaler('cpu', ...)``."""
+
+    def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0,
+                 backoff_factor: float = 0.5, growth_interval: int = 2000,
+                 enabled: bool = True) -> None:
+        warnings.warn("`torch.cpu.amp.GradScaler(args...)` is deprecated. Please use "
+                      "`torch.amp.GradScaler('cpu', args...)` instead.", FutureWarning,
+                      stacklevel=2)
+        super().__init__("cpu", init_scale=init_scale, growth_factor=growth_factor,
+                         backoff_factor=backoff_factor, growth_interval=growth_interval,
+                         enabled=enabled)

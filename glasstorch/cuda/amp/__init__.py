@@ -1,0 +1,8 @@
+"""torch.cuda.amp: the deprecated CUDA spellings of torch.amp (each warns, then, as this
+build has no CUDA, disables itself)."""
+from .autocast_mode import autocast, custom_bwd, custom_fwd
+from .common import amp_definitely_not_available
+from .grad_scaler import GradScaler
+
+__all__ = ["amp_definitely_not_available", "autocast", "custom_bwd", "custom_fwd",
+           "GradScaler"]
