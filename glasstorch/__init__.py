@@ -83,6 +83,15 @@ _MODULE_FUNCTIONS = {
     "set_num_threads": ("aten.parallel", "set_num_threads"),
 }
 
+# Entry points (compile, jit, onnx, hub, export, fx, distributed, testing, benchmark):
+# loaded on first use; Note [Compiling runs eagerly] in _dynamo/eval_frame.py.
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | {
+    "_dynamo", "compiler", "jit", "onnx", "hub", "export", "fx", "distributed", "testing"}
+_MODULE_FUNCTIONS.update({
+    "compile": ("_dynamo.entry", "compile"),
+    "cond": ("_higher_order", "cond"), "while_loop": ("_higher_order", "while_loop"),
+})
+
 
 def __getattr__(name: str):
     if name in _LAZY_SUBMODULES:

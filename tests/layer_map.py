@@ -44,6 +44,15 @@ LAYERS = {
     "special": ("glasstorch/special/",),
     "nn": ("glasstorch/nn/",),
     "optim": ("glasstorch/optim/",),
+    # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
+    # asks it whether a group exists)
+    "distributed": ("glasstorch/distributed/",),
+    # the entry points a program reaches past the core: compile and its compiler front end,
+    # jit, onnx, hub, export, fx, testing, benchmark, cond/while_loop
+    "entry points": ("glasstorch/_dynamo/", "glasstorch/compiler/", "glasstorch/jit/",
+                     "glasstorch/onnx/", "glasstorch/hub.py", "glasstorch/export/",
+                     "glasstorch/fx/", "glasstorch/testing/", "glasstorch/utils/benchmark/",
+                     "glasstorch/_higher_order.py"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -63,8 +72,10 @@ MAY_IMPORT = {
     "utils": CORE,
     "linalg": ("aten",),
     "special": ("aten",),
-    "nn": CORE + ("utils", "namespace"),
+    "nn": CORE + ("utils", "distributed", "namespace"),
     "optim": CORE + ("utils", "namespace"),
+    "distributed": CORE + ("namespace",),
+    "entry points": CORE + ("utils", "nn", "distributed", "namespace"),
     "namespace": tuple(LAYERS),
 }
 
