@@ -50,7 +50,7 @@ LAYERS = {
     # the entry points a program reaches past the core: compile and its compiler front end,
     # jit, onnx, hub, export, fx, testing, benchmark, cond/while_loop
     "entry points": ("glasstorch/_dynamo/", "glasstorch/compiler/", "glasstorch/jit/",
-                     "glasstorch/onnx/", "glasstorch/hub.py", "glasstorch/export/",
+                     "glasstorch/onnx/", "glasstorch/hub/", "glasstorch/export/",
                      "glasstorch/fx/", "glasstorch/testing/", "glasstorch/utils/benchmark/",
                      "glasstorch/_higher_order.py"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
