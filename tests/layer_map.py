@@ -48,11 +48,11 @@ LAYERS = {
     # asks it whether a group exists)
     "distributed": ("glasstorch/distributed/",),
     # the entry points a program reaches past the core: compile and its compiler front end,
-    # jit, onnx, hub, export, fx, testing, benchmark, cond/while_loop
+    # jit, onnx, hub, export, fx, futures, testing, benchmark, cond/while_loop
     "entry points": ("glasstorch/_dynamo/", "glasstorch/compiler/", "glasstorch/jit/",
                      "glasstorch/onnx/", "glasstorch/hub/", "glasstorch/export/",
-                     "glasstorch/fx/", "glasstorch/testing/", "glasstorch/utils/benchmark/",
-                     "glasstorch/_higher_order.py"),
+                     "glasstorch/fx/", "glasstorch/futures/", "glasstorch/testing/",
+                     "glasstorch/utils/benchmark/", "glasstorch/_higher_order.py"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }

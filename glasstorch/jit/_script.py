@@ -18,6 +18,7 @@ import warnings
 from typing import Any, Callable
 
 import glasstorch as torch
+from ..futures import Future
 
 Final = typing.Final
 
@@ -155,37 +156,28 @@ def _matches(obj: Any, target_type: Any) -> bool:
     return True
 
 
-class Future:
-    """The result of `fork`: here computed at once, so `wait` returns it."""
+def fork_now(func: Callable, *args: Any, **kwargs: Any) -> Future:
+    """`torch.fork`: run `func(*args, **kwargs)`; here at once, its result in a Future."""
+    future = Future()
+    future.set_result(func(*args, **kwargs))
+    return future
 
-    def __init__(self, value: Any = None) -> None:
-        self._value = value
 
-    def wait(self) -> Any:
-        return self._value
-
-    value = wait
-
-    def done(self) -> bool:
-        return True
-
-    def then(self, callback: Callable) -> "Future":
-        return Future(callback(self))
-
-    def set_result(self, result: Any) -> None:
-        self._value = result
+def wait_now(future: Future) -> Any:
+    """`torch.wait`: the value of a Future from `fork`."""
+    return future.wait()
 
 
 def fork(func: Callable, *args: Any, **kwargs: Any) -> Future:
     """Run `func(*args, **kwargs)` asynchronously; here at once, its result in a Future."""
     deprecated("fork", _TO_COMPILE)
-    return Future(func(*args, **kwargs))
+    return fork_now(func, *args, **kwargs)
 
 
 def wait(future: Future) -> Any:
     """The value of a Future from `fork`."""
     deprecated("wait", _TO_COMPILE)
-    return future.wait()
+    return wait_now(future)
 
 
 class ScriptModule(torch.nn.Module):

@@ -145,3 +145,25 @@ def test_strict_fusion_warns_outside_script_mode():
     with pytest.warns(UserWarning, match="Only works in script mode"):
         with gt.jit.strict_fusion():
             pass
+
+
+def test_top_level_fork_and_futures_as_torch():
+    torch = pytest.importorskip("torch")
+    for lib in (gt, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")          # torch.fork itself does not warn
+            future = lib.fork(lambda x: x + 1, lib.ones(1))
+            assert isinstance(future, lib.Future) and lib.wait(future).tolist() == [2.0]
+    outcomes = []
+    for lib in (gt, torch):
+        f = lib.futures.Future()
+        record = [f.done()]
+        chained = f.then(lambda fut: fut.value() * 2)
+        f.set_result(3)
+        record += [f.done(), f.wait(), chained.wait(), lib.futures.wait_all([f, chained]),
+                   len(lib.futures.collect_all([f, chained]).wait()), _error(lambda: f.set_result(4))]
+        failing = lib.futures.Future()
+        failing.set_exception(ValueError("boom"))
+        record.append(_error(failing.wait))
+        outcomes.append(record)
+    assert outcomes[0] == outcomes[1]
