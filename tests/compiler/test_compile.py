@@ -182,3 +182,17 @@ def test_markers_leave_the_program_unchanged():
     assert gt.equal(f(x), gt.full((3,), 2.0)) and gt.equal(g(x), gt.full((3,), 2.0))
     with gt.compiler.set_stance("force_eager"):
         assert gt.equal(gt.compile(f)(x), gt.full((3,), 2.0))
+
+
+def test_module_compile_in_place_as_torch():
+    torch = pytest.importorskip("torch")
+    ours, theirs = gt.nn.Linear(2, 2), torch.nn.Linear(2, 2)
+    assert ours.compile() is None and theirs.compile() is None
+    assert ours._compiled_call_impl is not None and theirs._compiled_call_impl is not None
+    assert list(ours.state_dict()) == list(theirs.state_dict()) == ["weight", "bias"]
+    assert ours(gt.ones(2)).shape == (2,)
+    assert _error(lambda: gt.nn.Linear(2, 2).compile(mode="bad")) == \
+        _error(lambda: torch.nn.Linear(2, 2).compile(mode="bad"))
+    compiled = gt.nn.Linear(2, 2)
+    compiled.compile()
+    assert "_compiled_call_impl" not in pickle.loads(pickle.dumps(compiled)).__dict__
