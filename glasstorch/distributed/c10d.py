@@ -116,5 +116,7 @@ _COLLECTIVES = (
     "scatter", "scatter_object_list", "reduce_scatter", "reduce_scatter_tensor",
     "all_to_all", "all_to_all_single", "send", "recv", "isend", "irecv", "send_object_list",
     "recv_object_list", "batch_isend_irecv", "get_global_rank", "get_group_rank",
-    "get_process_group_ranks", "get_node_local_rank")
+    "get_process_group_ranks", "get_node_local_rank", "all_gather_coalesced",
+    "all_reduce_coalesced", "new_subgroups_by_enumeration", "split_group", "shrink_group",
+    "get_backend_config", "breakpoint", "all_gather_single", "reduce_scatter_single")
 globals().update({name: _needs_group(name) for name in _COLLECTIVES})

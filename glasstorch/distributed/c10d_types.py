@@ -1,6 +1,7 @@
 """The value types of torch.distributed: reduce operations, backend names, groups, errors."""
 from __future__ import annotations
 
+import datetime
 import enum
 
 
@@ -87,3 +88,60 @@ class DistNetworkError(DistError):
 
 class DistStoreError(DistError):
     """A store operation failed."""
+
+
+class DebugLevel(enum.Enum):
+    """How much torch.distributed checks and logs (TORCH_DISTRIBUTED_DEBUG)."""
+
+    OFF = 0
+    INFO = 1
+    DETAIL = 2
+
+    def __str__(self) -> str:
+        return f"DebugLevel.{self.name}"
+
+
+default_pg_timeout = datetime.timedelta(minutes=30)
+
+
+class _Options:
+    """The options object of one collective: settable attributes, torch's defaults."""
+
+    def __init__(self) -> None:
+        self.timeout = datetime.timedelta(milliseconds=-1)
+
+
+class AllreduceOptions(_Options):
+    """Options of all_reduce."""
+
+
+class AllreduceCoalescedOptions(AllreduceOptions):
+    """Options of all_reduce_coalesced."""
+
+
+class BroadcastOptions(_Options):
+    """Options of broadcast."""
+
+
+class ReduceOptions(_Options):
+    """Options of reduce."""
+
+
+class AllToAllOptions(_Options):
+    """Options of all_to_all."""
+
+
+class BarrierOptions(_Options):
+    """Options of barrier."""
+
+
+class GatherOptions(_Options):
+    """Options of gather."""
+
+
+class ScatterOptions(_Options):
+    """Options of scatter."""
+
+
+class ReduceScatterOptions(_Options):
+    """Options of reduce_scatter."""

@@ -112,3 +112,43 @@ def test_single_process_program_guard_runs():
     # the guard programs write: with no backend, the single-process branch is taken
     rank = dist.get_rank() if dist.is_available() and dist.is_initialized() else 0
     assert rank == 0
+
+
+def test_hash_store_as_torch():
+    torch = pytest.importorskip("torch")
+    import torch.distributed as their
+    records = []
+    for lib in (dist, their):
+        store = lib.HashStore()
+        store.set("a", "x")
+        record = [store.get("a"), store.add("n", 2), store.add("n", 3), store.num_keys(),
+                  store.check(["a"]), store.delete_key("a"), store.check(["a"])]
+        prefixed = lib.PrefixStore("p", store)
+        prefixed.set("k", b"v")
+        record += [store.get("p/k"), prefixed.get("k"), prefixed.check(["k"])]
+        records.append(record)
+    assert records[0] == records[1]
+    with pytest.raises(dist.DistStoreError, match="Wait timeout"):
+        dist.HashStore().get("missing")
+    with pytest.raises(RuntimeError, match="no communication backend"):
+        dist.TCPStore("127.0.0.1", 29500)
+
+
+def test_small_helpers_as_torch():
+    torch = pytest.importorskip("torch")
+    import torch.distributed as their
+    for op in ("SUM", "MAX", "MIN", "AVG", "BAND", "PRODUCT"):
+        assert dist.supports_complex(getattr(dist.ReduceOp, op)) == \
+            their.supports_complex(getattr(their.ReduceOp, op))
+    assert str(dist.get_debug_level()) == str(their.get_debug_level()) == "DebugLevel.OFF"
+    assert dist.default_pg_timeout == their.default_pg_timeout
+    assert dist.get_pg_count() == their.get_pg_count() == 0
+    assert _error(lambda: dist.P2POp(print, None, 0)) == _error(lambda: their.P2POp(print, None, 0))
+    assert dist.P2POp(dist.isend, gt.ones(1), 1).peer == 1
+    assert dist.is_backend_available("gloo") is False          # no backend is built in here
+    with pytest.warns(FutureWarning, match="reduce_op` is deprecated"):
+        assert dist.reduce_op is dist.ReduceOp
+    calls = [lambda d: d.init_device_mesh("cpu", (1,)), lambda d: d.breakpoint(),
+             lambda d: d.new_subgroups_by_enumeration([[0]])]
+    for call in calls:
+        assert _error(lambda: call(dist)) == _error(lambda: call(their))
