@@ -142,7 +142,7 @@ def test_small_helpers_as_torch():
             their.supports_complex(getattr(their.ReduceOp, op))
     assert str(dist.get_debug_level()) == str(their.get_debug_level()) == "DebugLevel.OFF"
     assert dist.default_pg_timeout == their.default_pg_timeout
-    assert dist.get_pg_count() == their.get_pg_count() == 0
+    assert dist.get_pg_count() == 0      # (torch counts the groups its other tests began)
     assert _error(lambda: dist.P2POp(print, None, 0)) == _error(lambda: their.P2POp(print, None, 0))
     assert dist.P2POp(dist.isend, gt.ones(1), 1).peer == 1
     assert dist.is_backend_available("gloo") is False          # no backend is built in here
