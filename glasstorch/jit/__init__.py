@@ -11,11 +11,15 @@ import warnings
 from typing import Any, Iterator
 
 from ._script import (  # noqa: F401
-    Attribute, CompilationUnit, Error, Final, Future, RecursiveScriptModule, ScriptFunction,
-    ScriptModule, annotate, export, fork, ignore, interface, is_scripting, is_tracing,
-    deprecated, isinstance, script, script_if_tracing, script_method, trace, trace_module, unused, wait)
+    Attribute, CompilationUnit, Error, Final, Future, ONNXTracedModule, RecursiveScriptClass,
+    RecursiveScriptModule, ScriptFunction, ScriptModule, ScriptWarning, TopLevelTracedModule,
+    TracedModule, TracerWarning, TracingCheckError, annotate, deprecated, export, fork, ignore,
+    interface, is_scripting, is_tracing, isinstance, script, script_if_tracing, script_method,
+    set_module, trace, trace_module, unused, wait)
+from . import _serialization
 from ._serialization import (  # noqa: F401
-    export_opnames, freeze, load, optimize_for_inference, save)
+    export_opnames, freeze, jit_module_from_flatbuffer, load, optimize_for_inference, save,
+    save_jit_module_to_flatbuffer)
 
 _onednn_fusion = False
 _fusion_strategy = [("STATIC", 2), ("DYNAMIC", 10)]
@@ -63,6 +67,12 @@ class strict_fusion:  # noqa: N801 (torch's name)
 
     def __exit__(self, *exc_info: Any) -> None:
         return None
+
+
+def run_frozen_optimizations(mod: Any, optimize_numerics: bool = True,
+                             preserved_methods: list | None = None) -> None:
+    """Optimize a frozen scripted module: refused for eager modules, as `freeze` is."""
+    _serialization._needs_script_module("run_frozen_optimizations", mod)
 
 
 def last_executed_optimized_graph() -> None:

@@ -188,6 +188,41 @@ class RecursiveScriptModule(ScriptModule):
     """The type of modules `script` compiles recursively (never made here)."""
 
 
+class TracedModule(ScriptModule):
+    """The type of modules `trace` records (never made here: `trace` returns the module)."""
+
+
+class TopLevelTracedModule(TracedModule):
+    """The type of a traced top-level module."""
+
+
+class ONNXTracedModule(torch.nn.Module):
+    """The module wrapper ONNX export traces through (never made here)."""
+
+
+class RecursiveScriptClass:
+    """The type of scripted classes (never made here)."""
+
+
+class TracerWarning(Warning):
+    """Warned when tracing meets Python the tracer cannot record."""
+
+
+class ScriptWarning(Warning):
+    """Warned by TorchScript compilation."""
+
+
+class TracingCheckError(Exception):
+    """Raised when a traced graph disagrees with the Python run it recorded."""
+
+
+def set_module(obj: Any, mod: str) -> None:
+    """Set `obj.__module__` to `mod` (how torch names its public classes)."""
+    if not builtins.isinstance(mod, str):
+        raise TypeError("The mod argument should be a string")
+    obj.__module__ = mod
+
+
 class ScriptFunction:
     """The type of scripted functions (never made here: `script` returns the function)."""
 

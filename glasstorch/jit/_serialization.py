@@ -68,3 +68,13 @@ def optimize_for_inference(mod: Any, other_methods: list | None = None) -> Any:
 def export_opnames(m: Any) -> list:
     """The operator names a scripted module uses: refused, as torch refuses eager modules."""
     raise AttributeError(f"'{type(m).__name__}' object has no attribute '_c'")
+
+
+def save_jit_module_to_flatbuffer(m: Any, f: Any, _extra_files: Any = None) -> None:
+    """Save a scripted module as a flatbuffer: refused, as `save` is."""
+    raise AttributeError(f"'{type(m).__name__}' object has no attribute '_c' ({_NO_ARCHIVES})")
+
+
+def jit_module_from_flatbuffer(f: Any) -> Any:
+    """Load a flatbuffer TorchScript module: refused, as `load` is."""
+    raise RuntimeError(f"torch.jit.jit_module_from_flatbuffer: {_NO_ARCHIVES}")

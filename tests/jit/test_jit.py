@@ -167,3 +167,15 @@ def test_top_level_fork_and_futures_as_torch():
         record.append(_error(failing.wait))
         outcomes.append(record)
     assert outcomes[0] == outcomes[1]
+
+
+def test_every_public_class_and_function_of_torch_jit():
+    torch = pytest.importorskip("torch")
+    import types
+    helpers = {"contextmanager", "annotations", "warnings", "torch", "Iterator"}   # its imports
+    theirs = {n for n in dir(torch.jit) if not n.startswith("_") and n not in helpers
+              and not isinstance(getattr(torch.jit, n), types.ModuleType)}
+    assert not theirs - set(dir(gt.jit))
+    for name in ("TracerWarning", "ScriptWarning"):
+        assert issubclass(getattr(gt.jit, name), Warning)
+    assert issubclass(gt.jit.TopLevelTracedModule, gt.jit.ScriptModule)
