@@ -418,8 +418,8 @@ def test_copies_keep_sharing():
     assert type(restored) is gt.nn.Parameter and not restored.requires_grad
 
 
-# Not built: torch.compile, non-CPU backends, DataParallel replication, JIT tracing.
-_NOT_BUILT = {"compile", "ipu", "mtia", "xpu", "_replicate_for_data_parallel", "_slow_forward",
+# Not built: non-CPU backends, DataParallel replication, JIT tracing.
+_NOT_BUILT = {"ipu", "mtia", "xpu", "_replicate_for_data_parallel", "_slow_forward",
               "_maybe_warn_non_full_backward_hook"}
 
 
