@@ -94,6 +94,11 @@ CASES = {
         t.tensor([1.0, 2.0]).to(t.float8_e4m3fn), t.tensor([1.0, 3.0]).to(t.float8_e4m3fn), rtol=0, atol=0),
     "float8 tolerances": lambda t: t.testing.assert_close(
         t.tensor([1.0]).to(t.float8_e4m3fn), t.tensor([1.0]).to(t.float8_e4m3fn)),
+    "meta values skipped": lambda t: t.testing.assert_close(t.empty(2, device="meta"),
+                                                            t.ones(2, device="meta")),
+    "device mismatch": lambda t: t.testing.assert_close(t.ones(2), t.ones(2, device="meta")),
+    "device unchecked": lambda t: t.testing.assert_close(t.ones(2), t.ones(2, device="meta"),
+                                                         check_device=False),
     "many mismatches": close(lambda t: t.arange(12.0).reshape(3, 4), lambda t: t.arange(12.0).reshape(3, 4) * 1.5),
 }
 
