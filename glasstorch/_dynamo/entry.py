@@ -56,6 +56,18 @@ def compile(model: Callable | None = None, *, fullgraph: bool = False,
                 raise RuntimeError("Model can't be None")
             return compile(model, **settings)
         return decorate
+    _check(model, backend, mode, options, dynamic, disable)
+    if disable:
+        return model
+    wrapper = CompileSettings(backend, mode, options, fullgraph, dynamic)
+    if isinstance(model, torch.nn.Module):
+        return OptimizedModule(model, wrapper)
+    return wrapper(model)
+
+
+def _check(model: Any, backend: Any, mode: Any, options: Any, dynamic: Any,
+           disable: bool) -> None:
+    """torch.compile's refusals, in the order torch meets them."""
     if mode is not None and options is not None:
         raise RuntimeError("Either mode or options can be specified, but both can't be "
                            "specified at the same time.")
@@ -66,12 +78,6 @@ def compile(model: Callable | None = None, *, fullgraph: bool = False,
         raise AssertionError(f"Expected enable to be a bool, got {type(dynamic)}")
     if not callable(model):
         raise AssertionError(f"A callable function is expected, but {type(model)} is provided.")
-    if disable:
-        return model
-    wrapper = CompileSettings(backend, mode, options, fullgraph, dynamic)
-    if isinstance(model, torch.nn.Module):
-        return OptimizedModule(model, wrapper)
-    return wrapper(model)
 
 
 def get_default_backend() -> str:
