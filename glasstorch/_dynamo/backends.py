@@ -5,6 +5,8 @@ are kept so that a program naming one is accepted, and one naming none refused.
 """
 from __future__ import annotations
 
+from .exc import InvalidBackend
+
 # torch's registry: name -> the tags that hide it from list_backends()'s default view.
 REGISTERED = {
     "aot_eager": ("debug",), "aot_eager_decomp_partition": ("debug",),
@@ -46,7 +48,6 @@ def list_backends(exclude_tags: tuple | None = ("debug", "experimental")) -> lis
 
 def check_backend(backend) -> None:
     """Refuse a backend name no registry holds (a callable is accepted as it is)."""
-    from .exc import InvalidBackend
     if isinstance(backend, str) and backend not in REGISTERED:
         raise InvalidBackend(backend)
 

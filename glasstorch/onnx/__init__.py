@@ -5,13 +5,11 @@ Writing ONNX needs a captured graph (a later issue: see glasstorch/export/_missi
 from __future__ import annotations
 
 from ..export._missing import missing_class, missing_function
+from . import errors, ops  # noqa: F401
+from .errors import OnnxExporterError  # noqa: F401
 
 producer_name = "pytorch"
 producer_version = "2.13.0"
-
-
-class OnnxExporterError(RuntimeError):
-    """Raised when an ONNX export fails."""
 
 
 export = missing_function("torch.onnx.export")

@@ -12,8 +12,7 @@ def test_public_names_exist(module):
     pytest.importorskip("torch")
     theirs = importlib.import_module(f"torch.{module}")
     ours = importlib.import_module(f"glasstorch.{module}")
-    skipped = {"errors", "ops"}         # torch.onnx's submodules (a later issue)
-    missing = [n for n in theirs.__all__ if n not in skipped and not hasattr(ours, n)]
+    missing = [n for n in theirs.__all__ if not hasattr(ours, n)]
     assert not missing
     assert getattr(gt, module) is ours
 
@@ -28,6 +27,16 @@ def test_public_names_exist(module):
 def test_use_refuses_clearly(call, name):
     with pytest.raises(NotImplementedError, match=f"glasstorch does not implement {name} yet"):
         call()
+
+
+def test_onnx_submodules_name_torchs():
+    torch = pytest.importorskip("torch")
+    import torch.onnx.errors
+    import torch.onnx.ops
+    for name in ("errors", "ops"):
+        theirs, ours = getattr(torch.onnx, name), getattr(gt.onnx, name)
+        assert sorted(theirs.__all__) == sorted(n for n in theirs.__all__ if hasattr(ours, n))
+    assert issubclass(gt.onnx.errors.UnsupportedOperatorError, gt.onnx.OnnxExporterError)
 
 
 def test_answers_without_capture():
