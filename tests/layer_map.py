@@ -42,8 +42,6 @@ LAYERS = {
     "utils": ("glasstorch/utils/",),
     "linalg": ("glasstorch/linalg/",),
     "special": ("glasstorch/special/",),
-    "nn": ("glasstorch/nn/",),
-    "optim": ("glasstorch/optim/",),
     # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
     # asks it whether a group exists)
     "distributed": ("glasstorch/distributed/",),
@@ -53,6 +51,8 @@ LAYERS = {
                      "glasstorch/onnx/", "glasstorch/hub/", "glasstorch/export/",
                      "glasstorch/fx/", "glasstorch/futures/", "glasstorch/testing/",
                      "glasstorch/utils/benchmark/", "glasstorch/_higher_order.py"),
+    "nn": ("glasstorch/nn/",),
+    "optim": ("glasstorch/optim/",),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -72,10 +72,10 @@ MAY_IMPORT = {
     "utils": CORE,
     "linalg": ("aten",),
     "special": ("aten",),
-    "nn": CORE + ("utils", "distributed", "namespace"),
-    "optim": CORE + ("utils", "namespace"),
     "distributed": CORE + ("namespace",),
     "entry points": CORE + ("utils", "nn", "distributed", "namespace"),
+    "nn": CORE + ("utils", "distributed", "namespace"),
+    "optim": CORE + ("utils", "namespace"),
     "namespace": tuple(LAYERS),
 }
 

@@ -10,7 +10,7 @@ from .parameter import (Buffer, Parameter, UninitializedBuffer,  # noqa: F401
                         UninitializedParameter)
 from . import functional  # noqa: F401
 from .modules import *  # noqa: F401,F403
-from . import init  # noqa: F401
-from . import utils  # noqa: F401
 from . import parallel  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
+from . import init  # noqa: F401
+from . import utils  # noqa: F401
