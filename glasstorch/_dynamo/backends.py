@@ -5,6 +5,9 @@ are kept so that a program naming one is accepted, and one naming none refused.
 """
 from __future__ import annotations
 
+import functools
+import pathlib
+
 from .exc import InvalidBackend
 
 # torch's registry: name -> the tags that hide it from list_backends()'s default view.
@@ -25,19 +28,25 @@ REGISTERED = {
 # The inductor modes torch.compile accepts, in the order its message lists them.
 MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
 
-# The commonly set inductor options with torch's defaults: their types are what an
-# option's value is checked against. (torch knows several hundred; the rest are refused
-# as unknown, with this shorter list in the message.)
-INDUCTOR_OPTIONS = {
-    "debug": False, "epilogue_fusion": True, "max_autotune": False,
-    "max_autotune_pointwise": False, "max_autotune_gemm": False,
-    "coordinate_descent_tuning": False, "shape_padding": True, "freezing": False,
-    "fallback_random": False, "implicit_fallbacks": True, "aggressive_fusion": False,
-    "layout_optimization": True, "force_fuse_int_mm_with_mul": False,
-    "triton.cudagraphs": False, "triton.cudagraph_trees": True,
-    "triton.unique_kernel_names": True, "trace.enabled": False, "trace.graph_diagram": False,
-    "cpp.threads": -1, "cpp.simdlen": None, "cpp.enable_kernel_profile": False,
-}
+# The inductor options, read on first use from the file tools/inductor_options.py writes
+# from torch: name -> (the type torch checks values against, or None; the default's type).
+_OPTIONS_FILE = pathlib.Path(__file__).with_name("inductor_options.txt")
+_CHECKED_TYPES = {"bool": bool, "int": int, "float": float, "str": str, "list": list,
+                  "tuple": tuple, "NoneType": type(None)}
+
+
+# Keys torch.compile itself takes out of `options` before the inductor sees them.
+_COMPILE_OPTIONS = ("guard_filter_fn", "use_aoti")
+
+
+@functools.lru_cache(maxsize=None)
+def inductor_options() -> dict:
+    """torch's inductor options, in torch's order: name -> (checked type, default's type name)."""
+    options = {}
+    for line in _OPTIONS_FILE.read_text().splitlines()[1:]:
+        name, checked, default_type = line.split("\t")
+        options[name] = (_CHECKED_TYPES.get(checked), default_type)
+    return options
 
 
 def list_backends(exclude_tags: tuple | None = ("debug", "experimental")) -> list:
@@ -56,11 +65,17 @@ def check_inductor(mode: str | None, options) -> None:
     """Check `mode` and `options` as the inductor backend checks them."""
     if mode is not None and mode not in MODES:
         raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(MODES)}")
-    for key, value in (options or {}).items():
-        if key not in INDUCTOR_OPTIONS:
+    if not options:
+        return
+    known = inductor_options()
+    for key, value in options.items():
+        if key in _COMPILE_OPTIONS:
+            continue
+        name = key.replace("-", "_")
+        if name not in known:
             raise RuntimeError(f"Unexpected optimization option {key}, known options are "
-                               f"{list(INDUCTOR_OPTIONS)}")
-        default = INDUCTOR_OPTIONS[key]
-        if default is not None and type(value) is not type(default):
+                               f"{list(known)}")
+        checked, default_type = known[name]
+        if checked is not None and not isinstance(value, checked):
             raise RuntimeError(f"Unexpected type of attr {key}, got {type(value).__name__} "
-                               f"should be {type(default).__name__}")
+                               f"should be {default_type}")

@@ -27,6 +27,9 @@ BAD_ARGUMENTS = [
     dict(options={"max_autotune": "x"}),
     dict(options={"triton.cudagraphs": "x"}),
     dict(options="abc"),
+    dict(options={"nonexist": 1}),
+    dict(options={"cpp.threads": "x"}),
+    dict(options={"max-autotune": 1}),
     dict(backend="nope", disable=True),
     dict(backend="nope", dynamic="x"),
 ]
@@ -36,6 +39,9 @@ GOOD_ARGUMENTS = [
     dict(dynamic=True), dict(dynamic=False), dict(options={"max_autotune": True}),
     dict(backend="eager", options={"anything": 1}), dict(backend=lambda gm, inputs: gm),
     dict(dynamic="x", disable=True),
+    dict(options={"max-autotune": True}), dict(options={"cpp.threads": True}),
+    dict(options={"guard_filter_fn": None, "use_aoti": False}),
+    dict(options={"aot_inductor.output_path": "x", "epilogue_fusion": False}),
 ]
 
 
@@ -196,3 +202,11 @@ def test_module_compile_in_place_as_torch():
     compiled = gt.nn.Linear(2, 2)
     compiled.compile()
     assert "_compiled_call_impl" not in pickle.loads(pickle.dumps(compiled)).__dict__
+
+
+def test_inductor_options_file_is_torchs():
+    pytest.importorskip("torch")
+    import torch._inductor.config as config
+    from glasstorch._dynamo.backends import inductor_options
+    assert list(inductor_options()) == list(config.get_config_copy()), \
+        "stale: run tools/inductor_options.py"
