@@ -1,5 +1,5 @@
-"""torch.testing: `assert_close` (torch's tolerance table and messages) and `make_tensor`
-(torch's value ranges and seeded values)."""
+"""torch.testing: `assert_close` (torch's tolerance table and messages), `make_tensor`
+(torch's value ranges and seeded values) and `FileCheck` (ordered string checks)."""
 from __future__ import annotations
 
 import warnings
@@ -8,9 +8,10 @@ from typing import Any
 import glasstorch as torch
 from ._comparison import assert_close
 from ._creation import make_tensor
+from ._filecheck import FileCheck
 from ._tolerances import default_tolerances
 
-__all__ = ["assert_close", "make_tensor", "assert_allclose"]
+__all__ = ["assert_close", "make_tensor", "assert_allclose", "FileCheck"]
 
 # assert_allclose's looser table (it predates assert_close)
 _ALLCLOSE_PRECISIONS = {torch.float16: (1e-3, 1e-3), torch.float32: (1e-4, 1e-5),
