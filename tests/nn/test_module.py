@@ -427,7 +427,9 @@ _NOT_BUILT = {"ipu", "mtia", "xpu", "_replicate_for_data_parallel", "_slow_forwa
                                   "ParameterList", "ParameterDict"])
 def test_dir_lists_torchs_names(name):
     torch = pytest.importorskip("torch")
-    theirs = set(dir(getattr(torch.nn, name))) - _NOT_BUILT
+    # "___" names are patched onto torch's classes by its compiler once it has run (as
+    # torch.cond does): not Module's own
+    theirs = {n for n in dir(getattr(torch.nn, name)) if not n.startswith("___")} - _NOT_BUILT
     assert set(dir(getattr(gt.nn, name))) == theirs
 
 
