@@ -117,6 +117,18 @@ _MODULE_FUNCTIONS = {
         "get_autocast_xla_dtype", "set_autocast_xla_dtype")},
 }
 
+# Entry points (compile, jit, onnx, hub, export, fx, distributed, testing, benchmark):
+# loaded on first use; Note [Compiling runs eagerly] in _dynamo/eval_frame.py.
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | {
+    "_dynamo", "compiler", "jit", "onnx", "hub", "export", "fx", "distributed", "testing",
+    "futures"}
+_MODULE_FUNCTIONS.update({
+    "compile": ("_dynamo.entry", "compile"),
+    "cond": ("_higher_order", "cond"), "while_loop": ("_higher_order", "while_loop"),
+    "fork": ("jit._script", "fork_now"), "wait": ("jit._script", "wait_now"),
+    "Future": ("futures", "Future"),
+})
+
 
 def __getattr__(name: str):
     if name in _LAZY_SUBMODULES:

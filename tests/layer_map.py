@@ -43,6 +43,15 @@ LAYERS = {
     "utils": ("glasstorch/utils/",),
     "linalg": ("glasstorch/linalg/",),
     "special": ("glasstorch/special/",),
+    # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
+    # asks it whether a group exists)
+    "distributed": ("glasstorch/distributed/",),
+    # the entry points a program reaches past the core: compile and its compiler front end,
+    # jit, onnx, hub, export, fx, futures, testing, benchmark, cond/while_loop
+    "entry points": ("glasstorch/_dynamo/", "glasstorch/compiler/", "glasstorch/jit/",
+                     "glasstorch/onnx/", "glasstorch/hub/", "glasstorch/export/",
+                     "glasstorch/fx/", "glasstorch/futures/", "glasstorch/testing/",
+                     "glasstorch/utils/benchmark/", "glasstorch/_higher_order.py"),
     "nn": ("glasstorch/nn/",),
     "optim": ("glasstorch/optim/",),
     # checkpoints: torch.save / torch.load in torch's formats, and safetensors files
@@ -74,7 +83,9 @@ MAY_IMPORT = {
     "utils": CORE,
     "linalg": ("aten",),
     "special": ("aten",),
-    "nn": CORE + ("utils", "namespace"),
+    "distributed": CORE + ("namespace",),
+    "entry points": CORE + ("utils", "nn", "distributed", "namespace"),
+    "nn": CORE + ("utils", "distributed", "namespace"),
     "optim": CORE + ("utils", "namespace"),
     "serialization": CORE + ("utils", "nn", "namespace"),
     "data": CORE + ("namespace",),

@@ -3,12 +3,15 @@
 Layout (as torch's): `parameter.py` (Parameter, Buffer), `modules/` (Module and one file
 per layer family), `functional.py` (torch.nn.functional: bindings of the operators
 declared with ``python_module="nn"`` plus the Python functions of `_functional/`),
-`init.py` (initialisers), `utils/` (gradient clipping, parameter vectors).
+`init.py` (initialisers), `utils/` (gradient clipping, parameter vectors), `parallel/`
+(DataParallel, DistributedDataParallel).
 """
 from .parameter import (Buffer, Parameter, UninitializedBuffer,  # noqa: F401
                         UninitializedParameter)
 from . import functional  # noqa: F401
 from .modules import *  # noqa: F401,F403
+from . import parallel  # noqa: F401
+from .parallel import DataParallel  # noqa: F401
 from . import init  # noqa: F401
 from . import utils  # noqa: F401
 

@@ -120,6 +120,14 @@ class Module:
     __call__ = _call_impl
     _wrapped_call_impl = _call_impl
 
+    def compile(self, *args: Any, **kwargs: Any) -> None:
+        """Compile this module's calls with `torch.compile` (same arguments, checked alike).
+
+        The calls still run eagerly here: Note [Compiling runs eagerly] (_dynamo/eval_frame.py).
+        """
+        import glasstorch
+        self._compiled_call_impl = glasstorch.compile(self._call_impl, *args, **kwargs)
+
     # ----- registration -------------------------------------------------------------
     def register_buffer(self, name: str, tensor: TensorBase | None,
                         persistent: bool = True) -> None:

@@ -1,0 +1,1 @@
+"""torch.utils.benchmark.utils: the Timer, its Measurements, and Compare."""
