@@ -9,24 +9,68 @@ from glasstorch.c10.dtype import dtype as _dtype
 from glasstorch.c10.generator import Generator as _Generator
 from glasstorch.c10.layout import layout as _layout, memory_format as _memory_format
 from glasstorch.c10.dtype import dtype
+from glasstorch import accelerator as accelerator
+from glasstorch import amp as amp
 from glasstorch import aten as aten
 from glasstorch import autograd as autograd
+from glasstorch import backends as backends
 from glasstorch import c10 as c10
+from glasstorch import compiler as compiler
+from glasstorch import cpu as cpu
+from glasstorch import cuda as cuda
+from glasstorch import distributed as distributed
+from glasstorch import export as export
+from glasstorch import futures as futures
+from glasstorch import fx as fx
+from glasstorch import hub as hub
+from glasstorch import jit as jit
 from glasstorch import linalg as linalg
+from glasstorch import mps as mps
+from glasstorch import mtia as mtia
 from glasstorch import nn as nn
+from glasstorch import onnx as onnx
 from glasstorch import optim as optim
 from glasstorch import profiler as profiler
 from glasstorch import random as random
 from glasstorch import return_types as return_types
 from glasstorch import serialization as serialization
 from glasstorch import special as special
+from glasstorch import testing as testing
 from glasstorch import utils as utils
+from glasstorch import xpu as xpu
+from glasstorch._dynamo.entry import compile as compile
+from glasstorch._higher_order import cond as cond
+from glasstorch._higher_order import while_loop as while_loop
 from glasstorch._tensor import Tensor as Tensor
 from glasstorch._tensor_new import as_tensor as as_tensor
 from glasstorch._tensor_new import asarray as asarray
 from glasstorch._tensor_new import from_numpy as from_numpy
 from glasstorch._tensor_new import tensor as tensor
 from glasstorch._tensor_str import set_printoptions as set_printoptions
+from glasstorch.amp.autocast_mode import autocast as autocast
+from glasstorch.amp.state import autocast_decrement_nesting as autocast_decrement_nesting
+from glasstorch.amp.state import autocast_increment_nesting as autocast_increment_nesting
+from glasstorch.amp.state import clear_autocast_cache as clear_autocast_cache
+from glasstorch.amp.state import get_autocast_cpu_dtype as get_autocast_cpu_dtype
+from glasstorch.amp.state import get_autocast_dtype as get_autocast_dtype
+from glasstorch.amp.state import get_autocast_gpu_dtype as get_autocast_gpu_dtype
+from glasstorch.amp.state import get_autocast_ipu_dtype as get_autocast_ipu_dtype
+from glasstorch.amp.state import get_autocast_xla_dtype as get_autocast_xla_dtype
+from glasstorch.amp.state import is_autocast_cache_enabled as is_autocast_cache_enabled
+from glasstorch.amp.state import is_autocast_cpu_enabled as is_autocast_cpu_enabled
+from glasstorch.amp.state import is_autocast_enabled as is_autocast_enabled
+from glasstorch.amp.state import is_autocast_ipu_enabled as is_autocast_ipu_enabled
+from glasstorch.amp.state import is_autocast_xla_enabled as is_autocast_xla_enabled
+from glasstorch.amp.state import set_autocast_cache_enabled as set_autocast_cache_enabled
+from glasstorch.amp.state import set_autocast_cpu_dtype as set_autocast_cpu_dtype
+from glasstorch.amp.state import set_autocast_cpu_enabled as set_autocast_cpu_enabled
+from glasstorch.amp.state import set_autocast_dtype as set_autocast_dtype
+from glasstorch.amp.state import set_autocast_enabled as set_autocast_enabled
+from glasstorch.amp.state import set_autocast_gpu_dtype as set_autocast_gpu_dtype
+from glasstorch.amp.state import set_autocast_ipu_dtype as set_autocast_ipu_dtype
+from glasstorch.amp.state import set_autocast_ipu_enabled as set_autocast_ipu_enabled
+from glasstorch.amp.state import set_autocast_xla_dtype as set_autocast_xla_dtype
+from glasstorch.amp.state import set_autocast_xla_enabled as set_autocast_xla_enabled
 from glasstorch.aten.native.indexing.masked import nonzero_function as nonzero
 from glasstorch.aten.native.linalg.distance import cdist_function as cdist
 from glasstorch.aten.native.linalg.einsum import einsum_function as einsum
@@ -60,6 +104,7 @@ from glasstorch.autograd.grad_mode import no_grad as no_grad
 from glasstorch.autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from glasstorch.autograd.inference_mode import inference_mode as inference_mode
 from glasstorch.autograd.inference_mode import is_inference_mode_enabled as is_inference_mode_enabled
+from glasstorch.backends.device_module import get_device_module as get_device_module
 from glasstorch.c10.device import device as device
 from glasstorch.c10.device import get_default_device as get_default_device
 from glasstorch.c10.device import set_default_device as set_default_device
@@ -73,8 +118,13 @@ from glasstorch.c10.promotion import promote_types as promote_types
 from glasstorch.c10.promotion import set_default_dtype as set_default_dtype
 from glasstorch.c10.size import Size as Size
 from glasstorch.c10.storage import UntypedStorage as UntypedStorage
+from glasstorch.c10.stream import Event as Event
+from glasstorch.c10.stream import Stream as Stream
 from glasstorch.c10.type_info import finfo as finfo
 from glasstorch.c10.type_info import iinfo as iinfo
+from glasstorch.futures import Future as Future
+from glasstorch.jit._script import fork_now as fork
+from glasstorch.jit._script import wait_now as wait
 from glasstorch.random import get_rng_state as get_rng_state
 from glasstorch.random import initial_seed as initial_seed
 from glasstorch.random import manual_seed as manual_seed
@@ -82,6 +132,7 @@ from glasstorch.random import seed as seed
 from glasstorch.random import set_rng_state as set_rng_state
 from glasstorch.serialization import load as load
 from glasstorch.serialization import save as save
+AcceleratorError: builtins.type
 BFloat16Tensor: Any
 BoolTensor: Any
 ByteTensor: Any
@@ -91,6 +142,7 @@ FloatTensor: Any
 HalfTensor: Any
 IntTensor: Any
 LongTensor: Any
+OutOfMemoryError: builtins.type
 ShortTensor: Any
 bfloat16: dtype
 bool: dtype
@@ -114,6 +166,10 @@ float8_e5m2fnuz: dtype
 float8_e8m0fnu: dtype
 float: dtype
 half: dtype
+has_lapack: builtins.bool
+has_mkl: builtins.bool
+has_openmp: builtins.bool
+has_spectral: builtins.bool
 int16: dtype
 int32: dtype
 int64: dtype
