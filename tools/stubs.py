@@ -13,6 +13,8 @@ adding names to the namespace; `tests/test_stubs.py` fails while the stubs are s
 from __future__ import annotations
 
 import argparse
+import ast
+import functools
 import inspect
 import keyword
 import pathlib
@@ -115,6 +117,25 @@ def overloads(kind: str, name: str, method: bool, prefix: str = "") -> list:
     return lines
 
 
+@functools.cache
+def source_names(module_name: str) -> frozenset:
+    """The names a module's source binds at top level: what a type checker sees of it
+    (a name put in its ``globals()`` at run time is not among them)."""
+    path = getattr(sys.modules[module_name], "__file__", None)
+    if not path or not path.endswith(".py"):
+        return frozenset()
+    bound = set()
+    for node in ast.parse(pathlib.Path(path).read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).partition(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return frozenset(bound)
+
+
 def reexport(module, name: str, value) -> str:
     """How the stub of `module` states a name written by hand (or bound in another one)."""
     if value is binding._GENERATED.get(("function", name)):      # torch.relu_ in F
@@ -129,7 +150,8 @@ def reexport(module, name: str, value) -> str:
         return f"from {parent} import {leaf} as {name}"
     home = getattr(value, "__module__", None)
     own = getattr(value, "__name__", None)
-    if home and own and getattr(sys.modules.get(home), own, None) is value:
+    if home and own and getattr(sys.modules.get(home), own, None) is value \
+            and own in source_names(home):
         return f"from {home} import {own} as {name}"
     if callable(value) and not isinstance(value, type):
         return f"def {name}(*args: Any, **kwargs: Any) -> Any: ..."
