@@ -13,7 +13,8 @@ import numpy as np
 from . import _indexing, _python_ops, _tensor_new
 from .aten import binding, native, ops
 from .aten.native.creation import conversion as _conversion
-from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
+from .aten.math_bits import materialise
+from .c10.dispatch_key import AUTOGRAD, CONJUGATE, INFERENCE, NEGATIVE, local_keys
 from .c10.dtype import scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
@@ -128,7 +129,7 @@ class Tensor(TensorBase):
         """
         if self._device.type == "meta":
             raise NotImplementedError("Cannot copy out of meta tensor; no data!")
-        arr = self._np
+        arr = materialise(self)._np             # lazy conjugates give their values
         if arr.dtype.kind not in "biufc":       # bfloat16 / float8 hold ml_dtypes scalars
             arr = arr.astype(np.float64)
         return arr.tolist()
@@ -169,7 +170,10 @@ class Tensor(TensorBase):
             if self.requires_grad and not local_keys.excluded & AUTOGRAD:
                 raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                    "tensor.detach().numpy() instead.")
+            _refuse_math_bits(self)
         prepared = self.detach().cpu() if force else self
+        if force:       # a copy then: the values, resolved
+            prepared = materialise(prepared)
         if prepared._dtype._np is None or prepared._dtype._np.kind not in "biufc":
             raise TypeError(f"Got unsupported ScalarType {scalar_type_name(self._dtype)}")
         return prepared._np
@@ -335,6 +339,15 @@ class Tensor(TensorBase):
 
     def __dir__(self):
         return sorted(set(object.__dir__(self)) | set(binding.names("method")))
+
+
+def _refuse_math_bits(tensor: Tensor) -> None:
+    """torch's `numpy()` shares memory, so it refuses a lazy conjugate or negation."""
+    for bit, name, resolve in ((CONJUGATE, "conjugate", "resolve_conj"),
+                               (NEGATIVE, "negative", "resolve_neg")):
+        if tensor._keys & bit:
+            raise RuntimeError(f"Can't call numpy() on Tensor that has {name} bit set. Use "
+                               f"tensor.{resolve}().numpy() instead.")
 
 
 def _assign(target: Tensor, value) -> None:

@@ -39,7 +39,9 @@ from typing import Any, Iterator, Optional
 
 import numpy as np
 
+from .aten.math_bits import materialise
 from .c10 import dtype as dtypes
+from .c10.dispatch_key import MATH_BITS
 from .c10.promotion import get_default_dtype
 from .c10.tensor_impl import TensorBase, tensor_class
 
@@ -347,7 +349,10 @@ def _contents_and_suffixes(t: TensorBase, indent: int, suffixes: list,
         suffixes.append(size)       # every value is elided, so the shape is shown
     if t._dtype not in _inferred_dtypes():
         suffixes.append(dtype)
-    return _tensor_str(t, indent) if contents is None else contents
+    if contents is not None:
+        return contents
+    # a lazy conjugate or negation shows its values (Note [Math bits])
+    return _tensor_str(materialise(t) if t._keys & MATH_BITS else t, indent)
 
 
 def _inferred_dtypes() -> tuple:

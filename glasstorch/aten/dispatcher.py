@@ -42,8 +42,8 @@ import functools
 import threading
 
 from ..c10.device import get_default_device
-from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BY_DEVICE_TYPE, DispatchKey,
-                                keys_text, local_keys)
+from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BELOW, KEYS_BY_DEVICE_TYPE,
+                                DispatchKey, keys_text, local_keys)
 from ..c10.tensor_impl import TensorBase
 from .schema import FunctionSchema, SchemaKind
 
@@ -137,12 +137,17 @@ class OpOverload:
         Only tensors contribute keys; a call made of numbers alone runs on the default
         device.
         """
+        others = tuple(i for i in self.tensor_args if i not in positions)   # out= tensors
+
         def keyset(args):
             keys = 0
             for i in positions:
                 value = args[i]
                 if isinstance(value, TensorBase):
                     keys |= value._keys
+            for i in others:
+                if args[i] is not None:
+                    keys |= args[i]._keys
             return keys or _keys_of_device(None)
 
         def keyset_of_two(args):          # the common binary case, unrolled
@@ -150,7 +155,7 @@ class OpOverload:
             keys = (a._keys if isinstance(a, TensorBase) else 0) | (
                 b._keys if isinstance(b, TensorBase) else 0)
             return keys or _keys_of_device(None)
-        self._keyset = keyset_of_two if positions == (0, 1) else keyset
+        self._keyset = keyset_of_two if positions == (0, 1) and not others else keyset
         self.call = self._make_entry()
 
     def register_fast_path(self, key: DispatchKey, fast: FastPath) -> None:
@@ -208,7 +213,7 @@ class OpOverload:
         as the kernel itself (a view made and noted in one call).
         """
         key, kernel = self._first_kernel(keyset)
-        below = keyset & ((int(key) << 1) - 1) & ~int(key)              # keys under `key`
+        below = keyset & KEYS_BELOW[key]                                # keys under `key`
         fast = self._fast_path(keyset, key)
         if fast is None:
             entry = (kernel, below)
@@ -538,7 +543,7 @@ def _traced_dispatch(op: OpOverload, keyset: int, args: tuple, entry: bool):
             break
         if keyset & skipped:
             log.append((depth, op.name, keyset, skipped.name, "fallthrough"))
-    below = keyset & ((int(key) << 1) - 1) & ~int(key)
+    below = keyset & KEYS_BELOW[key]
     try:
         if fast is not None:
             keys = keys_text(keyset) if fast.fused else key.name

@@ -25,6 +25,11 @@ class DispatchKey(enum.IntFlag):
     carrying a forward-mode tangent: torch computes tangents inside its autograd
     kernels whatever the grad mode, while `no_grad` here excludes `Autograd`, so this
     key, which `no_grad` leaves alone, reaches the tangent code then.
+
+    `Negative` and `Conjugate` are torch's math bits (Note [Math bits] in
+    aten/math_bits.py): a lazy negation / conjugation carried by a view. Their bits
+    came later than their place in the order, so the order is `DISPATCH_ORDER`, not
+    the bits' values.
     """
 
     CPU = 1
@@ -34,12 +39,17 @@ class DispatchKey(enum.IntFlag):
     Autograd = 16
     ForwardAD = 32
     Inference = 64
+    Conjugate = 256
+    Negative = 512
 
 
 # Highest priority first: the order a call visits the keys.
 DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.ForwardAD, DispatchKey.Autograd,
-                  DispatchKey.ADInplaceOrView, DispatchKey.Python, DispatchKey.Meta,
-                  DispatchKey.CPU)
+                  DispatchKey.ADInplaceOrView, DispatchKey.Negative, DispatchKey.Conjugate,
+                  DispatchKey.Python, DispatchKey.Meta, DispatchKey.CPU)
+# key -> the bits of the keys after it in DISPATCH_ORDER (what a kernel hands on to)
+KEYS_BELOW = {key: sum(int(k) for k in DISPATCH_ORDER[i + 1:])
+              for i, key in enumerate(DISPATCH_ORDER)}
 BACKEND_KEYS = DispatchKey.CPU | DispatchKey.Meta
 
 # The key sets tensors are born with, by device type.
@@ -49,6 +59,9 @@ AUTOGRAD = int(DispatchKey.Autograd)
 PYTHON = int(DispatchKey.Python)
 INFERENCE = int(DispatchKey.Inference)
 FORWARD_AD = int(DispatchKey.ForwardAD)
+CONJUGATE = int(DispatchKey.Conjugate)
+NEGATIVE = int(DispatchKey.Negative)
+MATH_BITS = CONJUGATE | NEGATIVE
 KEYS_BY_DEVICE_TYPE = {"cpu": CPU_KEYS, "meta": META_KEYS}
 
 
