@@ -112,6 +112,9 @@ def _toggles(overload, bit: int) -> None:
 @view("_conj(Tensor(a) self) -> Tensor(a)", grad={"self": "grad.conj()"})
 def _conj(self):
     """A view of the same memory with the conjugate bit flipped (Note [Math bits])."""
+    if not self._dtype.is_complex:      # torch's internal assert: real tensors have no bit
+        raise RuntimeError("isComplexType(typeMetaToScalarType(dtype())) INTERNAL ASSERT "
+                           "FAILED: _conj takes complex tensors")
     return self._size, self._stride, self._offset
 
 
