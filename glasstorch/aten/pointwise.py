@@ -34,6 +34,7 @@ from .backends import Backend, register_meta
 from .dispatcher import FastPath, OpOverload
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
+from .overlapping import overlaps_itself, write_in_order
 from .parallel import SPLIT_SIZE, parallel_elementwise
 from .quiet import mute, unmute
 from .registry import declare
@@ -252,7 +253,10 @@ def _computer(kernel, operands: tuple, inputs: tuple):
                 if result != written and out.dtype != result:
                     target = target.astype(result)
                 np.copyto(out, target, casting="unsafe")
-        parallel_elementwise(step, values, inputs, out)
+        # an `out` reaching a location twice is written in torch's order (Note
+        # [Overlapping writes])
+        if not (overlaps_itself(out) and write_in_order(step, values, inputs, out)):
+            parallel_elementwise(step, values, inputs, out)
     return compute
 
 
