@@ -15,7 +15,7 @@ from .aten import binding, native, ops
 from .aten.native.creation import conversion as _conversion
 from .aten.math_bits import materialise
 from .c10.dispatch_key import AUTOGRAD, CONJUGATE, INFERENCE, NEGATIVE, local_keys
-from .c10.dtype import scalar_type_name
+from .c10.dtype import COMPLEX32_PAIR, pairs_to_complex64, scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
 _aten = ops.aten
@@ -130,7 +130,9 @@ class Tensor(TensorBase):
         if self._device.type == "meta":
             raise NotImplementedError("Cannot copy out of meta tensor; no data!")
         arr = materialise(self)._np             # lazy conjugates give their values
-        if arr.dtype.kind not in "biufc":       # bfloat16 / float8 hold ml_dtypes scalars
+        if arr.dtype == COMPLEX32_PAIR:         # Note [complex32 as float16 pairs]
+            arr = pairs_to_complex64(arr)
+        elif arr.dtype.kind not in "biufc":     # bfloat16 / float8 hold ml_dtypes scalars
             arr = arr.astype(np.float64)
         return arr.tolist()
 
@@ -174,7 +176,7 @@ class Tensor(TensorBase):
         prepared = self.detach().cpu() if force else self
         if force:       # a copy then: the values, resolved
             prepared = materialise(prepared)
-        if prepared._dtype._np is None or prepared._dtype._np.kind not in "biufc":
+        if prepared._dtype._np.kind not in "biufc":
             raise TypeError(f"Got unsupported ScalarType {scalar_type_name(self._dtype)}")
         return prepared._np
 

@@ -89,7 +89,7 @@ def result_and_compute(common: dtypes.dtype, kind: Promotion) -> tuple:
         common = dtypes.int64
     elif kind is Promotion.DOUBLE:
         common = dtypes.complex128 if common.is_complex else dtypes.float64
-    if kind is Promotion.COMPARISON and common._np is not None:
+    if kind is Promotion.COMPARISON and common is not dtypes.complex32:
         # torch's comparison kernels (logical_and & co. are comparisons there) read the
         # operands in the common dtype, without opmath: a number or 0-dim operand is
         # rounded to float16/bfloat16 first, so float16 2048 == 2049 holds

@@ -93,9 +93,6 @@ def view_dtype(self, dtype):
         torch.Size([2, 2])
     """
     refuse_reinterpret(self)
-    if dtype._np is None:
-        raise NotImplementedError(f"glasstorch cannot store {dtype} tensors, so it cannot "
-                                  f"view a tensor as {dtype}")
     old, new = self._dtype.itemsize, dtype.itemsize
     if old == new:
         return self._size, self._stride, self._offset, dtype
@@ -590,8 +587,5 @@ def view_as_complex(self):
     if self._offset % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     complex_dtype = self._dtype.to_complex()
-    if complex_dtype._np is None:
-        raise NotImplementedError("view_as_complex: glasstorch cannot store complex32 "
-                                  "(ComplexHalf) tensors")
     return (self._size[:-1], tuple(st // 2 for st in self._stride[:-1]), self._offset // 2,
             complex_dtype)
