@@ -189,3 +189,23 @@ def test_fallback_route_is_visible():
     text = str(route)
     assert "Conjugate        -> math_bits_fallback" in text
     assert "aten::conj_physical" in text          # the materialisation, below it
+
+
+def test_in_place_writes_through_math_bit_views_differentiate_as_torchs():
+    """An in-place write through a conjugate (negated) view of a non-leaf: the base's
+    history becomes CopySlices, the view's is regenerated with its bit (ConjBackward0
+    over the strided view), and the gradients are torch's."""
+    found = []
+    for lib in (gt, torch):
+        x = lib.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+        y = x * 1
+        c = y.conj()
+        c.mul_(2 + 1j)
+        (y.real.sum() + 3 * y.imag.sum()).backward()
+        r = lib.tensor([1.0, 2.0], requires_grad=True)
+        n = lib._neg_view(r * 1)
+        n.add_(1)
+        (n * lib.tensor([2.0, 5.0])).sum().backward()
+        found.append((type(c.grad_fn).__name__, type(y.grad_fn).__name__, x.grad.tolist(),
+                      type(n.grad_fn).__name__, r.grad.tolist(), c.detach().tolist()))
+    assert found[0] == found[1]
