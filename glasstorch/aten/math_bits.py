@@ -84,12 +84,12 @@ def math_bits_fallback(op: OpOverload, keyset: int, args: tuple):
             resolved[i] = [materialise(t) if _flagged(t) else t for t in value]
     result = op.redispatch(keyset & ~MATH_BITS, tuple(resolved))
     for original, clone in written:
-        _write_back(op, keyset, original, clone)
+        _write_back(keyset, original, clone)
         result = _swap(result, clone, original)
     return result
 
 
-def _write_back(op: OpOverload, keyset: int, original: TensorBase, value: TensorBase) -> None:
+def _write_back(keyset: int, original: TensorBase, value: TensorBase) -> None:
     """Store `value` through the flagged `original`: its memory gets the value with
     `original`'s bits applied. Below ADInplaceOrView, as the write's own kernel: the
     write counts once."""
