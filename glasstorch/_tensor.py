@@ -13,8 +13,8 @@ import numpy as np
 from . import _indexing, _python_ops, _tensor_new
 from .aten import binding, native, ops
 from .aten.native.creation import conversion as _conversion
-from .aten.math_bits import materialise
-from .c10.dispatch_key import AUTOGRAD, CONJUGATE, INFERENCE, NEGATIVE, local_keys
+from .aten.math_bits import materialise, refuse_numpy
+from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
 from .c10.dtype import COMPLEX32_PAIR, pairs_to_complex64, scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
@@ -172,7 +172,7 @@ class Tensor(TensorBase):
             if self.requires_grad and not local_keys.excluded & AUTOGRAD:
                 raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                    "tensor.detach().numpy() instead.")
-            _refuse_math_bits(self)
+            refuse_numpy(self)
         prepared = self.detach().cpu() if force else self
         if force:       # a copy then: the values, resolved
             prepared = materialise(prepared)
@@ -341,15 +341,6 @@ class Tensor(TensorBase):
 
     def __dir__(self):
         return sorted(set(object.__dir__(self)) | set(binding.names("method")))
-
-
-def _refuse_math_bits(tensor: Tensor) -> None:
-    """torch's `numpy()` shares memory, so it refuses a lazy conjugate or negation."""
-    for bit, name, resolve in ((CONJUGATE, "conjugate", "resolve_conj"),
-                               (NEGATIVE, "negative", "resolve_neg")):
-        if tensor._keys & bit:
-            raise RuntimeError(f"Can't call numpy() on Tensor that has {name} bit set. Use "
-                               f"tensor.{resolve}().numpy() instead.")
 
 
 def _assign(target: Tensor, value) -> None:

@@ -129,6 +129,15 @@ def refuse_reinterpret(tensor: TensorBase) -> None:
                            "set when converting to a different dtype.")
 
 
+def refuse_numpy(tensor: TensorBase) -> None:
+    """`numpy()` shares memory, so it refuses a lazy conjugate or negation, as torch's."""
+    for bit, name, resolve in ((CONJUGATE, "conjugate", "resolve_conj"),
+                               (NEGATIVE, "negative", "resolve_neg")):
+        if tensor._keys & bit:
+            raise RuntimeError(f"Can't call numpy() on Tensor that has {name} bit set. Use "
+                               f"tensor.{resolve}().numpy() instead.")
+
+
 def install() -> None:
     """Serve both keys: the fallback for every operator, `copy_` its own kernel."""
     copy_ = ops.aten.copy_.default
