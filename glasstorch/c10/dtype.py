@@ -19,6 +19,8 @@ Note [complex32 as float16 pairs]
 """
 from __future__ import annotations
 
+import warnings
+
 import ml_dtypes
 import numpy as np
 
@@ -207,6 +209,17 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
             "uint64, uint32, uint16, uint8, and bool.") from None
 
 
+_EXPERIMENTAL_WARNED: set = set()
+
+
+def warn_complex32_experimental() -> None:
+    """torch's warning, once a process, on making its first complex32 tensor."""
+    if not _EXPERIMENTAL_WARNED:
+        _EXPERIMENTAL_WARNED.add(complex32)
+        warnings.warn("ComplexHalf support is experimental and many operators don't support "
+                      "it yet.", UserWarning, stacklevel=3)
+
+
 def pairs_to_complex64(pairs: np.ndarray) -> np.ndarray:
     """complex32 elements (float16 pairs) as complex64 values (exact)."""
     values = np.empty(pairs.shape, np.complex64)
@@ -217,6 +230,7 @@ def pairs_to_complex64(pairs: np.ndarray) -> np.ndarray:
 
 def complex_to_pairs(values: np.ndarray) -> np.ndarray:
     """complex64 values as complex32 elements: each part rounded once to float16."""
+    warn_complex32_experimental()
     values = np.asarray(values)
     pairs = np.empty(values.shape, COMPLEX32_PAIR)
     pairs["real"] = values.real

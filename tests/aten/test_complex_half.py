@@ -1,6 +1,7 @@
 """complex32 (chalf): stored as float16 pairs, computed in complex64 where torch's CPU
 kernels compute it, refused where they have no loop (Note [complex32 as float16 pairs]
 in c10/dtype.py, aten/complex_half.py), against torch."""
+import re
 import warnings
 
 import numpy as np
@@ -86,3 +87,22 @@ def test_pairs_round_each_part_once():
     assert pairs["real"].tolist()[:2] == [1.0, 65504.0] and pairs["imag"][1] == np.float16(-3.14159)
     back = pairs_to_complex64(pairs)
     assert back.dtype == np.complex64 and np.isnan(back[2].real) and back[2].imag == 1
+
+
+@pytest.mark.parametrize("first", ["torch.zeros(2, dtype=torch.chalf)",
+                                   "torch.ones(2, dtype=torch.half) * 1j",
+                                   "torch.tensor([1j], dtype=torch.chalf)"])
+def test_the_first_complex32_tensor_warns_once_as_torchs(first):
+    import subprocess
+    import sys
+    script = (f"import warnings, {{lib}} as torch\n"
+              f"with warnings.catch_warnings(record=True) as caught:\n"
+              f"    warnings.simplefilter('always')\n"
+              f"    {first}; {first}\n"
+              f"print([str(w.message) for w in caught])\n")
+    outputs = [subprocess.run([sys.executable, "-c", script.format(lib=lib)], capture_output=True,
+                              text=True, check=True).stdout for lib in ("glasstorch", "torch")]
+    # torch's text ends with the C++ place that warned, which names its build
+    theirs = re.sub(r" \(Triggered internally at [^)]*\)", "", outputs[1])
+    assert outputs[0] == theirs == ("[\"ComplexHalf support is experimental and many "
+                                    "operators don't support it yet.\"]\n")
