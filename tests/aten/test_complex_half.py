@@ -53,7 +53,7 @@ EXPRESSIONS = [
     "x / x", "x.exp()", "x.sqrt()", "x.sum()", "x.mean()", "x.prod()", "x @ x", "x.angle()",
     "x.reciprocal()", "x ** 2", "x.square()", "x.tanh()", "x.log()", "x.sigmoid()",
     "x.cumsum(0)", "torch.dot(x[0], x[1])", "torch.linspace(0, 1, 3, dtype=torch.chalf)",
-    "x.clone().exp_()",
+    "x.clone().exp_()", "x.flip(0)", "x.sort()", "x.roll(1)",
 ]
 
 
