@@ -14,8 +14,9 @@ from . import _indexing, _python_ops, _tensor_new
 from ._tensor_device import TensorDeviceMixin
 from .aten import binding, native, ops
 from .aten.native.creation import conversion as _conversion
+from .aten.math_bits import materialise, refuse_numpy
 from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
-from .c10.dtype import scalar_type_name
+from .c10.dtype import COMPLEX32_PAIR, pairs_to_complex64, scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
 _aten = ops.aten
@@ -129,8 +130,10 @@ class Tensor(TensorDeviceMixin, TensorBase):
         """
         if self._device.type == "meta":
             raise NotImplementedError("Cannot copy out of meta tensor; no data!")
-        arr = self._np
-        if arr.dtype.kind not in "biufc":       # bfloat16 / float8 hold ml_dtypes scalars
+        arr = materialise(self)._np             # lazy conjugates give their values
+        if arr.dtype == COMPLEX32_PAIR:         # Note [complex32 as float16 pairs]
+            arr = pairs_to_complex64(arr)
+        elif arr.dtype.kind not in "biufc":     # bfloat16 / float8 hold ml_dtypes scalars
             arr = arr.astype(np.float64)
         return arr.tolist()
 
@@ -170,8 +173,11 @@ class Tensor(TensorDeviceMixin, TensorBase):
             if self.requires_grad and not local_keys.excluded & AUTOGRAD:
                 raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                    "tensor.detach().numpy() instead.")
+            refuse_numpy(self)
         prepared = self.detach().cpu() if force else self
-        if prepared._dtype._np is None or prepared._dtype._np.kind not in "biufc":
+        if force:       # a copy then: the values, resolved
+            prepared = materialise(prepared)
+        if prepared._dtype._np.kind not in "biufc":
             raise TypeError(f"Got unsupported ScalarType {scalar_type_name(self._dtype)}")
         return prepared._np
 

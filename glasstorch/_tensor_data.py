@@ -47,8 +47,6 @@ def array_from_data(data, dtype) -> tuple:
     sizes = _sizes(data)
     if dtype is None:
         dtype = _infer_dtype(data)
-    if dtype._np is None:
-        raise RuntimeError(f"glasstorch cannot store {dtype} tensors (NumPy has no such type)")
     count = 1
     for s in sizes:
         count *= s

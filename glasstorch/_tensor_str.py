@@ -39,7 +39,10 @@ from typing import Any, Iterator, Optional
 
 import numpy as np
 
+from .aten.math_bits import materialise
 from .c10 import dtype as dtypes
+from .c10.dispatch_key import MATH_BITS
+from .c10.dtype import COMPLEX32_PAIR, pairs_to_complex64
 from .c10.promotion import get_default_dtype
 from .c10.tensor_impl import TensorBase, tensor_class
 
@@ -213,11 +216,14 @@ class _Style:
 
 
 def _widened(arr: np.ndarray) -> np.ndarray:
-    """`arr` with bfloat16 / float8 (ml_dtypes) values widened exactly to float64.
+    """`arr` with bfloat16 / float8 (ml_dtypes) values widened exactly to float64, and
+    complex32 pairs to complex64.
 
     See Note [Printing reduced-precision floats].
     """
-    return arr if arr.dtype.kind in "biufc" else arr.astype(np.float64)
+    if arr.dtype.kind in "biufc":
+        return arr
+    return pairs_to_complex64(arr) if arr.dtype == COMPLEX32_PAIR else arr.astype(np.float64)
 
 
 def _python_values(arr: np.ndarray) -> list:
@@ -347,7 +353,10 @@ def _contents_and_suffixes(t: TensorBase, indent: int, suffixes: list,
         suffixes.append(size)       # every value is elided, so the shape is shown
     if t._dtype not in _inferred_dtypes():
         suffixes.append(dtype)
-    return _tensor_str(t, indent) if contents is None else contents
+    if contents is not None:
+        return contents
+    # a lazy conjugate or negation shows its values (Note [Math bits])
+    return _tensor_str(materialise(t) if t._keys & MATH_BITS else t, indent)
 
 
 def _inferred_dtypes() -> tuple:

@@ -290,9 +290,6 @@ def test_bool_results_print_as_torch():
 # Deviations outside the operator table, tolerated here by their outcome and reported
 # to their owner; any other difference fails.
 KNOWN = {
-    "machinery owner (pointwise): complex32 (float16 with complex) results lose their "
-    "imaginary parts":
-        lambda mine, theirs: isinstance(mine, tuple) and mine[0] == "complex32",
 }
 
 

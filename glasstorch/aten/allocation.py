@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..c10.dtype import complex32, warn_complex32_experimental
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import TensorBase, contiguous_strides, make_tensor, wrap_array
 
@@ -24,6 +25,8 @@ def empty_strided_on(shape: tuple, stride: tuple | None, dtype, device_type: str
 
 
 def _empty_cpu(shape: tuple, stride: tuple | None, dtype) -> TensorBase:
+    if dtype is complex32:
+        warn_complex32_experimental()
     if stride is None or tuple(stride) == contiguous_strides(tuple(shape)):  # the common case
         return wrap_array(np.empty(shape, dtype._np), dtype)
     shape, stride = tuple(shape), tuple(stride)

@@ -42,8 +42,8 @@ from __future__ import annotations
 import functools
 
 from ..c10.device import BACKEND_NAMES, get_default_device, lazy_init_device
-from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BY_DEVICE_TYPE, DispatchKey,
-                                keys_text, local_keys)
+from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BELOW, KEYS_BY_DEVICE_TYPE,
+                                DispatchKey, keys_text, local_keys)
 from ..c10.tensor_impl import TensorBase
 from .observers import active_observers
 from .schema import FunctionSchema, SchemaKind
@@ -141,6 +141,7 @@ class OpOverload:
         device.
         """
         name = self.name
+        others = tuple(i for i in self.tensor_args if i not in positions)   # out= tensors
 
         def keyset(args):
             keys = 0
@@ -148,6 +149,9 @@ class OpOverload:
                 value = args[i]
                 if isinstance(value, TensorBase):
                     keys |= value._keys
+            for i in others:
+                if args[i] is not None:
+                    keys |= args[i]._keys
             return keys or _keys_of_device(None, name)
 
         def keyset_of_two(args):          # the common binary case, unrolled
@@ -155,7 +159,7 @@ class OpOverload:
             keys = (a._keys if isinstance(a, TensorBase) else 0) | (
                 b._keys if isinstance(b, TensorBase) else 0)
             return keys or _keys_of_device(None, name)
-        self._keyset = keyset_of_two if positions == (0, 1) else keyset
+        self._keyset = keyset_of_two if positions == (0, 1) and not others else keyset
         self.call = self._make_entry()
 
     def register_fast_path(self, key: DispatchKey, fast: FastPath) -> None:
@@ -213,7 +217,7 @@ class OpOverload:
         as the kernel itself (a view made and noted in one call).
         """
         key, kernel = self._first_kernel(keyset)
-        below = keyset & ((int(key) << 1) - 1) & ~int(key)              # keys under `key`
+        below = keyset & KEYS_BELOW[key]                                # keys under `key`
         fast = self._fast_path(keyset, key)
         if fast is None:
             entry = (kernel, below)
@@ -520,7 +524,7 @@ def _stepped_dispatch(op: OpOverload, keyset: int, args: tuple, steppers: list):
             break
         if keyset & skipped:
             step(skipped.name, "fallthrough")
-    below = keyset & ((int(key) << 1) - 1) & ~int(key)
+    below = keyset & KEYS_BELOW[key]
     if fast is not None:
         keys = keys_text(keyset) if fast.fused else key.name
         if fast.always:

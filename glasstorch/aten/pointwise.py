@@ -28,12 +28,15 @@ import functools
 import numpy as np
 
 from ..c10 import dtype as dtypes
+from ..c10.dtype import COMPLEX32_PAIR, complex_to_pairs, pairs_to_complex64
 from ..c10.promotion import can_cast, result_type_with_scalar
 from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
 from .backends import Backend, register_meta
 from .dispatcher import FastPath, OpOverload
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
+from . import complex_half
 from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
+from .overlapping import overlaps_itself, write_in_order
 from .parallel import SPLIT_SIZE, parallel_elementwise
 from .quiet import mute, unmute
 from .registry import declare
@@ -136,7 +139,7 @@ class Elementwise(Structured):
                           self.name)
 
     def computer(self, schema: FunctionSchema):
-        return _computer(self.kernel, self.operands, self.inputs)
+        return _computer(self.kernel, self.operands, self.inputs, schema.name)
 
     def describer(self, meta):
         """torch's kernel refuses a dtype ("... not implemented for 'Float'") only after
@@ -208,7 +211,7 @@ def _meta_rule(operands: tuple, inputs: tuple, promotion: Promotion, check, name
     return meta
 
 
-def _computer(kernel, operands: tuple, inputs: tuple):
+def _computer(kernel, operands: tuple, inputs: tuple, name: str):
     """Build ``compute(args, described, out_array)``: convert, run the kernel, cast back.
 
     A kernel with a ``result`` keyword is told the result's NumPy dtype when it differs
@@ -229,6 +232,8 @@ def _computer(kernel, operands: tuple, inputs: tuple):
                     values[i] = values[i] != 0   # a mask (where's uint8 condition)
             elif value is not None:
                 values[i] = to_compute_scalar(value, dtype)
+        if described.compute is dtypes.complex64:      # complex32 operands, if torch lacks
+            complex_half.refuse(name, [values[i] for i in operands])      # the kernel
         written = described.target._np
         result = described.dtype._np
         # The kernel writes `out` itself only if nothing lies between: no float16 widening
@@ -237,7 +242,9 @@ def _computer(kernel, operands: tuple, inputs: tuple):
         direct = out.dtype == written == result
         run = kernel
         if takes_result and described.dtype is not described.compute:
-            run = functools.partial(kernel, result=result)
+            # complex32's kernels see complex64 (Note [complex32 as float16 pairs])
+            run = functools.partial(kernel, result=np.dtype(np.complex64)
+                                    if result == COMPLEX32_PAIR else result)
 
         def step(*chunk, out):
             """One chunk (the whole, when small): widen, compute, round back into `out`.
@@ -245,15 +252,41 @@ def _computer(kernel, operands: tuple, inputs: tuple):
             chunk = list(chunk)
             for i in operands:
                 if isinstance(chunk[i], np.ndarray) and chunk[i].dtype != dtype:
-                    chunk[i] = chunk[i].astype(dtype)
+                    chunk[i] = _widened(chunk[i], dtype)
             target = out if direct else np.empty(out.shape, written)
             run(*chunk, out=target)
             if target is not out:
                 if result != written and out.dtype != result:
-                    target = target.astype(result)
-                np.copyto(out, target, casting="unsafe")
-        parallel_elementwise(step, values, inputs, out)
+                    target = _rounded(target, result)
+                _store(out, target)
+        # an `out` reaching a location twice is written in torch's order (Note
+        # [Overlapping writes])
+        if not (overlaps_itself(out) and write_in_order(step, values, inputs, out)):
+            parallel_elementwise(step, values, inputs, out)
     return compute
+
+
+def _widened(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """An operand in the compute dtype; complex32 pairs through complex64 (Note
+    [complex32 as float16 pairs])."""
+    if array.dtype == COMPLEX32_PAIR:
+        array = pairs_to_complex64(array)
+    return array if array.dtype == dtype else array.astype(dtype)
+
+
+def _rounded(values: np.ndarray, result: np.ndarray) -> np.ndarray:
+    """`values` rounded to the result dtype, kept in a dtype NumPy computes with."""
+    if result == COMPLEX32_PAIR:
+        return pairs_to_complex64(complex_to_pairs(values.astype(np.complex64)))
+    return values.astype(result)
+
+
+def _store(out: np.ndarray, values: np.ndarray) -> None:
+    """Write the kernel's values into `out`, converting to its dtype (unchecked)."""
+    if out.dtype == COMPLEX32_PAIR:
+        out[...] = complex_to_pairs(values.astype(np.complex64, copy=False))
+    else:
+        np.copyto(out, values, casting="unsafe")
 
 
 def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bool = False):

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..c10.dispatch_key import DispatchKey, local_keys
+from ..c10.dispatch_key import MATH_BITS, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase, make_tensor, make_view
 from .backends import BACKENDS
 from .derivatives import check_formulas
@@ -367,7 +367,9 @@ def _make_alias(rule):
 
 def _alias(self: TensorBase, geometry: tuple) -> TensorBase:
     dtype = geometry[3] if len(geometry) == 4 else self._dtype
-    return make_tensor(self._storage, geometry[0], geometry[1], geometry[2], dtype)
+    alias = make_tensor(self._storage, geometry[0], geometry[1], geometry[2], dtype)
+    alias._keys |= self._keys & MATH_BITS            # a view keeps its math bits
+    return alias
 
 
 def _view_bookkeeping(op: OpOverload, keyset: int, args: tuple):

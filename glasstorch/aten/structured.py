@@ -29,6 +29,7 @@ from .allocation import resize_tensor
 from .backends import BACKENDS, Backend
 from .dispatcher import FastPath, OpOverload
 from .quiet import mute, unmute
+from . import complex_half
 from .schema import FunctionSchema, SchemaKind
 
 
@@ -117,10 +118,18 @@ class Structured:
 
     def computer(self, schema: FunctionSchema):
         """``compute(inputs, described, out)``: run the kernel on the inputs' arrays."""
-        unwrap, kernel = _unwrapper(schema), self.kernel
+        unwrap, kernel, name = _unwrapper(schema), self.kernel, schema.name
 
         def compute(inputs, described, out) -> None:
-            kernel(*unwrap(inputs), out=out)
+            arrays = unwrap(inputs)
+            try:
+                kernel(*arrays, out=out)
+            except TypeError:       # NumPy has no loop for complex32's float16 pairs:
+                written = out if isinstance(out, tuple) else (out,)
+                complex_half.refuse(name, [*arrays, *written])     # torch has none either,
+                if not complex_half.holds_pairs(arrays):
+                    raise
+                kernel(*complex_half.widened(arrays), out=out)     # or computes in complex64
         return compute
 
     def describer(self, meta):

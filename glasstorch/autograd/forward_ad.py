@@ -27,7 +27,7 @@ import weakref
 
 from ..aten.binding import get_binding
 from ..aten.derivatives import sum_to
-from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, local_keys
+from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, MATH_BITS, local_keys
 from ..c10.tensor_impl import TensorBase, make_view
 from .grad_mode import enable_grad
 from .gradients import grad as autograd_grad
@@ -104,7 +104,7 @@ def set_tangent(tensor, tangent) -> None:
         return
     if tangent_of(base) is None:
         _hold(base, _with_layout_of(base, None, tangent._dtype))
-    held = view_tangent(tangent_of(base), tensor)
+    held = view_tangent(tangent_of(base), tensor, base)
     _copy_below_autograd(held, tangent)
     _hold(tensor, held)
 
@@ -114,7 +114,7 @@ def set_view_tangents(source, views: list) -> None:
     tangent = tangent_of(source)
     for view in views:
         if view._dtype.is_floating_point or view._dtype.is_complex:
-            _hold(view, view_tangent(tangent, view, source._dtype))
+            _hold(view, view_tangent(tangent, view, source))
 
 
 def restride_tangent(tensor) -> None:
@@ -127,16 +127,19 @@ def restride_tangent(tensor) -> None:
         tangent._arr = None              # the cached ndarray has the old geometry
 
 
-def view_tangent(tangent, view, source_dtype=None):
-    """The tangent of `view`: the same view of its source's `tangent` (laid out as the
-    source, so the view's geometry applies to it). A tangent may have another precision
-    than its primal (torch keeps it): a real view of a complex source (view_as_real)
-    takes the tangent's real counterpart."""
+def view_tangent(tangent, view, source):
+    """The tangent of `view`: the same view of its `source`'s `tangent` (laid out as the
+    source, so the view's geometry applies to it), with the math bits the view flipped
+    (`conj()` of a dual tensor has the conjugate tangent). A tangent may have another
+    precision than its primal (torch keeps it): a real view of a complex source
+    (view_as_real) takes the tangent's real counterpart."""
     dtype = tangent._dtype
-    if source_dtype is not None and view._dtype != source_dtype:
+    if view._dtype != source._dtype:
         dtype = dtype.to_complex() if view._dtype.is_complex else dtype.to_real()
     base = tangent if tangent._base is None else tangent._base
-    return make_view(tangent, (view._size, view._stride, view._offset, dtype), base)
+    held = make_view(tangent, (view._size, view._stride, view._offset, dtype), base)
+    held._keys ^= (view._keys ^ source._keys) & MATH_BITS
+    return held
 
 
 def _hold(tensor, tangent) -> None:

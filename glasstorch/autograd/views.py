@@ -18,7 +18,7 @@ Some views cannot be handled that way, so a view remembers how it was made (torc
 from __future__ import annotations
 
 from ..aten.binding import get_binding
-from ..c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
+from ..c10.dispatch_key import AUTOGRAD, CONJUGATE, INFERENCE, MATH_BITS, NEGATIVE, local_keys
 from .creation_meta import (DEFAULT, IN_CUSTOM_FUNCTION, INFERENCE_MODE, MULTI_OUTPUT_NODE,
                             NO_GRAD_MODE)
 from .grad_mode import no_grad
@@ -152,6 +152,7 @@ class CopySlices(Node):
         self.fn, self.input_nr = fn, input_nr
         self._base_geometry = (base._size, base._stride, base._offset, base._dtype)
         self._view_geometry = (view._size, view._stride, view._offset - base._offset)
+        self._flipped = (view._keys ^ base._keys) & MATH_BITS     # a conj / neg view's bits
         self._input_metadata = [InputMetadata(base)]
 
     def apply(self, grads: list) -> list:
@@ -164,6 +165,7 @@ class CopySlices(Node):
             result = get_binding("function", "empty_strided")(size, stride, dtype=grad.dtype)
             result.copy_(grad)
             part = result.as_strided(*self._view_geometry)
+            part._keys ^= self._flipped         # the view's gradient, read and written back
             found = list(validate_outputs(self.fn, self.fn.apply([part.clone()])))
             if found[self.input_nr] is None:
                 part.zero_()
@@ -216,10 +218,25 @@ def _regenerate(view) -> None:
              "stride": view._stride, "storage_offset": view._offset}
     node = cls((gradient_edge(base),), saved, (None,))
     node._input_metadata = [InputMetadata(view)]
+    node = _with_math_bits(node, (view._keys ^ base._keys) & MATH_BITS, view)
     meta = view._autograd_meta()
     meta.grad_fn, meta.output_nr = node, 0
     meta.attr_version = view._version
     move_retained_grad(view, old_fn, old_nr)
+
+
+def _with_math_bits(node: Node, flipped: int, view) -> Node:
+    """`node` followed by the views flipping `flipped` (Note [Math bits]): a conjugate
+    view of its base regenerates as ConjBackward0 over AsStridedBackward0, as torch's."""
+    from ..aten.registry import DECLARATIONS
+    from .formulas import node_type
+    for bit, name in ((NEGATIVE, "_neg_view"), (CONJUGATE, "_conj")):
+        if flipped & bit:
+            declaration = DECLARATIONS[name]
+            schema = declaration.overloads[next(iter(declaration.overloads))]._schema
+            node = node_type(declaration, schema)(((node, 0),), {}, (None,))
+            node._input_metadata = [InputMetadata(view)]
+    return node
 
 
 def view_grad_fn(view):

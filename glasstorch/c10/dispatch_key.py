@@ -14,7 +14,7 @@ import threading
 
 
 class DispatchKey(enum.IntFlag):
-    """The keys, as bits; a higher bit is visited first.
+    """The keys, one bit each; `DISPATCH_ORDER` says which a call visits first.
 
     The order is torch's: autograd records first, then view/version bookkeeping,
     then Python dispatch modes (which so see every call after autograd and as the
@@ -25,6 +25,12 @@ class DispatchKey(enum.IntFlag):
     carrying a forward-mode tangent: torch computes tangents inside its autograd
     kernels whatever the grad mode, while `no_grad` here excludes `Autograd`, so this
     key, which `no_grad` leaves alone, reaches the tangent code then.
+
+    `Negative` and `Conjugate` are torch's math bits (Note [Math bits] in
+    aten/math_bits.py): a lazy negation / conjugation carried by a view. `AutocastCPU`
+    (Note [Autocast as a dispatch key] in aten/autocast.py) is thread-local, present
+    while CPU autocast is on. Keys added later took the next free bits, so the order
+    is `DISPATCH_ORDER`, not the bits' values.
     """
 
     CPU = 1
@@ -35,12 +41,17 @@ class DispatchKey(enum.IntFlag):
     ForwardAD = 32
     Inference = 64
     AutocastCPU = 128
+    Conjugate = 256
+    Negative = 512
 
 
 # Highest priority first: the order a call visits the keys.
-DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.AutocastCPU, DispatchKey.ForwardAD, DispatchKey.Autograd,
-                  DispatchKey.ADInplaceOrView, DispatchKey.Python, DispatchKey.Meta,
-                  DispatchKey.CPU)
+DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.AutocastCPU, DispatchKey.ForwardAD,
+                  DispatchKey.Autograd, DispatchKey.ADInplaceOrView, DispatchKey.Negative,
+                  DispatchKey.Conjugate, DispatchKey.Python, DispatchKey.Meta, DispatchKey.CPU)
+# key -> the bits of the keys after it in DISPATCH_ORDER (what a kernel hands on to)
+KEYS_BELOW = {key: sum(int(k) for k in DISPATCH_ORDER[i + 1:])
+              for i, key in enumerate(DISPATCH_ORDER)}
 BACKEND_KEYS = DispatchKey.CPU | DispatchKey.Meta
 
 # The key sets tensors are born with, by device type.
@@ -51,6 +62,9 @@ PYTHON = int(DispatchKey.Python)
 INFERENCE = int(DispatchKey.Inference)
 FORWARD_AD = int(DispatchKey.ForwardAD)
 AUTOCAST_CPU = int(DispatchKey.AutocastCPU)
+CONJUGATE = int(DispatchKey.Conjugate)
+NEGATIVE = int(DispatchKey.Negative)
+MATH_BITS = CONJUGATE | NEGATIVE
 KEYS_BY_DEVICE_TYPE = {"cpu": CPU_KEYS, "meta": META_KEYS}
 
 

@@ -5,15 +5,21 @@ elements in a Storage (bfloat16 and the float8 types come from ml_dtypes), and t
 properties torch exposes (`is_floating_point`, `is_complex`, `is_signed`, `itemsize`,
 `abbr`, `to_real()`, `to_complex()`). Promotion between dtypes lives in `promotion.py`.
 
-Note [complex32 has no storage]
-    torch.complex32 (torch.chalf) is a real torch dtype: `torch.float16.to_complex()`
-    returns it, and `float16_tensor + 1j` promotes to it. NumPy has no complex type
-    built from two float16 halves, so glasstorch defines the dtype (its properties and
-    promotion are exact) but cannot store tensors of it: its `_np` is None and it is
-    left out of `ALL_DTYPES`, the dtypes a tensor can hold here. torch's quantized and
-    bit-packed dtypes (qint8, uint1..7, int1..7, bits8, float4_e2m1fn_x2, ...) are absent.
+Note [complex32 as float16 pairs]
+    torch.complex32 (torch.chalf) holds two float16 halves, 4 bytes an element. NumPy
+    has no complex type of that size, and ml_dtypes none either, so glasstorch stores
+    it as NumPy's structured pair ``(real: float16, imag: float16)``: the same bytes
+    as torch's, so storage sharing, strides, views (`view_as_real` gives the float16
+    pairs) and saved files are exact. NumPy has no arithmetic on that type, so nothing
+    computes in it: every conversion goes through complex64 (`pairs_to_complex64`,
+    `complex_to_pairs`: each part rounded once to float16), and elementwise kernels
+    compute complex32 in complex64, torch's "opmath" for it too. torch's quantized
+    and bit-packed dtypes (qint8, uint1..7, int1..7, bits8, float4_e2m1fn_x2, ...) are
+    absent.
 """
 from __future__ import annotations
+
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -110,8 +116,9 @@ float16 = _make("float16", "f16", np.float16, "f", True)
 bfloat16 = _make("bfloat16", "bf16", ml_dtypes.bfloat16, "f", True)
 float32 = _make("float32", "f32", np.float32, "f", True)
 float64 = _make("float64", "f64", np.float64, "f", True)
-# Note [complex32 has no storage]
-complex32 = _make("complex32", "c32", None, "c", True, itemsize=4)
+# Note [complex32 as float16 pairs]
+COMPLEX32_PAIR = np.dtype([("real", np.float16), ("imag", np.float16)])
+complex32 = _make("complex32", "c32", COMPLEX32_PAIR, "c", True)
 complex64 = _make("complex64", "c64", np.complex64, "c", True)
 complex128 = _make("complex128", "c128", np.complex128, "c", True)
 float8_e4m3fn = _make("float8_e4m3fn", "f8e4m3fn", ml_dtypes.float8_e4m3fn, "f", True)
@@ -131,12 +138,13 @@ long = int64
 int = int32
 short = int16
 
-# The dtypes a glasstorch tensor can hold (all but complex32).
+# The dtypes the operator tests cover (complex32, which torch's CPU kernels mostly
+# refuse, is tested by itself).
 ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64,
               float16, bfloat16, float32, float64, complex64, complex128,
               float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu)
 FLOAT8_DTYPES = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu)
-# Every dtype object this module defines, storable or not.
+# Every dtype object this module defines.
 EVERY_DTYPE = ALL_DTYPES + (complex32,)
 
 # c10's ScalarType names, used in torch's error messages ("expected scalar type Float").
@@ -161,7 +169,7 @@ _COMPLEX_TO_REAL = {complex32: float16, complex64: float32, complex128: float64}
 _REAL_TO_COMPLEX = {float16: complex32, bfloat16: complex64, float32: complex64,
                     float64: complex128}
 _BY_NAME = {t._name: t for t in EVERY_DTYPE}
-_FROM_NUMPY = {t._np: t for t in ALL_DTYPES}
+_FROM_NUMPY = {t._np: t for t in EVERY_DTYPE}
 
 
 def _dtype_by_name(name: str) -> dtype:
@@ -199,3 +207,32 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
             "supported types are: "
             "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
             "uint64, uint32, uint16, uint8, and bool.") from None
+
+
+_EXPERIMENTAL_WARNED: set = set()
+
+
+def warn_complex32_experimental() -> None:
+    """torch's warning, once a process, on making its first complex32 tensor."""
+    if not _EXPERIMENTAL_WARNED:
+        _EXPERIMENTAL_WARNED.add(complex32)
+        warnings.warn("ComplexHalf support is experimental and many operators don't support "
+                      "it yet.", UserWarning, stacklevel=3)
+
+
+def pairs_to_complex64(pairs: np.ndarray) -> np.ndarray:
+    """complex32 elements (float16 pairs) as complex64 values (exact)."""
+    values = np.empty(pairs.shape, np.complex64)
+    values.real = pairs["real"]
+    values.imag = pairs["imag"]
+    return values
+
+
+def complex_to_pairs(values: np.ndarray) -> np.ndarray:
+    """complex64 values as complex32 elements: each part rounded once to float16."""
+    warn_complex32_experimental()
+    values = np.asarray(values)
+    pairs = np.empty(values.shape, COMPLEX32_PAIR)
+    pairs["real"] = values.real
+    pairs["imag"] = values.imag
+    return pairs

@@ -209,11 +209,23 @@ def to_glasstorch(value, torch, shared: dict | None = None):
 def _tensor_to_glasstorch(t, torch, shared: dict | None = None):
     """The same bytes, sizes, strides and storage offset, in a glasstorch tensor.
 
-    A tensor with a conjugate or negative bit is materialized first, into a temporary
-    whose memory may be reused by the next one's: it shares with nothing."""
-    if t.is_conj() or t.is_neg():
-        shared = None
-    t = t.detach().resolve_conj().resolve_neg()
+    A tensor with a conjugate or negative bit arrives with the same bits over the same
+    memory (Note [Math bits]): its memory is converted, then the bits set again."""
+    bits = (t.is_conj(), t.is_neg())
+    converted = _memory_to_glasstorch(_without_bits(t.detach(), *bits), torch, shared)
+    return _with_bits(converted, *bits)
+
+
+def _without_bits(t, conj: bool, neg: bool):
+    """`t`'s memory as it is: a view with its math bits flipped off (either library)."""
+    t = t._conj() if conj else t
+    return t._neg_view() if neg else t
+
+
+_with_bits = _without_bits          # flipping a bit twice is the identity
+
+
+def _memory_to_glasstorch(t, torch, shared: dict | None):
     if t.device.type == "meta":         # no bytes to copy: the geometry alone
         dtype = getattr(gt, str(t.dtype).removeprefix("torch."))
         return gt.empty_strided(tuple(t.shape), t.stride(), dtype=dtype, device="meta")
@@ -245,6 +257,9 @@ def _flat_numpy(t, torch) -> np.ndarray:
 
 def to_torch(t, torch):
     """A glasstorch tensor's values as a torch tensor (same dtype and shape)."""
+    if t.is_conj() or t.is_neg():
+        bits = (t.is_conj(), t.is_neg())
+        return _with_bits(to_torch(_without_bits(t, *bits), torch), *bits)
     dtype = getattr(torch, str(t.dtype).removeprefix("torch."))
     try:
         return torch.from_numpy(np.array(t.numpy()))

@@ -51,6 +51,7 @@ def to_numpy(t) -> np.ndarray:
     glasstorch it views the tensor's memory)."""
     dtype = numpy_dtype(t.dtype)
     if isinstance(t, gt.Tensor):
+        t = t.resolve_conj().resolve_neg()          # a lazy conjugate / negation: its values
         if dtype.kind in "biufc":
             return t.numpy()
         bits = getattr(gt, f"int{8 * dtype.itemsize}")     # NumPy has no bfloat16

@@ -81,6 +81,7 @@ def _assert_same(op, mine, theirs, aliasing: bool = True) -> None:
         assert mine.stride() == theirs.stride()
         assert mine.storage_offset() == theirs.storage_offset()
         assert not aliasing or mine._is_view() == theirs._is_view()
+        assert (mine.is_conj(), mine.is_neg()) == (theirs.is_conj(), theirs.is_neg())
         if op.values_defined and theirs.device.type != "meta":
             assert_values(mine, to_numpy(theirs), dtype_name(mine.dtype))
     elif isinstance(theirs, (tuple, list)):

@@ -89,7 +89,7 @@ def result_and_compute(common: dtypes.dtype, kind: Promotion) -> tuple:
         common = dtypes.int64
     elif kind is Promotion.DOUBLE:
         common = dtypes.complex128 if common.is_complex else dtypes.float64
-    if kind is Promotion.COMPARISON and common._np is not None:
+    if kind is Promotion.COMPARISON and common is not dtypes.complex32:
         # torch's comparison kernels (logical_and & co. are comparisons there) read the
         # operands in the common dtype, without opmath: a number or 0-dim operand is
         # rounded to float16/bfloat16 first, so float16 2048 == 2049 holds
@@ -140,15 +140,20 @@ def _layout_of(tensors, shape: tuple):
 
 
 def permuted_strides(tensors, shape: tuple) -> tuple:
-    """Dense strides for `shape` whose dimension order follows the operands' strides.
+    """Dense strides for `shape` whose dimension order follows the operands' strides
+    (TensorIterator's order, `iteration_strides`): the result is laid out densely in it."""
+    return iteration_strides([_broadcast_strides(t, shape) for t in tensors], shape)
+
+
+def iteration_strides(operand_strides: list, shape: tuple) -> tuple:
+    """The dense strides of TensorIterator's order over `shape` for operands with
+    `operand_strides` (aligned to `shape`, in elements or bytes): an element's place
+    in the iteration is its index dotted with them.
 
     Dimensions are ordered innermost-first by comparing strides operand by operand:
     the first operand whose strides at two dims differ (ignoring broadcast, stride 0,
-    dims) decides; equal strides keep the natural order. Then the result is laid out
-    densely in that order.
+    dims) decides; equal strides keep the natural order.
     """
-    operand_strides = [_broadcast_strides(t, shape) for t in tensors]
-
     def outer_first(d0: int, d1: int) -> int:     # >0: d0 should be outside d1
         for strides in operand_strides:
             s0, s1 = strides[d0], strides[d1]

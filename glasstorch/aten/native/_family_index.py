@@ -124,10 +124,12 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                          'method:less_equal_ method:lt method:lt_ method:ne method:ne_ '
                          'method:not_equal method:not_equal_',
  'pointwise.complex_build': 'function:complex function:polar',
- 'pointwise.conj': 'function:angle function:conj function:conj_physical '
-                   'function:conj_physical_ function:resolve_conj function:resolve_neg '
-                   'method:angle method:conj method:conj_physical method:conj_physical_ '
-                   'method:resolve_conj method:resolve_neg',
+ 'pointwise.conj': 'function:_conj function:_neg_view function:angle function:conj '
+                   'function:conj_physical function:conj_physical_ function:is_conj '
+                   'function:is_neg function:resolve_conj function:resolve_neg '
+                   'method:_conj method:_neg_view method:angle method:conj '
+                   'method:conj_physical method:conj_physical_ method:is_conj '
+                   'method:is_neg method:resolve_conj method:resolve_neg',
  'pointwise.division': 'function:div function:divide function:floor_divide function:fmod '
                        'function:remainder function:true_divide method:div method:div_ '
                        'method:divide method:divide_ method:floor_divide '
@@ -345,7 +347,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
                          'greater_equal_ gt gt_ isclose le le_ less less_ less_equal '
                          'less_equal_ lt lt_ ne ne_ not_equal not_equal_',
  'pointwise.complex_build': 'complex polar',
- 'pointwise.conj': 'angle conj conj_physical conj_physical_ resolve_conj resolve_neg',
+ 'pointwise.conj': '_conj _neg_view angle conj conj_physical conj_physical_ is_conj is_neg '
+                   'resolve_conj resolve_neg',
  'pointwise.division': 'div div_ divide divide_ floor_divide floor_divide_ fmod fmod_ '
                        'remainder remainder_ true_divide true_divide_',
  'pointwise.minmax': 'fmax fmin maximum minimum',

@@ -145,15 +145,6 @@ def sample_round_decimals(dtype):
                       decimals=2)
 
 
-NO_CONJ_BIT = ("unary: glasstorch has no conjugate bit, so conj of a complex tensor is a "
-               "new tensor where torch's is a lazy view (Note [No conjugate bit], conj.py)")
-
-
-def sample_conj(dtype):
-    for sample in sample_alias(dtype):
-        yield sample.known(NO_CONJ_BIT) if dtype.is_complex else sample
-
-
 EMPTY_LIKE = ("unary: torch makes this result with empty_like / zeros_like, which keep an "
               "empty input's strides; glasstorch lays every empty result out densely")
 ROW_MAJOR = ("unary: torch's complex angle is always row-major; glasstorch follows the "
@@ -360,10 +351,16 @@ OPS = [
           samples=known_where(REAL, EMPTY_LIKE)),
     unary("angle", _ref(_angle, "float_real"), inplace=False,
           samples=known_where(COMPLEX, ROW_MAJOR, _column_major)),
-    unary("conj", _ref(np.conj), out=False, inplace=False, samples=sample_conj),
+    unary("conj", _ref(np.conj), out=False, inplace=False, samples=sample_alias),
     unary("conj_physical", _ref(np.conj), samples=known_where(COMPLEX, EMPTY_LIKE)),
     unary("resolve_conj", _ref(np.array), out=False, inplace=False, samples=sample_alias),
     unary("resolve_neg", _ref(np.array), out=False, inplace=False, samples=sample_alias),
+    # the math bits' views; the differential tests compare every result's bits, which
+    # proves is_conj and is_neg as well
+    OpInfo("_conj", variants=("_conj", "Tensor._conj"), ref=_ref(np.conj), dtypes=COMPLEX,
+           sample_inputs=sample_alias, is_view=True, covers=("is_conj", "is_neg")),
+    unary("_neg_view", _ref(np.negative), dtypes=NOT_BOOL, out=False, inplace=False,
+          samples=sample_alias, is_view=True),
 ]
 _MAIN = {op.name: op for op in reversed(OPS)}          # the first entry of each name
 OPS += [unary(alias, _MAIN[name].ref, dtypes=_MAIN[name].dtypes, samples=sample_alias,

@@ -25,7 +25,8 @@ import ml_dtypes
 import numpy as np
 
 from ....c10 import dtype as dtypes
-from ....c10.dtype import from_numpy_dtype
+from ....c10.dtype import (COMPLEX32_PAIR, complex_to_pairs, from_numpy_dtype,
+                           pairs_to_complex64)
 from ....c10.layout import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ....c10.tensor_impl import contiguous_strides, wrap_array
 from ...backends import register_meta
@@ -48,6 +49,10 @@ def cast_array(src: np.ndarray, dtype) -> np.ndarray:
 
     See Note [torch's CPU casts]. Returns `src` itself when no conversion is needed.
     """
+    if src.dtype == COMPLEX32_PAIR:             # Note [complex32 as float16 pairs]
+        src = pairs_to_complex64(src)
+    if dtype is dtypes.complex32:
+        return complex_to_pairs(cast_array(src, dtypes.complex64))
     plan = _CAST_PLANS.get((src.dtype, dtype))
     if plan is None:
         plan = _CAST_PLANS[src.dtype, dtype] = _cast_plan(from_numpy_dtype(src.dtype), dtype)
@@ -161,7 +166,7 @@ def _limits_of(dtype) -> tuple:
 
 
 # Each storable dtype's finite range, looked up by every checked conversion.
-_LIMITS = {d: _limits_of(d) for d in dtypes.ALL_DTYPES if d is not dtypes.bool}
+_LIMITS = {d: _limits_of(d) for d in dtypes.EVERY_DTYPE if d is not dtypes.bool}
 
 
 def _overflows(value, dtype) -> bool:
@@ -511,6 +516,8 @@ def _scalar_meta(self):
 def local_scalar_dense(self):
     """The single element of `self` as a Python bool, int, float or complex."""
     value = self.reshape(-1)[0]
+    if self.dtype == COMPLEX32_PAIR:
+        return complex(pairs_to_complex64(value))
     if self.dtype.kind in "biufc":
         return value.item()
     return float(value)          # bfloat16 / float8 scalars of ml_dtypes

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ....c10.dtype import COMPLEX32_PAIR, complex_to_pairs
 from ....c10.layout import strided
 from ....c10.promotion import get_default_dtype, scalar_dtype
 from ...backends import register_meta
@@ -38,8 +39,6 @@ def check_options(layout, pin_memory, dtype=None) -> None:
     if pin_memory:
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
                            "pinned memory allocator is available on this system.")
-    if dtype is not None and dtype._np is None:
-        raise RuntimeError(f"glasstorch cannot store {dtype} tensors (NumPy has no such type)")
 
 
 def factory_meta(size, dtype=None, layout=None, device=None, pin_memory=None,
@@ -131,7 +130,10 @@ def ones(size, dtype, layout, device, pin_memory, *, out):
         >>> torch.ones(3, dtype=torch.int64)
         tensor([1, 1, 1])
     """
-    out.fill(1)
+    if out.dtype == COMPLEX32_PAIR:     # NumPy would fill both halves of the pairs
+        out[...] = complex_to_pairs(np.complex64(1))
+    else:
+        out.fill(1)
 
 
 def _full_meta(size, fill_value, dtype=None, layout=None, device=None, pin_memory=None):

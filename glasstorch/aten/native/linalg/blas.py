@@ -23,9 +23,12 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ....c10.dispatch_key import CONJUGATE, MATH_BITS, DispatchKey
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ....c10.promotion import result_type_with_scalar
 from ...derivatives import derivative_helper
+from ...dispatcher import ops
+from ...math_bits import math_bits_fallback, raw
 from ...registry import TensorMeta, check_castable, op
 from .blas_threads import matmul_into
 from ..pointwise.binary import conj, maybe_multiply
@@ -452,3 +455,22 @@ def vdot(self, other, *, out):
     """
     _dot_into(out, self, other, self.dtype.kind == "c")
 
+
+
+def _conjugate_products(op, keyset, args):
+    """dot / vdot at the Conjugate key, as torch's kernels read conjugate views: the
+    product of two conjugates (dot), or of a plain vector's conjugate with a
+    conjugate (vdot), is the conjugate of a plain dot product, returned as a lazy
+    conjugate view (Note [Math bits]); every other case resolves its inputs."""
+    a, b = args
+    conjugate_a = (a._keys & MATH_BITS) == CONJUGATE
+    conjugate_b = (b._keys & MATH_BITS) == CONJUGATE
+    lazy = conjugate_a if op is dot else not a._keys & MATH_BITS
+    if conjugate_b and lazy:
+        plain = dot.call(raw(a) if conjugate_a else a, raw(b))
+        return ops.aten._conj.default.call(plain)
+    return math_bits_fallback(op, keyset, args)
+
+
+for _overload in (dot, vdot):
+    _overload.register(DispatchKey.Conjugate, _conjugate_products)

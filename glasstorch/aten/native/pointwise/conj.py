@@ -1,23 +1,24 @@
-"""Complex helpers: angle, conj, conj_physical, resolve_conj, resolve_neg.
+"""Complex helpers: angle, conj_physical, and the math bits' operators.
 
-Note [No conjugate bit]
-    torch's `conj` of a complex tensor is lazy: a view of the same memory carrying a
-    "conjugate" bit that later operators honour (and `resolve_conj` materializes;
-    `resolve_neg` does the same for the negative bit). glasstorch keeps no such bits:
-    a tensor's values are its memory. So `conj` of a complex tensor is a new,
-    conjugated tensor (`conj_physical`), not a view, and `resolve_conj` /
-    `resolve_neg` have nothing to resolve: they return their input. For real tensors
-    everything agrees with torch: all of them return the input itself.
+`conj` of a complex tensor is lazy, as torch's: a view carrying the conjugate bit
+(`_conj`), which operators resolve when they read it; `_neg_view` is the same for
+negation. The bits, their fallback kernel and `copy_` through them are Note [Math bits]
+in aten/math_bits.py; this family declares the operators that set, test and resolve
+them.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ....c10.dispatch_key import CONJUGATE, NEGATIVE
 from ....c10.tensor_impl import TensorBase
+from ... import math_bits
+from ...dispatcher import FastPath
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion
-from ...registry import CPU, META, _label, composite
+from ...registry import CPU, META, _label, composite, view
 from ...schema import SchemaKind
+from ..creation.copy import clone
 from .unary import COMPLEX, exact_dtype_out, real_out_of_complex, unary
 
 
@@ -89,40 +90,118 @@ for _kind in (SchemaKind.functional, SchemaKind.inplace):
     _real_input_returned(conj_physical.declaration.overloads[_kind])
 
 
-@composite("conj(Tensor(a) self) -> Tensor(a)", method=True)
-def conj(self):
-    """The complex conjugate: `input` itself for real tensors; for complex ones a new
-    conjugated tensor (torch returns a lazy view instead: Note [No conjugate bit]).
+def _toggles(overload, bit: int) -> None:
+    """Make the view `overload` flip `bit` in its result's key set (a math bit's view):
+    its backend kernels and their fused fast paths, wrapped."""
+    def flipping(make):
+        def flip(op, keyset, args):
+            result = make(op, keyset, args)
+            result._keys ^= bit
+            return result
+        return flip
+    for key in (CPU, META):
+        fast = overload.fast_paths.get(int(key))
+        made = overload.kernels[key]
+        kernel = flipping(made)
+        _label(kernel, f"{made.__qualname__}, its math bit flipped", flipping)
+        overload.register(key, kernel)
+        overload.register_fast_path(key, FastPath(flipping(fast.kernel), fast.label,
+                                                  fast.module, fused=True, always=True))
+
+
+@view("_conj(Tensor(a) self) -> Tensor(a)", grad={"self": "grad.conj()"})
+def _conj(self):
+    """A view of the same memory with the conjugate bit flipped (Note [Math bits])."""
+    if not self._dtype.is_complex:      # torch's internal assert: real tensors have no bit
+        raise RuntimeError("isComplexType(typeMetaToScalarType(dtype())) INTERNAL ASSERT "
+                           "FAILED: _conj takes complex tensors")
+    return self._size, self._stride, self._offset
+
+
+@view("_neg_view(Tensor(a) self) -> Tensor(a)", grad={"self": "grad.neg()"})
+def _neg_view(self):
+    """A view of the same memory with the negative bit flipped (Note [Math bits]).
 
     Example::
 
-        >>> torch.conj(torch.tensor([1 + 2j]))
-        tensor([1.-2.j])
+        >>> torch._neg_view(torch.tensor([1.0, -2.0]))
+        tensor([-1.,  2.])
     """
-    return conj_physical.call(self)
+    return self._size, self._stride, self._offset
 
 
-@composite("resolve_conj(Tensor(a) self) -> Tensor(a)", method=True)
-def resolve_conj(self):
-    """`input` itself: glasstorch never defers a conjugation (Note [No conjugate bit]).
+_toggles(_conj, CONJUGATE)
+_toggles(_neg_view, NEGATIVE)
+math_bits.install()
+
+
+@composite("conj(Tensor(a) self) -> Tensor(a)", method=True)
+def conj(self):
+    """The complex conjugate, as a lazy view: for complex tensors, a view of the same
+    memory with the conjugate bit set (see `is_conj`, `resolve_conj`); real tensors
+    are returned as they are.
 
     Example::
 
         >>> x = torch.tensor([1 + 2j])
-        >>> torch.resolve_conj(x) is x
-        True
+        >>> y = x.conj()
+        >>> y, y.is_conj(), y.data_ptr() == x.data_ptr()
+        (tensor([1.-2.j]), True, True)
     """
-    return self
+    return _conj.call(self) if self._dtype.is_complex else self
+
+
+@composite("resolve_conj(Tensor(a) self) -> Tensor(a)", method=True)
+def resolve_conj(self):
+    """`input` itself unless its conjugate bit is set; then a new tensor holding the
+    conjugated values in memory, the bit clear.
+
+    Example::
+
+        >>> y = torch.tensor([1 + 2j]).conj().resolve_conj()
+        >>> y, y.is_conj()
+        (tensor([1.-2.j]), False)
+    """
+    if not self._keys & CONJUGATE:
+        return self
+    return clone.call(self, None)           # the fallback resolves what clone reads
 
 
 @composite("resolve_neg(Tensor(a) self) -> Tensor(a)", method=True)
 def resolve_neg(self):
-    """`input` itself: glasstorch never defers a negation (Note [No conjugate bit]).
+    """`input` itself unless its negative bit is set; then a new tensor holding the
+    negated values in memory, the bit clear.
 
     Example::
 
-        >>> x = torch.tensor([1.0, -2.0])
-        >>> torch.resolve_neg(x) is x
+        >>> y = torch._neg_view(torch.tensor([1.0])).resolve_neg()
+        >>> y, y.is_neg()
+        (tensor([-1.]), False)
+    """
+    if not self._keys & NEGATIVE:
+        return self
+    return clone.call(self, None)
+
+
+@composite("is_conj(Tensor self) -> bool", method=True)
+def is_conj(self):
+    """Whether `input`'s conjugate bit is set (a lazy conjugate view, as `conj` makes).
+
+    Example::
+
+        >>> torch.is_conj(torch.tensor([1j]).conj())
         True
     """
-    return self
+    return bool(self._keys & CONJUGATE)
+
+
+@composite("is_neg(Tensor self) -> bool", method=True)
+def is_neg(self):
+    """Whether `input`'s negative bit is set (a lazy negated view).
+
+    Example::
+
+        >>> torch.is_neg(torch.tensor([1j]).conj().imag)
+        True
+    """
+    return bool(self._keys & NEGATIVE)

@@ -26,8 +26,8 @@ Note [Fused multiply-add]
     so ``a * b + c`` in its C++ becomes one fused operation, rounded once. Where that
     changes results (a scale and shift by arbitrary numbers), `fma` reproduces it:
     exact for float32 operands (their product fits a double; the one double-rounding
-    case is corrected) and exact to the last bit for float64 except in a vanishing
-    fraction of cases (a product error below the sum's rounding).
+    case is corrected) and for float64 (an error-free product and sums, the tails
+    rounded to odd before the final rounding: Boldo and Melquiond's emulation).
 """
 from __future__ import annotations
 
@@ -101,15 +101,32 @@ def _split(a: np.ndarray) -> tuple:
 
 
 def _fma64(a, b, c) -> np.ndarray:
-    """a*b + c with one rounding, from Dekker's exact product and TwoSum."""
-    a = np.asarray(a, np.float64)
-    b = np.asarray(b, np.float64)
+    """a*b + c rounded once, by Boldo and Melquiond's emulation: the exact product
+    (Dekker) and two TwoSums split the value into a head and two tails, whose sum is
+    rounded to odd before the last, nearest, rounding. A tail added with a plain
+    rounding could land exactly halfway and round the wrong way: ``(1 + 2**-30) *
+    (1 - 2**-30) + (2**53 + 2)`` is 2**53 + 2, not 2**53 + 4."""
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
     product = a * b
     a_hi, a_lo = _split(a)
     b_hi, b_lo = _split(b)
     product_error = ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
-    total = product + c
-    return total + (_two_sum_error(product, np.asarray(c, np.float64), total) + product_error)
+    middle = c + product_error
+    middle_error = _two_sum_error(c, product_error, middle)
+    head = product + middle
+    head_error = _two_sum_error(product, middle, head)
+    result = head + _sum_rounded_to_odd(middle_error, head_error)
+    plain = product + c
+    return np.where(np.isfinite(plain), result, plain)       # infinities, NaN: as they are
+
+
+def _sum_rounded_to_odd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x + y rounded to odd: when inexact, the neighbour whose last bit is 1."""
+    total = x + y
+    error = _two_sum_error(x, y, total)
+    even = (total.view(np.int64) & 1) == 0
+    toward = np.where(error > 0, np.inf, -np.inf)
+    return np.where((error != 0) & even, np.nextafter(total, toward), total)
 
 
 def fma(a, b, c, dtype) -> np.ndarray:

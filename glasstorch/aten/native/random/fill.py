@@ -66,9 +66,10 @@ def largest_value(dtype) -> float:
 
 def real_view(out: np.ndarray) -> np.ndarray:
     """A complex array as real pairs (torch's view_as_real), any other array as is."""
-    if out.dtype.kind != "c":
+    if out.dtype.kind != "c" and out.dtype != dtypes.COMPLEX32_PAIR:
         return out
-    real = out.real
+    # complex32's pairs: Note [complex32 as float16 pairs]
+    real = out["real"] if out.dtype == dtypes.COMPLEX32_PAIR else out.real
     return np.lib.stride_tricks.as_strided(real, real.shape + (2,),
                                            real.strides + (real.itemsize,))
 
@@ -162,7 +163,7 @@ def fill_normal(out: np.ndarray, mean: float, std: float, generator) -> None:
     one at a time (in memory order, with the cached sample) otherwise. A complex `out`
     is filled as real pairs, each part of standard deviation std / sqrt(2)."""
     generator = generator_or_default(generator)
-    if out.dtype.kind == "c":
+    if out.dtype.kind == "c" or out.dtype == dtypes.COMPLEX32_PAIR:
         out, std = real_view(out), std / math.sqrt(2)
     if out.size >= 16 and out.flags.c_contiguous:
         out.reshape(-1)[...] = normal_fill(generator, out.size, mean, std, dtype_of(out))

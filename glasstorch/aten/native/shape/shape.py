@@ -14,6 +14,7 @@ import warnings
 
 from ....c10 import dtype as dtypes
 from ....c10.device import device_type
+from ....c10.dispatch_key import CONJUGATE
 from ....c10.layout import contiguous_format
 from ...backends import register_meta
 from ...dispatcher import ops
@@ -213,15 +214,8 @@ def _caller_stacklevel() -> int:
 
 
 def _conj(t):
-    """Complex conjugate, once glasstorch has the `conj` operator; plain `t` for reals."""
-    if not t._dtype.is_complex:
-        return t
-    try:
-        conj = ops.aten.conj.default
-    except AttributeError:
-        raise NotImplementedError("glasstorch has no conj operator yet, so H / mH / adjoint of "
-                                  "complex tensors are not available") from None
-    return conj.call(t)
+    """The lazy conjugate of a complex tensor (Note [Math bits]); plain `t` for reals."""
+    return ops.aten.conj.default.call(t) if t._dtype.is_complex else t
 
 
 @composite("numpy_T(Tensor(a) self) -> Tensor(a)", function=False)
@@ -361,7 +355,7 @@ def real(self):
         torch.float32
     """
     if self._dtype.is_complex:
-        return select.call(view_as_real.call(self), -1, 0)
+        return select.call(_pairs(self), -1, 0)
     return self
 
 
@@ -376,7 +370,16 @@ def imag(self):
     """
     if not self._dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return select.call(view_as_real.call(self), -1, 1)
+    pairs = _pairs(self)      # a conjugate's imaginary parts: its memory's, negated lazily
+    pairs = ops.aten._neg_view.default.call(pairs) if self._keys & CONJUGATE else pairs
+    return select.call(pairs, -1, 1)
+
+
+def _pairs(self):
+    """`view_as_real` of the memory of `self` (a conjugate view's, its bit dropped)."""
+    if self._keys & CONJUGATE:
+        self = ops.aten._conj.default.call(self)
+    return view_as_real.call(self)
 
 
 # ----------------------------------------------------------------------------------

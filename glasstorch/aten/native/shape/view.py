@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from ....c10 import dtype as dtypes
 from ....c10.device import device_type
+from ....c10.dispatch_key import CONJUGATE
 from ....c10.dtype import scalar_type_name
 from ... import functions as at
 from ...derivatives import derivative_helper
+from ...math_bits import refuse_reinterpret
 from ...meta.shape import compute_view_stride, infer_size, wrap_dim, wrap_dims
 from ...backends import register_meta
 from ...registry import view
@@ -90,9 +92,7 @@ def view_dtype(self, dtype):
         >>> torch.zeros(2, 4).view(torch.complex64).shape
         torch.Size([2, 2])
     """
-    if dtype._np is None:
-        raise NotImplementedError(f"glasstorch cannot store {dtype} tensors, so it cannot "
-                                  f"view a tensor as {dtype}")
+    refuse_reinterpret(self)
     old, new = self._dtype.itemsize, dtype.itemsize
     if old == new:
         return self._size, self._stride, self._offset, dtype
@@ -553,6 +553,11 @@ def view_as_real(self):
     """
     if not self._dtype.is_complex:
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if self._keys & CONJUGATE:
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
+                           "resolve the conjugate tensor so you can view it as real, use "
+                           "self.resolve_conj(); however, be warned that the resulting tensor "
+                           "will NOT alias the original.")
     return (self._size + (2,), tuple(st * 2 for st in self._stride) + (1,), self._offset * 2,
             self._dtype.to_real())
 
@@ -582,8 +587,5 @@ def view_as_complex(self):
     if self._offset % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     complex_dtype = self._dtype.to_complex()
-    if complex_dtype._np is None:
-        raise NotImplementedError("view_as_complex: glasstorch cannot store complex32 "
-                                  "(ComplexHalf) tensors")
     return (self._size[:-1], tuple(st // 2 for st in self._stride[:-1]), self._offset // 2,
             complex_dtype)

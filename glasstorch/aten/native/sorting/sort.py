@@ -253,7 +253,7 @@ def _argsort_stable_meta(self, stable, dim=-1, descending=False, out=None):
 
 
 def _refuse_complex(array: np.ndarray, name: str) -> None:
-    if array.dtype.kind == "c":
+    if array.dtype.kind == "c" or array.dtype == dtypes.COMPLEX32_PAIR:
         raise RuntimeError(f" {name} does not support complex dtypes on CPU")
 
 
