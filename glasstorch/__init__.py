@@ -38,6 +38,18 @@ from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
 from .autograd.inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 
+# ----- names (issue 14): global settings, tensor predicates, type names, constants -----
+from .aten.context import (  # noqa: F401
+    use_deterministic_algorithms, are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled, set_deterministic_debug_mode,
+    get_deterministic_debug_mode, set_float32_matmul_precision, get_float32_matmul_precision,
+    set_flush_denormal, set_warn_always, is_warn_always_enabled)
+from ._tensor_queries import (  # noqa: F401
+    is_floating_point, is_complex, is_signed, is_inference, is_nonzero, is_same_size,
+    get_device, typename, set_default_tensor_type)
+from math import e, inf, nan, pi  # noqa: F401,E402
+newaxis = None
+
 __version__ = "2.13.0+glasstorch"
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 

@@ -140,12 +140,17 @@ def _layout_of(tensors, shape: tuple):
 
 
 def permuted_strides(tensors, shape: tuple) -> tuple:
-    """Dense strides for `shape` whose dimension order follows the operands' strides.
+    """Dense strides for `shape` whose dimension order follows the operands' strides
+    (`stride_comparison`), laid out densely in that order."""
+    return dense_strides_in_order(shape, stride_comparison(tensors, shape))
+
+
+def stride_comparison(tensors, shape: tuple):
+    """TensorIterator's comparison of two dims by the operands' strides.
 
     Dimensions are ordered innermost-first by comparing strides operand by operand:
     the first operand whose strides at two dims differ (ignoring broadcast, stride 0,
-    dims) decides; equal strides keep the natural order. Then the result is laid out
-    densely in that order.
+    dims) decides; equal strides keep the natural order.
     """
     operand_strides = [_broadcast_strides(t, shape) for t in tensors]
 
@@ -159,8 +164,7 @@ def permuted_strides(tensors, shape: tuple) -> tuple:
             if shape[d0] > shape[d1]:          # equal strides: the smaller size goes inside
                 return 1
         return 0
-
-    return dense_strides_in_order(shape, outer_first)
+    return outer_first
 
 
 def _broadcast_strides(t: TensorBase, shape: tuple) -> tuple:

@@ -16,8 +16,8 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
  'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
  'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
- 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.unique')
+ 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.view_copy',
+ 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -263,6 +263,13 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'shape.triangular': 'function:tril function:tril_indices function:triu '
                      'function:triu_indices method:tril method:tril_ method:triu '
                      'method:triu_',
+ 'shape.view_copy': 'function:alias_copy function:as_strided_copy function:detach_copy '
+                    'function:diagonal_copy function:expand_copy function:permute_copy '
+                    'function:select_copy function:slice_copy function:split_copy '
+                    'function:split_with_sizes_copy function:squeeze_copy function:t_copy '
+                    'function:transpose_copy function:unbind_copy function:unfold_copy '
+                    'function:unsqueeze_copy function:view_as_complex_copy '
+                    'function:view_as_real_copy function:view_copy',
  'sorting.bucketing': 'function:bucketize function:isin function:searchsorted',
  'sorting.histogram': 'function:bincount function:histc function:histogram method:bincount '
                       'method:histc method:histogram',
@@ -392,6 +399,10 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
                 'tensor_split transpose_ unflatten unsqueeze_ view_as vsplit',
  'shape.split_views': 'split split_with_sizes unbind',
  'shape.triangular': 'tril tril_ tril_indices triu triu_ triu_indices',
+ 'shape.view_copy': 'alias_copy as_strided_copy detach_copy diagonal_copy expand_copy '
+                    'permute_copy select_copy slice_copy split_copy split_with_sizes_copy '
+                    'squeeze_copy t_copy transpose_copy unbind_copy unfold_copy '
+                    'unsqueeze_copy view_as_complex_copy view_as_real_copy view_copy',
  'sorting.bucketing': 'bucketize isin searchsorted',
  'sorting.histogram': 'bincount histc histogram',
  'sorting.sort': 'argsort msort sort topk',
