@@ -26,9 +26,9 @@ from ..c10 import dtype as dtypes
 from ..c10.device import device as Device
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
-from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, Mismatch,
-                         _describe, to_any, to_bool, to_tensor, to_tensor_or_number,
-                         apply_requires_grad)
+from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, NUMPY_NAMED,
+                         NUMPY_NAMES, Mismatch, _describe, to_any, to_bool, to_tensor,
+                         to_tensor_or_number, apply_requires_grad)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
 
 _SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature's arguments]
@@ -95,6 +95,7 @@ class Signature:
         self.name = name
         self.schema = schema
         self.is_method = is_method
+        self.numpy_names = not schema_names         # Note [NumPy argument names]
         self.functional = functional_overload
         self.out_overload = out_overload
         self.params = []
@@ -199,13 +200,18 @@ def _is_int_like(value) -> bool:
 
 
 def _merge(args: tuple, kwargs: dict, sig: Signature) -> tuple:
-    """Bind keywords into a full positional tuple (the uncommon path)."""
+    """Bind keywords into a full positional tuple (the uncommon path). As torch's
+    parser, a missing argument is reported before an unexpected keyword."""
     values = list(args) + [NO_DEFAULT] * (len(sig.params) - len(args))
     by_name = {p.name: p for p in sig.params}
+    unexpected = None
     for key, value in kwargs.items():
         p = by_name.get(key)
+        if p is None and sig.numpy_names:
+            p = _numpy_named(key, kwargs, by_name, values)
         if p is None:
-            raise Mismatch(f"got an unexpected keyword argument '{key}'")
+            unexpected = unexpected or key
+            continue
         if values[p.position] is not NO_DEFAULT:
             raise Mismatch(f"got multiple values for argument '{key}'")
         values[p.position] = value
@@ -214,7 +220,19 @@ def _merge(args: tuple, kwargs: dict, sig: Signature) -> tuple:
             if p.default is NO_DEFAULT:
                 raise Mismatch(f"missing 1 required positional arguments: \"{p.name}\"")
             values[p.position] = p.default
+    if unexpected is not None:
+        raise Mismatch(f"got an unexpected keyword argument '{unexpected}'")
     return tuple(values)
+
+
+def _numpy_named(key: str, kwargs: dict, by_name: dict, values: list):
+    """The parameter a NumPy keyword stands for, if it has no value yet and its own
+    name was not given (Note [NumPy argument names]); else None."""
+    name = NUMPY_NAMES.get(key)
+    p = by_name.get(name)
+    if p is None or name in kwargs or values[p.position] is not NO_DEFAULT:
+        return None
+    return p
 
 
 def _missing(args: tuple, sig: Signature):
@@ -323,40 +341,115 @@ def _direct_source(sig: Signature, name: str, kind: str) -> str | None:
     """A binding with the signature's own Python parameters (one overload, no varargs).
 
     Python binds the arguments itself, which is the cheapest binding there is; the
-    body only converts values whose type is not already the expected one. Returns
+    body only converts values whose type is not already the expected one. Parameters
+    with NumPy names (Note [NumPy argument names]) add a ``**numpy_names`` catch-all,
+    and the required ones from the first of them on default to `_MISSING`, which their
+    conversion refuses, so that ``torch.cumsum(x, axis=0)`` reaches the body. Returns
     None when the signature cannot be spelled as a Python ``def``.
     """
     import keyword
     if sig.varargs or any(keyword.iskeyword(p.name) for p in sig.params):
+        return None
+    missing = _may_be_missing(sig)
+    if missing is None:
         return None
     params, star = (["self"] if kind == "method" else []), False
     for i, p in enumerate(sig.params):
         if p.kwarg_only and not star:
             params.append("*")
             star = True
-        params.append(p.name if p.default is NO_DEFAULT else f"{p.name}=D_0_{i}")
-    names = [p.name for p in sig.params]
-    checks = []
-    for i, p in enumerate(sig.params):
-        line = _conversion_line(p, i, 0).replace(f"a{i}", p.name)
-        checks += ["    " + piece for piece in line.split("\n")] if line else []
-    lines = [f"def {name}({', '.join(params)}):"]
-    if checks:
-        # the error path re-binds what was given: keyword-only values as keywords
-        positional = [p.name for p in sig.params if not p.kwarg_only]
-        given = ", ".join(positional) + ("," if len(positional) == 1 else "")
-        keywords = ", ".join(f"{p.name!r}: {p.name}" for p in sig.params if p.kwarg_only)
-        lines += ["    try:"] + checks + [
-            "    except Mismatch:",
-            f"        _no_match({name!r}, SIGS, ({given}), {{{keywords}}})"]
-    call_args = (["self"] if kind == "method" else []) + names
+        default = "_MISSING" if i in missing else None if p.default is NO_DEFAULT else f"D_0_{i}"
+        params.append(p.name if default is None else f"{p.name}={default}")
+    numpy_names = sig.numpy_names and any(p.name in NUMPY_NAMED for p in sig.params)
+    lines = [f"def {name}({', '.join(params + (['**numpy_names'] if numpy_names else []))}):"]
+    if numpy_names:
+        lines += _numpy_names_branch(sig, name, kind)
+    lines += _checks_source(sig, name, bool(missing))
+    call_args = (["self"] if kind == "method" else []) + [p.name for p in sig.params]
     lines.append(f"    return call_0({', '.join(call_args)})")
     return "\n".join(lines)
 
 
+def _may_be_missing(sig: Signature) -> set | None:
+    """The required parameters a NumPy name may stand for, and those after them (a
+    Python ``def`` puts defaults last); None when one of them has no conversion to
+    refuse `_MISSING` (the binding then takes the general path)."""
+    if not sig.numpy_names:
+        return set()
+    first = next((i for i, p in enumerate(sig.params)
+                  if p.name in NUMPY_NAMED and p.default is NO_DEFAULT), None)
+    if first is None:
+        return set()
+    missing = {i for i, p in enumerate(sig.params[first:], first) if p.default is NO_DEFAULT}
+    if any(sig.params[i].convert is to_any or not _conversion_line(sig.params[i], i, 0)
+           for i in missing):
+        return None
+    return missing
+
+
+def _numpy_names_branch(sig: Signature, name: str, kind: str) -> list:
+    """The body's first lines: keywords left over are NumPy names; bind them the
+    general way, with what Python already bound given as keywords."""
+    given = ", ".join(f"({p.name!r}, {p.name}, {'_MISSING' if p.default is NO_DEFAULT else f'D_0_{i}'})"
+                      for i, p in enumerate(sig.params))
+    self_arg = "self, " if kind == "method" else ""
+    return ["    if numpy_names:",
+            f"        keywords = _keywords_given(({given},), numpy_names)",
+            "        try:",
+            "            bound = bind_0((), keywords)",
+            "        except Mismatch:",
+            f"            _no_match({name!r}, SIGS, (), keywords)",
+            f"        return call_0({self_arg}*bound)"]
+
+
+def _checks_source(sig: Signature, name: str, with_missing: bool) -> list:
+    """The conversions of values whose type is not already right, and the error path."""
+    checks = []
+    for i, p in enumerate(sig.params):
+        line = _conversion_line(p, i, 0).replace(f"a{i}", p.name)
+        checks += ["    " + piece for piece in line.split("\n")] if line else []
+    if not checks:
+        return []
+    # the error path re-binds what was given: keyword-only values as keywords
+    positional = [p.name for p in sig.params if not p.kwarg_only]
+    given = ", ".join(positional) + ("," if len(positional) == 1 else "")
+    keywords = ", ".join(f"{p.name!r}: {p.name}" for p in sig.params if p.kwarg_only)
+    report = "_no_match_given" if with_missing else "_no_match"
+    return ["    try:"] + checks + [
+        "    except Mismatch:",
+        f"        {report}({name!r}, SIGS, ({given}), {{{keywords}}})"]
+
+
+def _keywords_given(values: tuple, numpy_names: dict) -> dict:
+    """What a direct binding was given, as keywords: (name, value, default) triples
+    whose value is not the default, then the NumPy names."""
+    keywords = {name: value for name, value, default in values if value is not default}
+    keywords.update(numpy_names)
+    return keywords
+
+
+def _no_match_given(name: str, sigs: list, args: tuple, kwargs: dict):
+    """`_no_match` for a direct binding whose missing arguments hold `_MISSING`."""
+    args = tuple(a for a in args if a is not _MISSING)
+    kwargs = {k: v for k, v in kwargs.items() if v is not _MISSING}
+    _no_match(name, sigs, args, kwargs)
+
+
+class _Missing:
+    """The default of a required argument that a NumPy name may give instead."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING = _Missing()
+
+
 def _generate(kind: str, name: str) -> None:
     sigs = [Signature(*arguments) for arguments in _SIGNATURES[kind, name]]
-    namespace = {"_no_match": _no_match, "SIGS": sigs, "Mismatch": Mismatch}
+    namespace = {"_no_match": _no_match, "SIGS": sigs, "Mismatch": Mismatch,
+                 "_no_match_given": _no_match_given, "_keywords_given": _keywords_given,
+                 "_MISSING": _MISSING}
     blocks = []
     for i, sig in enumerate(sigs):
         namespace.update(_binder_namespace(sig, i))
@@ -405,13 +498,25 @@ def _no_match(name: str, sigs: list, args: tuple, kwargs: dict):
         except Mismatch as e:
             reasons.append(e.message)
     if len(sigs) == 1:                  # torch: "f(): argument 'x' ...", "f() takes ..."
-        colon = ":" if reasons[0].startswith("argument ") else ""
-        raise TypeError(f"{name}(){colon} {reasons[0]}")
+        reason = _unpositioned(reasons[0], kwargs)
+        colon = ":" if reason.startswith("argument ") else ""
+        raise TypeError(f"{name}(){colon} {reason}")
     got = ", ".join([_describe(a) for a in args] +
                     [f"{k}={_describe(v)}" for k, v in kwargs.items()])
     expected = "\n".join(f" * {sig}" for sig in sigs)
     raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
                     f"but expected one of:\n{expected}\n")
+
+
+def _unpositioned(reason: str, kwargs: dict) -> str:
+    """torch names an argument's position only when it was given by position."""
+    head, mark, rest = reason.partition(" (position ")
+    if not mark or not head.startswith("argument '"):
+        return reason
+    name = head[len("argument '"):-1]
+    if name in kwargs or any(NUMPY_NAMES.get(key) == name for key in kwargs):
+        return head + rest[rest.index(")") + 1:]
+    return reason
 
 
 def namespace_bind(sig: Signature, index: int):
