@@ -26,7 +26,8 @@ from ..c10 import dtype as dtypes
 from ..c10.device import device as Device
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
-from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, NUMPY_NAMED,
+from .direct_binding import MISSING, conversion_line, direct_source, keywords_given
+from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT,
                          NUMPY_NAMES, Mismatch, _describe, to_any, to_bool, to_tensor,
                          to_tensor_or_number, apply_requires_grad)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
@@ -164,34 +165,11 @@ def _binder_source(sig: Signature, index: int) -> str:
     if n_all:
         lines.append(f"    {', '.join(names)}{',' if n_all == 1 else ''} = args")
     for i, p in enumerate(sig.params):
-        check = _conversion_line(p, i, index)
+        check = conversion_line(p, i, index)
         if check:
             lines.append(check)
     lines.append(f"    return ({', '.join(names)}{',' if n_all == 1 else ''})")
     return "\n".join(lines)
-
-
-# Cheap type tests that let the common, already-right value skip its converter.
-_FAST_TESTS = {"int": "type({v}) is not int", "SymInt": "type({v}) is not int",
-               "bool": "type({v}) is not bool", "float": "type({v}) is not float",
-               "ScalarType": "type({v}) is not _dtype", "Layout": "type({v}) is not _Layout",
-               "Device": "type({v}) is not _Device",
-               "MemoryFormat": "type({v}) is not _MemoryFormat",
-               "Tensor": "not isinstance({v}, _Tensor)"}
-
-
-def _conversion_line(p: Param, i: int, index: int) -> str:
-    if p.python_only and p.name == "out":
-        return ""
-    value = f"a{i}"
-    guard = f"{value} is not None and " if (p.type is not None and p.type.optional
-                                            or p.default is None) else ""
-    base = "bool" if p.type is None else p.type.base
-    test = "True" if p.type is not None and p.type.is_list else \
-        _FAST_TESTS.get(base, "True").format(v=value)
-    if guard + test == "True":
-        return f"    {value} = C_{index}_{i}({value}, P_{index}_{i})"
-    return f"    if {guard}{test}:\n        {value} = C_{index}_{i}({value}, P_{index}_{i})"
 
 
 def _is_int_like(value) -> bool:
@@ -337,126 +315,25 @@ def _binder_namespace(sig: Signature, index: int) -> dict:
     return namespace
 
 
-def _direct_source(sig: Signature, name: str, kind: str) -> str | None:
-    """A binding with the signature's own Python parameters (one overload, no varargs).
-
-    Python binds the arguments itself, which is the cheapest binding there is; the
-    body only converts values whose type is not already the expected one. Parameters
-    with NumPy names (Note [NumPy argument names]) add a ``**numpy_names`` catch-all,
-    and the required ones from the first of them on default to `_MISSING`, which their
-    conversion refuses, so that ``torch.cumsum(x, axis=0)`` reaches the body. Returns
-    None when the signature cannot be spelled as a Python ``def``.
-    """
-    import keyword
-    if sig.varargs or any(keyword.iskeyword(p.name) for p in sig.params):
-        return None
-    missing = _may_be_missing(sig)
-    if missing is None:
-        return None
-    params, star = (["self"] if kind == "method" else []), False
-    for i, p in enumerate(sig.params):
-        if p.kwarg_only and not star:
-            params.append("*")
-            star = True
-        default = "_MISSING" if i in missing else None if p.default is NO_DEFAULT else f"D_0_{i}"
-        params.append(p.name if default is None else f"{p.name}={default}")
-    numpy_names = sig.numpy_names and any(p.name in NUMPY_NAMED for p in sig.params)
-    lines = [f"def {name}({', '.join(params + (['**numpy_names'] if numpy_names else []))}):"]
-    if numpy_names:
-        lines += _numpy_names_branch(sig, name, kind)
-    lines += _checks_source(sig, name, bool(missing))
-    call_args = (["self"] if kind == "method" else []) + [p.name for p in sig.params]
-    lines.append(f"    return call_0({', '.join(call_args)})")
-    return "\n".join(lines)
-
-
-def _may_be_missing(sig: Signature) -> set | None:
-    """The required parameters a NumPy name may stand for, and those after them (a
-    Python ``def`` puts defaults last); None when one of them has no conversion to
-    refuse `_MISSING` (the binding then takes the general path)."""
-    if not sig.numpy_names:
-        return set()
-    first = next((i for i, p in enumerate(sig.params)
-                  if p.name in NUMPY_NAMED and p.default is NO_DEFAULT), None)
-    if first is None:
-        return set()
-    missing = {i for i, p in enumerate(sig.params[first:], first) if p.default is NO_DEFAULT}
-    if any(sig.params[i].convert is to_any or not _conversion_line(sig.params[i], i, 0)
-           for i in missing):
-        return None
-    return missing
-
-
-def _numpy_names_branch(sig: Signature, name: str, kind: str) -> list:
-    """The body's first lines: keywords left over are NumPy names; bind them the
-    general way, with what Python already bound given as keywords."""
-    given = ", ".join(f"({p.name!r}, {p.name}, {'_MISSING' if p.default is NO_DEFAULT else f'D_0_{i}'})"
-                      for i, p in enumerate(sig.params))
-    self_arg = "self, " if kind == "method" else ""
-    return ["    if numpy_names:",
-            f"        keywords = _keywords_given(({given},), numpy_names)",
-            "        try:",
-            "            bound = bind_0((), keywords)",
-            "        except Mismatch:",
-            f"            _no_match({name!r}, SIGS, (), keywords)",
-            f"        return call_0({self_arg}*bound)"]
-
-
-def _checks_source(sig: Signature, name: str, with_missing: bool) -> list:
-    """The conversions of values whose type is not already right, and the error path."""
-    checks = []
-    for i, p in enumerate(sig.params):
-        line = _conversion_line(p, i, 0).replace(f"a{i}", p.name)
-        checks += ["    " + piece for piece in line.split("\n")] if line else []
-    if not checks:
-        return []
-    # the error path re-binds what was given: keyword-only values as keywords
-    positional = [p.name for p in sig.params if not p.kwarg_only]
-    given = ", ".join(positional) + ("," if len(positional) == 1 else "")
-    keywords = ", ".join(f"{p.name!r}: {p.name}" for p in sig.params if p.kwarg_only)
-    report = "_no_match_given" if with_missing else "_no_match"
-    return ["    try:"] + checks + [
-        "    except Mismatch:",
-        f"        {report}({name!r}, SIGS, ({given}), {{{keywords}}})"]
-
-
-def _keywords_given(values: tuple, numpy_names: dict) -> dict:
-    """What a direct binding was given, as keywords: (name, value, default) triples
-    whose value is not the default, then the NumPy names."""
-    keywords = {name: value for name, value, default in values if value is not default}
-    keywords.update(numpy_names)
-    return keywords
-
-
 def _no_match_given(name: str, sigs: list, args: tuple, kwargs: dict):
-    """`_no_match` for a direct binding whose missing arguments hold `_MISSING`."""
-    args = tuple(a for a in args if a is not _MISSING)
-    kwargs = {k: v for k, v in kwargs.items() if v is not _MISSING}
+    """`_no_match` for a direct binding whose missing arguments hold `MISSING`."""
+    args = tuple(a for a in args if a is not MISSING)
+    kwargs = {k: v for k, v in kwargs.items() if v is not MISSING}
     _no_match(name, sigs, args, kwargs)
-
-
-class _Missing:
-    """The default of a required argument that a NumPy name may give instead."""
-
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-_MISSING = _Missing()
 
 
 def _generate(kind: str, name: str) -> None:
     sigs = [Signature(*arguments) for arguments in _SIGNATURES[kind, name]]
     namespace = {"_no_match": _no_match, "SIGS": sigs, "Mismatch": Mismatch,
-                 "_no_match_given": _no_match_given, "_keywords_given": _keywords_given,
-                 "_MISSING": _MISSING}
+                 "_no_match_given": _no_match_given, "keywords_given": keywords_given,
+                 "MISSING": MISSING}
     blocks = []
     for i, sig in enumerate(sigs):
         namespace.update(_binder_namespace(sig, i))
         namespace[f"call_{i}"] = _make_caller(sig)
         namespace.update({f"D_{i}_{j}": p.default for j, p in enumerate(sig.params)})
         blocks.append(_binder_source(sig, i))
-    direct = _direct_source(sigs[0], name, kind) if len(sigs) == 1 else None
+    direct = direct_source(sigs[0], name, kind) if len(sigs) == 1 else None
     if direct is not None:
         _install_binding(kind, name, "\n\n".join(blocks + [direct]), namespace, sigs)
         return
