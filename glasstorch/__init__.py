@@ -86,6 +86,7 @@ _FAMILY_FUNCTIONS = {
     "tensordot": ("linalg.matmul", "tensordot_function"),
     "chain_matmul": ("linalg.matmul", "chain_matmul_function"),
     "einsum": ("linalg.einsum", "einsum_function"),
+    "range": ("creation.ranges", "range_function"),     # warns: deprecated (issue 14 names)
 }
 # Other Python functions found on first use: name -> (module, the function's name there),
 # as printing and threading are needed only once a program prints or splits work.
