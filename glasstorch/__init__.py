@@ -47,8 +47,12 @@ from .aten.context import (  # noqa: F401
 from ._tensor_queries import (  # noqa: F401
     is_floating_point, is_complex, is_signed, is_inference, is_nonzero, is_same_size,
     get_device, typename, set_default_tensor_type)
+from ._tensor_buffers import frombuffer, from_file  # noqa: F401
+from . import storage  # noqa: F401
+from .storage import TypedStorage, LEGACY_STORAGES as _LEGACY_STORAGES  # noqa: F401
 from math import e, inf, nan, pi  # noqa: F401,E402
 newaxis = None
+globals().update(_LEGACY_STORAGES)   # torch.FloatStorage, torch.LongStorage, ...
 
 __version__ = "2.13.0+glasstorch"
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
@@ -143,8 +147,8 @@ def is_tensor(obj) -> "bool":
 
 
 def is_storage(obj) -> "bool":
-    """Whether `obj` is a storage."""
-    return isinstance(obj, UntypedStorage)
+    """Whether `obj` is a storage (untyped, or typed: `torch.storage.TypedStorage`)."""
+    return isinstance(obj, (UntypedStorage, TypedStorage))
 
 
 def numel(input: Tensor) -> "int":

@@ -7,6 +7,8 @@ allocation to a single NumPy call. On `meta` there are no bytes at all, only a s
 """
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 
 from . import cpu_allocator  # noqa: F401  (Note [Keeping freed memory])
@@ -112,6 +114,26 @@ class UntypedStorage:
             self._owner = None
         self._nbytes = size
         return self
+
+    def share_memory_(self) -> "UntypedStorage":
+        """Move the bytes to memory shared with child processes (an anonymous shared
+        mapping, which forked workers see); a no-op when they are there already. Tensors
+        whose NumPy view was built before keep the old bytes (Note [Cached ndarray
+        views]): `Tensor.share_memory_` rebuilds its own."""
+        if self.device.type == "cpu" and not self.is_shared():
+            mapping = mmap.mmap(-1, max(self._nbytes, 1))
+            shared = np.frombuffer(mapping, np.uint8)[:self._nbytes]
+            shared[:] = self._data
+            self._bytes = shared
+            self._owner = None
+        return self
+
+    def is_shared(self) -> bool:
+        """Whether the bytes live in a shared memory mapping (`share_memory_`)."""
+        base = self._bytes
+        while isinstance(base, np.ndarray):
+            base = base.base
+        return isinstance(getattr(base, "obj", base), mmap.mmap)    # a memoryview's owner
 
     def tolist(self) -> list:
         return self._data.tolist()
