@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _indexing, _python_ops, _tensor_new
+from ._dlpack import TensorDLPack
 from ._tensor_memory import TensorMemory
 from ._tensor_queries import TensorQueries
 from .aten import binding, native, ops
@@ -40,7 +41,7 @@ class _FamilyMethod:
         return function if obj is None else function.__get__(obj, cls)
 
 
-class Tensor(TensorQueries, TensorMemory, TensorBase):
+class Tensor(TensorQueries, TensorMemory, TensorDLPack, TensorBase):
     """A multi-dimensional array of one dtype on one device, with autograd fields.
 
     Create tensors with factories (`torch.tensor`, `torch.zeros`, ...), not with this
