@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 
 @dataclass
 class Context:
@@ -19,6 +21,7 @@ class Context:
     deterministic_warn_only: bool = False
     float32_matmul_precision: str = "highest"
     warn_always: bool = False
+    fill_uninitialized_memory: bool = True     # torch.utils.deterministic's switch
 
 
 GLOBAL_CONTEXT = Context()
@@ -163,3 +166,17 @@ def warn_once(message: str, category: type = UserWarning, stacklevel: int = 2) -
         _WARNED.add(message)
         import warnings
         warnings.warn(message, category, stacklevel=stacklevel + 1)
+
+
+def fill_uninitialized(out: np.ndarray) -> None:
+    """In deterministic mode torch fills the memory factories leave uninitialised
+    (`empty`, `resize_`'s new elements) with NaN, or an integer type's largest value
+    (True for bool), so results cannot depend on what was there before; otherwise
+    this does nothing. ``torch.utils.deterministic.fill_uninitialized_memory = False``
+    turns it off."""
+    if not (GLOBAL_CONTEXT.deterministic and GLOBAL_CONTEXT.fill_uninitialized_memory):
+        return
+    if out.dtype.kind in "biu":
+        out.fill(True if out.dtype.kind == "b" else np.iinfo(out.dtype).max)
+    else:
+        out.fill(np.nan)

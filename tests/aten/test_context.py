@@ -77,3 +77,36 @@ def test_flush_denormal():
     where the CPU lacks it; a non-bool is refused in torch's words."""
     assert gt.set_flush_denormal(True) is False
     _same_outcome(lambda lib: lib.set_flush_denormal(1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "complex64", "int32",
+                                   "uint8", "bool"])
+def test_deterministic_mode_fills_uninitialized_memory_as_torch(dtype):
+    def call(lib):
+        lib.use_deterministic_algorithms(True)
+        d = getattr(lib, dtype)
+        grown = lib.zeros(2, dtype=d)
+        grown.resize_(4)
+        made = [lib.empty(2, dtype=d), lib.empty_like(lib.zeros(2, dtype=d)),
+                lib.empty_strided((2,), (1,), dtype=d), lib.zeros(1, dtype=d).new_empty(2),
+                grown]
+        return [str(t.tolist()) for t in made]
+    _same_outcome(call)
+
+
+def test_fill_uninitialized_memory_switch_as_torch():
+    def call(lib):
+        lib.use_deterministic_algorithms(True)
+        lib.utils.deterministic.fill_uninitialized_memory = False
+        try:
+            return lib.utils.deterministic.fill_uninitialized_memory
+        finally:
+            lib.utils.deterministic.fill_uninitialized_memory = True
+    _same_outcome(call)
+    gt.use_deterministic_algorithms(True)
+    gt.utils.deterministic.fill_uninitialized_memory = False
+    try:
+        assert not gt.empty(3).isnan().any()        # (torch's would be whatever was there)
+    finally:
+        gt.utils.deterministic.fill_uninitialized_memory = True
+    _same_outcome(lambda lib: setattr(lib.utils.deterministic, "fill_uninitialized_memory", 1))
