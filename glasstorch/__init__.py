@@ -49,7 +49,8 @@ from ._tensor_queries import (  # noqa: F401
     get_device, typename, set_default_tensor_type)
 from ._tensor_buffers import frombuffer, from_file  # noqa: F401
 from . import storage  # noqa: F401
-from .utils import deterministic as _deterministic, dlpack as _dlpack  # noqa: F401  (bound as torch's)
+from .utils import deterministic as _deterministic  # noqa: F401  (bound at import, as torch's)
+from .utils import dlpack as _dlpack  # noqa: F401
 from ._dlpack import from_dlpack  # noqa: F401
 from .storage import TypedStorage, LEGACY_STORAGES as _LEGACY_STORAGES  # noqa: F401
 from math import e, inf, nan, pi  # noqa: F401,E402

@@ -20,7 +20,7 @@ from .c10.tensor_impl import TensorBase, make_tensor
 def _over_bytes(data: np.ndarray, count: int, dtype) -> TensorBase:
     """A 1-D tensor of `count` elements of `dtype` over the flat bytes `data` (kept alive
     by the storage)."""
-    return make_tensor(UntypedStorage._wrap(data), (count,), (1,), 0, dtype)
+    return make_tensor(UntypedStorage._wrap(data, resizable=False), (count,), (1,), 0, dtype)
 
 
 def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0,

@@ -270,7 +270,7 @@ def _from_numpy(array, warn_read_only: bool):
     dtype = from_numpy_dtype(array.dtype)
     stride = tuple(s // itemsize for s in array.strides)
     if array.size == 0:
-        storage = UntypedStorage._wrap(np.empty(0, np.uint8))
+        storage = UntypedStorage._wrap(np.empty(0, np.uint8), resizable=False)
         return make_tensor(storage, array.shape, stride, 0, dtype)
     low, high = _byte_bounds(array)
     base = array
@@ -278,7 +278,7 @@ def _from_numpy(array, warn_read_only: bool):
         base = base.base
     flat = np.ndarray((high - low,), np.uint8, buffer=_byte_view(base),
                       offset=low - _address(base))
-    t = make_tensor(UntypedStorage._wrap(flat), array.shape, stride,
+    t = make_tensor(UntypedStorage._wrap(flat, resizable=False), array.shape, stride,
                     (_address(array) - low) // itemsize, dtype, array)
     t.__dict__["_numpy_base"] = array        # keeps the array (and its memory) alive
     return t

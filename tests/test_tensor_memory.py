@@ -3,6 +3,7 @@ storage), against torch."""
 import os
 import warnings
 
+import numpy as np
 import pytest
 
 import glasstorch as gt
@@ -129,3 +130,16 @@ def test_share_memory_answers_as_torch():
 def test_storage_type_as_torch():
     _same(lambda lib: [str(lib.zeros(1, dtype=d).storage_type()) for d in (
         lib.float32, lib.bfloat16, lib.complex64, lib.int64, lib.bool, lib.uint8)])
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.from_numpy(np.zeros(2)), lambda lib: lib.as_tensor(np.zeros(2)),
+    lambda lib: lib.frombuffer(bytearray(8), dtype=lib.float32),
+    lambda lib: lib.from_dlpack(np.zeros(2)), lambda lib: lib.zeros(2),
+    lambda lib: lib.tensor(np.zeros(2))])
+@pytest.mark.parametrize("action", [
+    lambda t: t.resize_(5).shape, lambda t: t.resize_(1).tolist(),
+    lambda t: t.untyped_storage().resizable(),
+    lambda t: t.untyped_storage().resize_(64).nbytes()])
+def test_memory_owned_elsewhere_is_not_resizable_as_torch(make, action):
+    _same(lambda lib: action(make(lib)))
