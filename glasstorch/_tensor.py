@@ -355,7 +355,7 @@ def _install_method(kind: str, name: str) -> None:
 
 for _name, _method in _conversion.SHORTHANDS.items():     # x.float(), x.long(), ...
     setattr(Tensor, _name, _method)
-_HAND_WRITTEN = {name for name in vars(Tensor)}
+_HAND_WRITTEN = {name for cls in Tensor.__mro__[:-2] for name in vars(cls)}   # mixins too
 _python_ops.install(Tensor)
 set_tensor_class(Tensor)
 binding.add_sink(_install_method)

@@ -14,8 +14,10 @@ import warnings
 
 import numpy as np
 
+from ._tensor_new import tensor
 from .aten import ops
 from .aten.allocation import storage_elements
+from .aten.direct_binding import MISSING
 from .autograd.grad_mode import is_grad_enabled
 from .c10.dtype import type_meta_name
 from .c10.storage import UntypedStorage
@@ -99,6 +101,27 @@ class TensorMemory:
         _check_same_type("map2_", self, x, "x", "argument 'x'")
         _check_same_type("map2_", self, y, "y", "argument 'y'")
         return _map_elements(self, "map2_", (x, y), callable)
+
+    # ----- copying in ------------------------------------------------------------------
+    def copy_(self, other=MISSING, non_blocking: bool = False):
+        """Copy `other`'s elements into this tensor, broadcast to its shape and cast to its
+        dtype; a number fills it. Returns this tensor.
+
+        Example::
+
+            >>> torch.zeros(2, 2).copy_(torch.tensor([1., 2.]))
+            tensor([[1., 2.],
+                    [1., 2.]])
+        """
+        if other is MISSING:
+            raise TypeError("copy_() received an invalid combination of arguments - got (), "
+                            "but expected (Tensor other, bool non_blocking = False)")
+        if not isinstance(other, TensorBase):
+            if not isinstance(other, (numbers.Number, np.number, np.bool_)):
+                raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
+                                f"{type(other).__name__}")
+            other = tensor(other)
+        return _aten.copy_.default(self, other, non_blocking)
 
     # ----- deprecated out-of-place resize -----------------------------------------------
     def resize(self, *sizes):

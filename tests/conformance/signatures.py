@@ -110,6 +110,19 @@ def _stub_parameters(path: Path, class_name: str | None) -> dict:
 _STUB_ONLY = {"function": {"names", "name"}, "method": {"names", "name", "out", "from_"}}
 
 
+def _parameters(kind: str, name: str) -> set:
+    """The parameter names glasstorch's ``torch.<name>`` / ``Tensor.<name>`` takes: its
+    generated overloads', or the hand-written method's."""
+    import inspect
+    from glasstorch import _tensor
+    from glasstorch.aten import binding
+    if kind == "method" and name in _tensor._HAND_WRITTEN:
+        return set(inspect.signature(getattr(glasstorch.Tensor, name)).parameters) - {"self"}
+    binding.get_binding(kind, name)
+    return set().union(*({p.name for p in binding.Signature(*a).params}
+                         for a in binding._SIGNATURES[kind, name]))
+
+
 def python_gaps() -> dict:
     """(kind, name) -> the parameter names torch's overloads take that no glasstorch
     overload of the same Python name does (names of dimensions, ``names=``, left out)."""
@@ -123,9 +136,7 @@ def python_gaps() -> dict:
         for name in binding.names(kind):
             if name not in theirs[kind]:
                 continue
-            binding.get_binding(kind, name)
-            mine = set().union(*({p.name for p in binding.Signature(*a).params}
-                                 for a in binding._SIGNATURES[kind, name]))
+            mine = _parameters(kind, name)
             lacking = set().union(*theirs[kind][name]) - mine - _STUB_ONLY[kind]
             if lacking:
                 gaps[kind, name] = sorted(lacking)

@@ -20,7 +20,6 @@ KNOWN_PYTHON_GAPS = {
     ("function", "split_copy"): (["out"], "out= of a list of tensors"),
     ("function", "split_with_sizes_copy"): (["out"], "out= of a list of tensors"),
     ("function", "unbind_copy"): (["out"], "out= of a list of tensors"),
-    ("method", "copy_"): (["other"], "torch's hand-written binding names `src` `other`"),
 }
 # Declared overloads whose schema text differs from torch's: the defaults' spelling
 # (``0`` for ``0.``; None standing for int64), the same values.
