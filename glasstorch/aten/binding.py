@@ -152,8 +152,7 @@ def _binder_source(sig: Signature, index: int) -> str:
         lines += ["    if n > 1 or (n == 1 and (type(args[0]) is int or _is_int_like(args[0]))):",
                   "        args = (args,)", "        n = 1"]
     lines += [f"    if n > {sig.n_positional}:",
-              f"        raise Mismatch(f'takes {sig.n_positional} positional arguments but "
-              "{n} were given')",
+              f"        raise Mismatch(f'{_takes_text(sig)} but {{n}} were given')",
               "    if kwargs:",
               f"        args = _merge(args, kwargs, SIG_{index})",
               f"    elif n != {n_all}:",
@@ -193,11 +192,11 @@ def _merge(args: tuple, kwargs: dict, sig: Signature) -> tuple:
         if values[p.position] is not NO_DEFAULT:
             raise Mismatch(f"got multiple values for argument '{key}'")
         values[p.position] = value
-    for p in sig.params:
-        if values[p.position] is NO_DEFAULT:
-            if p.default is NO_DEFAULT:
-                raise Mismatch(f"missing 1 required positional arguments: \"{p.name}\"")
-            values[p.position] = p.default
+    missing = [p.name for p in sig.params
+               if values[p.position] is NO_DEFAULT and p.default is NO_DEFAULT]
+    if missing:
+        raise Mismatch(_missing_text(missing))
+    values = [p.default if v is NO_DEFAULT else v for p, v in zip(sig.params, values)]
     if unexpected is not None:
         raise Mismatch(f"got an unexpected keyword argument '{unexpected}'")
     return tuple(values)
@@ -214,9 +213,24 @@ def _numpy_named(key: str, kwargs: dict, by_name: dict, values: list):
 
 
 def _missing(args: tuple, sig: Signature):
-    names = [p.name for p in sig.params[len(args):] if p.default is NO_DEFAULT]
-    raise Mismatch(f"missing {len(names)} required positional arguments: "
-                   + ", ".join(f'"{n}"' for n in names))
+    raise Mismatch(_missing_text([p.name for p in sig.params[len(args):]
+                                  if p.default is NO_DEFAULT]))
+
+
+def _takes_text(sig: Signature) -> str:
+    """torch's words for how many positional arguments a signature takes."""
+    most = sig.n_positional
+    least = sum(1 for p in sig.params if not p.kwarg_only and p.default is NO_DEFAULT)
+    if least == most:
+        return f"takes {most} positional argument{'' if most == 1 else 's'}"
+    return f"takes from {least} to {most} positional arguments"
+
+
+def _missing_text(names: list) -> str:
+    """torch's words, its number agreement included: "1 ... arguments", "2 ... argument"."""
+    noun = "arguments" if len(names) == 1 else "argument"
+    return f"missing {len(names)} required positional {noun}: " + ", ".join(
+        f'"{n}"' for n in names)
 
 
 def _fill_table(sig: Signature) -> tuple:
@@ -316,10 +330,13 @@ def _binder_namespace(sig: Signature, index: int) -> dict:
 
 
 def _no_match_given(name: str, sigs: list, args: tuple, kwargs: dict):
-    """`_no_match` for a direct binding whose missing arguments hold `MISSING`."""
-    args = tuple(a for a in args if a is not MISSING)
-    kwargs = {k: v for k, v in kwargs.items() if v is not MISSING}
-    _no_match(name, sigs, args, kwargs)
+    """`_no_match` for a direct binding whose missing arguments hold `MISSING`: what
+    follows the first missing positional one was given by keyword."""
+    names = [p.name for p in sigs[0].params if not p.kwarg_only]
+    cut = next((i for i, a in enumerate(args) if a is MISSING), len(args))
+    keywords = {n: a for n, a in zip(names[cut:], args[cut:]) if a is not MISSING}
+    keywords.update({k: v for k, v in kwargs.items() if v is not MISSING})
+    _no_match(name, sigs, args[:cut], keywords)
 
 
 def _generate(kind: str, name: str) -> None:

@@ -35,10 +35,11 @@ def direct_source(sig, name: str, kind: str) -> str | None:
 
     Python binds the arguments itself, which is the cheapest binding there is; the
     body only converts values whose type is not already the expected one. Parameters
-    with NumPy names (Note [NumPy argument names]) add a ``**numpy_names`` catch-all,
-    and the required ones from the first of them on default to `MISSING`, which their
-    conversion refuses, so that ``torch.cumsum(x, axis=0)`` reaches the body. Returns
-    None when the signature cannot be spelled as a Python ``def``.
+    with NumPy names (Note [NumPy argument names]) add a ``**numpy_names`` catch-all.
+    Required parameters default to `MISSING`, which their conversion refuses, so that
+    ``torch.cumsum(x, axis=0)`` reaches the body and a missing argument is reported in
+    torch's words; ``*extra`` then catches surplus positional arguments, for the same
+    reason. Returns None when the signature cannot be spelled as a Python ``def``.
     """
     import keyword
     if sig.varargs or any(keyword.iskeyword(p.name) for p in sig.params):
@@ -46,15 +47,25 @@ def direct_source(sig, name: str, kind: str) -> str | None:
     missing = _may_be_missing(sig)
     if missing is None:
         return None
-    params, star = (["self"] if kind == "method" else []), False
+    # with defaults everywhere Python would word "too many arguments" its own way
+    # ("takes from 0 to 2 ..."): `*extra` catches them, for torch's wording
+    star = "*extra" if missing else "*"
+    params, starred = (["self"] if kind == "method" else []), False
     for i, p in enumerate(sig.params):
-        if p.kwarg_only and not star:
-            params.append("*")
-            star = True
+        if p.kwarg_only and not starred:
+            params.append(star)
+            starred = True
         default = "MISSING" if i in missing else None if p.default is NO_DEFAULT else f"D_0_{i}"
         params.append(p.name if default is None else f"{p.name}={default}")
+    if missing and not starred:
+        params.append(star)
     numpy_names = sig.numpy_names and any(p.name in NUMPY_NAMED for p in sig.params)
     lines = [f"def {name}({', '.join(params + (['**numpy_names'] if numpy_names else []))}):"]
+    if missing:
+        positional = [p.name for p in sig.params if not p.kwarg_only]
+        lines += ["    if extra:",
+                  f"        _no_match_given({name!r}, SIGS, ({', '.join(positional + ['*extra'])},"
+                  f"), {{}})"]
     if numpy_names:
         lines += _numpy_names_branch(sig, name, kind)
     lines += _checks_source(sig, name, bool(missing))
@@ -64,20 +75,24 @@ def direct_source(sig, name: str, kind: str) -> str | None:
 
 
 def _may_be_missing(sig) -> set | None:
-    """The required parameters a NumPy name may stand for, and those after them (a
-    Python ``def`` puts defaults last); None when one of them has no conversion to
-    refuse `MISSING` (the binding then takes the general path)."""
-    if not sig.numpy_names:
+    """The required parameters that default to `MISSING`: all of them when each has a
+    conversion that refuses it (a missing argument is then reported in torch's words,
+    not Python's); else those a NumPy name may stand for and the ones after them (a
+    Python ``def`` puts defaults last). None when even those cannot all refuse it (the
+    binding then takes the general path)."""
+    required = {i for i, p in enumerate(sig.params) if p.default is NO_DEFAULT}
+    if all(_refuses_missing(sig.params[i], i) for i in required):
+        return required
+    first = next((i for i in sorted(required) if sig.params[i].name in NUMPY_NAMED), None)
+    if not sig.numpy_names or first is None:
         return set()
-    first = next((i for i, p in enumerate(sig.params)
-                  if p.name in NUMPY_NAMED and p.default is NO_DEFAULT), None)
-    if first is None:
-        return set()
-    missing = {i for i, p in enumerate(sig.params[first:], first) if p.default is NO_DEFAULT}
-    if any(sig.params[i].convert is to_any or not conversion_line(sig.params[i], i, 0)
-           for i in missing):
-        return None
-    return missing
+    missing = {i for i in required if i >= first}
+    return missing if all(_refuses_missing(sig.params[i], i) for i in missing) else None
+
+
+def _refuses_missing(p, i: int) -> bool:
+    """Whether the parameter's conversion turns `MISSING` away (a Mismatch)."""
+    return p.convert is not to_any and bool(conversion_line(p, i, 0))
 
 
 def _numpy_names_branch(sig, name: str, kind: str) -> list:
