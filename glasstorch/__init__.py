@@ -55,7 +55,6 @@ from ._dlpack import from_dlpack  # noqa: F401
 from .storage import TypedStorage, LEGACY_STORAGES as _LEGACY_STORAGES  # noqa: F401
 from math import e, inf, nan, pi  # noqa: F401,E402
 newaxis = None
-globals().update(_LEGACY_STORAGES)   # torch.FloatStorage, torch.LongStorage, ...
 
 __version__ = "2.13.0+glasstorch"
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
@@ -71,6 +70,7 @@ def _forget_function(kind: str, name: str) -> None:
 # but `import glasstorch` itself need not pay for every layer and optimizer (nor for
 # printing, `torch._tensor_str`, in a program that prints nothing).
 _LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
+_LAZY_SUBMODULES |= {"storage"}        # typed storages (issue 14 names), on first use
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,
@@ -101,6 +101,11 @@ _MODULE_FUNCTIONS = {
     "set_printoptions": ("_tensor_str", "set_printoptions"),
     "get_num_threads": ("aten.parallel", "get_num_threads"),
     "set_num_threads": ("aten.parallel", "set_num_threads"),
+    # typed storages (issue 14 names): torch.TypedStorage, torch.FloatStorage, ...
+    **{name: ("storage", name) for name in ("TypedStorage", "DoubleStorage", "FloatStorage",
+        "HalfStorage", "BFloat16Storage", "LongStorage", "IntStorage", "ShortStorage",
+        "CharStorage", "ByteStorage", "BoolStorage", "ComplexFloatStorage",
+        "ComplexDoubleStorage")},
 }
 
 
@@ -151,6 +156,7 @@ def is_tensor(obj) -> "bool":
 
 def is_storage(obj) -> "bool":
     """Whether `obj` is a storage (untyped, or typed: `torch.storage.TypedStorage`)."""
+    from .storage import TypedStorage
     return isinstance(obj, (UntypedStorage, TypedStorage))
 
 

@@ -239,6 +239,9 @@ LEGACY_STORAGES = {f"{scalar_type_name(d)}Storage": _legacy_class(
         dtypes.float64, dtypes.float32, dtypes.float16, dtypes.bfloat16, dtypes.int64,
         dtypes.int32, dtypes.int16, dtypes.int8, dtypes.uint8, dtypes.bool, dtypes.complex64,
         dtypes.complex128)}
+# the legacy names, where the torch namespace's table of lazy names finds them
+# (`torch.FloatStorage` is made on first use, with this module)
+globals().update(LEGACY_STORAGES)
 
 
 def legacy_storage_class(dtype) -> type:

@@ -8,20 +8,21 @@ functions that read and write them (re-exported as ``torch.<name>``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 
-@dataclass
 class Context:
     """The global switches; read them through the functions below."""
 
-    deterministic: bool = False
-    deterministic_warn_only: bool = False
-    float32_matmul_precision: str = "highest"
-    warn_always: bool = False
-    fill_uninitialized_memory: bool = True     # torch.utils.deterministic's switch
+    __slots__ = ("deterministic", "deterministic_warn_only", "float32_matmul_precision",
+                 "warn_always", "fill_uninitialized_memory")
+
+    def __init__(self) -> None:
+        self.deterministic = False
+        self.deterministic_warn_only = False
+        self.float32_matmul_precision = "highest"
+        self.warn_always = False
+        self.fill_uninitialized_memory = True      # torch.utils.deterministic's switch
 
 
 GLOBAL_CONTEXT = Context()
