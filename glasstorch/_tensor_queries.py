@@ -8,11 +8,11 @@ words of torch's argument parser. Also `typename` and the deprecated
 """
 from __future__ import annotations
 
+from ._tensor_new import LEGACY_TYPES
 from .aten import ops
 from .aten.context import warn_once
 from .aten.meta.pointwise import stride_comparison
 from .aten.meta.shape import dims_in_order
-from .aten.native.creation.conversion import DTYPES_BY_TYPE_NAME
 from .c10.layout import channels_last, memory_format
 from .c10.promotion import set_default_dtype
 from .c10.tensor_impl import TensorBase
@@ -106,9 +106,10 @@ def set_default_tensor_type(t, /) -> None:
     if isinstance(t, str):
         if t.startswith("torch.cuda."):
             raise TypeError(f"type {t} not available. Torch not compiled with CUDA enabled.")
-        if t not in DTYPES_BY_TYPE_NAME:
+        legacy = LEGACY_TYPES.get(t.removeprefix("torch."))
+        if legacy is None:
             raise AttributeError(f"module 'torch' has no attribute '{t.rsplit('.', 1)[-1]}'")
-        dtype = DTYPES_BY_TYPE_NAME[t]
+        dtype = legacy._legacy_dtype
     elif isinstance(t, type) and hasattr(t, "_legacy_dtype"):
         dtype = t._legacy_dtype
     else:

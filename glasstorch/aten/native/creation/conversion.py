@@ -215,7 +215,7 @@ def _type_text(value) -> str:
 # ----------------------------------------------------------------------------------
 # Tensor.type and the dtype shorthands
 # ----------------------------------------------------------------------------------
-DTYPES_BY_TYPE_NAME = {f"torch.{scalar_type_name(d)}Tensor": d for d in dtypes.ALL_DTYPES}
+_DTYPES_BY_TYPE_NAME = {f"torch.{scalar_type_name(d)}Tensor": d for d in dtypes.ALL_DTYPES}
 
 
 def tensor_type(self, dtype=None, non_blocking=False, *extra, **kwargs):
@@ -243,9 +243,9 @@ def tensor_type(self, dtype=None, non_blocking=False, *extra, **kwargs):
     elif isinstance(dtype, str):
         if dtype.startswith("torch.cuda."):
             raise AssertionError("Torch not compiled with CUDA enabled")
-        if dtype not in DTYPES_BY_TYPE_NAME:
+        if dtype not in _DTYPES_BY_TYPE_NAME:
             raise ValueError(f"invalid type: '{dtype}'")
-        dtype = DTYPES_BY_TYPE_NAME[dtype]
+        dtype = _DTYPES_BY_TYPE_NAME[dtype]
     elif not isinstance(dtype, dtypes.dtype):
         raise TypeError("dtype must be a type, str, or dtype object")
     return _to(self, dtype, None, None, None, non_blocking, False, None)
