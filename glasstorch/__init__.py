@@ -48,11 +48,9 @@ from ._tensor_queries import (  # noqa: F401
     is_floating_point, is_complex, is_signed, is_inference, is_nonzero, is_same_size,
     get_device, typename, set_default_tensor_type)
 from ._tensor_buffers import frombuffer, from_file  # noqa: F401
-from . import storage  # noqa: F401
 from .utils import deterministic as _deterministic  # noqa: F401  (bound at import, as torch's)
 from .utils import dlpack as _dlpack  # noqa: F401
 from ._dlpack import from_dlpack  # noqa: F401
-from .storage import TypedStorage, LEGACY_STORAGES as _LEGACY_STORAGES  # noqa: F401
 from math import e, inf, nan, pi  # noqa: F401,E402
 newaxis = None
 
@@ -70,7 +68,6 @@ def _forget_function(kind: str, name: str) -> None:
 # but `import glasstorch` itself need not pay for every layer and optimizer (nor for
 # printing, `torch._tensor_str`, in a program that prints nothing).
 _LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
-_LAZY_SUBMODULES |= {"storage"}        # typed storages (issue 14 names), on first use
 
 # Python functions written in family files (torch's own are Python functions too), found
 # on first use with their family (Note [Families load on first use]): name -> (family,
@@ -93,7 +90,6 @@ _FAMILY_FUNCTIONS = {
     "tensordot": ("linalg.matmul", "tensordot_function"),
     "chain_matmul": ("linalg.matmul", "chain_matmul_function"),
     "einsum": ("linalg.einsum", "einsum_function"),
-    "range": ("creation.ranges", "range_function"),     # warns: deprecated (issue 14 names)
 }
 # Other Python functions found on first use: name -> (module, the function's name there),
 # as printing and threading are needed only once a program prints or splits work.
@@ -101,11 +97,6 @@ _MODULE_FUNCTIONS = {
     "set_printoptions": ("_tensor_str", "set_printoptions"),
     "get_num_threads": ("aten.parallel", "get_num_threads"),
     "set_num_threads": ("aten.parallel", "set_num_threads"),
-    # typed storages (issue 14 names): torch.TypedStorage, torch.FloatStorage, ...
-    **{name: ("storage", name) for name in ("TypedStorage", "DoubleStorage", "FloatStorage",
-        "HalfStorage", "BFloat16Storage", "LongStorage", "IntStorage", "ShortStorage",
-        "CharStorage", "ByteStorage", "BoolStorage", "ComplexFloatStorage",
-        "ComplexDoubleStorage")},
 }
 
 
@@ -164,6 +155,15 @@ def numel(input: Tensor) -> "int":
     """The number of elements of `input`."""
     return input.numel()
 
+
+# names (issue 14), found on first use: the deprecated torch.range (a Python function that
+# warns, over the generated binding), and the typed storages (torch.storage, torch.FloatStorage)
+_FAMILY_FUNCTIONS["range"] = ("creation.ranges", "range_function")
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | {"storage"}
+_MODULE_FUNCTIONS.update({name: ("storage", name) for name in (
+    "TypedStorage", "DoubleStorage", "FloatStorage", "HalfStorage", "BFloat16Storage",
+    "LongStorage", "IntStorage", "ShortStorage", "CharStorage", "ByteStorage", "BoolStorage",
+    "ComplexFloatStorage", "ComplexDoubleStorage")})
 
 # written here by hand, or found in the families: generated bindings never replace them
 _HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS) | set(_MODULE_FUNCTIONS)
