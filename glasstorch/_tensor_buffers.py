@@ -23,6 +23,25 @@ def _over_bytes(data: np.ndarray, count: int, dtype) -> TensorBase:
     return make_tensor(UntypedStorage._wrap(data, resizable=False), (count,), (1,), 0, dtype)
 
 
+def _element_count(length: int, size: int, count: int, offset: int) -> int:
+    """How many elements of `size` bytes `frombuffer` reads, with torch's refusals."""
+    if length <= 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({length} bytes) minus 1")
+    if count < 0:
+        if (length - offset) % size:
+            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} "
+                             f"bytes) must be a multiple of element size ({size})")
+        return (length - offset) // size
+    if offset + count * size > length:
+        raise ValueError(f"requested buffer length ({count} * {size} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({length} bytes)")
+    return count
+
+
 def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0,
                requires_grad: bool = False) -> TensorBase:
     """A 1-D tensor sharing the memory of an object with the buffer protocol.
@@ -57,21 +76,8 @@ def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0,
                   "non-writable) buffer using the tensor. You may want to copy the buffer to "
                   "protect its data or make it writable before converting it to a tensor. "
                   "This type of warning will be suppressed for the rest of this program.")
-    length, size = data.size, dtype.itemsize
-    if length <= 0 or count == 0:
-        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
-    if not 0 <= offset < length:
-        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
-                         f"buffer length ({length} bytes) minus 1")
-    if count < 0:
-        if (length - offset) % size:
-            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} "
-                             f"bytes) must be a multiple of element size ({size})")
-        count = (length - offset) // size
-    elif offset + count * size > length:
-        raise ValueError(f"requested buffer length ({count} * {size} bytes) after offset "
-                         f"({offset} bytes) must not be greater than actual buffer length "
-                         f"({length} bytes)")
+    size = dtype.itemsize
+    count = _element_count(data.size, size, count, offset)
     result = _over_bytes(data[offset:offset + count * size], count, dtype)
     return apply_requires_grad(result, requires_grad)
 

@@ -47,18 +47,7 @@ def direct_source(sig, name: str, kind: str) -> str | None:
     missing = _may_be_missing(sig)
     if missing is None:
         return None
-    # with defaults everywhere Python would word "too many arguments" its own way
-    # ("takes from 0 to 2 ..."): `*extra` catches them, for torch's wording
-    star = "*extra" if missing else "*"
-    params, starred = (["self"] if kind == "method" else []), False
-    for i, p in enumerate(sig.params):
-        if p.kwarg_only and not starred:
-            params.append(star)
-            starred = True
-        default = "MISSING" if i in missing else None if p.default is NO_DEFAULT else f"D_0_{i}"
-        params.append(p.name if default is None else f"{p.name}={default}")
-    if missing and not starred:
-        params.append(star)
+    params = _parameters_source(sig, kind, missing)
     numpy_names = sig.numpy_names and any(p.name in NUMPY_NAMED for p in sig.params)
     lines = [f"def {name}({', '.join(params + (['**numpy_names'] if numpy_names else []))}):"]
     if missing:
@@ -72,6 +61,23 @@ def direct_source(sig, name: str, kind: str) -> str | None:
     call_args = (["self"] if kind == "method" else []) + [p.name for p in sig.params]
     lines.append(f"    return call_0({', '.join(call_args)})")
     return "\n".join(lines)
+
+
+def _parameters_source(sig, kind: str, missing: set) -> list:
+    """The ``def``'s parameters: the signature's, `MISSING` the default of those in
+    `missing`. With defaults everywhere Python would word "too many arguments" its own
+    way ("takes from 0 to 2 ..."), so ``*extra`` catches them, for torch's wording."""
+    star = "*extra" if missing else "*"
+    params, starred = (["self"] if kind == "method" else []), False
+    for i, p in enumerate(sig.params):
+        if p.kwarg_only and not starred:
+            params.append(star)
+            starred = True
+        default = "MISSING" if i in missing else None if p.default is NO_DEFAULT else f"D_0_{i}"
+        params.append(p.name if default is None else f"{p.name}={default}")
+    if missing and not starred:
+        params.append(star)
+    return params
 
 
 def _may_be_missing(sig) -> set | None:
