@@ -40,6 +40,22 @@ from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
 from .autograd.inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 
+# ----- names (issue 14): global settings, tensor predicates, type names, constants -----
+from .aten.context import (  # noqa: F401
+    use_deterministic_algorithms, are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled, set_deterministic_debug_mode,
+    get_deterministic_debug_mode, set_float32_matmul_precision, get_float32_matmul_precision,
+    set_flush_denormal, set_warn_always, is_warn_always_enabled)
+from ._tensor_queries import (  # noqa: F401
+    is_floating_point, is_complex, is_signed, is_inference, is_nonzero, is_same_size,
+    get_device, typename, set_default_tensor_type)
+from ._tensor_buffers import frombuffer, from_file  # noqa: F401
+from .utils import deterministic as _deterministic  # noqa: F401  (bound at import, as torch's)
+from .utils import dlpack as _dlpack  # noqa: F401
+from ._dlpack import from_dlpack  # noqa: F401
+from math import e, inf, nan, pi  # noqa: F401,E402
+newaxis = None
+
 __version__ = "2.13.0+glasstorch"
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 
@@ -176,14 +192,24 @@ def is_tensor(obj) -> "bool":
 
 
 def is_storage(obj) -> "bool":
-    """Whether `obj` is a storage."""
-    return isinstance(obj, UntypedStorage)
+    """Whether `obj` is a storage (untyped, or typed: `torch.storage.TypedStorage`)."""
+    from .storage import TypedStorage
+    return isinstance(obj, (UntypedStorage, TypedStorage))
 
 
 def numel(input: Tensor) -> "int":
     """The number of elements of `input`."""
     return input.numel()
 
+
+# names (issue 14), found on first use: the deprecated torch.range (a Python function that
+# warns, over the generated binding), and the typed storages (torch.storage, torch.FloatStorage)
+_FAMILY_FUNCTIONS["range"] = ("creation.ranges", "range_function")
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | {"storage"}
+_MODULE_FUNCTIONS.update({name: ("storage", name) for name in (
+    "TypedStorage", "DoubleStorage", "FloatStorage", "HalfStorage", "BFloat16Storage",
+    "LongStorage", "IntStorage", "ShortStorage", "CharStorage", "ByteStorage", "BoolStorage",
+    "ComplexFloatStorage", "ComplexDoubleStorage")})
 
 # written here by hand, or found in the families: generated bindings never replace them
 _HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS) | set(_MODULE_FUNCTIONS)

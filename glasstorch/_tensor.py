@@ -12,6 +12,9 @@ import numpy as np
 
 from . import _indexing, _python_ops, _tensor_new
 from ._tensor_device import TensorDeviceMixin
+from ._dlpack import TensorDLPack
+from ._tensor_memory import TensorMemory
+from ._tensor_queries import TensorQueries
 from .aten import binding, native, ops
 from .aten.native.creation import conversion as _conversion
 from .aten.math_bits import materialise, refuse_numpy
@@ -40,7 +43,7 @@ class _FamilyMethod:
         return function if obj is None else function.__get__(obj, cls)
 
 
-class Tensor(TensorDeviceMixin, TensorBase):
+class Tensor(TensorQueries, TensorMemory, TensorDLPack, TensorDeviceMixin, TensorBase):
     """A multi-dimensional array of one dtype on one device, with autograd fields.
 
     Create tensors with factories (`torch.tensor`, `torch.zeros`, ...), not with this
@@ -359,7 +362,7 @@ def _install_method(kind: str, name: str) -> None:
 
 for _name, _method in _conversion.SHORTHANDS.items():     # x.float(), x.long(), ...
     setattr(Tensor, _name, _method)
-_HAND_WRITTEN = {name for name in vars(Tensor)}
+_HAND_WRITTEN = {name for cls in Tensor.__mro__[:-2] for name in vars(cls)}   # mixins too
 _python_ops.install(Tensor)
 set_tensor_class(Tensor)
 binding.add_sink(_install_method)

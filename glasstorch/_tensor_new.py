@@ -272,7 +272,7 @@ def _from_numpy(array, warn_read_only: bool):
     dtype = from_numpy_dtype(array.dtype)
     stride = tuple(s // itemsize for s in array.strides)
     if array.size == 0:
-        storage = UntypedStorage._wrap(np.empty(0, np.uint8))
+        storage = UntypedStorage._wrap(np.empty(0, np.uint8), resizable=False)
         return make_tensor(storage, array.shape, stride, 0, dtype)
     low, high = _byte_bounds(array)
     base = array
@@ -280,7 +280,7 @@ def _from_numpy(array, warn_read_only: bool):
         base = base.base
     flat = np.ndarray((high - low,), np.uint8, buffer=_byte_view(base),
                       offset=low - _address(base))
-    t = make_tensor(UntypedStorage._wrap(flat), array.shape, stride,
+    t = make_tensor(UntypedStorage._wrap(flat, resizable=False), array.shape, stride,
                     (_address(array) - low) // itemsize, dtype, array)
     t.__dict__["_numpy_base"] = array        # keeps the array (and its memory) alive
     return t
@@ -301,7 +301,13 @@ def _byte_view(base: np.ndarray) -> np.ndarray:
     """The whole buffer of a base ndarray as flat bytes (for any contiguous layout)."""
     if base.flags.c_contiguous or base.flags.f_contiguous:
         return base.reshape(-1, order="A").view(np.uint8)
-    return np.frombuffer(base, np.uint8)
+    if base.base is None or isinstance(base.base, np.ndarray):
+        return np.frombuffer(base, np.uint8)
+    # a strided array over foreign memory (read through DLPack): its span, element by element
+    items = (sum((n - 1) * s for n, s in zip(base.shape, base.strides)) + base.itemsize) \
+        // base.itemsize
+    return np.lib.stride_tricks.as_strided(base, (items,), (base.itemsize,),
+                                           writeable=base.flags.writeable).view(np.uint8)
 
 
 # ----------------------------------------------------------------------------------

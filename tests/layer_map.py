@@ -35,7 +35,9 @@ LAYERS = {
     "face": ("glasstorch/_tensor.py", "glasstorch/_tensor_new.py", "glasstorch/_tensor_data.py",
              "glasstorch/_tensor_str.py", "glasstorch/_indexing.py", "glasstorch/_python_ops.py",
              "glasstorch/return_types.py", "glasstorch/random.py",
-             "glasstorch/_tensor_device.py"),
+             "glasstorch/_tensor_device.py", "glasstorch/_tensor_queries.py",
+             "glasstorch/_tensor_buffers.py", "glasstorch/_tensor_memory.py", "glasstorch/storage.py",
+             "glasstorch/_dlpack.py"),
     # torch.autograd.functional: a user-level tool, written (as torch writes it) in the
     # whole torch namespace, and loaded on first use
     "autograd tools": ("glasstorch/autograd/functional.py",),

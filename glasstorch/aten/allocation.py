@@ -12,6 +12,7 @@ import numpy as np
 from ..c10.dtype import complex32, warn_complex32_experimental
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import TensorBase, contiguous_strides, make_tensor, wrap_array
+from .context import fill_uninitialized
 
 
 def empty_from_meta(described, device_type: str) -> TensorBase:
@@ -62,8 +63,17 @@ def resize_tensor(t: TensorBase, shape: tuple, stride: tuple | None = None) -> N
     shape = tuple(shape)
     stride = contiguous_strides(shape) if stride is None else tuple(stride)
     needed = (storage_elements(shape, stride) + t._offset) * t._dtype.itemsize
-    if needed > t._storage.nbytes():
+    held = t._storage.nbytes()
+    if needed > held:
         t._storage.resize_(needed)
+        _fill_grown(t, held, needed)
     t._size = shape
     t._stride = stride
     t._arr = None
+
+
+def _fill_grown(t: TensorBase, start: int, end: int) -> None:
+    """The bytes a storage grew by, filled as deterministic mode fills new memory."""
+    itemsize = t._dtype.itemsize
+    if t._device.type == "cpu" and start % itemsize == 0 and t._dtype._np is not None:
+        fill_uninitialized(t._storage._data[start:end].view(t._dtype._np))

@@ -27,9 +27,10 @@ from ..c10.device import device as Device
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
 from . import torch_names
-from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT, Mismatch,
-                         _describe, to_any, to_bool, to_tensor, to_tensor_or_number,
-                         apply_requires_grad)
+from .direct_binding import MISSING, conversion_line, direct_source, keywords_given
+from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT,
+                         NUMPY_NAMES, Mismatch, _describe, to_any, to_bool, to_tensor,
+                         to_tensor_or_number, apply_requires_grad)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
 
 _SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature's arguments]
@@ -96,6 +97,7 @@ class Signature:
         self.name = name
         self.schema = schema
         self.is_method = is_method
+        self.numpy_names = not schema_names         # Note [NumPy argument names]
         self.functional = functional_overload
         self.out_overload = out_overload
         self.params = []
@@ -151,8 +153,7 @@ def _binder_source(sig: Signature, index: int) -> str:
         lines += ["    if n > 1 or (n == 1 and (type(args[0]) is int or _is_int_like(args[0]))):",
                   "        args = (args,)", "        n = 1"]
     lines += [f"    if n > {sig.n_positional}:",
-              f"        raise Mismatch(f'takes {sig.n_positional} positional arguments but "
-              "{n} were given')",
+              f"        raise Mismatch(f'{_takes_text(sig)} but {{n}} were given')",
               "    if kwargs:",
               f"        args = _merge(args, kwargs, SIG_{index})",
               f"    elif n != {n_all}:",
@@ -164,34 +165,11 @@ def _binder_source(sig: Signature, index: int) -> str:
     if n_all:
         lines.append(f"    {', '.join(names)}{',' if n_all == 1 else ''} = args")
     for i, p in enumerate(sig.params):
-        check = _conversion_line(p, i, index)
+        check = conversion_line(p, i, index)
         if check:
             lines.append(check)
     lines.append(f"    return ({', '.join(names)}{',' if n_all == 1 else ''})")
     return "\n".join(lines)
-
-
-# Cheap type tests that let the common, already-right value skip its converter.
-_FAST_TESTS = {"int": "type({v}) is not int", "SymInt": "type({v}) is not int",
-               "bool": "type({v}) is not bool", "float": "type({v}) is not float",
-               "ScalarType": "type({v}) is not _dtype", "Layout": "type({v}) is not _Layout",
-               "Device": "type({v}) is not _Device",
-               "MemoryFormat": "type({v}) is not _MemoryFormat",
-               "Tensor": "not isinstance({v}, _Tensor)"}
-
-
-def _conversion_line(p: Param, i: int, index: int) -> str:
-    if p.python_only and p.name == "out":
-        return ""
-    value = f"a{i}"
-    guard = f"{value} is not None and " if (p.type is not None and p.type.optional
-                                            or p.default is None) else ""
-    base = "bool" if p.type is None else p.type.base
-    test = "True" if p.type is not None and p.type.is_list else \
-        _FAST_TESTS.get(base, "True").format(v=value)
-    if guard + test == "True":
-        return f"    {value} = C_{index}_{i}({value}, P_{index}_{i})"
-    return f"    if {guard}{test}:\n        {value} = C_{index}_{i}({value}, P_{index}_{i})"
 
 
 def _is_int_like(value) -> bool:
@@ -200,28 +178,60 @@ def _is_int_like(value) -> bool:
 
 
 def _merge(args: tuple, kwargs: dict, sig: Signature) -> tuple:
-    """Bind keywords into a full positional tuple (the uncommon path)."""
+    """Bind keywords into a full positional tuple (the uncommon path). As torch's
+    parser, a missing argument is reported before an unexpected keyword."""
     values = list(args) + [NO_DEFAULT] * (len(sig.params) - len(args))
     by_name = {p.name: p for p in sig.params}
+    unexpected = None
     for key, value in kwargs.items():
         p = by_name.get(key)
+        if p is None and sig.numpy_names:
+            p = _numpy_named(key, kwargs, by_name, values)
         if p is None:
-            raise Mismatch(f"got an unexpected keyword argument '{key}'")
+            unexpected = unexpected or key
+            continue
         if values[p.position] is not NO_DEFAULT:
             raise Mismatch(f"got multiple values for argument '{key}'")
         values[p.position] = value
-    for p in sig.params:
-        if values[p.position] is NO_DEFAULT:
-            if p.default is NO_DEFAULT:
-                raise Mismatch(f"missing 1 required positional arguments: \"{p.name}\"")
-            values[p.position] = p.default
+    missing = [p.name for p in sig.params
+               if values[p.position] is NO_DEFAULT and p.default is NO_DEFAULT]
+    if missing:
+        raise Mismatch(_missing_text(missing))
+    values = [p.default if v is NO_DEFAULT else v for p, v in zip(sig.params, values)]
+    if unexpected is not None:
+        raise Mismatch(f"got an unexpected keyword argument '{unexpected}'")
     return tuple(values)
 
 
+def _numpy_named(key: str, kwargs: dict, by_name: dict, values: list):
+    """The parameter a NumPy keyword stands for, if it has no value yet and its own
+    name was not given (Note [NumPy argument names]); else None."""
+    name = NUMPY_NAMES.get(key)
+    p = by_name.get(name)
+    if p is None or name in kwargs or values[p.position] is not NO_DEFAULT:
+        return None
+    return p
+
+
 def _missing(args: tuple, sig: Signature):
-    names = [p.name for p in sig.params[len(args):] if p.default is NO_DEFAULT]
-    raise Mismatch(f"missing {len(names)} required positional arguments: "
-                   + ", ".join(f'"{n}"' for n in names))
+    raise Mismatch(_missing_text([p.name for p in sig.params[len(args):]
+                                  if p.default is NO_DEFAULT]))
+
+
+def _takes_text(sig: Signature) -> str:
+    """torch's words for how many positional arguments a signature takes."""
+    most = sig.n_positional
+    least = sum(1 for p in sig.params if not p.kwarg_only and p.default is NO_DEFAULT)
+    if least == most:
+        return f"takes {most} positional argument{'' if most == 1 else 's'}"
+    return f"takes from {least} to {most} positional arguments"
+
+
+def _missing_text(names: list) -> str:
+    """torch's words, its number agreement included: "1 ... arguments", "2 ... argument"."""
+    noun = "arguments" if len(names) == 1 else "argument"
+    return f"missing {len(names)} required positional {noun}: " + ", ".join(
+        f'"{n}"' for n in names)
 
 
 def _fill_table(sig: Signature) -> tuple:
@@ -320,51 +330,28 @@ def _binder_namespace(sig: Signature, index: int) -> dict:
     return namespace
 
 
-def _direct_source(sig: Signature, name: str, kind: str) -> str | None:
-    """A binding with the signature's own Python parameters (one overload, no varargs).
-
-    Python binds the arguments itself, which is the cheapest binding there is; the
-    body only converts values whose type is not already the expected one. Returns
-    None when the signature cannot be spelled as a Python ``def``.
-    """
-    import keyword
-    if sig.varargs or any(keyword.iskeyword(p.name) for p in sig.params):
-        return None
-    params, star = (["self"] if kind == "method" else []), False
-    for i, p in enumerate(sig.params):
-        if p.kwarg_only and not star:
-            params.append("*")
-            star = True
-        params.append(p.name if p.default is NO_DEFAULT else f"{p.name}=D_0_{i}")
-    names = [p.name for p in sig.params]
-    checks = []
-    for i, p in enumerate(sig.params):
-        line = _conversion_line(p, i, 0).replace(f"a{i}", p.name)
-        checks += ["    " + piece for piece in line.split("\n")] if line else []
-    lines = [f"def {name}({', '.join(params)}):"]
-    if checks:
-        # the error path re-binds what was given: keyword-only values as keywords
-        positional = [p.name for p in sig.params if not p.kwarg_only]
-        given = ", ".join(positional) + ("," if len(positional) == 1 else "")
-        keywords = ", ".join(f"{p.name!r}: {p.name}" for p in sig.params if p.kwarg_only)
-        lines += ["    try:"] + checks + [
-            "    except Mismatch:",
-            f"        _no_match({name!r}, SIGS, ({given}), {{{keywords}}})"]
-    call_args = (["self"] if kind == "method" else []) + names
-    lines.append(f"    return call_0({', '.join(call_args)})")
-    return "\n".join(lines)
+def _no_match_given(name: str, sigs: list, args: tuple, kwargs: dict):
+    """`_no_match` for a direct binding whose missing arguments hold `MISSING`: what
+    follows the first missing positional one was given by keyword."""
+    names = [p.name for p in sigs[0].params if not p.kwarg_only]
+    cut = next((i for i, a in enumerate(args) if a is MISSING), len(args))
+    keywords = {n: a for n, a in zip(names[cut:], args[cut:]) if a is not MISSING}
+    keywords.update({k: v for k, v in kwargs.items() if v is not MISSING})
+    _no_match(name, sigs, args[:cut], keywords)
 
 
 def _generate(kind: str, name: str) -> None:
     sigs = [Signature(*arguments) for arguments in _SIGNATURES[kind, name]]
-    namespace = {"_no_match": _no_match, "SIGS": sigs, "Mismatch": Mismatch}
+    namespace = {"_no_match": _no_match, "SIGS": sigs, "Mismatch": Mismatch,
+                 "_no_match_given": _no_match_given, "keywords_given": keywords_given,
+                 "MISSING": MISSING}
     blocks = []
     for i, sig in enumerate(sigs):
         namespace.update(_binder_namespace(sig, i))
         namespace[f"call_{i}"] = _make_caller(sig)
         namespace.update({f"D_{i}_{j}": p.default for j, p in enumerate(sig.params)})
         blocks.append(_binder_source(sig, i))
-    direct = _direct_source(sigs[0], name, kind) if len(sigs) == 1 else None
+    direct = direct_source(sigs[0], name, kind) if len(sigs) == 1 else None
     if direct is not None:
         _install_binding(kind, name, "\n\n".join(blocks + [direct]), namespace, sigs)
         return
@@ -406,13 +393,25 @@ def _no_match(name: str, sigs: list, args: tuple, kwargs: dict):
         except Mismatch as e:
             reasons.append(e.message)
     if len(sigs) == 1:                  # torch: "f(): argument 'x' ...", "f() takes ..."
-        colon = ":" if reasons[0].startswith("argument ") else ""
-        raise TypeError(f"{name}(){colon} {reasons[0]}")
+        reason = _unpositioned(reasons[0], kwargs)
+        colon = ":" if reason.startswith("argument ") else ""
+        raise TypeError(f"{name}(){colon} {reason}")
     got = ", ".join([_describe(a) for a in args] +
                     [f"{k}={_describe(v)}" for k, v in kwargs.items()])
     expected = "\n".join(f" * {sig}" for sig in sigs)
     raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
                     f"but expected one of:\n{expected}\n")
+
+
+def _unpositioned(reason: str, kwargs: dict) -> str:
+    """torch names an argument's position only when it was given by position."""
+    head, mark, rest = reason.partition(" (position ")
+    if not mark or not head.startswith("argument '"):
+        return reason
+    name = head[len("argument '"):-1]
+    if name in kwargs or any(NUMPY_NAMES.get(key) == name for key in kwargs):
+        return head + rest[rest.index(")") + 1:]
+    return reason
 
 
 def namespace_bind(sig: Signature, index: int):

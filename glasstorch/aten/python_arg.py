@@ -20,6 +20,19 @@ from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
 
 
+# Note [NumPy argument names]
+#     torch's argument parser lets NumPy's spelling of four parameter names stand for
+#     torch's, in every function and method it binds: ``axis=`` for `dim`, ``keepdims=``
+#     for `keepdim`, ``x=``, ``a=`` or ``x1=`` for `input`, ``x2=`` for `other`
+#     (``torch.sum(a=t, axis=0, keepdims=True)``). A NumPy name is used only when the
+#     parameter has no value yet and its own name was not given; otherwise it is an
+#     unexpected keyword. `torch.ops.aten` binds schema names only, and so does
+#     glasstorch. Only keyword calls pay for the look-up (binding.py).
+NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim", "x": "input", "a": "input",
+               "x1": "input", "x2": "other"}
+NUMPY_NAMED = frozenset(NUMPY_NAMES.values())    # the parameters that have NumPy names
+
+
 class Mismatch(Exception):
     """A signature does not accept the call; carries what to say if none does."""
 

@@ -23,6 +23,7 @@ import re
 
 from ..aten.derivatives import (OUTPUT_DIFFERENTIABILITY, RESERVED, formula_names, formulas,
                                 output_names, resolve, variables)
+from ..aten.registry import DECLARATIONS
 from ..c10.dispatch_key import PYTHON, local_keys
 from ..c10.tensor_impl import tensor_class
 from .graph import Node, next_sequence_nr
@@ -344,6 +345,16 @@ def _index(declaration) -> int:
     return index
 
 
+def _copy_of_view_name(declaration) -> str | None:
+    """torchgen names the node of a view's ``*_copy`` twin after the view's node:
+    ``t_copy`` records ``TBackward0_copy``. None for other operators."""
+    base, dot, overload = declaration.name.partition(".")
+    view = DECLARATIONS.get(base.removesuffix("_copy") + dot + overload)
+    if not base.endswith("_copy") or view is None or view.kind != "view" or view.grad is None:
+        return None
+    return node_type(view, next(iter(view.overloads.values()))._schema).__name__ + "_copy"
+
+
 def node_type(declaration, schema) -> type:
     """The Node subclass for a declaration with `grad=` formulas (made once)."""
     inplace_name = _INPLACE_NODE_NAMES.get(declaration.name)
@@ -360,7 +371,8 @@ def node_type(declaration, schema) -> type:
         found = _NODE_TYPES[declaration.name] = node_type(target, functional)
         return found
     base = declaration.name.split(".")[0].removesuffix("_forward")   # as torchgen names them
-    name = _NODE_NAMES.get(declaration.name) or f"{camel_case(base)}Backward{_index(declaration)}"
+    name = (_NODE_NAMES.get(declaration.name) or _copy_of_view_name(declaration)
+            or f"{camel_case(base)}Backward{_index(declaration)}")
     op_name = declaration.name
     by_input = _formulas_by_input(declaration.grad, op_name)
     inputs = [a for a in schema.arguments if a.type.base == "Tensor" and a.name in by_input]

@@ -7,6 +7,9 @@ allocation to a single NumPy call. On `meta` there are no bytes at all, only a s
 """
 from __future__ import annotations
 
+import mmap
+import weakref
+
 import numpy as np
 
 from . import cpu_allocator  # noqa: F401  (Note [Keeping freed memory])
@@ -37,13 +40,16 @@ class UntypedStorage:
         self._bytes = np.zeros(size, np.uint8) if dev.type == "cpu" else None
 
     @classmethod
-    def _wrap(cls, array: np.ndarray) -> "UntypedStorage":
-        """A CPU storage over the memory of a C-contiguous array (no copy)."""
+    def _wrap(cls, array: np.ndarray, resizable: bool = True) -> "UntypedStorage":
+        """A CPU storage over the memory of a C-contiguous array (no copy); memory that
+        belongs to someone else (a NumPy array, a buffer, a file) is not `resizable`."""
         self = object.__new__(cls)
         self.device = CPU
         self._nbytes = array.nbytes
         self._owner = array
         self._bytes = None
+        if not resizable:
+            _NOT_RESIZABLE.add(self)
         return self
 
     @classmethod
@@ -104,6 +110,8 @@ class UntypedStorage:
         """
         if size < 0:
             raise RuntimeError(f"resize_(): size must be non-negative, got {size}")
+        if size != self._nbytes and self in _NOT_RESIZABLE:
+            raise RuntimeError("Trying to resize storage that is not resizable")
         if self.device.type == "cpu":
             fresh = np.zeros(size, np.uint8)
             keep = min(size, self._nbytes)
@@ -112,6 +120,31 @@ class UntypedStorage:
             self._owner = None
         self._nbytes = size
         return self
+
+    def resizable(self) -> bool:
+        """Whether `resize_` may reallocate the bytes (not for memory owned elsewhere)."""
+        return self not in _NOT_RESIZABLE
+
+    def share_memory_(self) -> "UntypedStorage":
+        """Move the bytes to memory shared with child processes (an anonymous shared
+        mapping, which forked workers see); a no-op when they are there already. Tensors
+        whose NumPy view was built before keep the old bytes (Note [Cached ndarray
+        views]): `Tensor.share_memory_` rebuilds its own."""
+        if self.device.type == "cpu" and not self.is_shared():
+            mapping = mmap.mmap(-1, max(self._nbytes, 1))
+            shared = np.frombuffer(mapping, np.uint8)[:self._nbytes]
+            shared[:] = self._data
+            self._bytes = shared
+            self._owner = None
+            _NOT_RESIZABLE.discard(self)         # the bytes are its own now
+        return self
+
+    def is_shared(self) -> bool:
+        """Whether the bytes live in a shared memory mapping (`share_memory_`)."""
+        base = self._bytes
+        while isinstance(base, np.ndarray):
+            base = base.base
+        return isinstance(getattr(base, "obj", base), mmap.mmap)    # a memoryview's owner
 
     def tolist(self) -> list:
         return self._data.tolist()
@@ -151,3 +184,5 @@ class UntypedStorage:
 
 
 _device_type = device
+# Storages over memory owned elsewhere (weakly held: the flag goes with the storage).
+_NOT_RESIZABLE: "weakref.WeakSet[UntypedStorage]" = weakref.WeakSet()

@@ -59,7 +59,9 @@ def test_type_errors_name_the_argument():
 
 def test_generated_source_is_readable():
     source = binding_source("transpose", "method")
-    assert "def transpose(self, dim0, dim1):" in source        # one overload: Python binds
+    # one overload: Python binds; a missing argument arrives as MISSING and extra ones in
+    # `extra`, for torch's words
+    assert "def transpose(self, dim0=MISSING, dim1=MISSING, *extra):" in source
     assert "type(dim0) is not int" in source
     source = binding_source("view", "method")                  # overloads: tried in turn
     assert "def view(self, *args, **kwargs):" in source and "bind_1" in source

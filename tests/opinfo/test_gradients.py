@@ -25,6 +25,9 @@ _NO_SVD_DERIVATIVE = ("reduction: linalg_matrix_norm has no derivative formula (
                       "norm's needs SVD's, not written yet): backward raises torch's "
                       "\"derivative ... is not implemented\"; torch differentiates it")
 KNOWN: dict = {
+    "view_as_complex_copy": "autograd: torch refuses to record view_as_complex_copy (its "
+                            "complex result is not on its list of ops with complex "
+                            "gradients); glasstorch records it as view_as_complex",
     "linalg_matrix_norm.str_ord": _NO_SVD_DERIVATIVE,
     "hardsigmoid_backward": "activation: torch leaves hardsigmoid_backward's derivative "
                             "unimplemented (raises); glasstorch declares one, which forward AD "

@@ -148,7 +148,17 @@ def permuted_strides(tensors, shape: tuple) -> tuple:
 def iteration_strides(operand_strides: list, shape: tuple) -> tuple:
     """The dense strides of TensorIterator's order over `shape` for operands with
     `operand_strides` (aligned to `shape`, in elements or bytes): an element's place
-    in the iteration is its index dotted with them.
+    in the iteration is its index dotted with them."""
+    return dense_strides_in_order(shape, compare_strides(operand_strides, shape))
+
+
+def stride_comparison(tensors, shape: tuple):
+    """TensorIterator's comparison of two dims of `shape` by the strides of `tensors`."""
+    return compare_strides([_broadcast_strides(t, shape) for t in tensors], shape)
+
+
+def compare_strides(operand_strides: list, shape: tuple):
+    """TensorIterator's comparison of two dims by operand strides aligned to `shape`.
 
     Dimensions are ordered innermost-first by comparing strides operand by operand:
     the first operand whose strides at two dims differ (ignoring broadcast, stride 0,
@@ -164,8 +174,7 @@ def iteration_strides(operand_strides: list, shape: tuple) -> tuple:
             if shape[d0] > shape[d1]:          # equal strides: the smaller size goes inside
                 return 1
         return 0
-
-    return dense_strides_in_order(shape, outer_first)
+    return outer_first
 
 
 def _broadcast_strides(t: TensorBase, shape: tuple) -> tuple:

@@ -152,19 +152,36 @@ def compute_view_stride(old_size: tuple, old_stride: tuple, new_size: tuple):
 def dense_strides_in_order(shape: tuple, outer_first) -> tuple:
     """Dense strides for `shape`, its dims ordered by a comparison, as TensorIterator does.
 
-    Dims start innermost-last-dim-first and are insertion-sorted with
-    ``outer_first(d0, d1)``: positive when d0 belongs outside d1, negative when
-    inside, 0 for "no opinion" (which leaves a dim where the row-major order put
-    it). Then strides are laid out densely from the innermost dim outwards.
-
     Args:
         shape: the sizes of the result.
-        outer_first: the comparison of two dims.
+        outer_first: the comparison of two dims (see `dims_in_order`).
 
     Returns:
         tuple: the strides.
     """
-    perm = list(range(len(shape) - 1, -1, -1))       # perm[0] is the innermost dim
+    strides = [0] * len(shape)
+    step = 1
+    for d in reversed(dims_in_order(len(shape), outer_first)):
+        strides[d] = step
+        step *= max(shape[d], 1)
+    return tuple(strides)
+
+
+def dims_in_order(ndim: int, outer_first) -> list:
+    """The dims ordered outermost first by a comparison, as TensorIterator orders them.
+
+    Dims start innermost-last-dim-first and are insertion-sorted with
+    ``outer_first(d0, d1)``: positive when d0 belongs outside d1, negative when
+    inside, 0 for "no opinion" (which leaves a dim where the row-major order put it).
+
+    Args:
+        ndim: the number of dims.
+        outer_first: the comparison of two dims.
+
+    Returns:
+        list: the dims, outermost first (``Tensor.dim_order()``).
+    """
+    perm = list(range(ndim - 1, -1, -1))       # perm[0] is the innermost dim
     for i in range(1, len(perm)):
         moving = i
         for j in range(i - 1, -1, -1):
@@ -174,12 +191,7 @@ def dense_strides_in_order(shape: tuple, outer_first) -> tuple:
                 moving = j
             elif order < 0:
                 break
-    strides = [0] * len(shape)
-    step = 1
-    for d in perm:
-        strides[d] = step
-        step *= max(shape[d], 1)
-    return tuple(strides)
+    return perm[::-1]
 
 
 def is_non_overlapping_and_dense(size: tuple, stride: tuple) -> bool:

@@ -16,10 +16,10 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
  'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
  'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
- 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.unique')
+ 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
 
-BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace',
+BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
                       'method:index_put_',
  'indexing.index_along': 'function:index_add function:index_copy function:index_fill '
@@ -230,7 +230,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'reduction.statistics': 'function:corrcoef function:cov method:corrcoef method:cov',
  'reduction.sum': 'function:mean function:nanmean function:nansum function:prod '
                   'function:sum method:mean method:nanmean method:nansum method:prod '
-                  'method:sum',
+                  'method:sum method:sum_to_size',
  'shape.combine': 'function:block_diag function:broadcast_tensors function:cartesian_prod '
                   'function:combinations function:kron function:meshgrid method:kron',
  'shape.diagonal': 'function:as_strided_scatter function:diag function:diag_embed '
@@ -265,6 +265,16 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'shape.triangular': 'function:tril function:tril_indices function:triu '
                      'function:triu_indices method:tril method:tril_ method:triu '
                      'method:triu_',
+ 'shape.unsafe_split': 'function:unsafe_chunk function:unsafe_split '
+                       'function:unsafe_split_with_sizes method:unsafe_chunk '
+                       'method:unsafe_split method:unsafe_split_with_sizes',
+ 'shape.view_copy': 'function:alias_copy function:as_strided_copy function:detach_copy '
+                    'function:diagonal_copy function:expand_copy function:permute_copy '
+                    'function:select_copy function:slice_copy function:split_copy '
+                    'function:split_with_sizes_copy function:squeeze_copy function:t_copy '
+                    'function:transpose_copy function:unbind_copy function:unfold_copy '
+                    'function:unsqueeze_copy function:view_as_complex_copy '
+                    'function:view_as_real_copy function:view_copy',
  'sorting.bucketing': 'function:bucketize function:isin function:searchsorted',
  'sorting.histogram': 'function:bincount function:histc function:histogram method:bincount '
                       'method:histc method:histogram',
@@ -272,7 +282,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                  'method:argsort method:msort method:sort method:topk',
  'sorting.unique': 'function:_unique function:_unique2'}
 
-OPERATORS = {'creation.ranges': 'arange linspace logspace',
+OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'indexing.advanced': 'index index_put index_put_',
  'indexing.index_along': 'index_add index_add_ index_copy index_copy_ index_fill '
                          'index_fill_ index_reduce index_reduce_ index_select',
@@ -381,7 +391,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
  'reduction.scan': 'count_nonzero cummax cummin cumprod cumprod_ cumsum cumsum_ '
                    'logcumsumexp',
  'reduction.statistics': 'corrcoef cov',
- 'reduction.sum': 'mean nanmean nansum prod sum',
+ 'reduction.sum': 'mean nanmean nansum prod sum sum_to_size',
  'shape.combine': 'block_diag broadcast_tensors cartesian_prod combinations kron meshgrid',
  'shape.diagonal': 'as_strided_scatter diag diag_embed diagflat diagonal_scatter '
                    'fill_diagonal_ select_scatter slice_scatter trace',
@@ -395,6 +405,11 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace',
                 'tensor_split transpose_ unflatten unsqueeze_ view_as vsplit',
  'shape.split_views': 'split split_with_sizes unbind',
  'shape.triangular': 'tril tril_ tril_indices triu triu_ triu_indices',
+ 'shape.unsafe_split': 'unsafe_chunk unsafe_split unsafe_split_with_sizes',
+ 'shape.view_copy': 'alias_copy as_strided_copy detach_copy diagonal_copy expand_copy '
+                    'permute_copy select_copy slice_copy split_copy split_with_sizes_copy '
+                    'squeeze_copy t_copy transpose_copy unbind_copy unfold_copy '
+                    'unsqueeze_copy view_as_complex_copy view_as_real_copy view_copy',
  'sorting.bucketing': 'bucketize isin searchsorted',
  'sorting.histogram': 'bincount histc histogram',
  'sorting.sort': 'argsort msort sort topk',

@@ -64,6 +64,35 @@ def errors_arange():
                      r"^\"arange_cpu\" not implemented for 'Bool'$")
 
 
+# ----- range (deprecated: end included) -----------------------------------------------
+def sample_range(dtype):
+    yield SampleInput(1, 4, dtype=dtype)
+    yield SampleInput(0, 6, 2, dtype=dtype)
+    if dtype.is_signed:
+        yield SampleInput(5, -3, -2, dtype=dtype)
+    if dtype.is_floating_point:      # (torch divides by zero on an integer out= of 0.25)
+        yield SampleInput(0, 1, 0.25, dtype=dtype)
+    yield SampleInput(3, 3)
+
+
+def _range_ref(start, end, step=1, dtype=None):
+    count = int(np.floor((end - start) / step)) + 1
+    values = start + step * np.arange(count, dtype=np.float64)
+    return values.astype(numpy_dtype(dtype or gt.get_default_dtype()))
+
+
+def errors_range():
+    yield ErrorInput(SampleInput(0, 5, 0), RuntimeError, r"^step must be nonzero$")
+    yield ErrorInput(SampleInput(0, 5, -1), RuntimeError,
+                     r"^upper bound and lower bound inconsistent with step sign$")
+    yield ErrorInput(SampleInput(0, float("inf"), 1), RuntimeError,
+                     r"^unsupported range: 0 -> inf$")
+    yield ErrorInput(SampleInput(0, 5, 1, dtype=gt.bool), NotImplementedError,
+                     r"^\"range_cpu\" not implemented for 'Bool'$")
+    yield ErrorInput(SampleInput(0, 5, 1, dtype=gt.complex64), NotImplementedError,
+                     r"^\"range_cpu\" not implemented for 'ComplexFloat'$")
+
+
 # ----- linspace / logspace ---------------------------------------------------------
 def sample_space(dtype):
     """(A negative start of an unsigned dtype wraps before spacing: left to the
@@ -167,6 +196,11 @@ OPS = [
     OpInfo("arange.start_step", variants=("arange",), dtypes=RANGE_DTYPES,
            sample_inputs=sample_arange_step, ref=_arange_ref, error_inputs=errors_arange,
            out="arange", marks=_OUT_WARNING, **_FACTORY),
+    OpInfo("range.step", variants=("range",), dtypes=RANGE_DTYPES, sample_inputs=sample_range,
+           ref=_range_ref, error_inputs=errors_range, out="range", **_FACTORY),
+    OpInfo("range", variants=("ops.aten.range.default",), dtypes=RANGE_DTYPES,
+           sample_inputs=lambda dtype: (s for s in sample_range(dtype) if len(s.args) == 2),
+           ref=_range_ref, is_factory=True),
     OpInfo("linspace", variants=("linspace",), dtypes=SPACE_DTYPES,
            sample_inputs=sample_space, ref=_linspace_ref, error_inputs=errors_space,
            out="linspace", **_FACTORY),

@@ -195,7 +195,42 @@ def _errors_nanmean():
                      r"but got Long$")
 
 
+# ----- sum_to_size ---------------------------------------------------------------------
+def sample_sum_to_size(dtype):
+    """Every shape that broadcasts to the input's: its own, ones in place of dims, fewer
+    leading dims, and all of them reduced."""
+    for x in tensors(dtype):
+        shape = tuple(x.shape)
+        yield SampleInput(x, shape)
+        yield SampleInput(x, shape[1:])
+        yield SampleInput(x, tuple(1 if i % 2 == 0 else n for i, n in enumerate(shape)))
+        yield SampleInput(x, (1,) * len(shape))
+
+
+def _sum_to_size_ref(a, size):
+    """The dims broadcasting added or stretched, summed (all of them, into a new
+    tensor, for an empty size); none to sum gives the input itself."""
+    lead = a.ndim - len(size)
+    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(size)
+                                       if n == 1 and a.shape[lead + i] != 1)
+    if size and not dims:
+        return a
+    result = long_if_integral(a)
+    total = np.sum(a, axis=dims, keepdims=True, dtype=accumulate_dtype(result))
+    return total.reshape(size).astype(result)
+
+
+def errors_sum_to_size():
+    x = make_tensor((2, 3), gt.float32)
+    for size in ((2,), (4, 3), (1, 2, 3)):
+        yield ErrorInput(SampleInput(x, size), RuntimeError,
+                         rf"^size {{\[{', '.join(map(str, size))}\]}} is not expandable to "
+                         r"size {\[2, 3\]}\.$")
+
+
 OPS = [
+    OpInfo("sum_to_size", variants=("Tensor.sum_to_size",), sample_inputs=sample_sum_to_size,
+           ref=_sum_to_size_ref, error_inputs=errors_sum_to_size, dtypes=ALL),
     OpInfo("sum", variants=("sum", "Tensor.sum"), ref=ref_sum, out="ops.aten.sum.out",
            out_sets_dtype=True, marks=FILLED_DTYPE,
            sample_inputs=sample_whole(_dtype_kwarg), dtypes=ALL),

@@ -378,7 +378,7 @@ OPS = [
     _entry("select_scatter", sample_select_scatter, _select_scatter, errors_select_scatter,
            out="ops.aten.select_scatter.out"),
     _entry("slice_scatter", sample_slice_scatter, _slice_scatter, errors_slice_scatter,
-           out="ops.aten.slice_scatter.out"),
+           out="slice_scatter"),
     _entry("as_strided_scatter", sample_as_strided_scatter, _as_strided_scatter,
            errors_as_strided_scatter, layout_sensitive=True,
            out="ops.aten.as_strided_scatter.out"),

@@ -15,6 +15,7 @@ from ....c10.dtype import COMPLEX32_PAIR, complex_to_pairs
 from ....c10.layout import strided
 from ....c10.promotion import get_default_dtype, scalar_dtype
 from ...backends import register_meta
+from ...context import fill_uninitialized
 from ...registry import TensorMeta, composite, op
 from .copy import checked_scalar, fill_, memory_format_strides, strides_like, zero_
 
@@ -70,6 +71,7 @@ def empty(size, dtype, layout, device, pin_memory, memory_format, *, out):
         >>> torch.empty(2, 3).shape
         torch.Size([2, 3])
     """
+    fill_uninitialized(out)
 
 
 def _strided_meta(size, stride, dtype=None, layout=None, device=None, pin_memory=None):
@@ -95,6 +97,7 @@ def empty_strided(size, stride, dtype, layout, device, pin_memory, *, out):
         >>> torch.empty_strided((2, 3), (1, 2)).stride()
         (1, 2)
     """
+    fill_uninitialized(out)
 
 
 def _zeros_meta(size, dtype=None, layout=None, device=None, pin_memory=None) -> TensorMeta:

@@ -18,6 +18,7 @@ Note [Range values as torch computes them]
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import default_complex_dtype, get_default_dtype
 from ... import libm
+from ...binding import get_binding
 from ...meta.shape import holds_data
 from ...parallel import GRAIN_SIZE, get_num_threads
 from ...registry import TensorMeta, composite, op
@@ -40,7 +42,7 @@ _NO_RANGE = (dtypes.bool, dtypes.uint16, dtypes.uint32, dtypes.uint64) + dtypes.
 
 
 def _check_range_dtype(dtype, name: str) -> None:
-    if dtype in _NO_RANGE or (dtype.is_complex and name == "arange"):
+    if dtype in _NO_RANGE or (dtype.is_complex and name in ("arange", "range")):
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{scalar_type_name(dtype)}'")
 
@@ -177,6 +179,90 @@ def arange_start_step(start, end, step, dtype, layout, device, pin_memory, *, ou
         tensor([1.0000, 1.5000, 2.0000])
     """
     _arange_fill(start, end, step, out)
+
+
+# ----------------------------------------------------------------------------------
+# range (deprecated): arange with `end` included
+# ----------------------------------------------------------------------------------
+_RANGE_DEPRECATED = (
+    "torch.range is deprecated and will be removed in a future release because its behavior "
+    "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
+    "values in [start, end).")
+
+
+def _range_bounds(start, end, step, dtype) -> tuple:
+    """`start` and `step` as the kernel uses them, and ``floor((end - start) / step) + 1``,
+    the element count. Integer dtypes truncate the bounds first, as torch does."""
+    if not dtype.is_floating_point:
+        start, end, step = (int(v) for v in (start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {_number_text(start)} -> {_number_text(end)}")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    return start, step, math.floor((float(end) - float(start)) / float(step)) + 1
+
+
+def _range_meta(start, end, step=1, dtype=None, layout=None, device=None, pin_memory=None):
+    for v in (start, end, step):
+        if isinstance(v, complex):
+            checked_scalar(v, dtypes.float64)
+    dtype = dtype or get_default_dtype()       # floats even for integer bounds
+    check_options(layout, pin_memory, dtype)
+    _check_range_dtype(dtype, "range")
+    return TensorMeta((_range_bounds(start, end, step, dtype)[2],), dtype)
+
+
+def _range_fill(start, end, step, out: np.ndarray) -> None:
+    """Each element ``start + i * step``, computed as torch's serial range kernel does:
+    in float64 (float32 for the 16-bit floats) with one rounding, or in int64."""
+    dtype = dtypes.from_numpy_dtype(out.dtype)
+    start, step, count = _range_bounds(start, end, step, dtype)
+    index = np.arange(count, dtype=np.float64)
+    if not dtype.is_floating_point:
+        out[...] = cast_array(index.astype(np.int64) * step + start, dtype)
+    elif dtype in (dtypes.float16, dtypes.bfloat16):
+        out[...] = cast_array(_fma32(float(np.float32(step)), index, float(np.float32(start))),
+                              dtype)
+    else:
+        out[...] = cast_array(np.asarray(_fma(float(step), index, float(start))), dtype)
+
+
+@op(f"range(Scalar start, Scalar end, *, {TENSOR_OPTIONS}) -> Tensor", function=False,
+    meta=lambda start, end, *options: _range_meta(start, end, 1, *options))
+def range_(start, end, dtype, layout, device, pin_memory, *, out):
+    """Values from `start` to `end` included, one apart; see `range.step`."""
+    _range_fill(start, end, 1, out)
+
+
+@op(f"range.step(Scalar start, Scalar end, Scalar step=1, *, {TENSOR_OPTIONS}) -> Tensor",
+    meta=_range_meta, out=True, out_overload="out")
+def range_step(start, end, step, dtype, layout, device, pin_memory, *, out):
+    """Deprecated: the values ``start + i * step`` from `start` to `end` *included*; use
+    `torch.arange`, whose `end` is excluded.
+
+    Args:
+        start (Number): the first value.
+        end (Number): the last value (included when reached).
+        step (Number): the gap between values (default 1).
+        dtype: default `torch.get_default_dtype()`, even for integer bounds.
+
+    Returns:
+        Tensor: ``floor((end - start) / step) + 1`` elements.
+
+    Example::
+
+        >>> torch.range(1, 4)
+        tensor([1., 2., 3., 4.])
+    """
+    _range_fill(start, end, step, out)
+
+
+def range_function(*args, **kwargs):
+    """``torch.range``: warns that it is deprecated, as torch's argument parser does."""
+    warnings.warn(_RANGE_DEPRECATED, UserWarning, stacklevel=2)
+    return get_binding("function", "range")(*args, **kwargs)
 
 
 # ----------------------------------------------------------------------------------

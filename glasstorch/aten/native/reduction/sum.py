@@ -27,9 +27,9 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast
 from ....c10.tensor_impl import wrap_array
-from ...derivatives import derivative_helper
+from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
-from ...registry import fast_path, op
+from ...registry import composite, fast_path, op
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
@@ -423,3 +423,31 @@ def prod_dim(self, dim, keepdim, dtype, *, out):
 
 
 prod_all.declaration.doc = prod_dim.declaration.doc = _PROD_DOC
+
+
+def _expandable(shape: tuple, target: tuple) -> bool:
+    """Whether `shape` broadcasts to `target` (torch's ``is_expandable_to``)."""
+    if len(shape) > len(target):
+        return False
+    return all(s == t or s == 1 for s, t in zip(reversed(shape), reversed(target)))
+
+
+@composite("sum_to_size(Tensor self, SymInt[] size) -> Tensor", method=True, function=False)
+def sum_to_size(self, size):
+    """Sum this tensor down to `size`, a shape that broadcasts to this tensor's:
+    broadcasting's adjoint (the tensor itself when it already has that size).
+
+    Args:
+        size (torch.Size or int...): the shape to sum to.
+
+    Example::
+
+        >>> torch.ones(2, 3).sum_to_size(1, 3)
+        tensor([[2., 2., 2.]])
+    """
+    if not _expandable(tuple(size), self._size):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size "
+                           f"{{{list(self._size)}}}.")
+    if not size:                # torch sums everything into a new tensor, even a 0-d one
+        return self.sum()
+    return sum_to(self, size)

@@ -382,7 +382,7 @@ def _select_scatter_meta(self, src, dim, index, out=None):
 
 @composite("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, "
            "SymInt? end=None, SymInt step=1) -> Tensor", method=True, out=True,
-           bind_out=False,
+           bind_out=True,      # torch.slice_scatter alone of the scatters takes out=
            grad={"self": "slice_scatter(grad, zeros_like(src), dim, start, end, step)",
                  "src": "slice_part(grad, dim, start, end, step)"})
 def slice_scatter(self, src, dim=0, start=None, end=None, step=1, out=None):

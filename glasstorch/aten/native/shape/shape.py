@@ -21,7 +21,7 @@ from ...dispatcher import ops
 from ...meta.shape import compute_view_stride, infer_size, wrap_dim
 from ...registry import composite
 from ..creation.copy import clone, contiguous
-from .split_views import split, split_with_sizes
+from .split_views import chunk_split_size, split, split_with_sizes
 from .view import (alias, as_strided, expand, permute, reshape_alias, select, size_at, slice_,
                    squeeze, squeeze_dim, squeeze_dims, strided_geometry, t_geometry, transpose,
                    unsafe_view, unsqueeze, view_, view_as_real)
@@ -426,14 +426,8 @@ def chunk(self, chunks, dim=0):
         >>> [t.shape[0] for t in torch.zeros(6).chunk(4)]
         [2, 2, 2]
     """
-    if not self._size:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    length = self._size[wrap_dim(dim, len(self._size))]
-    split_size = (length + chunks - 1) // chunks
-    if split_size == 0 and length == 0:
-        # An empty dim still gives `chunks` (empty) pieces; split would give one.
+    split_size = chunk_split_size(self, chunks, dim)
+    if split_size is None:
         return split_with_sizes.call(self, [0] * chunks, dim)
     return split.call(self, split_size, dim)
 

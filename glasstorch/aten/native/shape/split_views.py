@@ -21,6 +21,18 @@ def _pieces(self, dim: int, lengths) -> list:
     return pieces
 
 
+def chunk_split_size(self, chunks: int, dim: int) -> int | None:
+    """`chunk`'s checks, then the split size it cuts `dim` with; None for an empty dim,
+    which still gives `chunks` empty pieces (split would give one)."""
+    if not self._size:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    length = self._size[wrap_dim(dim, len(self._size))]
+    split_size = (length + chunks - 1) // chunks
+    return None if split_size == 0 and length == 0 else split_size
+
+
 @view("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
       grad={"self": "stack(grads, dim)"})
 def unbind(self, dim=0):
