@@ -35,17 +35,30 @@ from glasstorch import random as random
 from glasstorch import return_types as return_types
 from glasstorch import serialization as serialization
 from glasstorch import special as special
+from glasstorch import storage as storage
 from glasstorch import testing as testing
 from glasstorch import utils as utils
 from glasstorch import xpu as xpu
+from glasstorch._dlpack import from_dlpack as from_dlpack
 from glasstorch._dynamo.entry import compile as compile
 from glasstorch._higher_order import cond as cond
 from glasstorch._higher_order import while_loop as while_loop
 from glasstorch._tensor import Tensor as Tensor
+from glasstorch._tensor_buffers import from_file as from_file
+from glasstorch._tensor_buffers import frombuffer as frombuffer
 from glasstorch._tensor_new import as_tensor as as_tensor
 from glasstorch._tensor_new import asarray as asarray
 from glasstorch._tensor_new import from_numpy as from_numpy
 from glasstorch._tensor_new import tensor as tensor
+from glasstorch._tensor_queries import get_device as get_device
+from glasstorch._tensor_queries import is_complex as is_complex
+from glasstorch._tensor_queries import is_floating_point as is_floating_point
+from glasstorch._tensor_queries import is_inference as is_inference
+from glasstorch._tensor_queries import is_nonzero as is_nonzero
+from glasstorch._tensor_queries import is_same_size as is_same_size
+from glasstorch._tensor_queries import is_signed as is_signed
+from glasstorch._tensor_queries import set_default_tensor_type as set_default_tensor_type
+from glasstorch._tensor_queries import typename as typename
 from glasstorch._tensor_str import set_printoptions as set_printoptions
 from glasstorch.amp.autocast_mode import autocast as autocast
 from glasstorch.amp.state import autocast_decrement_nesting as autocast_decrement_nesting
@@ -57,6 +70,17 @@ from glasstorch.amp.state import is_autocast_enabled as is_autocast_enabled
 from glasstorch.amp.state import set_autocast_cache_enabled as set_autocast_cache_enabled
 from glasstorch.amp.state import set_autocast_dtype as set_autocast_dtype
 from glasstorch.amp.state import set_autocast_enabled as set_autocast_enabled
+from glasstorch.aten.context import are_deterministic_algorithms_enabled as are_deterministic_algorithms_enabled
+from glasstorch.aten.context import get_deterministic_debug_mode as get_deterministic_debug_mode
+from glasstorch.aten.context import get_float32_matmul_precision as get_float32_matmul_precision
+from glasstorch.aten.context import is_deterministic_algorithms_warn_only_enabled as is_deterministic_algorithms_warn_only_enabled
+from glasstorch.aten.context import is_warn_always_enabled as is_warn_always_enabled
+from glasstorch.aten.context import set_deterministic_debug_mode as set_deterministic_debug_mode
+from glasstorch.aten.context import set_float32_matmul_precision as set_float32_matmul_precision
+from glasstorch.aten.context import set_flush_denormal as set_flush_denormal
+from glasstorch.aten.context import set_warn_always as set_warn_always
+from glasstorch.aten.context import use_deterministic_algorithms as use_deterministic_algorithms
+from glasstorch.aten.native.creation.ranges import range_function as range
 from glasstorch.aten.native.indexing.masked import nonzero_function as nonzero
 from glasstorch.aten.native.linalg.distance import cdist_function as cdist
 from glasstorch.aten.native.linalg.einsum import einsum_function as einsum
@@ -118,17 +142,30 @@ from glasstorch.random import seed as seed
 from glasstorch.random import set_rng_state as set_rng_state
 from glasstorch.serialization import load as load
 from glasstorch.serialization import save as save
+from glasstorch.storage import TypedStorage as TypedStorage
 AcceleratorError: builtins.type
+BFloat16Storage: Any
 BFloat16Tensor: Any
+BoolStorage: Any
 BoolTensor: Any
+ByteStorage: Any
 ByteTensor: Any
+CharStorage: Any
 CharTensor: Any
+ComplexDoubleStorage: Any
+ComplexFloatStorage: Any
+DoubleStorage: Any
 DoubleTensor: Any
+FloatStorage: Any
 FloatTensor: Any
+HalfStorage: Any
 HalfTensor: Any
+IntStorage: Any
 IntTensor: Any
+LongStorage: Any
 LongTensor: Any
 OutOfMemoryError: builtins.type
+ShortStorage: Any
 ShortTensor: Any
 bfloat16: dtype
 bool: dtype
@@ -142,6 +179,7 @@ complex32: dtype
 complex64: dtype
 contiguous_format: Any
 double: dtype
+e: builtins.float
 float16: dtype
 float32: dtype
 float64: dtype
@@ -156,13 +194,17 @@ has_lapack: builtins.bool
 has_mkl: builtins.bool
 has_openmp: builtins.bool
 has_spectral: builtins.bool
+inf: builtins.float
 int16: dtype
 int32: dtype
 int64: dtype
 int8: dtype
 int: dtype
 long: dtype
+nan: builtins.float
+newaxis: builtins.NoneType
 ops: Any
+pi: builtins.float
 preserve_format: Any
 short: dtype
 sparse_bsc: Any
@@ -235,6 +277,8 @@ def addmv_(input: Tensor, mat: Tensor, vec: Tensor, *, beta: _Number = ..., alph
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: _Number = ..., alpha: _Number = ..., out: Tensor | None = ...) -> Tensor: ...
 
 def adjoint(input: Tensor) -> Tensor: ...
+
+def alias_copy(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
 
 @overload
 def all(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
@@ -311,6 +355,8 @@ def argwhere(input: Tensor) -> Tensor: ...
 def as_strided(input: Tensor, size: _size, stride: _size, storage_offset: _int | None = ...) -> Tensor: ...
 
 def as_strided_(input: Tensor, size: _size, stride: _size, storage_offset: _int | None = ...) -> Tensor: ...
+
+def as_strided_copy(input: Tensor, size: _size, stride: _size, storage_offset: _int | None = ..., *, out: Tensor | None = ...) -> Tensor: ...
 
 def as_strided_scatter(input: Tensor, src: Tensor, size: _size, stride: _size, storage_offset: _int | None = ...) -> Tensor: ...
 
@@ -478,6 +524,8 @@ def deg2rad_(input: Tensor) -> Tensor: ...
 
 def detach(input: Tensor) -> Tensor: ...
 
+def detach_copy(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
+
 def diag(input: Tensor, diagonal: _int = ..., *, out: Tensor | None = ...) -> Tensor: ...
 
 def diag_embed(input: Tensor, offset: _int = ..., dim1: _int = ..., dim2: _int = ...) -> Tensor: ...
@@ -485,6 +533,8 @@ def diag_embed(input: Tensor, offset: _int = ..., dim1: _int = ..., dim2: _int =
 def diagflat(input: Tensor, offset: _int = ...) -> Tensor: ...
 
 def diagonal(input: Tensor, offset: _int = ..., dim1: _int = ..., dim2: _int = ...) -> Tensor: ...
+
+def diagonal_copy(input: Tensor, offset: _int = ..., dim1: _int = ..., dim2: _int = ..., *, out: Tensor | None = ...) -> Tensor: ...
 
 def diagonal_scatter(input: Tensor, src: Tensor, offset: _int = ..., dim1: _int = ..., dim2: _int = ...) -> Tensor: ...
 
@@ -551,6 +601,8 @@ def exp2(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
 def exp2_(input: Tensor) -> Tensor: ...
 
 def exp_(input: Tensor) -> Tensor: ...
+
+def expand_copy(input: Tensor, size: _size, *, implicit: _bool = ..., out: Tensor | None = ...) -> Tensor: ...
 
 def expm1(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
 
@@ -937,6 +989,8 @@ def outer(input: Tensor, vec2: Tensor, *, out: Tensor | None = ...) -> Tensor: .
 
 def permute(input: Tensor, dims: _size) -> Tensor: ...
 
+def permute_copy(input: Tensor, dims: _size, *, out: Tensor | None = ...) -> Tensor: ...
+
 def poisson(input: Tensor, generator: _Generator | None = ...) -> Tensor: ...
 
 def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
@@ -1104,6 +1158,8 @@ def searchsorted(sorted_sequence: Tensor, input: _Number, *, out_int32: _bool = 
 
 def select(input: Tensor, dim: _int, index: _int) -> Tensor: ...
 
+def select_copy(input: Tensor, dim: _int, index: _int, *, out: Tensor | None = ...) -> Tensor: ...
+
 def select_scatter(input: Tensor, src: Tensor, dim: _int, index: _int) -> Tensor: ...
 
 def selu(input: Tensor) -> Tensor: ...
@@ -1132,7 +1188,9 @@ def sinh(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
 
 def sinh_(input: Tensor) -> Tensor: ...
 
-def slice_scatter(input: Tensor, src: Tensor, dim: _int = ..., start: _int | None = ..., end: _int | None = ..., step: _int = ...) -> Tensor: ...
+def slice_copy(input: Tensor, dim: _int = ..., start: _int | None = ..., end: _int | None = ..., step: _int = ..., *, out: Tensor | None = ...) -> Tensor: ...
+
+def slice_scatter(input: Tensor, src: Tensor, dim: _int = ..., start: _int | None = ..., end: _int | None = ..., step: _int = ..., *, out: Tensor | None = ...) -> Tensor: ...
 
 def softmax(input: Tensor, dim: _int, dtype: _dtype | None = ..., *, out: Tensor | None = ...) -> Tensor: ...
 
@@ -1141,7 +1199,11 @@ def sort(input: Tensor, dim: _int = ..., descending: _bool = ..., *, out: Tensor
 @overload
 def sort(input: Tensor, *, stable: _bool | None, dim: _int = ..., descending: _bool = ..., out: Tensor | None = ...) -> tuple[Tensor, Tensor]: ...
 
+def split_copy(input: Tensor, split_size: _int, dim: _int = ...) -> list[Tensor]: ...
+
 def split_with_sizes(input: Tensor, split_sizes: _size, dim: _int = ...) -> list[Tensor]: ...
+
+def split_with_sizes_copy(input: Tensor, split_sizes: _size, dim: _int = ...) -> list[Tensor]: ...
 
 def sqrt(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
 
@@ -1157,6 +1219,13 @@ def squeeze(input: Tensor) -> Tensor: ...
 def squeeze(input: Tensor, dim: _int) -> Tensor: ...
 @overload
 def squeeze(input: Tensor, dim: _size) -> Tensor: ...
+
+@overload
+def squeeze_copy(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
+@overload
+def squeeze_copy(input: Tensor, dim: _int, *, out: Tensor | None = ...) -> Tensor: ...
+@overload
+def squeeze_copy(input: Tensor, dim: _size, *, out: Tensor | None = ...) -> Tensor: ...
 
 def stack(tensors: Sequence[Tensor], dim: _int = ..., *, out: Tensor | None = ...) -> Tensor: ...
 
@@ -1189,6 +1258,8 @@ def swapdims(input: Tensor, dim0: _int, dim1: _int) -> Tensor: ...
 
 def t(input: Tensor) -> Tensor: ...
 
+def t_copy(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
+
 def take(input: Tensor, index: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: _int | None = ..., *, out: Tensor | None = ...) -> Tensor: ...
@@ -1220,6 +1291,8 @@ def trace(input: Tensor) -> Tensor: ...
 
 def transpose(input: Tensor, dim0: _int, dim1: _int) -> Tensor: ...
 
+def transpose_copy(input: Tensor, dim0: _int, dim1: _int, *, out: Tensor | None = ...) -> Tensor: ...
+
 @overload
 def trapezoid(y: Tensor, x: Tensor, *, dim: _int = ...) -> Tensor: ...
 @overload
@@ -1246,9 +1319,21 @@ def trunc_(input: Tensor) -> Tensor: ...
 
 def unbind(input: Tensor, dim: _int = ...) -> list[Tensor]: ...
 
+def unbind_copy(input: Tensor, dim: _int = ...) -> list[Tensor]: ...
+
 def unflatten(input: Tensor, dim: _int, sizes: _size) -> Tensor: ...
 
+def unfold_copy(input: Tensor, dimension: _int, size: _int, step: _int, *, out: Tensor | None = ...) -> Tensor: ...
+
+def unsafe_chunk(input: Tensor, chunks: _int, dim: _int = ...) -> list[Tensor]: ...
+
+def unsafe_split(input: Tensor, split_size: _int, dim: _int = ...) -> list[Tensor]: ...
+
+def unsafe_split_with_sizes(input: Tensor, split_sizes: _size, dim: _int = ...) -> list[Tensor]: ...
+
 def unsqueeze(input: Tensor, dim: _int) -> Tensor: ...
+
+def unsqueeze_copy(input: Tensor, dim: _int, *, out: Tensor | None = ...) -> Tensor: ...
 
 @overload
 def var(input: Tensor, dim: _int | _size | None, unbiased: _bool = ..., keepdim: _bool = ..., *, out: Tensor | None = ...) -> Tensor: ...
@@ -1268,7 +1353,16 @@ def vdot(input: Tensor, other: Tensor, *, out: Tensor | None = ...) -> Tensor: .
 
 def view_as_complex(input: Tensor) -> Tensor: ...
 
+def view_as_complex_copy(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
+
 def view_as_real(input: Tensor) -> Tensor: ...
+
+def view_as_real_copy(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
+
+@overload
+def view_copy(input: Tensor, size: _size, *, out: Tensor | None = ...) -> Tensor: ...
+@overload
+def view_copy(input: Tensor, dtype: _dtype, *, out: Tensor | None = ...) -> Tensor: ...
 
 @overload
 def vsplit(input: Tensor, sections: _int) -> list[Tensor]: ...

@@ -79,7 +79,7 @@ class Tensor(TensorQueries, TensorMemory, TensorDLPack, TensorDeviceMixin, Tenso
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous"
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous"
                                if self.numel() > 1 else
                                "Boolean value of Tensor with no values is ambiguous")
         return bool(self.item())

@@ -28,6 +28,7 @@ import glasstorch  # noqa: E402
 from glasstorch.aten import binding, torch_names  # noqa: E402
 from glasstorch.aten.binding import Signature  # noqa: E402
 
+_ABSENT = object()         # what a binding lookup gives for a name with none (None is a value)
 TENSOR_STUB = ROOT / "glasstorch" / "_tensor.pyi"
 HEADER = ("# Written by tools/stubs.py from the operator schemas and the namespace: do not edit.\n"
           "from __future__ import annotations\n\n"
@@ -138,7 +139,7 @@ def source_names(module_name: str) -> frozenset:
 
 def reexport(module, name: str, value) -> str:
     """How the stub of `module` states a name written by hand (or bound in another one)."""
-    if value is binding._GENERATED.get(("function", name)):      # torch.relu_ in F
+    if value is binding._GENERATED.get(("function", name), _ABSENT):   # torch.relu_ in F
         return f"from glasstorch import {name} as {name}"
     if getattr(value, "__module__", None) == module.__name__:     # written in the module
         return f"def {name}(*args: Any, **kwargs: Any) -> Any: ..."
