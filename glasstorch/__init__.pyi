@@ -202,7 +202,7 @@ int8: dtype
 int: dtype
 long: dtype
 nan: builtins.float
-newaxis: builtins.NoneType
+newaxis: None
 ops: Any
 pi: builtins.float
 preserve_format: Any

@@ -157,6 +157,8 @@ def reexport(module, name: str, value) -> str:
     if callable(value) and not isinstance(value, type):
         return f"def {name}(*args: Any, **kwargs: Any) -> Any: ..."
     holder = type(value)
+    if value is None:
+        return f"{name}: None"
     if holder.__module__ == "builtins":
         return f"{name}: builtins.{holder.__name__}"
     return f"{name}: dtype" if holder.__module__ == "glasstorch.c10.dtype" else f"{name}: Any"
