@@ -40,7 +40,9 @@ from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
 from .autograd.inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 
-__version__ = "2.13.0+glasstorch"
+# modules (issue 14): the version (a TorchVersion, as torch's) and torch's other submodules
+from .version import __version__  # noqa: F401
+from . import torch_version  # noqa: F401
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 
 

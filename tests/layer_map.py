@@ -50,6 +50,9 @@ LAYERS = {
     "data": ("glasstorch/utils/data/",),
     # torch.profiler: the schedule and trace handling over torch.autograd.profiler
     "profiler": ("glasstorch/profiler/",),
+    # torch's smaller submodules (issue 14, modules): version, types, overrides, library,
+    # multiprocessing, quasirandom, ... written over the core as a torch user writes
+    "modules": ("glasstorch/version.py", "glasstorch/torch_version.py"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -74,6 +77,7 @@ MAY_IMPORT = {
     "serialization": CORE + ("utils", "nn", "namespace"),
     "data": CORE + ("namespace",),
     "profiler": CORE + ("optim",),
+    "modules": CORE + ("utils", "nn", "namespace"),
     "namespace": tuple(LAYERS),
 }
 
