@@ -59,6 +59,8 @@ _LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"})
 _LAZY_SUBMODULES |= {"serialization"}       # serialization: checkpoints (torch.save / load)
 # observers (torch.profiler) and the anomaly switches of torch's top level
 _LAZY_SUBMODULES |= {"profiler"}
+# modules (issue 14): torch's smaller submodules
+_LAZY_SUBMODULES |= {"types", "functional", "storage"}
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
 
