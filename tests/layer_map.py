@@ -53,7 +53,8 @@ LAYERS = {
     # torch's smaller submodules (issue 14, modules): version, types, overrides, library,
     # multiprocessing, quasirandom, ... written over the core as a torch user writes
     "modules": ("glasstorch/version.py", "glasstorch/torch_version.py", "glasstorch/types.py",
-                "glasstorch/_reexport.py", "glasstorch/functional.py", "glasstorch/storage.py"),
+                "glasstorch/_reexport.py", "glasstorch/functional.py", "glasstorch/storage.py",
+                "glasstorch/library/"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
