@@ -60,7 +60,8 @@ _LAZY_SUBMODULES |= {"serialization"}       # serialization: checkpoints (torch.
 # observers (torch.profiler) and the anomaly switches of torch's top level
 _LAZY_SUBMODULES |= {"profiler"}
 # modules (issue 14): torch's smaller submodules
-_LAZY_SUBMODULES |= {"types", "functional", "storage", "library", "overrides"}
+_LAZY_SUBMODULES |= {"types", "functional", "storage", "library", "overrides",
+                     "multiprocessing"}
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
 

@@ -54,7 +54,7 @@ LAYERS = {
     # multiprocessing, quasirandom, ... written over the core as a torch user writes
     "modules": ("glasstorch/version.py", "glasstorch/torch_version.py", "glasstorch/types.py",
                 "glasstorch/_reexport.py", "glasstorch/functional.py", "glasstorch/storage.py",
-                "glasstorch/library/", "glasstorch/overrides.py"),
+                "glasstorch/library/", "glasstorch/overrides.py", "glasstorch/multiprocessing/"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
