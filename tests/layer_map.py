@@ -54,7 +54,10 @@ LAYERS = {
     # multiprocessing, quasirandom, ... written over the core as a torch user writes
     "modules": ("glasstorch/version.py", "glasstorch/torch_version.py", "glasstorch/types.py",
                 "glasstorch/_reexport.py", "glasstorch/functional.py", "glasstorch/storage.py",
-                "glasstorch/library/", "glasstorch/overrides.py", "glasstorch/multiprocessing/"),
+                "glasstorch/library/", "glasstorch/overrides.py", "glasstorch/multiprocessing/",
+                "glasstorch/utils/module_tracker.py", "glasstorch/utils/flop_counter.py",
+                "glasstorch/utils/model_zoo.py", "glasstorch/utils/collect_env.py",
+                "glasstorch/utils/cpp_extension.py"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
