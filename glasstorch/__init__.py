@@ -61,7 +61,7 @@ _LAZY_SUBMODULES |= {"serialization"}       # serialization: checkpoints (torch.
 _LAZY_SUBMODULES |= {"profiler"}
 # modules (issue 14): torch's smaller submodules
 _LAZY_SUBMODULES |= {"types", "functional", "storage", "library", "overrides",
-                     "multiprocessing"}
+                     "multiprocessing", "quasirandom"}
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
 
