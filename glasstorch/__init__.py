@@ -62,6 +62,8 @@ _LAZY_SUBMODULES |= {"profiler"}
 # modules (issue 14): torch's smaller submodules
 _LAZY_SUBMODULES |= {"types", "functional", "storage", "library", "overrides",
                      "multiprocessing", "quasirandom"}
+_LAZY_SUBMODULES |= {"ao", "quantization", "masked", "sparse", "nested", "package", "monitor",
+                     "nativert", "numa", "contrib"}      # shells (Note [Shell modules])
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
 
@@ -165,5 +167,9 @@ _binding.add_sink(_forget_function)
 # Names glasstorch does not implement yet say so (Note [Names glasstorch does not implement
 # yet]): Tensor's are placeholders on the class, modules' come from a last import finder.
 _torch_names.install_missing(Tensor)
+# modules (issue 14): torch modules glasstorch has as shells (Note [Shell modules]),
+# found before MissingModules refuses them
+from . import _shells  # noqa: E402
+_shells.install(_sys.meta_path, before=_torch_names.MissingModules)
 if _torch_names.MissingModules not in _sys.meta_path:
     _sys.meta_path.append(_torch_names.MissingModules)

@@ -57,7 +57,8 @@ LAYERS = {
                 "glasstorch/library/", "glasstorch/overrides.py", "glasstorch/multiprocessing/",
                 "glasstorch/utils/module_tracker.py", "glasstorch/utils/flop_counter.py",
                 "glasstorch/utils/model_zoo.py", "glasstorch/utils/collect_env.py",
-                "glasstorch/utils/cpp_extension.py", "glasstorch/quasirandom.py"),
+                "glasstorch/utils/cpp_extension.py", "glasstorch/quasirandom.py",
+                "glasstorch/_shells.py"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }

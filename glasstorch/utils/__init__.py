@@ -10,7 +10,11 @@ from ..aten import torch_names as _torch_names
 _LAZY_SUBMODULES = frozenset({"data", "checkpoint", "hooks"})
 # modules (issue 14): torch.utils' smaller modules
 _LAZY_SUBMODULES |= {"flop_counter", "module_tracker", "weak", "model_zoo", "deterministic",
-                     "collect_env", "file_baton", "backcompat", "cpp_extension"}
+                     "collect_env", "file_baton", "backcompat", "cpp_extension",
+                     # shells (Note [Shell modules] in glasstorch/_shells.py)
+                     "hipify", "mobile_optimizer", "bundled_inputs", "model_dump", "viz", "jit",
+                     "mkldnn", "cpp_backtrace", "debug_log", "backend_registration",
+                     "show_pickle", "throughput_benchmark"}
 
 
 def __getattr__(name: str):
