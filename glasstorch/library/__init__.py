@@ -19,6 +19,7 @@ Note [Operators from torch.library]
 """
 from __future__ import annotations
 
+import warnings
 from typing import Callable, Optional, Sequence, Union
 
 from ..aten.torch_names import missing_attribute
@@ -29,7 +30,8 @@ from .definitions import Library, fallthrough_kernel, resolve_overload, split_qu
 from .infer_schema import infer_schema
 
 __all__ = ["Library", "define", "impl", "register_fake", "register_autograd",
-           "register_kernel", "custom_op", "infer_schema", "fallthrough_kernel", "CustomOpDef"]
+           "register_kernel", "custom_op", "infer_schema", "fallthrough_kernel", "CustomOpDef",
+           "impl_abstract"]
 
 def define(qualname: str, schema: str, *, lib: Optional[Library] = None, tags=()) -> None:
     """Define the operator ``qualname`` (``"mylib::name"``) with `schema`, the part from
@@ -77,6 +79,15 @@ def register_fake(op, func: Optional[Callable] = None, /, *, lib: Optional[Libra
         overload.register(DispatchKey.Meta, kernels.python_kernel(overload, fn, "fake"))
         return fn
     return register if func is None else register(func)
+
+
+def impl_abstract(qualname, func: Optional[Callable] = None, *, lib: Optional[Library] = None,
+                  _stacklevel: int = 1):
+    """The old name of `register_fake` (warns that it was renamed)."""
+    warnings.warn("`torch.library.impl_abstract` was renamed to `torch.library.register_fake`. "
+                  "Please use that instead; we will remove `torch.library.impl_abstract` in a "
+                  "future version of PyTorch.", FutureWarning, stacklevel=2 + _stacklevel)
+    return register_fake(qualname, func, lib=lib)
 
 
 def register_autograd(op, backward: Callable, /, *, setup_context: Optional[Callable] = None,

@@ -81,9 +81,19 @@ class ProcessContext:
             if self.processes[index].exitcode != 0 and failed is None:
                 failed = index
         if failed is None:
-            return not self.sentinels
+            if self.sentinels:
+                return False
+            self._remove_error_files()
+            return True
         self._stop_others(grace_period)
-        raise self._failure(failed)
+        failure = self._failure(failed)
+        self._remove_error_files()
+        raise failure
+
+    def _remove_error_files(self) -> None:
+        for error_file in self.error_files:
+            if os.path.exists(error_file):
+                os.remove(error_file)
 
     def _stop_others(self, grace_period: Optional[float]) -> None:
         for process in self.processes:
@@ -143,12 +153,8 @@ def start_processes(fn: Callable, args: tuple = (), nprocs: int = 1, join: bool 
     process_context = ProcessContext(processes, error_files)
     if not join:
         return process_context
-    try:
-        while not process_context.join():
-            pass
-    finally:
-        for error_file in error_files:
-            os.remove(error_file)
+    while not process_context.join():
+        pass
     return None
 
 

@@ -171,3 +171,26 @@ def test_names_torch_has_and_glasstorch_lacks_say_so():
     with pytest.raises(AttributeError, match="does not implement torch.library.triton_op yet"):
         gt.library.triton_op
     assert set(gt.library.__all__) <= set(dir(torch.library))
+
+
+def test_dispatch_key_names():
+    for t, ns in ((torch, fresh("tlib")), (gt, fresh())):
+        lib = t.library.Library(ns, "FRAGMENT")
+        lib.define("f(Tensor x) -> Tensor")
+        with pytest.raises(RuntimeError, match="could not parse dispatch key: NotAKey"):
+            lib.impl("f", lambda x: x, "NotAKey")
+        lib.impl("f", lambda x: x + 1, "CUDA")          # accepted; never runs on the CPU
+        lib.impl("f", lambda x: x * 2, "CPU")
+        assert getattr(t.ops, ns).f(t.ones(1)).tolist() == [2.0]
+        with pytest.warns(FutureWarning, match="impl_abstract` was renamed"):
+            t.library.impl_abstract(f"{ns}::f", lambda x: t.empty_like(x), lib=lib)
+        assert getattr(t.ops, ns).f(t.ones(2, device="meta")).shape == (2,)
+
+
+def test_fallthrough_kernel_passes_the_key_through():
+    ns = fresh()
+    square = square_op(gt, ns)                  # a custom op: it has an Autograd kernel
+    gt.library.Library(ns, "FRAGMENT").impl("square", gt.library.fallthrough_kernel,
+                                            "Autograd")
+    x = gt.tensor([2.0], requires_grad=True)
+    assert square(x).grad_fn is None            # autograd passed through: nothing recorded

@@ -1,5 +1,6 @@
 """torch.multiprocessing: spawn, failures raised in the parent, tensors through queues."""
 import multiprocessing
+import os
 
 import pytest
 
@@ -59,3 +60,11 @@ def test_join_false_returns_the_context():
     assert isinstance(context, mp.ProcessContext) and len(context.pids()) == 1
     while not context.join():
         pass
+
+
+def test_error_files_are_removed():
+    context = mp.start_processes(fail_on_one, nprocs=2, join=False, start_method="fork")
+    with pytest.raises(mp.ProcessRaisedException):
+        while not context.join():
+            pass
+    assert not any(os.path.exists(path) for path in context.error_files)
