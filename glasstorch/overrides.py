@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import inspect
 from typing import Any, Callable, Optional
 
 from .aten.torch_names import missing_attribute
@@ -101,6 +102,15 @@ def get_overridable_functions() -> dict:
     table[glasstorch.Tensor] = [value for name, value in vars(glasstorch.Tensor).items()
                                 if callable(value) and not name.startswith("_")]
     return table
+
+
+def get_default_nowrap_functions() -> set:
+    """The Tensor attribute getters whose results a subclass's `__torch_function__` returns
+    unwrapped: those of ``_base``, ``grad`` and ``_grad``."""
+    import glasstorch
+    getters = (inspect.getattr_static(glasstorch.Tensor, name, None)
+               for name in ("_base", "grad", "_grad"))
+    return {getter.__get__ for getter in getters if hasattr(getter, "__get__")}
 
 
 def get_testing_overrides() -> dict:

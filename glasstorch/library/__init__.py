@@ -22,6 +22,7 @@ from __future__ import annotations
 import warnings
 from typing import Callable, Optional, Sequence, Union
 
+from ..aten.dispatcher import OpOverload  # noqa: F401  (torch.library exposes it)
 from ..aten.torch_names import missing_attribute
 from ..c10.dispatch_key import DispatchKey
 from . import kernels

@@ -17,7 +17,16 @@ from .spawn import (ProcessContext, ProcessException, ProcessExitedException,  #
 __all__ = ["set_sharing_strategy", "get_sharing_strategy", "get_all_sharing_strategies"]
 __all__ += multiprocessing.__all__
 
+# the variable that makes `start_processes` start its processes in parallel (torch's
+# fork server option; glasstorch starts them one after the other either way)
+ENV_VAR_PARALLEL_START = "TORCH_MP_PARALLEL_START"
 _ALL_STRATEGIES = frozenset({"file_descriptor", "file_system"})
+
+
+def init_reductions() -> None:
+    """Register how tensors are pickled between processes: glasstorch tensors pickle
+    by value already, so there is nothing to register."""
+
 _strategy = "file_descriptor"          # torch's default on Linux
 
 

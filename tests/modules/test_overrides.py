@@ -67,3 +67,12 @@ def test_resolve_name_and_lists():
     assert gt.overrides.is_tensor_method_or_property(gt.Tensor.add)
     assert not gt.overrides.is_tensor_method_or_property(gt.add)
     assert set(gt.overrides.__all__) <= set(torch.overrides.__all__)
+
+
+def test_default_nowrap_functions():
+    theirs = torch.overrides.get_default_nowrap_functions()
+    ours = gt.overrides.get_default_nowrap_functions()
+    assert len(theirs) == 3 and len(ours) == 2          # glasstorch's Tensor has no _grad
+    import inspect
+    assert inspect.getattr_static(gt.Tensor, "grad").__get__ in ours
+    assert inspect.getattr_static(gt.Tensor, "_base").__get__ in ours
