@@ -12,15 +12,24 @@ from glasstorch.c10.dtype import dtype
 from glasstorch import aten as aten
 from glasstorch import autograd as autograd
 from glasstorch import c10 as c10
+from glasstorch import functional as functional
+from glasstorch import library as library
 from glasstorch import linalg as linalg
+from glasstorch import multiprocessing as multiprocessing
 from glasstorch import nn as nn
 from glasstorch import optim as optim
+from glasstorch import overrides as overrides
 from glasstorch import profiler as profiler
+from glasstorch import quasirandom as quasirandom
 from glasstorch import random as random
 from glasstorch import return_types as return_types
 from glasstorch import serialization as serialization
 from glasstorch import special as special
+from glasstorch import storage as storage
+from glasstorch import torch_version as torch_version
+from glasstorch import types as types
 from glasstorch import utils as utils
+from glasstorch import version as version
 from glasstorch._tensor import Tensor as Tensor
 from glasstorch._tensor_new import as_tensor as as_tensor
 from glasstorch._tensor_new import asarray as asarray
@@ -92,6 +101,7 @@ HalfTensor: Any
 IntTensor: Any
 LongTensor: Any
 ShortTensor: Any
+ao: Any
 bfloat16: dtype
 bool: dtype
 cdouble: dtype
@@ -103,6 +113,7 @@ complex128: dtype
 complex32: dtype
 complex64: dtype
 contiguous_format: Any
+contrib: Any
 double: dtype
 float16: dtype
 float32: dtype
@@ -120,9 +131,17 @@ int64: dtype
 int8: dtype
 int: dtype
 long: dtype
+masked: Any
+monitor: Any
+nativert: Any
+nested: Any
+numa: Any
 ops: Any
+package: Any
 preserve_format: Any
+quantization: Any
 short: dtype
+sparse: Any
 sparse_bsc: Any
 sparse_bsr: Any
 sparse_coo: Any
