@@ -41,7 +41,8 @@ def _returns_text(annotation, fail: Callable) -> str:
     if annotation is None or annotation is type(None):
         return "()"
     if typing.get_origin(annotation) is tuple:
-        return "(" + ", ".join(_returns_text(part, fail) for part in typing.get_args(annotation)) + ")"
+        parts = (_returns_text(part, fail) for part in typing.get_args(annotation))
+        return f"({', '.join(parts)})"
     text = _schema_type(annotation)
     if text is None:
         fail(f"Return has unsupported type {annotation}.")

@@ -30,7 +30,8 @@ def test_functional_missing_name_says_so():
     import glasstorch.functional as functional
     missing = [name for name in functional.__all__ if not hasattr(gt, name)]
     for name in missing:
-        with pytest.raises(AttributeError, match=f"does not implement torch.functional.{name} yet"):
+        with pytest.raises(AttributeError,
+                           match=f"does not implement torch.functional.{name} yet"):
             getattr(functional, name)
     with pytest.raises(AttributeError, match="has no attribute 'nonsense'$"):
         functional.nonsense
