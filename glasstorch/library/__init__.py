@@ -29,10 +29,11 @@ from . import kernels
 from .custom_op import CustomOpDef, custom_op
 from .definitions import Library, fallthrough_kernel, resolve_overload, split_qualname
 from .infer_schema import infer_schema
+from .opcheck import opcheck
 
 __all__ = ["Library", "define", "impl", "register_fake", "register_autograd",
            "register_kernel", "custom_op", "infer_schema", "fallthrough_kernel", "CustomOpDef",
-           "impl_abstract"]
+           "impl_abstract", "opcheck"]
 
 def define(qualname: str, schema: str, *, lib: Optional[Library] = None, tags=()) -> None:
     """Define the operator ``qualname`` (``"mylib::name"``) with `schema`, the part from

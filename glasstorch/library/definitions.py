@@ -10,6 +10,7 @@ from ..c10.dispatch_key import DispatchKey
 from . import kernels
 
 _DEFINED_NAMESPACES: dict = {}      # namespace -> its DEF Library (one per namespace)
+REGISTERED_KEY_NAMES: dict = {}     # OpOverload -> the key names `impl` registered it for
 _ALIAS_ANALYSES = ("", "FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION")
 
 
@@ -98,6 +99,7 @@ class Library:
             kernels.python_kernel(overload, fn, getattr(fn, "__qualname__", repr(fn)))
         for key in kernels.KEYS_BY_NAME[key_name]:
             overload.register(DispatchKey[key], kernel)
+        REGISTERED_KEY_NAMES.setdefault(overload, set()).add(key_name)
 
     def _overload(self, op_name) -> OpOverload:
         if isinstance(op_name, OpOverload):

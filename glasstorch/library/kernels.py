@@ -52,7 +52,7 @@ def autograd_kernel(op: OpOverload, backward: Optional[Callable],
 
     def setup(ctx, inputs, output):
         if setup_context is not None:
-            setup_context(ctx, inputs, output)
+            setup_context(ctx=ctx, inputs=inputs, output=output)    # by name, as torch
 
     def missing_backward(ctx, *grads):
         raise RuntimeError(f"Trying to backward through {qualified} but no autograd formula "
