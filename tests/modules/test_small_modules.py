@@ -56,3 +56,9 @@ def test_nn_common_types():
     names = [name for name in vars(theirs) if name.startswith("_") and name.endswith("_t")]
     assert names and all(hasattr(ours, name) for name in names)
     assert ours._size_2_t == (int | tuple[int, int])
+
+
+def test_functional_keeps_torchs_helper_imports():
+    import glasstorch.functional as functional
+    assert functional.Tensor is gt.Tensor
+    assert functional.has_torch_function_unary(gt.ones(1)) is False
