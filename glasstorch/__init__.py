@@ -40,7 +40,7 @@ from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, is_grad_enabled)
 from .autograd.inference_mode import inference_mode, is_inference_mode_enabled  # noqa: F401
 
-# ----- names (issue 14): global settings, tensor predicates, type names, constants -----
+# global settings, tensor predicates, type names, constants
 from .aten.context import (  # noqa: F401
     use_deterministic_algorithms, are_deterministic_algorithms_enabled,
     is_deterministic_algorithms_warn_only_enabled, set_deterministic_debug_mode,
@@ -56,10 +56,12 @@ from ._dlpack import from_dlpack  # noqa: F401
 from math import e, inf, nan, pi  # noqa: F401,E402
 newaxis = None
 
-__version__ = "2.13.0+glasstorch"
+# the version (a TorchVersion, as torch's)
+from .version import __version__  # noqa: F401
+from . import torch_version  # noqa: F401
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 
-# devices: what a CPU-only torch has of streams, device errors and build flags
+# what a CPU-only torch has of streams, device errors and build flags
 from .c10.stream import Stream, Event  # noqa: F401,E402
 from .c10.errors import OutOfMemoryError, AcceleratorError  # noqa: F401,E402
 has_lapack = has_mkl = has_openmp = has_spectral = True
@@ -74,12 +76,20 @@ def _forget_function(kind: str, name: str) -> None:
 # Submodules imported on first use (`torch.nn`, `torch.optim`): most programs touch them,
 # but `import glasstorch` itself need not pay for every layer and optimizer (nor for
 # printing, `torch._tensor_str`, in a program that prints nothing).
-_LAZY_SUBMODULES = frozenset({"nn", "optim", "_tensor_str"}
-                             # devices and mixed precision
-                             | {"cuda", "amp", "cpu", "backends", "mps", "accelerator", "xpu",
-                                "mtia"}
-                             # checkpoints (torch.save / load) and observers (torch.profiler)
-                             | {"serialization", "profiler"})
+_LAZY_SUBMODULES = frozenset(
+    {"nn", "optim", "_tensor_str"}
+    # devices and mixed precision
+    | {"cuda", "amp", "cpu", "backends", "mps", "accelerator", "xpu", "mtia"}
+    # checkpoints (torch.save / load), observers (torch.profiler), typed storages
+    | {"serialization", "profiler", "storage"}
+    # entry points (Note [Compiling runs eagerly] in _dynamo/eval_frame.py)
+    | {"_dynamo", "compiler", "jit", "onnx", "hub", "export", "fx", "distributed", "testing",
+       "futures"}
+    # torch's smaller submodules, and the shells of those not written yet
+    # (Note [Shell modules])
+    | {"types", "functional", "library", "overrides", "multiprocessing", "quasirandom"}
+    | {"ao", "quantization", "masked", "sparse", "nested", "package", "monitor", "nativert",
+       "numa", "contrib"})
 # the anomaly switches of torch's top level
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
@@ -105,18 +115,17 @@ _FAMILY_FUNCTIONS = {
     "tensordot": ("linalg.matmul", "tensordot_function"),
     "chain_matmul": ("linalg.matmul", "chain_matmul_function"),
     "einsum": ("linalg.einsum", "einsum_function"),
+    "range": ("creation.ranges", "range_function"),     # warns, over the generated binding
 }
 # Other Python functions found on first use: name -> (module, the function's name there),
 # as printing and threading are needed only once a program prints or splits work.
 _MODULE_FUNCTIONS = {
     "set_printoptions": ("_tensor_str", "set_printoptions"),
-    "get_num_threads": ("aten.parallel", "get_num_threads"),
-    "set_num_threads": ("aten.parallel", "set_num_threads"),
-    # threads (issue 14): the inter-op pool's count, and settling the intra-op one
-    "init_num_threads": ("aten.parallel", "init_num_threads"),
-    "get_num_interop_threads": ("aten.parallel", "get_num_interop_threads"),
-    "set_num_interop_threads": ("aten.parallel", "set_num_interop_threads"),
-    # serialization: checkpoints in torch's formats
+    # threads: the intra-op pool's count and the inter-op one's
+    **{name: ("aten.parallel", name) for name in (
+        "get_num_threads", "set_num_threads", "init_num_threads", "get_num_interop_threads",
+        "set_num_interop_threads")},
+    # checkpoints in torch's formats
     "save": ("serialization", "save"), "load": ("serialization", "load"),
     **_ANOMALY_FUNCTIONS,
     # devices and autocast (torch.autocast and the *autocast* state functions)
@@ -131,19 +140,17 @@ _MODULE_FUNCTIONS = {
         "is_autocast_ipu_enabled", "set_autocast_ipu_enabled", "get_autocast_ipu_dtype",
         "set_autocast_ipu_dtype", "is_autocast_xla_enabled", "set_autocast_xla_enabled",
         "get_autocast_xla_dtype", "set_autocast_xla_dtype")},
-}
-
-# Entry points (compile, jit, onnx, hub, export, fx, distributed, testing, benchmark):
-# loaded on first use; Note [Compiling runs eagerly] in _dynamo/eval_frame.py.
-_LAZY_SUBMODULES = _LAZY_SUBMODULES | {
-    "_dynamo", "compiler", "jit", "onnx", "hub", "export", "fx", "distributed", "testing",
-    "futures"}
-_MODULE_FUNCTIONS.update({
+    # entry points
     "compile": ("_dynamo.entry", "compile"),
     "cond": ("_higher_order", "cond"), "while_loop": ("_higher_order", "while_loop"),
     "fork": ("jit._script", "fork_now"), "wait": ("jit._script", "wait_now"),
     "Future": ("futures", "Future"),
-})
+    # typed storages (torch.TypedStorage, torch.FloatStorage, ...)
+    **{name: ("storage", name) for name in (
+        "TypedStorage", "DoubleStorage", "FloatStorage", "HalfStorage", "BFloat16Storage",
+        "LongStorage", "IntStorage", "ShortStorage", "CharStorage", "ByteStorage",
+        "BoolStorage", "ComplexFloatStorage", "ComplexDoubleStorage")},
+}
 
 
 def __getattr__(name: str):
@@ -202,15 +209,6 @@ def numel(input: Tensor) -> "int":
     return input.numel()
 
 
-# names (issue 14), found on first use: the deprecated torch.range (a Python function that
-# warns, over the generated binding), and the typed storages (torch.storage, torch.FloatStorage)
-_FAMILY_FUNCTIONS["range"] = ("creation.ranges", "range_function")
-_LAZY_SUBMODULES = _LAZY_SUBMODULES | {"storage"}
-_MODULE_FUNCTIONS.update({name: ("storage", name) for name in (
-    "TypedStorage", "DoubleStorage", "FloatStorage", "HalfStorage", "BFloat16Storage",
-    "LongStorage", "IntStorage", "ShortStorage", "CharStorage", "ByteStorage", "BoolStorage",
-    "ComplexFloatStorage", "ComplexDoubleStorage")})
-
 # written here by hand, or found in the families: generated bindings never replace them
 _HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS) | set(_MODULE_FUNCTIONS)
 _binding.add_sink(_forget_function)
@@ -218,5 +216,9 @@ _binding.add_sink(_forget_function)
 # Names glasstorch does not implement yet say so (Note [Names glasstorch does not implement
 # yet]): Tensor's are placeholders on the class, modules' come from a last import finder.
 _torch_names.install_missing(Tensor)
+# torch modules glasstorch has as shells (Note [Shell modules]) are found before
+# MissingModules refuses them
+from . import _shells  # noqa: E402
+_shells.install(_sys.meta_path, before=_torch_names.MissingModules)
 if _torch_names.MissingModules not in _sys.meta_path:
     _sys.meta_path.append(_torch_names.MissingModules)

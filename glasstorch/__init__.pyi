@@ -20,24 +20,32 @@ from glasstorch import cpu as cpu
 from glasstorch import cuda as cuda
 from glasstorch import distributed as distributed
 from glasstorch import export as export
+from glasstorch import functional as functional
 from glasstorch import futures as futures
 from glasstorch import fx as fx
 from glasstorch import hub as hub
 from glasstorch import jit as jit
+from glasstorch import library as library
 from glasstorch import linalg as linalg
 from glasstorch import mps as mps
 from glasstorch import mtia as mtia
+from glasstorch import multiprocessing as multiprocessing
 from glasstorch import nn as nn
 from glasstorch import onnx as onnx
 from glasstorch import optim as optim
+from glasstorch import overrides as overrides
 from glasstorch import profiler as profiler
+from glasstorch import quasirandom as quasirandom
 from glasstorch import random as random
 from glasstorch import return_types as return_types
 from glasstorch import serialization as serialization
 from glasstorch import special as special
 from glasstorch import storage as storage
 from glasstorch import testing as testing
+from glasstorch import torch_version as torch_version
+from glasstorch import types as types
 from glasstorch import utils as utils
+from glasstorch import version as version
 from glasstorch import xpu as xpu
 from glasstorch._dlpack import from_dlpack as from_dlpack
 from glasstorch._dynamo.entry import compile as compile
@@ -167,6 +175,7 @@ LongTensor: Any
 OutOfMemoryError: builtins.type
 ShortStorage: Any
 ShortTensor: Any
+ao: Any
 bfloat16: dtype
 bool: dtype
 cdouble: dtype
@@ -178,6 +187,7 @@ complex128: dtype
 complex32: dtype
 complex64: dtype
 contiguous_format: Any
+contrib: Any
 double: dtype
 e: builtins.float
 float16: dtype
@@ -201,12 +211,20 @@ int64: dtype
 int8: dtype
 int: dtype
 long: dtype
+masked: Any
+monitor: Any
 nan: builtins.float
+nativert: Any
+nested: Any
 newaxis: None
+numa: Any
 ops: Any
+package: Any
 pi: builtins.float
 preserve_format: Any
+quantization: Any
 short: dtype
+sparse: Any
 sparse_bsc: Any
 sparse_bsr: Any
 sparse_coo: Any

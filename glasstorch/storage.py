@@ -16,8 +16,10 @@ from .c10.dtype import scalar_type_name
 from .c10.promotion import get_default_dtype
 from .c10.storage import UntypedStorage
 from .c10.tensor_impl import TensorBase, make_tensor
+from .types import Storage  # noqa: F401  (torch.storage exposes it)
 
 __all__ = ["TypedStorage", "UntypedStorage"]
+HAS_NUMPY = True                # glasstorch is written over NumPy
 
 
 def warn_typed_storage_removal() -> None:

@@ -36,7 +36,7 @@ LAYERS = {
              "glasstorch/_tensor_str.py", "glasstorch/_indexing.py", "glasstorch/_python_ops.py",
              "glasstorch/return_types.py", "glasstorch/random.py",
              "glasstorch/_tensor_device.py", "glasstorch/_tensor_queries.py",
-             "glasstorch/_tensor_buffers.py", "glasstorch/_tensor_memory.py", "glasstorch/storage.py",
+             "glasstorch/_tensor_buffers.py", "glasstorch/_tensor_memory.py", "glasstorch/storage.py", "glasstorch/types.py",
              "glasstorch/_dlpack.py"),
     # torch.autograd.functional: a user-level tool, written (as torch writes it) in the
     # whole torch namespace, and loaded on first use
@@ -66,6 +66,14 @@ LAYERS = {
     # torch.mps, torch.accelerator, torch.amp
     "devices": ("glasstorch/cuda/", "glasstorch/backends/", "glasstorch/cpu/", "glasstorch/mps/",
                 "glasstorch/accelerator/", "glasstorch/amp/", "glasstorch/xpu/", "glasstorch/mtia/"),
+    # torch's smaller submodules (issue 14, modules): version, types, overrides, library,
+    # multiprocessing, quasirandom, ... written over the core as a torch user writes
+    "modules": ("glasstorch/version.py", "glasstorch/torch_version.py", "glasstorch/_reexport.py", "glasstorch/functional.py",
+                "glasstorch/library/", "glasstorch/overrides.py", "glasstorch/multiprocessing/",
+                "glasstorch/utils/module_tracker.py", "glasstorch/utils/flop_counter.py",
+                "glasstorch/utils/model_zoo.py", "glasstorch/utils/collect_env.py",
+                "glasstorch/utils/cpp_extension.py", "glasstorch/quasirandom.py",
+                "glasstorch/_shells.py"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     "namespace": ("glasstorch/__init__.py",),
 }
@@ -93,6 +101,7 @@ MAY_IMPORT = {
     "data": CORE + ("namespace",),
     "profiler": CORE + ("optim",),
     "devices": CORE + ("namespace",),
+    "modules": CORE + ("utils", "nn", "namespace"),
     "namespace": tuple(LAYERS),
 }
 

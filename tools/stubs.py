@@ -146,6 +146,8 @@ def reexport(module, name: str, value) -> str:
     if name in glasstorch._FAMILY_FUNCTIONS:
         family, attribute = glasstorch._FAMILY_FUNCTIONS[name]
         return f"from glasstorch.aten.native.{family} import {attribute} as {name}"
+    if isinstance(value, types.ModuleType) and getattr(value, "__file__", None) is None:
+        return f"{name}: Any"           # a shell module, made by an import finder
     if isinstance(value, types.ModuleType):
         parent, _, leaf = value.__name__.rpartition(".")
         return f"from {parent} import {leaf} as {name}"

@@ -26,6 +26,20 @@ NAMESPACES = (
     "torch.utils.checkpoint", "torch.serialization", "torch.nn", "torch.nn.functional",
     "torch.nn.init", "torch.linalg", "torch.fft", "torch.special", "torch.optim",
     "torch.optim.lr_scheduler", "torch.distributions", "torch.utils.data", "torch.func",
+    # torch's smaller submodules (issue 14's modules scope)
+    "torch.version", "torch.torch_version", "torch.types", "torch.functional", "torch.storage",
+    "torch.nn.common_types", "torch.overrides", "torch.multiprocessing", "torch.library",
+    "torch.quasirandom", "torch.utils.flop_counter", "torch.utils.module_tracker",
+    "torch.utils.weak", "torch.utils.model_zoo", "torch.utils.deterministic",
+    "torch.utils.collect_env", "torch.utils.file_baton", "torch.utils.backcompat",
+    "torch.utils.cpp_extension", "torch.ao", "torch.quantization", "torch.nn.quantized",
+    "torch.nn.qat", "torch.nn.intrinsic", "torch.nn.quantizable", "torch.masked",
+    "torch.sparse", "torch.nested", "torch.package", "torch.monitor", "torch.nativert",
+    "torch.numa", "torch.contrib", "torch.utils.hipify", "torch.utils.mobile_optimizer",
+    "torch.utils.bundled_inputs", "torch.utils.model_dump", "torch.utils.viz",
+    "torch.utils.jit", "torch.utils.mkldnn", "torch.utils.cpp_backtrace",
+    "torch.utils.debug_log", "torch.utils.backend_registration", "torch.utils.show_pickle",
+    "torch.utils.throughput_benchmark",
 )
 # Namespaces measured by their ``__all__`` alone (their dir() is mostly imports).
 BY_ALL = ("torch.serialization",)

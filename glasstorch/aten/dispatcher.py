@@ -100,7 +100,8 @@ class OpOverload:
     def __init__(self, schema: FunctionSchema, packet: "OpOverloadPacket") -> None:
         self._schema = schema
         self.name = schema.qualified_name
-        self.event_name = f"aten::{schema.name}"       # what observers name its calls
+        self.namespace = packet._namespace              # "aten", or a library's (mylib)
+        self.event_name = f"{self.namespace}::{schema.name}"   # what observers name its calls
         self.overloadpacket = packet
         self.kernels: dict = {}
         self._cache: dict = {}
@@ -256,7 +257,7 @@ class OpOverload:
         raise RuntimeError(f"{self.name}: no kernel for key set {keys_text(keyset) or 'empty'}")
 
     def __repr__(self) -> str:
-        lines = [f"aten::{self._schema}"]
+        lines = [f"{self.namespace}::{self._schema}"]
         for key in DISPATCH_ORDER:
             kernel = self.kernels.get(key)
             if kernel is not None:
@@ -301,7 +302,8 @@ def _missing_kernel(op: OpOverload, key: DispatchKey):
 
     def not_implemented(op, keyset, args):
         raise NotImplementedError(
-            f"Could not run 'aten::{op.name}' with arguments from the '{key.name}' backend.")
+            f"Could not run '{op.namespace}::{op.name}' with arguments from the '{key.name}' "
+            f"backend.")
     return not_implemented
 
 
@@ -379,8 +381,9 @@ def _keys_of_device(device, name: str) -> int:
 class OpOverloadPacket:
     """All overloads of one operator name: ``torch.ops.aten.add`` holds ``.Tensor``, ``.out``..."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, namespace: str = "aten") -> None:
         self._name = name
+        self._namespace = namespace
         self._overloads: dict = {}
 
     def __getattr__(self, overload: str) -> OpOverload:
@@ -388,10 +391,11 @@ class OpOverloadPacket:
         key = "" if overload == "default" else overload
         if key in overloads:
             return overloads[key]
-        if _load_expected(self.__dict__.get("_name")) and key in overloads:
+        if self.__dict__.get("_namespace") == "aten" and \
+                _load_expected(self.__dict__.get("_name")) and key in overloads:
             return overloads[key]
-        raise AttributeError(f"The underlying op of 'aten.{self._name}' has no overload name "
-                             f"'{overload}'")
+        raise AttributeError(f"The underlying op of '{self._namespace}.{self._name}' has no "
+                             f"overload name '{overload}'")
 
     def overloads(self) -> list:
         return [name or "default" for name in self._overloads]
@@ -405,7 +409,8 @@ class OpOverloadPacket:
 
 
 class _Namespace:
-    """`torch.ops.aten`: operator packets by name."""
+    """`torch.ops.aten` (or a library's namespace, `torch.ops.mylib`): operator packets
+    by name."""
 
     def __init__(self, name: str) -> None:
         self._ns_name = name
@@ -413,10 +418,12 @@ class _Namespace:
 
     def __getattr__(self, name: str) -> OpOverloadPacket:
         packets = self.__dict__.get("_packets", {})
-        _load_expected(name)                # every overload of the name, before any use
+        if self._ns_name == "aten":
+            _load_expected(name)            # every overload of the name, before any use
         if name in packets:
             return packets[name]
-        raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{name}'")
+        raise AttributeError(f"'_OpNamespace' '{self._ns_name}' object has no attribute "
+                             f"'{name}'")
 
     def __dir__(self):
         _LOADERS[1]()
@@ -455,10 +462,19 @@ def _load_expected(name) -> bool:
 
 
 class _Ops:
-    """`torch.ops`: namespaces of operators (only `aten` for now)."""
+    """`torch.ops`: namespaces of operators: `aten`, and those torch.library defines
+    into (any other name is an empty namespace until a library defines in it, as in
+    torch)."""
 
     def __init__(self) -> None:
         self.aten = _Namespace("aten")
+
+    def __getattr__(self, name: str) -> _Namespace:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        namespace = _Namespace(name)
+        setattr(self, name, namespace)
+        return namespace
 
 
 ops = _Ops()
@@ -472,12 +488,18 @@ def operator_entry(name: str, overload: str):
     return getattr(getattr(ops.aten, name), overload).call
 
 
-def get_overload(schema: FunctionSchema) -> OpOverload:
-    """The overload for `schema`, created (with its packet) on first request."""
-    packets = ops.aten._packets
+def find_overload(namespace: str, name: str, overload_name: str = ""):
+    """``torch.ops.<namespace>.<name>.<overload>`` if it exists (nothing is loaded), else None."""
+    packet = getattr(ops, namespace)._packets.get(name)
+    return None if packet is None else packet._overloads.get(overload_name)
+
+
+def get_overload(schema: FunctionSchema, namespace: str = "aten") -> OpOverload:
+    """The overload for `schema` in `namespace`, created (with its packet) on first request."""
+    packets = getattr(ops, namespace)._packets
     packet = packets.get(schema.name)
     if packet is None:
-        packet = packets[schema.name] = OpOverloadPacket(schema.name)
+        packet = packets[schema.name] = OpOverloadPacket(schema.name, namespace)
     overload = packet._overloads.get(schema.overload_name)
     if overload is None:
         overload = packet._overloads[schema.overload_name] = OpOverload(schema, packet)

@@ -7,6 +7,7 @@ such argument's class, in order, until one answers.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Iterable
 
 from ..c10.tensor_impl import tensor_class
@@ -23,9 +24,20 @@ def is_tensor_like(inp) -> bool:
     return type(inp) is tensor_class() or hasattr(type(inp), "__torch_function__")
 
 
+class _ModeStack(threading.local):
+    def __init__(self) -> None:
+        self.modes: list = []
+
+
+# the active TorchFunctionModes (torch.overrides), innermost last: `handle_torch_function`
+# asks the innermost first, with it popped while it answers
+mode_stack = _ModeStack()
+
+
 def has_torch_function(relevant_args: Iterable) -> bool:
-    """Whether any of `relevant_args` overrides `__torch_function__`."""
-    return any(_overrides(value) for value in relevant_args)
+    """Whether a TorchFunctionMode is active or any of `relevant_args` overrides
+    `__torch_function__`."""
+    return bool(mode_stack.modes) or any(_overrides(value) for value in relevant_args)
 
 
 def handle_torch_function(public_api: Callable, relevant_args: Iterable, *args,
@@ -38,7 +50,8 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable, *args,
         args, kwargs: the call's arguments.
 
     Returns:
-        The first answer that is not ``NotImplemented``.
+        The first answer that is not ``NotImplemented``: the innermost active
+        TorchFunctionMode's, then each overriding argument's.
 
     Raises:
         TypeError: when every override answers ``NotImplemented``.
@@ -49,6 +62,14 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable, *args,
             seen.add(type(value))
             overloaded.append(value)
     types = tuple(type(value) for value in overloaded)
+    if mode_stack.modes:
+        mode = mode_stack.modes.pop()
+        try:
+            result = mode.__torch_function__(public_api, types, args, kwargs)
+        finally:
+            mode_stack.modes.append(mode)
+        if result is not NotImplemented:
+            return result
     for value in overloaded:
         result = type(value).__torch_function__(public_api, types, args, kwargs)
         if result is not NotImplemented:
