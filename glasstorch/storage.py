@@ -16,7 +16,6 @@ from .c10.dtype import scalar_type_name
 from .c10.promotion import get_default_dtype
 from .c10.storage import UntypedStorage
 from .c10.tensor_impl import TensorBase, make_tensor
-from .types import Storage  # noqa: F401  (torch.storage exposes it)
 
 __all__ = ["TypedStorage", "UntypedStorage"]
 HAS_NUMPY = True                # glasstorch is written over NumPy
@@ -249,3 +248,31 @@ globals().update(LEGACY_STORAGES)
 def legacy_storage_class(dtype) -> type:
     """``torch.<Name>Storage`` of a dtype (``Tensor.storage_type()``)."""
     return LEGACY_STORAGES[f"{scalar_type_name(dtype)}Storage"]
+
+
+class Storage:
+    """The interface every storage offers, for annotations: each method is abstract."""
+
+    device: Device
+    dtype: dtypes.dtype
+
+    def element_size(self) -> int:
+        raise NotImplementedError
+
+    def is_shared(self) -> bool:
+        raise NotImplementedError
+
+    def share_memory_(self) -> "Storage":
+        raise NotImplementedError
+
+    def nbytes(self) -> int:
+        raise NotImplementedError
+
+    def cpu(self) -> "Storage":
+        raise NotImplementedError
+
+    def data_ptr(self) -> int:
+        raise NotImplementedError
+
+    def from_file(self, filename: str, shared: bool = False, nbytes: int = 0) -> "Storage":
+        raise NotImplementedError

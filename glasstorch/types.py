@@ -13,6 +13,7 @@ from .c10.device import device as _device
 from .c10.dtype import dtype as _dtype  # noqa: F401  (torch.types exposes these too)
 from .c10.size import Size
 from ._tensor import Tensor
+from .storage import Storage  # noqa: F401  (the storage interface, for annotations)
 
 __all__ = ["Number", "Device", "FileLike", "Storage"]
 
@@ -32,31 +33,3 @@ _TensorOrTensors = Union[Tensor, Sequence[Tensor]]
 _TensorOrOptionalTensors = Union[Tensor, Sequence[Union[Tensor, None]]]
 _Number = (int, float, bool)
 _bool, _int, _float, _complex, _str, _bytes = bool, int, float, complex, str, bytes
-
-
-class Storage:
-    """The interface every storage offers, for annotations: each method is abstract."""
-
-    device: _device
-    dtype: _dtype
-
-    def element_size(self) -> int:
-        raise NotImplementedError
-
-    def is_shared(self) -> bool:
-        raise NotImplementedError
-
-    def share_memory_(self) -> "Storage":
-        raise NotImplementedError
-
-    def nbytes(self) -> int:
-        raise NotImplementedError
-
-    def cpu(self) -> "Storage":
-        raise NotImplementedError
-
-    def data_ptr(self) -> int:
-        raise NotImplementedError
-
-    def from_file(self, filename: str, shared: bool = False, nbytes: int = 0) -> "Storage":
-        raise NotImplementedError

@@ -101,7 +101,7 @@ MAY_IMPORT = {
     "data": CORE + ("namespace",),
     "profiler": CORE + ("optim",),
     "devices": CORE + ("namespace",),
-    "modules": CORE + ("utils", "nn", "namespace"),
+    "modules": CORE + ("utils", "nn", "entry points", "namespace"),
     "namespace": tuple(LAYERS),
 }
 
