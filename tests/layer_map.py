@@ -75,7 +75,9 @@ LAYERS = {
                 "glasstorch/utils/cpp_extension.py", "glasstorch/quasirandom.py",
                 "glasstorch/_shells.py"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
-    "namespace": ("glasstorch/__init__.py",),
+    # (and ``python -m glasstorch``, which runs a script with ``import torch`` answered by it)
+    "namespace": ("glasstorch/__init__.py", "glasstorch/torch_alias.py",
+                  "glasstorch/__main__.py"),
 }
 
 CORE = ("c10", "aten", "autograd", "face")
