@@ -129,3 +129,20 @@ CLAIMED_TENSOR = {
 def names(table: dict) -> dict:
     """``{name: reason}`` from a table of ``{reason: "names separated by spaces"}``."""
     return {name: reason for reason, text in table.items() for name in text.split()}
+
+# torch modules another issue builds (the modules of the areas above).
+CLAIMED_MODULES = {
+    "linear algebra, spectral functions and windows (issue 18)": "torch.fft torch.signal",
+    "convolution gradients (issue 15)": "torch.nn.grad",
+    "recurrent networks, attention and the rest of nn.utils (issue 16)": """
+        torch.nn.attention torch.nn.utils.fusion torch.nn.utils.init
+        torch.nn.utils.memory_format torch.nn.utils.parametrizations torch.nn.utils.parametrize
+        torch.nn.utils.prune torch.nn.utils.rnn torch.nn.utils.spectral_norm
+        torch.nn.utils.stateless torch.nn.utils.weight_norm""",
+    "optimizers and schedulers (issue 19)": """
+        torch.optim.adadelta torch.optim.adagrad torch.optim.adamax torch.optim.asgd
+        torch.optim.lbfgs torch.optim.nadam torch.optim.radam torch.optim.rmsprop
+        torch.optim.rprop torch.optim.sparse_adam torch.optim.swa_utils""",
+    "distributions (issue 20)": "torch.distributions",
+    "torch.func (issue 21)": "torch.func",
+}
