@@ -79,7 +79,7 @@ class _PendingStorages:
             placeholder._owner = placeholder._bytes = None
             self.storages[key] = (placeholder, dtype)
             self.restored[key] = self._restore(placeholder, location)
-        return storage_for(self.restored[key], storage_type is not UntypedStorage, dtype)
+        return storage_for(self.restored[key], dtype)
 
     def fill(self, file, keys, swap: bool) -> None:
         remaining = _remaining(file)

@@ -17,6 +17,7 @@ from ..c10.layout import layout
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import TensorBase, tensor_class
 from ..nn.parameter import Parameter
+from ..storage import TypedStorage
 from . import _rebuild
 from ._location import location_tag
 from ._names import torch_path
@@ -35,6 +36,14 @@ class StorageRef:
         self.storage = storage
         self.dtype = dtype
         self.untyped = untyped or pickled_storage_type(dtype) is UntypedStorage
+
+
+def typed_storage_ref(storage: TypedStorage) -> StorageRef:
+    """A typed storage saved for itself: recorded under its legacy class, so that it
+    loads typed; torch refuses the dtypes that have no such class."""
+    if pickled_storage_type(storage.dtype) is UntypedStorage:
+        raise KeyError(f"dtype {storage.dtype} is not recognized")
+    return StorageRef(storage.untyped(), storage.dtype)
 
 
 class StorageTable:
@@ -81,6 +90,8 @@ class CheckpointPickler(pickle._Pickler):
             return self._table.persistent_id(obj)
         if type(obj) is UntypedStorage:
             return self._table.persistent_id(StorageRef(obj, dtypes.uint8, untyped=True))
+        if type(obj) is TypedStorage:
+            return self._table.persistent_id(typed_storage_ref(obj))
         return None
 
     def reducer_override(self, obj):

@@ -30,7 +30,8 @@ _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 #     so (bytes arrive encoded, storages as archive records, tensors through the rebuild
 #     functions), while a hostile pickle could ask for a terabyte in a few bytes. A
 #     weights-only load refuses such calls; everything else these classes do is allowed.
-_ALLOCATORS = ("builtins.bytearray", "torch.storage.UntypedStorage", "torch.Tensor",
+_ALLOCATORS = ("builtins.bytearray", "torch.storage.UntypedStorage",
+               "torch.storage.TypedStorage", "torch.Tensor",
                "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
                "torch.BFloat16Tensor", "torch.ByteTensor", "torch.CharTensor",
                "torch.ShortTensor", "torch.IntTensor", "torch.LongTensor", "torch.BoolTensor")
