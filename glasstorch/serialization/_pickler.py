@@ -92,7 +92,7 @@ class TorchNamesPickling:
             return self._table.persistent_id(obj)
         if type(obj) is UntypedStorage:
             return self._table.persistent_id(StorageRef(obj, dtypes.uint8, untyped=True))
-        if type(obj) is TypedStorage:
+        if isinstance(obj, TypedStorage):
             return self._table.persistent_id(typed_storage_ref(obj))
         return super().persistent_id(obj)
 
