@@ -21,6 +21,7 @@ from collections import Counter, OrderedDict
 from typing import Any, Callable
 
 from ._names import TORCH_NAMES, glasstorch_module
+from ._storage_types import STORAGE_TYPES
 
 UnpicklingError = pickle.UnpicklingError
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
@@ -77,6 +78,8 @@ def default_allowed() -> dict[str, Any]:
                "_codecs.encode": encode, "builtins.bytearray": bytearray,
                "builtins.set": set, "builtins.complex": complex}
     allowed.update(TORCH_NAMES)
+    # old checkpoints of CUDA tensors name the storage types of torch.cuda
+    allowed.update((f"torch.cuda.{name}", kind) for name, kind in STORAGE_TYPES.items())
     return allowed
 
 

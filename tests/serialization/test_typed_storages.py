@@ -104,3 +104,16 @@ def test_typed_storage_call_with_a_size_is_refused_weights_only():
     data = saved(torch, Bomb())
     with pytest.raises(pickle.UnpicklingError, match="Refusing to call"):
         loaded(gt, data)
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_cuda_storage_type_names_load_as_torch(weights_only):
+    # old CUDA checkpoints name torch.cuda.FloatStorage; both loaders accept it
+    from tests.serialization.hostile_files import archive, global_, integer, program, text
+    pid = (pickle.MARK + text("storage") + global_("torch.cuda", "FloatStorage") + text("0")
+           + text("cpu") + integer(2) + pickle.TUPLE + pickle.BINPERSID)
+    data = archive(program(pid), {"0": b"\0\0\x80?\0\0\0@"})
+    ref = loaded(torch, data, weights_only=weights_only)
+    glass = loaded(gt, data, weights_only=weights_only)
+    assert type(glass) is TypedStorage and str(glass.dtype) == str(ref.dtype)
+    assert glass.tolist() == ref.tolist() == [1., 2.]
