@@ -3,9 +3,10 @@
 Python's pickler names a function or class by the module it was defined in; a
 checkpoint must name torch's (Note in _names.py). This pickler is Python's own
 (the pure-Python implementation, whose hooks can be overridden one by one), or a
-`pickle_module`'s subclass of it, with three changes: a tensor pickles as torch's record of one (`reduce_tensor`), an object torch
-knows pickles under torch's path, and a storage becomes a persistent id, written as a
-record of the archive instead of into the pickle.
+`pickle_module`'s subclass of it, with three changes: a tensor pickles as torch's
+record of one (`reduce_tensor`), an object torch knows pickles under torch's path, and
+a storage becomes a persistent id, written as a record of the archive instead of into
+the pickle.
 """
 from __future__ import annotations
 

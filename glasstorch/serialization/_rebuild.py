@@ -104,9 +104,10 @@ def _rebuild_tensor_v2(storage: TypedStorage, storage_offset, size, stride,
     return _apply_metadata(tensor, metadata)
 
 
-def _rebuild_tensor_v3(storage: UntypedStorage, storage_offset, size, stride,
+def _rebuild_tensor_v3(storage: TypedStorage, storage_offset, size, stride,
                        requires_grad, backward_hooks, dtype, metadata=None) -> TensorBase:
-    """A tensor over untyped bytes that names its own dtype (uint16-64, float8, ...)."""
+    """A tensor over untyped bytes (a uint8 storage) that names its own dtype
+    (uint16-64, float8, complex32: the dtypes without a legacy storage class)."""
     if not isinstance(dtype, dtypes.dtype) or dtype not in dtypes.EVERY_DTYPE:
         raise RuntimeError(f"_rebuild_tensor_v3: unsupported dtype {dtype!r}")
     tensor = _tensor_over(_bytes_and_dtype(storage)[0], dtype, storage_offset, size, stride,

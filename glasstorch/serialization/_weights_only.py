@@ -27,10 +27,11 @@ UnpicklingError = pickle.UnpicklingError
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 # Note [Allocations a pickle may not size]
 #     Some allowlisted classes allocate when called with numbers: ``bytearray(n)``,
-#     ``UntypedStorage(n)``, ``TypedStorage(n)``, ``torch.Tensor(n, m)``. torch's own pickles never call them
-#     so (bytes arrive encoded, storages as archive records, tensors through the rebuild
-#     functions), while a hostile pickle could ask for a terabyte in a few bytes. A
-#     weights-only load refuses such calls; everything else these classes do is allowed.
+#     ``UntypedStorage(n)``, ``TypedStorage(n)``, ``torch.Tensor(n, m)``. torch's own
+#     pickles never call them so (bytes arrive encoded, storages as archive records,
+#     tensors through the rebuild functions), while a hostile pickle could ask for a
+#     terabyte in a few bytes. A weights-only load refuses such calls; everything else
+#     these classes do is allowed.
 _ALLOCATORS = ("builtins.bytearray", "torch.storage.UntypedStorage",
                "torch.storage.TypedStorage", "torch.Tensor",
                "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
