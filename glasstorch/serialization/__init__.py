@@ -18,7 +18,7 @@ import pickle
 import re
 import sys
 import warnings
-from typing import IO, Any, Callable, Union
+from typing import IO, Any, Callable, NamedTuple, Union
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from ._options import (  # noqa: F401
     clear_safe_globals, get_crc32_options, get_default_load_endianness, get_default_mmap_options,
     get_safe_globals, mkdtemp, safe_globals, set_crc32_options, set_default_load_endianness,
     set_default_mmap_options, skip_data)
-from ._pickler import CheckpointPickler, StorageTable
+from ._pickler import StorageTable, pickler_class
 from ._rebuild import _get_layout  # noqa: F401
 from ._storage_types import StorageType
 from ._weights_only import UnpicklingError, default_allowed, globals_in, user_allowed
@@ -78,12 +78,20 @@ def save(obj: object, f: FileLike, pickle_module: Any = pickle,
     Args:
         obj: what to save: tensors, state dicts, containers, numbers, modules, ...
         f: a path (str or os.PathLike) or a binary file object with ``write``.
-        pickle_module: accepted for torch's signature; glasstorch always pickles with
-            its own pickler, which names objects as torch does.
+        pickle_module (optional): the module whose ``Pickler`` writes the pickle, as in
+            torch: glasstorch subclasses it to store tensors and name its objects by
+            torch's paths, and the legacy format's headers go through its ``dump``.
+            Its ``Pickler`` must be Python's pure-Python ``pickle._Pickler`` or a
+            subclass of it (dill's is); ``pickle`` itself (the default) is served by
+            the pure-Python one. Default: ``pickle``
         pickle_protocol (int, optional): the pickle protocol. Default: ``2``
         _use_new_zipfile_serialization (bool, optional): ``False`` writes the legacy
             (pre-1.6) format. Default: ``True``
         _disable_byteorder_record (bool, optional): leave out the ``byteorder`` record.
+
+    Raises:
+        TypeError: for a `pickle_module` whose ``Pickler`` is C-accelerated (it could not
+            write torch's names), before `f` is opened.
 
     Example::
 
@@ -93,17 +101,17 @@ def save(obj: object, f: FileLike, pickle_module: Any = pickle,
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
                              "'write' attribute")
+    writing = _Writing(pickle_module, pickler_class(pickle_module), pickle_protocol,
+                       _use_new_zipfile_serialization, _disable_byteorder_record)
     if isinstance(f, (str, os.PathLike)):
         path = os.fspath(f)
         parent = os.path.dirname(path)
         if _use_new_zipfile_serialization and parent and not os.path.isdir(parent):
             raise RuntimeError(f"Parent directory {parent} does not exist.")
         with open(path, "wb") as file:
-            _save_to(obj, file, _archive_folder(path), pickle_protocol,
-                     _use_new_zipfile_serialization, _disable_byteorder_record)
+            _save_to(obj, file, _archive_folder(path), writing)
     else:
-        _save_to(obj, f, "archive", pickle_protocol, _use_new_zipfile_serialization,
-                 _disable_byteorder_record)
+        _save_to(obj, f, "archive", writing)
         if hasattr(f, "flush"):
             f.flush()
 
@@ -114,23 +122,31 @@ def _archive_folder(path: str) -> str:
     return stem or "archive"
 
 
-def _save_to(obj, file, folder: str, protocol: int, zip_format: bool,
-             without_byteorder: bool) -> None:
-    if not zip_format:
+class _Writing(NamedTuple):
+    """How `save` writes: its options, with the pickler class for its pickle module."""
+    pickle_module: Any
+    pickler: type
+    protocol: int
+    zip_format: bool
+    without_byteorder: bool
+
+
+def _save_to(obj, file, folder: str, writing: _Writing) -> None:
+    if not writing.zip_format:
         if _options.local.skip_data:
             raise RuntimeError("Cannot use skip_data=True with "
                                "_use_new_zipfile_serialization=False")
-        _legacy.save(obj, file, protocol)
+        _legacy.save(obj, file, writing.protocol, writing.pickle_module, writing.pickler)
         return
     table = StorageTable()
     data = io.BytesIO()
-    CheckpointPickler(data, protocol, table).dump(obj)
+    writing.pickler(data, writing.protocol, table).dump(obj)
     writer = _zip.ArchiveWriter(file, folder, _options.config.save.storage_alignment,
                                 _options.config.save.compute_crc32)
     writer.write_record("data.pkl", data.getbuffer())
     writer.write_record(".format_version", "1")
     writer.write_record(".storage_alignment", str(_options.config.save.storage_alignment))
-    if not without_byteorder:
+    if not writing.without_byteorder:
         writer.write_record("byteorder", sys.byteorder)
     for key, storage in table.storages.items():
         if _options.local.skip_data:

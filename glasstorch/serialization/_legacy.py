@@ -23,7 +23,7 @@ from ..c10.device import CPU
 from ..c10.storage import UntypedStorage
 from . import _location
 from ._loader import byteswap, check_storage_id, unpickler
-from ._pickler import CheckpointPickler, StorageTable
+from ._pickler import StorageTable
 from ._rebuild import storage_for
 from ._storage_types import pickled_storage_type, storage_dtype
 
@@ -41,16 +41,18 @@ class _LegacyTable(StorageTable):
         return super().persistent_id(ref) + (None,)
 
 
-def save(obj, file, protocol: int) -> None:
-    """Write `obj` to the binary file object `file` in the legacy format."""
+def save(obj, file, protocol: int, pickle_module, pickler: type) -> None:
+    """Write `obj` to the binary file object `file` in the legacy format: the headers
+    and keys with `pickle_module`'s ``dump``, the object with `pickler` (a
+    `TorchNamesPickling` class)."""
     table = _LegacyTable()
     system = {"protocol_version": PROTOCOL_VERSION, "little_endian": sys.byteorder == "little",
               "type_sizes": {"short": SHORT_SIZE, "int": INT_SIZE, "long": LONG_SIZE}}
     for header in (MAGIC_NUMBER, PROTOCOL_VERSION, system):
-        pickle.dump(header, file, protocol=protocol)
-    CheckpointPickler(file, protocol, table).dump(obj)
+        pickle_module.dump(header, file, protocol=protocol)
+    pickler(file, protocol, table).dump(obj)
     keys = sorted(table.storages)
-    pickle.dump(keys, file, protocol=protocol)
+    pickle_module.dump(keys, file, protocol=protocol)
     for key in keys:
         storage, dtype = table.storages[key], table.dtypes[key]
         typed = pickled_storage_type(dtype) is not UntypedStorage
@@ -79,7 +81,7 @@ class _PendingStorages:
             placeholder._owner = placeholder._bytes = None
             self.storages[key] = (placeholder, dtype)
             self.restored[key] = self._restore(placeholder, location)
-        return storage_for(self.restored[key], storage_type is not UntypedStorage, dtype)
+        return storage_for(self.restored[key], dtype)
 
     def fill(self, file, keys, swap: bool) -> None:
         remaining = _remaining(file)

@@ -96,7 +96,7 @@ class StorageLoader:
             if not self._meta:
                 storage = self._restore(storage, location)
             self._loaded[key] = storage
-        return storage_for(storage, storage_type is not UntypedStorage, dtype)
+        return storage_for(storage, dtype)
 
     def _read(self, key: str, nbytes: int, dtype: dtypes.dtype) -> UntypedStorage:
         name = f"data/{key}"

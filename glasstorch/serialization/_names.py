@@ -17,6 +17,7 @@ from ..c10.device import device
 from ..c10.size import Size
 from ..c10.storage import UntypedStorage
 from ..nn.parameter import Parameter
+from ..storage import LEGACY_STORAGES, TypedStorage
 from . import _rebuild
 from ._storage_types import STORAGE_TYPES
 
@@ -29,7 +30,7 @@ _REBUILD_FUNCTIONS = (
 def _table() -> dict[str, object]:
     names: dict[str, object] = {
         "torch.Size": Size, "torch.device": device,
-        "torch.storage.UntypedStorage": UntypedStorage,
+        "torch.storage.UntypedStorage": UntypedStorage, "torch.storage.TypedStorage": TypedStorage,
         "torch.serialization._get_layout": _rebuild._get_layout,
         "torch._tensor._rebuild_from_type_v2": _rebuild._rebuild_from_type_v2,
         "torch.Tensor": Tensor, "torch.nn.parameter.Parameter": Parameter,
@@ -45,6 +46,9 @@ def _table() -> dict[str, object]:
 TORCH_NAMES = _table()
 # id(object) -> (module, name): the path the writer gives each of those objects.
 _PATHS = {id(obj): tuple(path.rsplit(".", 1)) for path, obj in TORCH_NAMES.items()}
+# the legacy storage classes themselves (a full load's ``torch.FloatStorage``), where
+# a weights-only load reads the same path as a `StorageType`
+_PATHS.update((id(cls), ("torch", name)) for name, cls in LEGACY_STORAGES.items())
 
 
 def torch_path(obj) -> tuple[str, str] | None:

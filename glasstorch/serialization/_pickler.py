@@ -2,10 +2,11 @@
 
 Python's pickler names a function or class by the module it was defined in; a
 checkpoint must name torch's (Note in _names.py). This pickler is Python's own
-(the pure-Python implementation, whose hooks can be overridden one by one) with three
-changes: a tensor pickles as torch's record of one (`reduce_tensor`), an object torch
-knows pickles under torch's path, and a storage becomes a persistent id, written as a
-record of the archive instead of into the pickle.
+(the pure-Python implementation, whose hooks can be overridden one by one), or a
+`pickle_module`'s subclass of it, with three changes: a tensor pickles as torch's
+record of one (`reduce_tensor`), an object torch knows pickles under torch's path, and
+a storage becomes a persistent id, written as a record of the archive instead of into
+the pickle.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ..c10.layout import layout
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import TensorBase, tensor_class
 from ..nn.parameter import Parameter
+from ..storage import TypedStorage
 from . import _rebuild
 from ._location import location_tag
 from ._names import torch_path
@@ -35,6 +37,14 @@ class StorageRef:
         self.storage = storage
         self.dtype = dtype
         self.untyped = untyped or pickled_storage_type(dtype) is UntypedStorage
+
+
+def typed_storage_ref(storage: TypedStorage) -> StorageRef:
+    """A typed storage saved for itself: recorded under its legacy class, so that it
+    loads typed; torch refuses the dtypes that have no such class."""
+    if pickled_storage_type(storage.dtype) is UntypedStorage:
+        raise KeyError(f"dtype {storage.dtype} is not recognized")
+    return StorageRef(storage.untyped(), storage.dtype)
 
 
 class StorageTable:
@@ -63,8 +73,10 @@ class StorageTable:
         return ("storage", pickled_storage_type(ref.dtype), known[0], location_tag(storage), numel)
 
 
-class CheckpointPickler(pickle._Pickler):
-    """Pickles an object for a checkpoint; storages go to `table`.
+class TorchNamesPickling:
+    """The checkpoint's changes to a pure-Python pickler (Python's own, or a subclass of
+    it from a `pickle_module`): storages to `table`, glasstorch objects under torch's
+    names. What the changes leave alone goes to the base pickler's own hooks.
 
     Args:
         file: where the pickle goes.
@@ -73,7 +85,7 @@ class CheckpointPickler(pickle._Pickler):
     """
 
     def __init__(self, file, protocol: int, table: StorageTable) -> None:
-        super().__init__(file, protocol)
+        super().__init__(file, protocol=protocol)
         self._table = table
 
     def persistent_id(self, obj):
@@ -81,7 +93,9 @@ class CheckpointPickler(pickle._Pickler):
             return self._table.persistent_id(obj)
         if type(obj) is UntypedStorage:
             return self._table.persistent_id(StorageRef(obj, dtypes.uint8, untyped=True))
-        return None
+        if isinstance(obj, TypedStorage):
+            return self._table.persistent_id(typed_storage_ref(obj))
+        return super().persistent_id(obj)
 
     def reducer_override(self, obj):
         if isinstance(obj, TensorBase):
@@ -91,7 +105,8 @@ class CheckpointPickler(pickle._Pickler):
             return path[1]                 # a global: save_global writes torch's path
         if type(obj) is layout:
             return (_rebuild._get_layout, (str(obj),))
-        return NotImplemented
+        base = getattr(super(), "reducer_override", None)
+        return NotImplemented if base is None else base(obj)
 
     def save_global(self, obj, name=None) -> None:
         path = torch_path(obj)
@@ -106,6 +121,31 @@ class CheckpointPickler(pickle._Pickler):
         else:
             self.write(pickle.GLOBAL + f"{module}\n{qualname}\n".encode())
         self.memoize(obj)
+
+
+class CheckpointPickler(TorchNamesPickling, pickle._Pickler):
+    """Python's pure-Python pickler writing a checkpoint (`TorchNamesPickling`)."""
+
+
+def pickler_class(pickle_module) -> type:
+    """The checkpoint pickler `save` uses with `pickle_module`: as torch does, a subclass
+    of the module's ``Pickler``, which must be Python's pure-Python pickler or a subclass
+    of it, the only picklers whose ``save_global`` can write torch's names.
+
+    Raises:
+        AttributeError: when the module has no ``Pickler``, as in torch.
+        TypeError: when its ``Pickler`` is another (a C-accelerated one).
+    """
+    base = pickle_module.Pickler
+    if base is pickle.Pickler or base is pickle._Pickler:
+        return CheckpointPickler
+    if isinstance(base, type) and issubclass(base, pickle._Pickler):
+        return type(f"Checkpoint{base.__name__}", (TorchNamesPickling, base), {})
+    name = getattr(pickle_module, "__name__", pickle_module)
+    raise TypeError(f"torch.save cannot use pickle_module {name!r}: glasstorch writes torch's "
+                    "names for its own objects through the pickler's save_global, which only "
+                    "Python's pure-Python pickle._Pickler and its subclasses (dill's Pickler, "
+                    f"for one) let it override, and {base!r} is not one of them")
 
 
 # Attributes glasstorch itself keeps on a tensor (from_numpy's array), not user state.

@@ -24,29 +24,19 @@ from ..c10 import dtype as dtypes
 from ..c10 import layout as layouts
 from ..c10.storage import UntypedStorage
 from ..c10.tensor_impl import TensorBase, make_tensor
+from ..storage import TypedStorage
 
 
-class TypedStorage:
-    """A storage as a checkpoint hands it to the tensors it holds: the bytes and the
-    dtype the checkpoint's storage type gives them (torch's ``TypedStorage`` in the role
-    its loader gives it)."""
-
-    __slots__ = ("untyped", "dtype")
-
-    def __init__(self, untyped: UntypedStorage, dtype: dtypes.dtype) -> None:
-        self.untyped = untyped
-        self.dtype = dtype
-
-
-def storage_for(untyped: UntypedStorage, typed: bool, dtype: dtypes.dtype):
-    """What a storage reference loads as: the bytes themselves when the checkpoint names
-    ``UntypedStorage``, else the bytes with their dtype."""
-    return TypedStorage(untyped, dtype) if typed else untyped
+def storage_for(untyped: UntypedStorage, dtype: dtypes.dtype) -> TypedStorage:
+    """What a storage reference loads as: torch's ``TypedStorage`` of the dtype its
+    storage type names (uint8 for ``UntypedStorage``), whether the storage is a tensor's
+    or was saved for itself."""
+    return TypedStorage(wrap_storage=untyped, dtype=dtype, _internal=True)
 
 
 def _bytes_and_dtype(storage) -> tuple[UntypedStorage, dtypes.dtype]:
     if isinstance(storage, TypedStorage):
-        return storage.untyped, storage.dtype
+        return storage.untyped(), storage.dtype
     if isinstance(storage, UntypedStorage):
         return storage, dtypes.uint8
     raise RuntimeError(f"expected a storage in the tensor record, got {type(storage).__name__}")
@@ -114,10 +104,11 @@ def _rebuild_tensor_v2(storage: TypedStorage, storage_offset, size, stride,
     return _apply_metadata(tensor, metadata)
 
 
-def _rebuild_tensor_v3(storage: UntypedStorage, storage_offset, size, stride,
+def _rebuild_tensor_v3(storage: TypedStorage, storage_offset, size, stride,
                        requires_grad, backward_hooks, dtype, metadata=None) -> TensorBase:
-    """A tensor over untyped bytes that names its own dtype (uint16-64, float8, ...)."""
-    if not isinstance(dtype, dtypes.dtype) or dtype not in dtypes.ALL_DTYPES:
+    """A tensor over untyped bytes (a uint8 storage) that names its own dtype
+    (uint16-64, float8, complex32: the dtypes without a legacy storage class)."""
+    if not isinstance(dtype, dtypes.dtype) or dtype not in dtypes.EVERY_DTYPE:
         raise RuntimeError(f"_rebuild_tensor_v3: unsupported dtype {dtype!r}")
     tensor = _tensor_over(_bytes_and_dtype(storage)[0], dtype, storage_offset, size, stride,
                           bool(requires_grad))

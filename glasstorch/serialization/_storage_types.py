@@ -2,7 +2,7 @@
 
 A checkpoint's pickle names the type of each storage it holds: the legacy typed classes
 (``torch.FloatStorage``, ``torch.LongStorage``, ...) for the dtypes that had one, and
-``torch.storage.UntypedStorage`` for the newer dtypes (uint16-64, float8), whose
+``torch.storage.UntypedStorage`` for the others (uint16-64, float8, complex32), whose
 tensors then carry their dtype themselves (``_rebuild_tensor_v3``). Loading needs from
 such a name only the dtype it stands for: `StorageType` is that record, as in torch.
 """

@@ -21,16 +21,19 @@ from collections import Counter, OrderedDict
 from typing import Any, Callable
 
 from ._names import TORCH_NAMES, glasstorch_module
+from ._storage_types import STORAGE_TYPES
 
 UnpicklingError = pickle.UnpicklingError
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 # Note [Allocations a pickle may not size]
 #     Some allowlisted classes allocate when called with numbers: ``bytearray(n)``,
-#     ``UntypedStorage(n)``, ``torch.Tensor(n, m)``. torch's own pickles never call them
-#     so (bytes arrive encoded, storages as archive records, tensors through the rebuild
-#     functions), while a hostile pickle could ask for a terabyte in a few bytes. A
-#     weights-only load refuses such calls; everything else these classes do is allowed.
-_ALLOCATORS = ("builtins.bytearray", "torch.storage.UntypedStorage", "torch.Tensor",
+#     ``UntypedStorage(n)``, ``TypedStorage(n)``, ``torch.Tensor(n, m)``. torch's own
+#     pickles never call them so (bytes arrive encoded, storages as archive records,
+#     tensors through the rebuild functions), while a hostile pickle could ask for a
+#     terabyte in a few bytes. A weights-only load refuses such calls; everything else
+#     these classes do is allowed.
+_ALLOCATORS = ("builtins.bytearray", "torch.storage.UntypedStorage",
+               "torch.storage.TypedStorage", "torch.Tensor",
                "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
                "torch.BFloat16Tensor", "torch.ByteTensor", "torch.CharTensor",
                "torch.ShortTensor", "torch.IntTensor", "torch.LongTensor", "torch.BoolTensor")
@@ -76,6 +79,8 @@ def default_allowed() -> dict[str, Any]:
                "_codecs.encode": encode, "builtins.bytearray": bytearray,
                "builtins.set": set, "builtins.complex": complex}
     allowed.update(TORCH_NAMES)
+    # old checkpoints of CUDA tensors name the storage types of torch.cuda
+    allowed.update((f"torch.cuda.{name}", kind) for name, kind in STORAGE_TYPES.items())
     return allowed
 
 

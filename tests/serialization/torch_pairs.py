@@ -7,10 +7,10 @@ import numpy as np
 
 import glasstorch as gt
 
-# dtype names both libraries store (complex32 excepted: glasstorch holds no data of it)
+# dtype names both libraries store
 DTYPE_NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
-               "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
-               "complex128", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
+               "uint64", "float16", "bfloat16", "float32", "float64", "complex32",
+               "complex64", "complex128", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
                "float8_e5m2fnuz", "float8_e8m0fnu"]
 
 
