@@ -211,6 +211,18 @@ _MODULE_FUNCTIONS.update({name: ("storage", name) for name in (
     "LongStorage", "IntStorage", "ShortStorage", "CharStorage", "ByteStorage", "BoolStorage",
     "ComplexFloatStorage", "ComplexDoubleStorage")})
 
+# leftovers (issue 14): torch's remaining top-level re-exports and build answers
+from .c10.errors import FatalError  # noqa: F401,E402
+from .c10.layout import contiguous_format as legacy_contiguous_format  # noqa: F401,E402
+from .c10.storage import StorageBase  # noqa: F401,E402
+from ._tensor_legacy import is_distributed, is_vulkan_available  # noqa: F401,E402
+from .autograd._torch_function import (  # noqa: F401,E402
+    DisableTorchFunction, DisableTorchFunctionSubclass)
+from .random import thread_safe_generator  # noqa: F401,E402
+to_dlpack = _dlpack.to_dlpack
+_MODULE_FUNCTIONS.update({"GradScaler": ("amp.grad_scaler", "GradScaler"),
+                          "Storage": ("storage", "FloatStorage")})
+
 # written here by hand, or found in the families: generated bindings never replace them
 _HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS) | set(_MODULE_FUNCTIONS)
 _binding.add_sink(_forget_function)

@@ -40,12 +40,15 @@ from glasstorch import testing as testing
 from glasstorch import utils as utils
 from glasstorch import xpu as xpu
 from glasstorch._dlpack import from_dlpack as from_dlpack
+from glasstorch._dlpack import to_dlpack as to_dlpack
 from glasstorch._dynamo.entry import compile as compile
 from glasstorch._higher_order import cond as cond
 from glasstorch._higher_order import while_loop as while_loop
 from glasstorch._tensor import Tensor as Tensor
 from glasstorch._tensor_buffers import from_file as from_file
 from glasstorch._tensor_buffers import frombuffer as frombuffer
+from glasstorch._tensor_legacy import is_distributed as is_distributed
+from glasstorch._tensor_legacy import is_vulkan_available as is_vulkan_available
 from glasstorch._tensor_new import as_tensor as as_tensor
 from glasstorch._tensor_new import asarray as asarray
 from glasstorch._tensor_new import from_numpy as from_numpy
@@ -61,6 +64,7 @@ from glasstorch._tensor_queries import set_default_tensor_type as set_default_te
 from glasstorch._tensor_queries import typename as typename
 from glasstorch._tensor_str import set_printoptions as set_printoptions
 from glasstorch.amp.autocast_mode import autocast as autocast
+from glasstorch.amp.grad_scaler import GradScaler as GradScaler
 from glasstorch.amp.state import autocast_decrement_nesting as autocast_decrement_nesting
 from glasstorch.amp.state import autocast_increment_nesting as autocast_increment_nesting
 from glasstorch.amp.state import clear_autocast_cache as clear_autocast_cache
@@ -140,6 +144,7 @@ from glasstorch.random import initial_seed as initial_seed
 from glasstorch.random import manual_seed as manual_seed
 from glasstorch.random import seed as seed
 from glasstorch.random import set_rng_state as set_rng_state
+from glasstorch.random import thread_safe_generator as thread_safe_generator
 from glasstorch.serialization import load as load
 from glasstorch.serialization import save as save
 from glasstorch.storage import TypedStorage as TypedStorage
@@ -154,8 +159,11 @@ CharStorage: Any
 CharTensor: Any
 ComplexDoubleStorage: Any
 ComplexFloatStorage: Any
+DisableTorchFunction: builtins.type
+DisableTorchFunctionSubclass: builtins.type
 DoubleStorage: Any
 DoubleTensor: Any
+FatalError: builtins.type
 FloatStorage: Any
 FloatTensor: Any
 HalfStorage: Any
@@ -167,6 +175,8 @@ LongTensor: Any
 OutOfMemoryError: builtins.type
 ShortStorage: Any
 ShortTensor: Any
+Storage: Any
+StorageBase: builtins.type
 bfloat16: dtype
 bool: dtype
 cdouble: dtype
@@ -200,6 +210,7 @@ int32: dtype
 int64: dtype
 int8: dtype
 int: dtype
+legacy_contiguous_format: Any
 long: dtype
 nan: builtins.float
 newaxis: None
