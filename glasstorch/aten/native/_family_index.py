@@ -16,8 +16,9 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
  'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
  'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
- 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
+ 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.slice_inverse',
+ 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram',
+ 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -260,6 +261,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                 'method:swapaxes_ method:swapdims method:swapdims_ method:t_ '
                 'method:tensor_split method:transpose_ method:unflatten method:unsqueeze_ '
                 'method:view_as method:vsplit',
+ 'shape.slice_inverse': 'function:slice_inverse method:slice_inverse',
  'shape.split_views': 'function:split_with_sizes function:unbind method:split '
                       'method:split_with_sizes method:unbind',
  'shape.triangular': 'function:tril function:tril_indices function:triu '
@@ -403,6 +405,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                 'imag mH mT matrix_H moveaxis movedim narrow numpy_T ravel real reshape '
                 'reshape_as split squeeze_ swapaxes swapaxes_ swapdims swapdims_ t_ '
                 'tensor_split transpose_ unflatten unsqueeze_ view_as vsplit',
+ 'shape.slice_inverse': 'slice_inverse',
  'shape.split_views': 'split split_with_sizes unbind',
  'shape.triangular': 'tril tril_ tril_indices triu triu_ triu_indices',
  'shape.unsafe_split': 'unsafe_chunk unsafe_split unsafe_split_with_sizes',
