@@ -14,11 +14,11 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
  'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
  'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
- 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
- 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.slice_inverse',
- 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram',
- 'sorting.unique')
+ 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
+ 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
+ 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
+ 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
+ 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -214,6 +214,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                       'function:any function:argmax function:argmin function:max '
                       'function:min method:all method:amax method:amin method:aminmax '
                       'method:any method:argmax method:argmin method:max method:min',
+ 'reduction.hashing': 'function:hash_tensor method:hash_tensor',
  'reduction.integration': 'function:cumulative_trapezoid function:diff function:gradient '
                           'function:trapezoid function:trapz method:diff',
  'reduction.moments': 'function:logsumexp function:std function:std_mean function:var '
@@ -385,6 +386,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'random.fill': 'cauchy_ exponential_ geometric_ log_normal_ normal_ random_ uniform_',
  'random.sampling': 'bernoulli bernoulli_ multinomial normal poisson',
  'reduction.extrema': 'all amax amin aminmax any argmax argmin max min',
+ 'reduction.hashing': 'hash_tensor',
  'reduction.integration': 'cumulative_trapezoid diff gradient trapezoid trapz',
  'reduction.moments': 'logsumexp std std_mean var var_mean',
  'reduction.norms': 'dist linalg_matrix_norm linalg_vector_norm norm',
