@@ -220,6 +220,7 @@ from .autograd._torch_function import (  # noqa: F401,E402
     DisableTorchFunction, DisableTorchFunctionSubclass)
 from .random import thread_safe_generator  # noqa: F401,E402
 to_dlpack = _dlpack.to_dlpack
+_FAMILY_FUNCTIONS["histogramdd"] = ("sorting.histogramdd", "histogramdd_function")
 _MODULE_FUNCTIONS.update({"GradScaler": ("amp.grad_scaler", "GradScaler"),
                           "Storage": ("storage", "FloatStorage")})
 

@@ -101,6 +101,7 @@ from glasstorch.aten.native.shape.combine import cartesian_prod_function as cart
 from glasstorch.aten.native.shape.combine import meshgrid_function as meshgrid
 from glasstorch.aten.native.shape.combine import unravel_index as unravel_index
 from glasstorch.aten.native.shape.shape import split_function as split
+from glasstorch.aten.native.sorting.histogramdd import histogramdd_function as histogramdd
 from glasstorch.aten.native.sorting.unique import unique as unique
 from glasstorch.aten.native.sorting.unique import unique_consecutive as unique_consecutive
 from glasstorch.aten.observers import dispatch_trace as dispatch_trace

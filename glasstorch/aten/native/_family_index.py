@@ -18,7 +18,7 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
  'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
  'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.unique')
+ 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -281,6 +281,9 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'sorting.bucketing': 'function:bucketize function:isin function:searchsorted',
  'sorting.histogram': 'function:bincount function:histc function:histogram method:bincount '
                       'method:histc method:histogram',
+ 'sorting.histogramdd': 'function:_histogramdd_bin_edges '
+                        'function:_histogramdd_from_bin_cts '
+                        'function:_histogramdd_from_bin_tensors',
  'sorting.sort': 'function:argsort function:msort function:sort function:topk '
                  'method:argsort method:msort method:sort method:topk',
  'sorting.unique': 'function:_unique function:_unique2'}
@@ -417,5 +420,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                     'unsqueeze_copy view_as_complex_copy view_as_real_copy view_copy',
  'sorting.bucketing': 'bucketize isin searchsorted',
  'sorting.histogram': 'bincount histc histogram',
+ 'sorting.histogramdd': '_histogramdd_bin_edges _histogramdd_from_bin_cts '
+                        '_histogramdd_from_bin_tensors',
  'sorting.sort': 'argsort msort sort topk',
  'sorting.unique': '_unique _unique2 unique_consecutive unique_dim unique_dim_consecutive'}
