@@ -16,9 +16,10 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
  'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
  'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
- 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
- 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
+ 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
+ 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -229,6 +230,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                    'function:cumprod function:cumsum function:logcumsumexp '
                    'method:count_nonzero method:cummax method:cummin method:cumprod '
                    'method:cumprod_ method:cumsum method:cumsum_ method:logcumsumexp',
+ 'reduction.segment': 'function:_segment_reduce_backward function:segment_reduce',
  'reduction.statistics': 'function:corrcoef function:cov method:corrcoef method:cov',
  'reduction.sum': 'function:mean function:nanmean function:nansum function:prod '
                   'function:sum method:mean method:nanmean method:nansum method:prod '
@@ -397,6 +399,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'reduction.quantile': 'nanquantile quantile',
  'reduction.scan': 'count_nonzero cummax cummin cumprod cumprod_ cumsum cumsum_ '
                    'logcumsumexp',
+ 'reduction.segment': '_segment_reduce_backward segment_reduce',
  'reduction.statistics': 'corrcoef cov',
  'reduction.sum': 'mean nanmean nansum prod sum sum_to_size',
  'shape.combine': 'block_diag broadcast_tensors cartesian_prod combinations kron meshgrid',
