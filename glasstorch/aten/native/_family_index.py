@@ -230,7 +230,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                    'function:cumprod function:cumsum function:logcumsumexp '
                    'method:count_nonzero method:cummax method:cummin method:cumprod '
                    'method:cumprod_ method:cumsum method:cumsum_ method:logcumsumexp',
- 'reduction.segment': 'function:_segment_reduce_backward function:segment_reduce',
+ 'reduction.segment': 'function:segment_reduce',
  'reduction.statistics': 'function:corrcoef function:cov method:corrcoef method:cov',
  'reduction.sum': 'function:mean function:nanmean function:nansum function:prod '
                   'function:sum method:mean method:nanmean method:nansum method:prod '

@@ -70,5 +70,5 @@ def errors_segment_reduce():
 OPS = [
     OpInfo("segment_reduce", variants=("segment_reduce",), ref=_segment_reduce,
            dtypes=FLOATING, sample_inputs=sample_segment_reduce,
-           error_inputs=errors_segment_reduce),
+           error_inputs=errors_segment_reduce, covers=("_segment_reduce_backward",)),
 ]

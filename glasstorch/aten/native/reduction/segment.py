@@ -90,7 +90,7 @@ def _backward_meta(grad, output, data, reduce, lengths=None, offsets=None, axis=
 
 @op("_segment_reduce_backward(Tensor grad, Tensor output, Tensor data, str reduce, *, "
     "Tensor? lengths=None, Tensor? offsets=None, int axis=0, Scalar? initial=None) -> Tensor",
-    meta=_backward_meta, method=False)
+    meta=_backward_meta, method=False, function=False)
 def segment_reduce_backward(grad, output, data, reduce, lengths, offsets, axis, initial, *,
                             out):
     """`segment_reduce`'s gradient for `data`: each segment's gradient spread over its
