@@ -63,8 +63,17 @@ globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 
 # what a CPU-only torch has of streams, device errors and build flags
 from .c10.stream import Stream, Event  # noqa: F401,E402
-from .c10.errors import OutOfMemoryError, AcceleratorError  # noqa: F401,E402
+from .c10.errors import OutOfMemoryError, AcceleratorError, FatalError  # noqa: F401,E402
+from ._tensor_legacy import is_distributed, is_vulkan_available  # noqa: F401,E402
 has_lapack = has_mkl = has_openmp = has_spectral = True
+
+# torch's remaining top-level re-exports
+from .c10.layout import contiguous_format as legacy_contiguous_format  # noqa: F401,E402
+from .c10.storage import StorageBase  # noqa: F401,E402
+from .autograd._torch_function import (  # noqa: F401,E402
+    DisableTorchFunction, DisableTorchFunctionSubclass)
+from .random import thread_safe_generator  # noqa: F401,E402
+to_dlpack = _dlpack.to_dlpack
 
 
 def _forget_function(kind: str, name: str) -> None:
@@ -116,6 +125,7 @@ _FAMILY_FUNCTIONS = {
     "chain_matmul": ("linalg.matmul", "chain_matmul_function"),
     "einsum": ("linalg.einsum", "einsum_function"),
     "range": ("creation.ranges", "range_function"),     # warns, over the generated binding
+    "histogramdd": ("sorting.histogramdd", "histogramdd_function"),
 }
 # Other Python functions found on first use: name -> (module, the function's name there),
 # as printing and threading are needed only once a program prints or splits work.
@@ -150,6 +160,8 @@ _MODULE_FUNCTIONS = {
         "TypedStorage", "DoubleStorage", "FloatStorage", "HalfStorage", "BFloat16Storage",
         "LongStorage", "IntStorage", "ShortStorage", "CharStorage", "ByteStorage",
         "BoolStorage", "ComplexFloatStorage", "ComplexDoubleStorage")},
+    "Storage": ("storage", "FloatStorage"),
+    "GradScaler": ("amp.grad_scaler", "GradScaler"),
 }
 
 

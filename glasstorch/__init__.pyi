@@ -48,12 +48,15 @@ from glasstorch import utils as utils
 from glasstorch import version as version
 from glasstorch import xpu as xpu
 from glasstorch._dlpack import from_dlpack as from_dlpack
+from glasstorch._dlpack import to_dlpack as to_dlpack
 from glasstorch._dynamo.entry import compile as compile
 from glasstorch._higher_order import cond as cond
 from glasstorch._higher_order import while_loop as while_loop
 from glasstorch._tensor import Tensor as Tensor
 from glasstorch._tensor_buffers import from_file as from_file
 from glasstorch._tensor_buffers import frombuffer as frombuffer
+from glasstorch._tensor_legacy import is_distributed as is_distributed
+from glasstorch._tensor_legacy import is_vulkan_available as is_vulkan_available
 from glasstorch._tensor_new import as_tensor as as_tensor
 from glasstorch._tensor_new import asarray as asarray
 from glasstorch._tensor_new import from_numpy as from_numpy
@@ -69,6 +72,7 @@ from glasstorch._tensor_queries import set_default_tensor_type as set_default_te
 from glasstorch._tensor_queries import typename as typename
 from glasstorch._tensor_str import set_printoptions as set_printoptions
 from glasstorch.amp.autocast_mode import autocast as autocast
+from glasstorch.amp.grad_scaler import GradScaler as GradScaler
 from glasstorch.amp.state import autocast_decrement_nesting as autocast_decrement_nesting
 from glasstorch.amp.state import autocast_increment_nesting as autocast_increment_nesting
 from glasstorch.amp.state import clear_autocast_cache as clear_autocast_cache
@@ -105,6 +109,7 @@ from glasstorch.aten.native.shape.combine import cartesian_prod_function as cart
 from glasstorch.aten.native.shape.combine import meshgrid_function as meshgrid
 from glasstorch.aten.native.shape.combine import unravel_index as unravel_index
 from glasstorch.aten.native.shape.shape import split_function as split
+from glasstorch.aten.native.sorting.histogramdd import histogramdd_function as histogramdd
 from glasstorch.aten.native.sorting.unique import unique as unique
 from glasstorch.aten.native.sorting.unique import unique_consecutive as unique_consecutive
 from glasstorch.aten.observers import dispatch_trace as dispatch_trace
@@ -148,6 +153,7 @@ from glasstorch.random import initial_seed as initial_seed
 from glasstorch.random import manual_seed as manual_seed
 from glasstorch.random import seed as seed
 from glasstorch.random import set_rng_state as set_rng_state
+from glasstorch.random import thread_safe_generator as thread_safe_generator
 from glasstorch.serialization import load as load
 from glasstorch.serialization import save as save
 from glasstorch.storage import TypedStorage as TypedStorage
@@ -162,8 +168,11 @@ CharStorage: Any
 CharTensor: Any
 ComplexDoubleStorage: Any
 ComplexFloatStorage: Any
+DisableTorchFunction: builtins.type
+DisableTorchFunctionSubclass: builtins.type
 DoubleStorage: Any
 DoubleTensor: Any
+FatalError: builtins.type
 FloatStorage: Any
 FloatTensor: Any
 HalfStorage: Any
@@ -175,6 +184,8 @@ LongTensor: Any
 OutOfMemoryError: builtins.type
 ShortStorage: Any
 ShortTensor: Any
+Storage: Any
+StorageBase: builtins.type
 ao: Any
 bfloat16: dtype
 bool: dtype
@@ -210,6 +221,7 @@ int32: dtype
 int64: dtype
 int8: dtype
 int: dtype
+legacy_contiguous_format: Any
 long: dtype
 masked: Any
 monitor: Any
@@ -596,6 +608,8 @@ def empty(*size: _int, dtype: _dtype | None = ..., layout: _layout | None = ...,
 
 def empty_like(input: Tensor, *, dtype: _dtype | None = ..., layout: _layout | None = ..., device: _device | str | _int | None = ..., pin_memory: _bool | None = ..., memory_format: _memory_format | None = ..., requires_grad: _bool = ...) -> Tensor: ...
 
+def empty_permuted(size: _size, physical_layout: _size, *, dtype: _dtype | None = ..., layout: _layout | None = ..., device: _device | str | _int | None = ..., pin_memory: _bool | None = ..., requires_grad: _bool = ...) -> Tensor: ...
+
 def empty_strided(size: _size, stride: _size, *, dtype: _dtype | None = ..., layout: _layout | None = ..., device: _device | str | _int | None = ..., pin_memory: _bool | None = ..., out: Tensor | None = ..., requires_grad: _bool = ...) -> Tensor: ...
 
 def eq(input: Tensor, other: Tensor | _Number, *, out: Tensor | None = ...) -> Tensor: ...
@@ -717,6 +731,8 @@ def greater_equal(input: Tensor, other: Tensor | _Number, *, out: Tensor | None 
 def gt(input: Tensor, other: Tensor | _Number, *, out: Tensor | None = ...) -> Tensor: ...
 
 def hardshrink(input: Tensor, lambd: _Number = ..., *, out: Tensor | None = ...) -> Tensor: ...
+
+def hash_tensor(input: Tensor, dim: _int | _size = ..., *, keepdim: _bool = ..., mode: _int = ..., out: Tensor | None = ...) -> Tensor: ...
 
 def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
 
@@ -1174,6 +1190,8 @@ def searchsorted(sorted_sequence: Tensor, input: Tensor, *, out_int32: _bool = .
 @overload
 def searchsorted(sorted_sequence: Tensor, input: _Number, *, out_int32: _bool = ..., right: _bool = ..., side: str | None = ..., sorter: Tensor | None = ..., out: Tensor | None = ...) -> Tensor: ...
 
+def segment_reduce(data: Tensor, reduce: str, *, lengths: Tensor | None = ..., indices: Tensor | None = ..., offsets: Tensor | None = ..., axis: _int = ..., unsafe: _bool = ..., initial: _Number | None = ...) -> Tensor: ...
+
 def select(input: Tensor, dim: _int, index: _int) -> Tensor: ...
 
 def select_copy(input: Tensor, dim: _int, index: _int, *, out: Tensor | None = ...) -> Tensor: ...
@@ -1207,6 +1225,8 @@ def sinh(input: Tensor, *, out: Tensor | None = ...) -> Tensor: ...
 def sinh_(input: Tensor) -> Tensor: ...
 
 def slice_copy(input: Tensor, dim: _int = ..., start: _int | None = ..., end: _int | None = ..., step: _int = ..., *, out: Tensor | None = ...) -> Tensor: ...
+
+def slice_inverse(input: Tensor, src: Tensor, dim: _int = ..., start: _int | None = ..., end: _int | None = ..., step: _int = ...) -> Tensor: ...
 
 def slice_scatter(input: Tensor, src: Tensor, dim: _int = ..., start: _int | None = ..., end: _int | None = ..., step: _int = ..., *, out: Tensor | None = ...) -> Tensor: ...
 

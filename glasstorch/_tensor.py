@@ -13,6 +13,7 @@ import numpy as np
 from . import _indexing, _python_ops, _tensor_new
 from ._tensor_device import TensorDeviceMixin
 from ._dlpack import TensorDLPack
+from ._tensor_legacy import TensorLegacy
 from ._tensor_memory import TensorMemory
 from ._tensor_queries import TensorQueries
 from .aten import binding, native, ops
@@ -43,7 +44,7 @@ class _FamilyMethod:
         return function if obj is None else function.__get__(obj, cls)
 
 
-class Tensor(TensorQueries, TensorMemory, TensorDLPack, TensorDeviceMixin, TensorBase):
+class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDeviceMixin, TensorBase):
     """A multi-dimensional array of one dtype on one device, with autograd fields.
 
     Create tensors with factories (`torch.tensor`, `torch.zeros`, ...), not with this

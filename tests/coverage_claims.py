@@ -48,7 +48,10 @@ EXCEPTED = {
         quantized_gru_cell quantized_lstm quantized_lstm_cell quantized_max_pool1d
         quantized_max_pool2d quantized_max_pool3d quantized_rnn_relu_cell
         quantized_rnn_tanh_cell quint2x4 quint4x2 quint8 uint1 uint2 uint3 uint4 uint5 uint6
-        uint7""",
+        uint7 bit""",
+    "torch._C's dispatcher objects (glasstorch's dispatch keys are its own few bits, not "
+    "torch's enum: a DispatchKey with other members would mislead)": """
+        DispatchKey DispatchKeySet ExcludeDispatchKeyGuard""",
     "kernels of backend libraries (oneDNN, MIOpen, cuDNN, FBGEMM) that torch's layers "
     "choose among": """
         cudnn_affine_grid_generator cudnn_batch_norm cudnn_convolution
@@ -77,6 +80,7 @@ EXCEPTED_TENSOR = {
     "sparse tensors' internal kernels": "resize_as_sparse_ smm sspaddmm sparse_resize_ "
                                         "sparse_resize_and_clear_",
     "oneDNN's tensor layout": "to_mkldnn",
+    "first-class dimensions (functorch.dim binds a tensor's dims to Dim objects)": "index",
 }
 
 # Names another issue builds: topic (with its issue) -> names. Sparse and nested tensors
@@ -99,7 +103,7 @@ CLAIMED = {
         pixel_unshuffle poisson_nll_loss rnn_relu rnn_relu_cell rnn_tanh rnn_tanh_cell
         triplet_margin_loss""",
     "spectral functions and windows (issue 18)": """
-        fft signal stft istft bartlett_window blackman_window hamming_window hann_window
+        fft signal windows stft istft bartlett_window blackman_window hamming_window hann_window
         kaiser_window""",
     "sparse tensors (no issue filed yet)": """
         sparse sparse_bsc_tensor sparse_bsr_tensor sparse_compressed_tensor sparse_coo_tensor

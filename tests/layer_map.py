@@ -36,8 +36,8 @@ LAYERS = {
              "glasstorch/_tensor_str.py", "glasstorch/_indexing.py", "glasstorch/_python_ops.py",
              "glasstorch/return_types.py", "glasstorch/random.py",
              "glasstorch/_tensor_device.py", "glasstorch/_tensor_queries.py",
-             "glasstorch/_tensor_buffers.py", "glasstorch/_tensor_memory.py", "glasstorch/storage.py", "glasstorch/types.py",
-             "glasstorch/_dlpack.py"),
+             "glasstorch/_tensor_buffers.py", "glasstorch/_tensor_memory.py", "glasstorch/storage.py",
+             "glasstorch/types.py", "glasstorch/_dlpack.py", "glasstorch/_tensor_legacy.py"),
     # torch.autograd.functional: a user-level tool, written (as torch writes it) in the
     # whole torch namespace, and loaded on first use
     "autograd tools": ("glasstorch/autograd/functional.py",),

@@ -36,6 +36,9 @@ from .grad_mode import (enforce_grad_layout_policy, is_multithreading_enabled,  
 from .recording import install
 from .saved import SavedTensor, saved_tensors_hooks  # noqa: F401
 from .views import note_views, view_grad_fn
+# the module torch.autograd.variable holds Variable; the package's `variable` is the
+# deprecated function (bound after the module, which importing binds under that name)
+from .variable import Variable, variable  # noqa: F401,E402
 
 __all__ = ["Variable", "Function", "backward", "grad_mode", "NestedIOFunction", "detect_anomaly",
            "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode", "no_grad",
@@ -63,7 +66,6 @@ _LAZY_NAMES = {     # name -> the module of this package that defines it
                     "function"),
     **dict.fromkeys(("DeviceType", "ProfilerActivity", "ProfilerConfig", "ProfilerEvent",
                      "ProfilerState", "kineto_available"), "profiler"),
-    **dict.fromkeys(("Variable", "variable"), "_variable"),
     **dict.fromkeys(("handle_torch_function", "has_torch_function", "is_tensor_like"),
                     "_torch_function"),
 }

@@ -3,7 +3,9 @@
 glasstorch's own functions do not hand calls to `__torch_function__` (Python
 functions written against the protocol call these helpers themselves): a class that
 defines the method is a tensor-like override, and `handle_torch_function` asks each
-such argument's class, in order, until one answers.
+such argument's class, in order, until one answers. Inside `DisableTorchFunction`
+(or `DisableTorchFunctionSubclass`, the same here: glasstorch has no torch-function
+modes for it to leave on) no argument counts as overriding.
 """
 from __future__ import annotations
 
@@ -13,9 +15,52 @@ from typing import Any, Callable, Iterable
 from ..c10.tensor_impl import tensor_class
 
 
+# this thread's state: "enabled", "subclass disabled" or "all disabled"
+_state = threading.local()
+
+
+def _torch_function_state() -> str:
+    return getattr(_state, "value", "enabled")
+
+
+class _Disabling:
+    """Sets this thread's torch-function state for the `with` block."""
+
+    _STATE = ""
+
+    def __enter__(self) -> None:
+        self._previous = _torch_function_state()
+        if self._previous != "all disabled":
+            _state.value = self._STATE
+
+    def __exit__(self, *exc_info) -> None:
+        _state.value = self._previous
+
+
+class DisableTorchFunction(_Disabling):
+    """Context manager: inside it no argument's `__torch_function__` is consulted.
+
+    Example::
+
+        >>> with torch.DisableTorchFunction():
+        ...     torch.overrides.has_torch_function((my_tensor_like,))
+        False
+    """
+
+    __module__ = "torch._C"
+    _STATE = "all disabled"
+
+
+class DisableTorchFunctionSubclass(_Disabling):
+    """Context manager: inside it tensor subclasses' `__torch_function__` is not consulted."""
+
+    __module__ = "torch._C"
+    _STATE = "subclass disabled"
+
+
 def _overrides(value) -> bool:
     kind = type(value)
-    return kind is not tensor_class() and \
+    return _torch_function_state() == "enabled" and kind is not tensor_class() and \
         getattr(kind, "__torch_function__", None) is not None
 
 

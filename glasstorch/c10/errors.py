@@ -12,3 +12,9 @@ class AcceleratorError(RuntimeError):
     """An accelerator's runtime reported an error."""
 
     __module__ = "torch"
+
+
+class FatalError(Exception):
+    """An unrecoverable error of torch's core (torch raises it where it cannot go on)."""
+
+    __module__ = "torch"

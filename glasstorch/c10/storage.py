@@ -16,7 +16,15 @@ from . import cpu_allocator  # noqa: F401  (Note [Keeping freed memory])
 from .device import CPU, META, device
 
 
-class UntypedStorage:
+class StorageBase:
+    """The base of `UntypedStorage` (``isinstance(s, torch.StorageBase)`` asks whether
+    `s` is an untyped storage)."""
+
+    __slots__ = ()
+    __module__ = "torch._C"
+
+
+class UntypedStorage(StorageBase):
     """A contiguous block of memory, typeless: tensors give it dtype and shape.
 
     Args:

@@ -13,6 +13,8 @@ import importlib
 
 from ..c10.errors import AcceleratorError, OutOfMemoryError  # noqa: F401
 from . import graphs, memory, random, streams  # noqa: F401
+from ._compute_capability import (DEVICE_REQUIREMENT, PYTORCH_RELEASES_CODE_CC,  # noqa: F401
+                                  classproperty)
 from ._legacy import LEGACY_CLASSES as _LEGACY_CLASSES
 from ._unavailable import lazy_init as _lazy_init, missing_binding, nvml_missing
 from .device_context import _device_index, device, device_of  # noqa: F401

@@ -10,8 +10,9 @@
 # download, glasstorch raises a RuntimeError saying what to fetch and where to put it.
 """
 from ._cache import (  # noqa: F401
-    DEFAULT_CACHE_DIR, ENV_TORCH_HOME, ENV_XDG_CACHE_HOME, HASH_REGEX, MODULE_HUBCONF,
+    DEFAULT_CACHE_DIR, ENV_GITHUB_TOKEN, ENV_TORCH_HOME, ENV_XDG_CACHE_HOME, HASH_REGEX, MODULE_HUBCONF,
     READ_DATA_CHUNK, VAR_DEPENDENCY, download_url_to_file, get_dir, set_dir)
+from ._progress import tqdm  # noqa: F401
 from ._repos import help, list, load  # noqa: F401,A004 (torch's names)
 from ._weights import load_state_dict_from_url  # noqa: F401
 

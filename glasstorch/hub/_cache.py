@@ -10,8 +10,11 @@ import warnings
 from urllib.parse import urlparse
 from urllib.request import Request, urlopen
 
+from ._progress import tqdm
+
 ENV_TORCH_HOME = "TORCH_HOME"
 ENV_XDG_CACHE_HOME = "XDG_CACHE_HOME"
+ENV_GITHUB_TOKEN = "GITHUB_TOKEN"
 DEFAULT_CACHE_DIR = "~/.cache"
 VAR_DEPENDENCY = "dependencies"
 MODULE_HUBCONF = "hubconf.py"
@@ -55,6 +58,12 @@ def _offline(what: str, destination: str) -> RuntimeError:
                         "and call again (Note [The hub works offline])")
 
 
+def _bar(source, progress: bool):
+    size = source.headers.get("Content-Length")
+    return tqdm(total=None if size is None else int(size), disable=not progress, unit="B",
+                unit_scale=True, unit_divisor=1024)
+
+
 def download_url_to_file(url: str, dst: str, hash_prefix: str | None = None,
                          progress: bool = True) -> None:
     """Copy the object at `url` to `dst`: ``file://`` URLs only (no network here).
@@ -63,7 +72,7 @@ def download_url_to_file(url: str, dst: str, hash_prefix: str | None = None,
         url (str): the object's URL.
         dst (str): the full path to write.
         hash_prefix (str, optional): what the SHA256 digest of the file must start with.
-        progress (bool): show a progress bar (nothing to show for a local copy).
+        progress (bool): show a progress bar on stderr (`torch.hub.tqdm`).
 
     Raises:
         RuntimeError: the digest does not match, or `url` needs the network.
@@ -75,10 +84,11 @@ def download_url_to_file(url: str, dst: str, hash_prefix: str | None = None,
     digest = hashlib.sha256()
     try:
         with urlopen(Request(url, headers={"User-Agent": "torch.hub"})) as source, \
-                open(partial, "wb") as target:
+                open(partial, "wb") as target, _bar(source, progress) as bar:
             for chunk in iter(lambda: source.read(READ_DATA_CHUNK), b""):
                 target.write(chunk)
                 digest.update(chunk)
+                bar.update(len(chunk))
         if hash_prefix is not None and not digest.hexdigest().startswith(hash_prefix):
             raise RuntimeError(f'invalid hash value (expected "{hash_prefix}", '
                                f'got "{digest.hexdigest()}")')

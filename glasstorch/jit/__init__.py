@@ -16,7 +16,7 @@ from ._script import (  # noqa: F401
     TracedModule, TracerWarning, TracingCheckError, annotate, deprecated, export, fork, ignore,
     interface, is_scripting, is_tracing, isinstance, script, script_if_tracing, script_method,
     set_module, trace, trace_module, unused, wait)
-from . import _serialization
+from . import _serialization, frontend  # noqa: F401  (torch.jit binds its front end)
 from ._serialization import (  # noqa: F401
     export_opnames, freeze, jit_module_from_flatbuffer, load, optimize_for_inference, save,
     save_jit_module_to_flatbuffer)

@@ -31,11 +31,14 @@ from ..autograd.graph_task import is_checkpoint_valid
 from ..autograd.function import Function
 from ..autograd.gradients import backward as autograd_backward
 from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.saved import SavedTensor  # noqa: F401  (torch's module re-exports these)
 from ..c10.tensor_impl import TensorBase
 from ..random import fork_rng, get_rng_state, set_rng_state
 from ._checkpoint_selective import (SAC_IGNORED_OPS, CheckpointPolicy,  # noqa: F401
                                     SelectiveCheckpointContext,
                                     create_selective_checkpoint_contexts)
+from ._python_dispatch import TorchDispatchMode  # noqa: F401
+from ._pytree import tree_map  # noqa: F401
 from ._checkpoint_recompute import (CheckpointError, checkpoint_without_reentrant,  # noqa: F401
                                     set_checkpoint_debug_enabled, set_checkpoint_early_stop)
 

@@ -216,3 +216,21 @@ def test_github_without_cache_is_a_clear_error(home):
         hub.list("pytorch/vision")
     with pytest.raises(RuntimeError, match="glasstorch does not download.*pytorch_vision_v0.1"):
         hub.load("pytorch/vision:v0.1", "resnet18")
+
+
+def test_progress_bar_and_token_name_as_torch(tmp_path, capfd):
+    torch = pytest.importorskip("torch")
+    assert gt.hub.ENV_GITHUB_TOKEN == torch.hub.ENV_GITHUB_TOKEN
+    source = tmp_path / "weights.bin"
+    source.write_bytes(b"x" * 1000)
+    shown = []
+    for lib in (gt, torch):
+        lib.hub.download_url_to_file(source.as_uri(), str(tmp_path / "copy.bin"))
+        shown.append(capfd.readouterr().err)
+        lib.hub.download_url_to_file(source.as_uri(), str(tmp_path / "copy.bin"),
+                                     progress=False)
+        shown.append(capfd.readouterr().err)
+    assert shown[0] == shown[2] and shown[1] == shown[3] == ""
+    with gt.hub.tqdm(total=None) as bar:
+        bar.update(3)
+    assert capfd.readouterr().err == "\r3.0 bytes\n"

@@ -14,10 +14,12 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
  'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
  'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
- 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
- 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
+ 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
+ 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
+ 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
+ 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -213,6 +215,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                       'function:any function:argmax function:argmin function:max '
                       'function:min method:all method:amax method:amin method:aminmax '
                       'method:any method:argmax method:argmin method:max method:min',
+ 'reduction.hashing': 'function:hash_tensor method:hash_tensor',
  'reduction.integration': 'function:cumulative_trapezoid function:diff function:gradient '
                           'function:trapezoid function:trapz method:diff',
  'reduction.moments': 'function:logsumexp function:std function:std_mean function:var '
@@ -227,6 +230,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                    'function:cumprod function:cumsum function:logcumsumexp '
                    'method:count_nonzero method:cummax method:cummin method:cumprod '
                    'method:cumprod_ method:cumsum method:cumsum_ method:logcumsumexp',
+ 'reduction.segment': 'function:segment_reduce',
  'reduction.statistics': 'function:corrcoef function:cov method:corrcoef method:cov',
  'reduction.sum': 'function:mean function:nanmean function:nansum function:prod '
                   'function:sum method:mean method:nanmean method:nansum method:prod '
@@ -260,6 +264,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                 'method:swapaxes_ method:swapdims method:swapdims_ method:t_ '
                 'method:tensor_split method:transpose_ method:unflatten method:unsqueeze_ '
                 'method:view_as method:vsplit',
+ 'shape.slice_inverse': 'function:slice_inverse method:slice_inverse',
  'shape.split_views': 'function:split_with_sizes function:unbind method:split '
                       'method:split_with_sizes method:unbind',
  'shape.triangular': 'function:tril function:tril_indices function:triu '
@@ -278,6 +283,9 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'sorting.bucketing': 'function:bucketize function:isin function:searchsorted',
  'sorting.histogram': 'function:bincount function:histc function:histogram method:bincount '
                       'method:histc method:histogram',
+ 'sorting.histogramdd': 'function:_histogramdd_bin_edges '
+                        'function:_histogramdd_from_bin_cts '
+                        'function:_histogramdd_from_bin_tensors',
  'sorting.sort': 'function:argsort function:msort function:sort function:topk '
                  'method:argsort method:msort method:sort method:topk',
  'sorting.unique': 'function:_unique function:_unique2'}
@@ -383,6 +391,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'random.fill': 'cauchy_ exponential_ geometric_ log_normal_ normal_ random_ uniform_',
  'random.sampling': 'bernoulli bernoulli_ multinomial normal poisson',
  'reduction.extrema': 'all amax amin aminmax any argmax argmin max min',
+ 'reduction.hashing': 'hash_tensor',
  'reduction.integration': 'cumulative_trapezoid diff gradient trapezoid trapz',
  'reduction.moments': 'logsumexp std std_mean var var_mean',
  'reduction.norms': 'dist linalg_matrix_norm linalg_vector_norm norm',
@@ -390,6 +399,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'reduction.quantile': 'nanquantile quantile',
  'reduction.scan': 'count_nonzero cummax cummin cumprod cumprod_ cumsum cumsum_ '
                    'logcumsumexp',
+ 'reduction.segment': '_segment_reduce_backward segment_reduce',
  'reduction.statistics': 'corrcoef cov',
  'reduction.sum': 'mean nanmean nansum prod sum sum_to_size',
  'shape.combine': 'block_diag broadcast_tensors cartesian_prod combinations kron meshgrid',
@@ -403,6 +413,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                 'imag mH mT matrix_H moveaxis movedim narrow numpy_T ravel real reshape '
                 'reshape_as split squeeze_ swapaxes swapaxes_ swapdims swapdims_ t_ '
                 'tensor_split transpose_ unflatten unsqueeze_ view_as vsplit',
+ 'shape.slice_inverse': 'slice_inverse',
  'shape.split_views': 'split split_with_sizes unbind',
  'shape.triangular': 'tril tril_ tril_indices triu triu_ triu_indices',
  'shape.unsafe_split': 'unsafe_chunk unsafe_split unsafe_split_with_sizes',
@@ -412,5 +423,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                     'unsqueeze_copy view_as_complex_copy view_as_real_copy view_copy',
  'sorting.bucketing': 'bucketize isin searchsorted',
  'sorting.histogram': 'bincount histc histogram',
+ 'sorting.histogramdd': '_histogramdd_bin_edges _histogramdd_from_bin_cts '
+                        '_histogramdd_from_bin_tensors',
  'sorting.sort': 'argsort msort sort topk',
  'sorting.unique': '_unique _unique2 unique_consecutive unique_dim unique_dim_consecutive'}

@@ -35,6 +35,25 @@ def sample_empty_strided(dtype):
         yield SampleInput(shape, stride, dtype=dtype)
 
 
+def sample_empty_permuted(dtype):
+    for shape, order in (((), ()), ((0,), (0,)), ((2, 3), (1, 0)), ((2, 0, 3), (1, 0, 2)),
+                         ((2, 3, 5, 7), (0, 2, 3, 1))):
+        yield SampleInput(shape, order, dtype=dtype)
+
+
+def errors_empty_permuted():
+    yield ErrorInput(SampleInput((2, 3), (0,)), RuntimeError,
+                     r"^Number of dimensions in size does not match the length of the "
+                     r"physical_layout; i\.e\. len\(size\) = 2 is not equal to "
+                     r"len\(physical_layout\) = 1$")
+    yield ErrorInput(SampleInput((2, 3), (0, 0)), RuntimeError, r"^Duplicate dim not allowed$")
+    yield ErrorInput(SampleInput((2, 3), (-1, 0)), RuntimeError,
+                     r"^Dimension out of range \(expected to be between 0 and 1, but got -1 at "
+                     r"index 0\)\.  NB: negative dims not currently supported")
+    yield ErrorInput(SampleInput((2, -3), (1, 0)), RuntimeError,
+                     r"^Trying to create tensor with negative dimension -3: \[-3, 2\]$")
+
+
 def _fill_value(dtype):
     if dtype is gt.bool:
         return True
@@ -212,6 +231,9 @@ OPS = [
                "test_out_matches_torch": pytest.mark.xfail(
                    strict=True, reason="registry._out_schema: torch's empty_strided.out "
                                        "takes no dtype/layout/device/pin_memory")}}),
+    OpInfo("empty_permuted", variants=("empty_permuted",), sample_inputs=sample_empty_permuted,
+           ref=lambda size, order, dtype=None: np.empty(size, _result_dtype(dtype)),
+           error_inputs=errors_empty_permuted, values_defined=False, **_FACTORY),
     OpInfo("zeros", variants=("zeros",), sample_inputs=sample_sized,
            ref=lambda size, dtype=None: np.zeros(size, _result_dtype(dtype)),
            error_inputs=errors_zeros, out="zeros", **_FACTORY),

@@ -100,6 +100,43 @@ def empty_strided(size, stride, dtype, layout, device, pin_memory, *, out):
     fill_uninitialized(out)
 
 
+def _physical_order(size, physical_layout) -> None:
+    """Refuse a `physical_layout` that is not a permutation of `size`'s dims."""
+    if len(size) != len(physical_layout):
+        raise RuntimeError("Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
+                           f"len(physical_layout) = {len(physical_layout)}")
+    seen = set()
+    for index, dim in enumerate(physical_layout):
+        if not 0 <= dim < len(size):
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and "
+                               f"{len(size) - 1}, but got {dim} at index {index}).  NB: "
+                               "negative dims not currently supported; file an issue if you "
+                               "want it.")
+        if dim in seen:
+            raise RuntimeError("Duplicate dim not allowed")
+        seen.add(dim)
+
+
+@composite(f"empty_permuted(SymInt[] size, int[] physical_layout, *, {TENSOR_OPTIONS}) -> Tensor")
+def empty_permuted(size, physical_layout, dtype=None, layout=None, device=None,
+                   pin_memory=None):
+    """An uninitialised dense tensor of `size` whose dims lie in memory in the order
+    `physical_layout` gives, outermost first (``(0, 2, 3, 1)`` is channels-last).
+
+    Example::
+
+        >>> torch.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1)).stride()
+        (105, 1, 21, 3)
+    """
+    _physical_order(size, physical_layout)
+    check_sizes([size[dim] for dim in physical_layout])
+    stride, step = [0] * len(size), 1
+    for dim in reversed(physical_layout):
+        stride[dim], step = step, step * max(size[dim], 1)
+    return empty_strided.call(size, stride, dtype, layout, device, pin_memory)
+
+
 def _zeros_meta(size, dtype=None, layout=None, device=None, pin_memory=None) -> TensorMeta:
     # torch's CPU zeros words its size check apart from every other factory (its Meta
     # key, registered below, words it as they do)

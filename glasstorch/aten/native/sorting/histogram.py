@@ -129,8 +129,10 @@ def _torch_dtype(array: np.ndarray):
 # ----------------------------------------------------------------------------------
 # histogram
 # ----------------------------------------------------------------------------------
-def _check_weight(dtype, numel: int, weight_dtype, weight_size: tuple) -> None:
-    """The weights: of the input's dtype, one per element."""
+def _check_weight(dtype, numel: int, weight_dtype, weight_size: tuple,
+                  input_size: tuple | None = None) -> None:
+    """The weights: of the input's dtype, one per element (one per point of an N-d
+    histogram's input, of size `input_size`)."""
     if weight_dtype is not dtype:
         raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and "
                            f"weight tensor should have the same dtype, but got "
@@ -140,8 +142,8 @@ def _check_weight(dtype, numel: int, weight_dtype, weight_size: tuple) -> None:
     if weight_numel != numel:
         raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the "
                            f"same shape as the input tensor excluding its innermost dimension, "
-                           f"but got input with shape [{numel}, 1] and weight with shape "
-                           f"[{weight_numel}]")
+                           f"but got input with shape {list(input_size or (numel, 1))} and "
+                           f"weight with shape [{weight_numel}]")
 
 
 def _histogram_bins_meta(self, bins, weight=None, density=False, out=None):
@@ -177,9 +179,9 @@ def _normalised(hist: np.ndarray, edges: np.ndarray, density: bool) -> np.ndarra
         return hist / hist.sum(dtype=hist.dtype) / np.diff(edges)
 
 
-def _histogram_range(x: np.ndarray, range) -> tuple:
-    """The outer edges: `range`, else the data's extremes (0 and 1 for no data); a
-    single point widens by half on each side."""
+def _histogram_range(x: np.ndarray, range, dim: int = 0) -> tuple:
+    """The outer edges of dimension `dim`'s bins: `range`, else the data's extremes (0
+    and 1 for no data); a single point widens by half on each side."""
     if range is not None:
         low, high = float(range[0]), float(range[1])
     elif x.size:
@@ -189,11 +191,11 @@ def _histogram_range(x: np.ndarray, range) -> tuple:
     else:
         low, high = 0.0, 1.0
     if not (math.isfinite(low) and math.isfinite(high)):
-        raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_number(low)}, "
+        raise RuntimeError(f"torch.histogramdd: dimension {dim}'s range [{_number(low)}, "
                            f"{_number(high)}] is not finite")
     if low > high:
         raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
-                           f"{_number(low)} max {_number(high)} for dimension 0")
+                           f"{_number(low)} max {_number(high)} for dimension {dim}")
     return (low - 0.5, high + 0.5) if low == high else (low, high)
 
 

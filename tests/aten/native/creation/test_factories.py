@@ -519,3 +519,13 @@ def test_spaced_bits_match_torch(start, end, steps, dtype, function):
 def test_tensor_from_python_numbers_matches_torch(values, dtype):
     option = "" if dtype is None else f", dtype=torch.{dtype}"
     assert_matches_torch(f"torch.tensor({values!r}{option})")
+
+
+@pytest.mark.parametrize("size, order", [((2, 3, 5, 7), (0, 2, 3, 1)), ((2, 0, 3), (1, 0, 2)),
+                                         ((4, 1, 2), (2, 1, 0)), ((), ())])
+def test_empty_permuted_lays_dims_out_as_torch(size, order):
+    torch = pytest.importorskip("torch")
+    ours, theirs = gt.empty_permuted(size, order), torch.empty_permuted(size, order)
+    assert (ours.shape, ours.stride(), ours._is_view()) == \
+        (tuple(theirs.shape), theirs.stride(), theirs._is_view())
+    assert gt.empty_permuted(size, order, requires_grad=True).requires_grad
