@@ -257,7 +257,7 @@ def _fit(node: Node, index: int, grad, meta: InputMetadata):
                 f"got {list(grad._size)} but expected shape compatible with "
                 f"{list(meta.shape)}")
         grad = sum_to(grad, meta.shape)
-    if grad._dtype is not meta.dtype:
+    if meta.dtype is not None and grad._dtype is not meta.dtype:
         if grad._dtype.is_complex and not meta.dtype.is_complex:
             grad = grad.real
         grad = grad.to(meta.dtype)

@@ -34,7 +34,8 @@ next_sequence_nr = itertools.count().__next__     # creation order: later nodes 
 
 class InputMetadata:
     """What a gradient flowing into a node's input `i` must look like: the shape, dtype
-    and device of the forward output it is the gradient of."""
+    and device of the forward output it is the gradient of (a leaf's accumulator: its
+    `grad_dtype`, None taking any dtype)."""
 
     __slots__ = ("shape", "dtype", "device")
 
@@ -159,6 +160,7 @@ class AccumulateGrad(Node):
         self.next_functions = ()
         self._sequence_nr = _LAST            # runs as soon as it is ready, as in torch
         self._input_metadata = [InputMetadata(variable)]
+        self._input_metadata[0].dtype = variable._grad_dtype()     # Tensor.grad_dtype
         self.variable = variable
 
     def tensor_pre_hooks(self) -> dict:

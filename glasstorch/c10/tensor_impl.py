@@ -30,7 +30,7 @@ import numpy as np
 
 from . import dispatch_key
 from .device import CPU as _CPU, device as _device
-from .dtype import dtype as _dtype
+from .dtype import dtype as _dtype, scalar_type_name, type_meta_name
 from .layout import strided, contiguous_format, channels_last, channels_last_3d, preserve_format
 from .size import Size
 from .storage import UntypedStorage
@@ -46,6 +46,9 @@ class VersionCounter:
     def __init__(self) -> None:
         self.value = 0
 
+
+# AutogradMeta.grad_dtype's default: the gradient has the tensor's own dtype
+SAME_DTYPE = "same as the tensor"
 
 _NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -65,7 +68,7 @@ class AutogradMeta:
 
     __slots__ = ("requires_grad", "grad", "grad_fn", "retains_grad", "output_nr",
                  "grad_accumulator", "hooks", "post_accumulate_hooks", "attr_version",
-                 "fw_grad")
+                 "fw_grad", "grad_dtype")
 
     def __init__(self) -> None:
         self.requires_grad = False
@@ -78,6 +81,7 @@ class AutogradMeta:
         self.post_accumulate_hooks = None
         self.attr_version = None         # a view: the version its grad_fn describes
         self.fw_grad = None              # forward AD: the tangent at the active level
+        self.grad_dtype = SAME_DTYPE     # a leaf's Tensor.grad_dtype (None: any dtype)
 
 
 class TensorBase:
@@ -310,8 +314,16 @@ class TensorBase:
             if not isinstance(value, TensorBase):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
-            if value._dtype is not self._dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+            allowed = self._grad_dtype()
+            if allowed is not None and value._dtype is not allowed:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype "
+                    f"'{type_meta_name(value._dtype)}' to a tensor with grad_dtype "
+                    f"'{scalar_type_name(allowed)}'. The gradient must match the tensor's "
+                    f"grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
+                    f"grad_dtype attribute with a specific dtype, or None to allow any dtype. "
+                    f"Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    f"gradient may break downstream systems that assume they match.")
             if value._size != self._size:
                 raise RuntimeError("assigned grad has data of a different size")
         self._autograd_meta().grad = value
@@ -320,6 +332,40 @@ class TensorBase:
     def grad(self) -> None:
         if self._autograd is not None:
             self._autograd.grad = None
+
+    def _grad_dtype(self):
+        """The dtype a gradient of this leaf must have (None: any), as `grad_dtype`."""
+        meta = self._autograd
+        if meta is None or meta.grad_dtype is SAME_DTYPE:
+            return self._dtype
+        return meta.grad_dtype
+
+    @property
+    def grad_dtype(self):
+        """The dtype `.grad` must have: the tensor's own unless set (None: any dtype).
+        Gradients arriving in backward are cast to it. Leaf tensors only."""
+        if self.grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self._grad_dtype()
+
+    @grad_dtype.setter
+    def grad_dtype(self, value) -> None:
+        if self.grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, _dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
+                               f"{type(value).__name__}")
+        meta = self._autograd_meta()
+        if meta.grad is not None and value is not None and meta.grad._dtype is not value:
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{scalar_type_name(value)}' because there is "
+                f"already a gradient with dtype '{type_meta_name(meta.grad._dtype)}'. Please "
+                f"clear the gradient (.grad = None) before changing grad_dtype, or ensure the "
+                f"new grad_dtype matches the existing gradient's dtype.")
+        meta.grad_dtype = value
+        accumulator = meta.grad_accumulator() if meta.grad_accumulator is not None else None
+        if accumulator is not None:          # what backward casts arriving gradients to
+            accumulator._input_metadata[0].dtype = value
 
     @property
     def retains_grad(self) -> bool:

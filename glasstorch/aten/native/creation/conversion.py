@@ -17,16 +17,27 @@ from ....c10.dtype import scalar_type_name
 from ....c10.layout import (layout as Layout, memory_format as MemoryFormat, preserve_format,
                            strided)
 from ....c10.tensor_impl import TensorBase
+from ...derivatives import derivative_helper
 from ...registry import composite
 from ..shape.view import legacy_type_name
 from .copy import copy_, strides_like, suggest_memory_format
 from .factory import check_options, empty_strided
 
 
+@derivative_helper
+def to_copy_backward(grad, self_dtype):
+    """The gradient of a conversion, converted back to the input's dtype (a complex
+    gradient of a real input keeps its real part). Done here, not left to the engine:
+    a leaf whose `grad_dtype` is None takes whatever dtype arrives."""
+    if grad._dtype.is_complex and not self_dtype.is_complex:
+        grad = grad.real
+    return grad if grad._dtype is self_dtype else grad.to(self_dtype)
+
+
 @composite("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, "
            "Device? device=None, bool? pin_memory=None, bool non_blocking=False, "
            "MemoryFormat? memory_format=None) -> Tensor", function=False,
-           grad={"self": "grad"})        # engine casts to self's dtype
+           grad={"self": "to_copy_backward(grad, self_scalar_type)"})
 def to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
             memory_format=None):
     """A copy of `self` converted to the given dtype / device / memory format."""
