@@ -18,14 +18,15 @@ import glasstorch as gt
 from glasstorch.aten import torch_names
 
 from coverage_claims import (CLAIMED, CLAIMED_MODULES, CLAIMED_TENSOR, EXCEPTED,
-                             EXCEPTED_TENSOR, names)
+                             EXCEPTED_IN_MODULES, EXCEPTED_TENSOR, names)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NAMESPACES = ("torch", "torch.Tensor", "torch.cuda", "torch.backends", "torch.amp",
               "torch.autograd", "torch.random", "torch.testing", "torch.jit", "torch.hub",
               "torch.utils.checkpoint", "torch.serialization")
 LEFT_OUT = {"torch": {**names(EXCEPTED), **names(CLAIMED)},
-            "torch.Tensor": {**names(EXCEPTED_TENSOR), **names(CLAIMED_TENSOR)}}
+            "torch.Tensor": {**names(EXCEPTED_TENSOR), **names(CLAIMED_TENSOR)},
+            **{namespace: names(table) for namespace, table in EXCEPTED_IN_MODULES.items()}}
 # torch modules left out, as the names above: quantization and the C++ build's tooling.
 EXCEPTED_MODULES = {
     "quantized tensors (torch.ao's internals)": """torch.ao torch.quantization
@@ -36,12 +37,6 @@ EXCEPTED_MODULES = {
         torch.utils.model_dump torch.utils.cpp_backtrace torch.utils.mkldnn torch.nativert
         torch.nn.cpp torch.utils.throughput_benchmark torch.utils.backend_registration""",
 }
-# Other helpers' branches add these names now; the lead makes the tests strict once
-# everything is merged. Run with --runxfail to see each namespace's missing names.
-UNTIL_MERGED = pytest.mark.xfail(strict=False, reason=(
-    "issue 14's names are being added on other branches; strict once they are merged"))
-
-
 def here(namespace: str):
     """glasstorch's module or class for a torch namespace."""
     name = "glasstorch" + namespace[len("torch"):]
@@ -52,7 +47,6 @@ def here(namespace: str):
         return getattr(importlib.import_module(parent), attribute)
 
 
-@UNTIL_MERGED
 @pytest.mark.parametrize("namespace", NAMESPACES)
 def test_every_public_name_exists(namespace):
     assert torch_names.torch_names(namespace), f"no names of {namespace} in the data file"
@@ -63,7 +57,6 @@ def test_every_public_name_exists(namespace):
     assert not missing, f"{namespace} lacks {len(missing)} of torch's names: {missing}"
 
 
-@UNTIL_MERGED
 def test_every_torch_module_imports():
     left_out = {**names(EXCEPTED_MODULES), **names(CLAIMED_MODULES)}
     failed = []
@@ -79,14 +72,14 @@ def test_every_torch_module_imports():
                                               ("torch.Tensor", EXCEPTED_TENSOR),
                                               ("torch.Tensor", CLAIMED_TENSOR),
                                               ("submodules", EXCEPTED_MODULES),
-                                              ("submodules", CLAIMED_MODULES)])
+                                              ("submodules", CLAIMED_MODULES),
+                                              *EXCEPTED_IN_MODULES.items()])
 def test_left_out_names_are_torchs(namespace, table):
     """Every name the tests leave out is one of torch's (no stale or misspelt entry)."""
     unknown = sorted(set(names(table)) - torch_names.sections()[namespace])
     assert not unknown, f"not torch's names in {namespace}: {unknown}"
 
 
-@UNTIL_MERGED
 @pytest.mark.parametrize("namespace, table", [("torch", CLAIMED),
                                               ("torch.Tensor", CLAIMED_TENSOR)])
 def test_claimed_names_are_still_missing(namespace, table):

@@ -11,7 +11,7 @@ import sys
 import types
 
 _SUBMODULES = ("cpu", "cuda", "cudnn", "cusparselt", "kleidiai", "mha", "miopen", "mkl", "mkldnn",
-               "mps", "nnpack", "openmp", "opt_einsum", "quantized", "xnnpack")
+               "mps", "nnpack", "openmp", "opt_einsum", "python_native", "quantized", "xnnpack")
 
 
 def __getattr__(name: str):
