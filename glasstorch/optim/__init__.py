@@ -13,6 +13,7 @@ from .adamw import AdamW  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 # schedulers helper (issue 19): LBFGS, swa_utils
 from .lbfgs import LBFGS  # noqa: F401
+from . import swa_utils  # noqa: F401
 
 # Names of torch's not written yet say so (Note [Names glasstorch does not implement yet]).
 from ..aten import torch_names as _torch_names  # noqa: E402
