@@ -14,6 +14,7 @@ from . import lr_scheduler  # noqa: F401
 # schedulers helper (issue 19): LBFGS, swa_utils
 from .lbfgs import LBFGS  # noqa: F401
 from . import swa_utils  # noqa: F401
+from ._stateless import swap_in_optimizer_params_and_state  # noqa: F401
 
 # Names of torch's not written yet say so (Note [Names glasstorch does not implement yet]).
 from ..aten import torch_names as _torch_names  # noqa: E402
