@@ -18,8 +18,10 @@ import math
 import types
 from bisect import bisect_right
 from collections import Counter
+from math import inf  # noqa: F401 (among torch's names of this module)
 from typing import Any, Callable, Iterable
 
+from .._tensor import Tensor  # noqa: F401 (among torch's names of this module)
 from ._cyclic import CosineAnnealingWarmRestarts, CyclicLR
 from ._one_cycle import OneCycleLR
 from ._plateau import ReduceLROnPlateau
