@@ -191,3 +191,26 @@ def test_all_names_match_torch():
     assert gt.optim.lr_scheduler.__all__ == torch.optim.lr_scheduler.__all__
     for name in gt.optim.lr_scheduler.__all__:
         assert getattr(gt.optim.lr_scheduler, name).__module__ == "glasstorch.optim.lr_scheduler"
+
+
+def tensor_lr_run(lib, make):
+    """A tensor lr (filled in place by each step) under the scheduler `make` builds."""
+    param = lib.zeros(2, requires_grad=True)
+    opt = lib.optim.SGD([param], lr=lib.tensor(0.1), momentum=0.9)
+    lr = opt.param_groups[0]["lr"]
+    sched = make(lib.optim.lr_scheduler, opt)
+    seen = []
+    for _ in range(12):
+        opt.step()
+        sched.step()
+        assert opt.param_groups[0]["lr"] is lr
+        seen.append([float(v) for v in sched.get_last_lr()] + [float(lr)])
+    return seen
+
+
+@pytest.mark.parametrize("case", ["MultiplicativeLR", "ConstantLR", "PolynomialLR",
+                                  "ChainedScheduler", "CyclicLR triangular",
+                                  "CosineAnnealingWarmRestarts T_mult"])
+def test_tensor_lr_filled_in_place(case):
+    make = lambda L, o: CASES[case](L, o)[0]
+    assert tensor_lr_run(gt, make) == tensor_lr_run(torch, make)
