@@ -159,20 +159,20 @@ class LBFGS(Optimizer):
                 break                   # not a descent direction
             last = n_iter == group["max_iter"]
             loss, flat_grad, state["t"], used = self._move(
-                closure, group, (loss, flat_grad, t, gtd), group["max_eval"] - evaluations, last)
+                closure, group, state["d"], (loss, flat_grad, t, gtd),
+                group["max_eval"] - evaluations, last)
             evaluations += used
             state["func_evals"] += used
             if last or evaluations >= group["max_eval"] or _converged(group, state, loss,
                                                                        flat_grad):
                 break
 
-    def _move(self, closure: Callable, group: dict, start: tuple, max_ls: int,
+    def _move(self, closure: Callable, group: dict, d: TensorBase, start: tuple, max_ls: int,
               last: bool) -> tuple:
-        """Step the parameters along ``state["d"]`` from `start` = (loss, flat
-        gradient, step, slope); the new loss, flat gradient, step length and the
-        closure calls made (none for a fixed last step: nothing reads the result)."""
+        """Step the parameters along `d` from `start` = (loss, flat gradient, step,
+        slope); the new loss, flat gradient, step length and the closure calls made
+        (none for a fixed last step: nothing reads the result)."""
         loss, flat_grad, t, gtd = start
-        d = self.state[self._params[0]]["d"]
         line_search_fn = group["line_search_fn"]
         if line_search_fn is None:
             self._add_grad(t, d)
