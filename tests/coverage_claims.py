@@ -146,8 +146,8 @@ CLAIMED_MODULES = {
         torch.nn.utils.stateless torch.nn.utils.weight_norm""",
     "optimizers and schedulers (issue 19)": """
         torch.optim.adadelta torch.optim.adagrad torch.optim.adamax torch.optim.asgd
-        torch.optim.lbfgs torch.optim.nadam torch.optim.radam torch.optim.rmsprop
-        torch.optim.rprop torch.optim.sparse_adam torch.optim.swa_utils""",
+        torch.optim.nadam torch.optim.radam torch.optim.rmsprop
+        torch.optim.rprop torch.optim.sparse_adam""",
     "distributions (issue 20)": "torch.distributions",
     "torch.func (issue 21)": "torch.func",
 }

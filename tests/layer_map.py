@@ -98,7 +98,7 @@ MAY_IMPORT = {
     "distributed": CORE + ("namespace",),
     "entry points": CORE + ("utils", "nn", "distributed", "namespace"),
     "nn": CORE + ("utils", "distributed", "namespace"),
-    "optim": CORE + ("utils", "namespace"),
+    "optim": CORE + ("utils", "nn", "namespace"),     # nn: swa_utils' AveragedModel
     "serialization": CORE + ("utils", "nn", "namespace"),
     "data": CORE + ("namespace",),
     "profiler": CORE + ("optim",),

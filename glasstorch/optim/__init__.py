@@ -6,15 +6,23 @@ Each optimizer file holds the class and its update in two forms: glasstorch oper
 (``aten::_single_tensor_sgd_``, ``aten::_single_tensor_adam_``, declared in
 `aten/native/optim/steps.py`), both rounding as torch's CPU implementation does.
 """
+import importlib
+
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
 from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from . import lr_scheduler  # noqa: F401
+# LBFGS, swapping a state in, weight averaging (issue 19). swa_utils builds on nn: it
+# loads on first use, so that `import glasstorch.optim` does not import nn.
+from .lbfgs import LBFGS  # noqa: F401
+from ._stateless import swap_in_optimizer_params_and_state  # noqa: F401
 
 # Names of torch's not written yet say so (Note [Names glasstorch does not implement yet]).
 from ..aten import torch_names as _torch_names  # noqa: E402
 
 
 def __getattr__(name: str):
+    if name == "swa_utils":
+        return importlib.import_module(__name__ + ".swa_utils")
     raise _torch_names.missing_attribute(__name__, name)

@@ -1,11 +1,29 @@
-"""`SequentialLR`: several schedulers on one optimizer, each in charge from its milestone."""
+"""Schedulers of schedulers: `SequentialLR` (each in charge from its milestone) and
+`ChainedScheduler` (all stepped together, their effects multiplied)."""
 from __future__ import annotations
 
 from bisect import bisect_right
 from typing import Any
 
-from ._scheduler import LRScheduler, set_lr
+from ._scheduler import LRScheduler, group_values, set_lr
 from .optimizer import Optimizer
+
+
+def _nested_state_dict(self) -> dict[str, Any]:
+    """The attributes, with each scheduler's own state dict."""
+    state = {key: value for key, value in self.__dict__.items()
+             if key not in ("optimizer", "_schedulers")}
+    state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
+    return state
+
+
+def _nested_load_state_dict(self, state_dict: dict[str, Any]) -> None:
+    """Restore the attributes and each scheduler's state."""
+    saved = state_dict.pop("_schedulers")
+    self.__dict__.update(state_dict)
+    state_dict["_schedulers"] = saved
+    for scheduler, state in zip(self._schedulers, saved):
+        scheduler.load_state_dict(state)
 
 
 class SequentialLR(LRScheduler):
@@ -30,7 +48,7 @@ class SequentialLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, schedulers: list, milestones: list,
                  last_epoch: int = -1) -> None:
-        _check_schedulers(self, optimizer, schedulers)
+        _check_schedulers(self, optimizer, schedulers, "")
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 "Sequential Schedulers expects number of schedulers provided to be one more "
@@ -70,27 +88,48 @@ class SequentialLR(LRScheduler):
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
 
-    def state_dict(self) -> dict[str, Any]:
-        """The attributes, with each scheduler's own state dict."""
-        state = {key: value for key, value in self.__dict__.items()
-                 if key not in ("optimizer", "_schedulers")}
-        state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Restore the attributes and each scheduler's state."""
-        saved = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        state_dict["_schedulers"] = saved
-        for scheduler, state in zip(self._schedulers, saved):
-            scheduler.load_state_dict(state)
+    state_dict = _nested_state_dict
+    load_state_dict = _nested_load_state_dict
 
 
-def _check_schedulers(owner: LRScheduler, optimizer: Optimizer, schedulers: list) -> None:
+class ChainedScheduler(LRScheduler):
+    """Step several schedulers together, every step: chainable schedules compose
+    (their factors multiply).
+
+    Args:
+        schedulers (sequence): the schedulers (not `ReduceLROnPlateau`).
+        optimizer (Optimizer, optional): their optimizer (default: the first one's).
+
+    Example::
+
+        >>> sched = ChainedScheduler([ConstantLR(opt, factor=0.1, total_iters=2),
+        ...                           ExponentialLR(opt, gamma=0.9)])
+    """
+
+    def __init__(self, schedulers: list, optimizer: Optimizer | None = None) -> None:
+        optimizer = optimizer or (schedulers[0].optimizer if schedulers else None)
+        _check_schedulers(self, optimizer, schedulers, " to be chained")
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = group_values(schedulers[-1].optimizer, "lr")
+
+    def step(self) -> None:
+        """Step every scheduler, in order."""
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = group_values(self._schedulers[-1].optimizer, "lr")
+
+    state_dict = _nested_state_dict
+    load_state_dict = _nested_load_state_dict
+
+
+def _check_schedulers(owner: LRScheduler, optimizer: Optimizer, schedulers: list,
+                      purpose: str) -> None:
     from ._plateau import ReduceLROnPlateau
     name = type(owner).__name__
     if len(schedulers) < 1:
-        raise ValueError(f"{name} expects at least one scheduler, but got no scheduler.")
+        raise ValueError(f"{name} expects at least one scheduler{purpose}, but got no "
+                         "scheduler.")
     for index, scheduler in enumerate(schedulers):
         if not hasattr(scheduler, "optimizer"):
             raise TypeError(f"{name} at index {index} should have `optimizer` as its "

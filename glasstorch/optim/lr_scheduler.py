@@ -18,51 +18,43 @@ import math
 import types
 from bisect import bisect_right
 from collections import Counter
+from math import inf  # noqa: F401 (among torch's names of this module)
 from typing import Any, Callable, Iterable
 
+from .._tensor import Tensor  # noqa: F401 (among torch's names of this module)
+from ._cyclic import CosineAnnealingWarmRestarts, CyclicLR
 from ._one_cycle import OneCycleLR
 from ._plateau import ReduceLROnPlateau
 from ._scheduler import EPOCH_DEPRECATION_WARNING, LRScheduler  # noqa: F401
-from ._sequential import SequentialLR
+from ._sequential import ChainedScheduler, SequentialLR
 from .optimizer import Optimizer
 
-__all__ = ["LRScheduler", "LambdaLR", "StepLR", "MultiStepLR", "ExponentialLR",
-           "CosineAnnealingLR", "LinearLR", "SequentialLR", "OneCycleLR",
-           "ReduceLROnPlateau"]
+__all__ = ["LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR",
+           "LinearLR", "ExponentialLR", "SequentialLR", "CosineAnnealingLR",
+           "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR",
+           "CosineAnnealingWarmRestarts", "OneCycleLR", "PolynomialLR", "LRScheduler"]
 
 
 class _LRScheduler(LRScheduler):
     """The old name of `LRScheduler`, kept for code that subclasses it."""
 
 
-class LambdaLR(LRScheduler):
-    """``lr = initial_lr * lr_lambda(epoch)``.
+def _lambda_list(optimizer: Optimizer, lr_lambda: Callable | list) -> list:
+    """One lambda per group: a single function is shared, a list must have one each."""
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * len(optimizer.param_groups)
+    if len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
+                         f"{len(lr_lambda)}")
+    return list(lr_lambda)
 
-    Args:
-        optimizer (Optimizer): the wrapped optimizer.
-        lr_lambda (function or list): a function of the epoch, or one per group.
-        last_epoch (int): the index of the last epoch (default: -1).
 
-    Example::
-
-        >>> sched = LambdaLR(opt, lr_lambda=lambda epoch: 0.95 ** epoch)
-    """
-
-    def __init__(self, optimizer: Optimizer, lr_lambda: Callable | list,
-                 last_epoch: int = -1) -> None:
-        self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
-                                 f"{len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
-        super().__init__(optimizer, last_epoch)
+class _LambdaState:
+    """The checkpoint of a schedule driven by `lr_lambdas`: of the lambdas only callable
+    objects' `__dict__` is saved (plain functions cannot be, and are saved as None)."""
 
     def state_dict(self) -> dict[str, Any]:
-        """The attributes; of the lambdas only callable objects' `__dict__` (plain
-        functions cannot be saved, and are saved as None)."""
+        """The attributes but the optimizer, and each callable object's fields."""
         state = {key: value for key, value in self.__dict__.items()
                  if key not in ("optimizer", "lr_lambdas")}
         state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
@@ -78,10 +70,61 @@ class LambdaLR(LRScheduler):
             if saved is not None:
                 fn.__dict__.update(saved)
 
+
+class LambdaLR(_LambdaState, LRScheduler):
+    """``lr = initial_lr * lr_lambda(epoch)``.
+
+    Args:
+        optimizer (Optimizer): the wrapped optimizer.
+        lr_lambda (function or list): a function of the epoch, or one per group.
+        last_epoch (int): the index of the last epoch (default: -1).
+
+    Example::
+
+        >>> sched = LambdaLR(opt, lr_lambda=lambda epoch: 0.95 ** epoch)
+    """
+
+    def __init__(self, optimizer: Optimizer, lr_lambda: Callable | list,
+                 last_epoch: int = -1) -> None:
+        self.optimizer = optimizer
+        self.lr_lambdas = _lambda_list(optimizer, lr_lambda)
+        super().__init__(optimizer, last_epoch)
+
     def get_lr(self) -> list:
         self._warn_outside_step()
         return [base_lr * fn(self.last_epoch) for fn, base_lr in zip(self.lr_lambdas,
                                                                      self.base_lrs)]
+
+
+class MultiplicativeLR(_LambdaState, LRScheduler):
+    """Multiply the lr by ``lr_lambda(epoch)`` every epoch (from epoch 1).
+
+    Args:
+        optimizer (Optimizer): the wrapped optimizer.
+        lr_lambda (function or list): the factor as a function of the epoch, or one
+            function per group.
+        last_epoch (int): the index of the last epoch (default: -1).
+
+    Example::
+
+        >>> sched = MultiplicativeLR(opt, lr_lambda=lambda epoch: 0.95)
+    """
+
+    def __init__(self, optimizer: Optimizer, lr_lambda: Callable | list,
+                 last_epoch: int = -1) -> None:
+        self.optimizer = optimizer
+        self.lr_lambdas = _lambda_list(optimizer, lr_lambda)
+        for fn in self.lr_lambdas:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        self._warn_outside_step()
+        if self._is_initial:
+            return self._current_lrs()
+        return [group["lr"] * fn(self.last_epoch)
+                for fn, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
 
 
 class StepLR(LRScheduler):
@@ -183,6 +226,70 @@ class LinearLR(LRScheduler):
                            / self.total_iters) for base_lr in self.base_lrs]
 
 
+class ConstantLR(LRScheduler):
+    """Scale the lr by a constant `factor` until epoch `total_iters`, then restore it.
+
+    Args:
+        optimizer (Optimizer): the wrapped optimizer.
+        factor (float): the scale, in [0, 1] (default: 1/3).
+        total_iters (int): the epoch at which the scaling stops (default: 5).
+        last_epoch (int): the index of the last epoch (default: -1).
+    """
+
+    def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        self._warn_outside_step()
+        groups = self.optimizer.param_groups
+        if self.last_epoch == 0:
+            return [group["lr"] * self.factor for group in groups]
+        if self.last_epoch != self.total_iters:
+            return self._current_lrs()
+        return [group["lr"] * (1.0 / self.factor) for group in groups]
+
+    def _get_closed_form_lr(self) -> list:
+        reached = self.last_epoch >= self.total_iters
+        return [base_lr * (self.factor + reached * (1 - self.factor))
+                for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """Decay the lr as ``initial_lr * (1 - epoch / total_iters) ** power`` until
+    `total_iters`, then keep it.
+
+    Args:
+        optimizer (Optimizer): the wrapped optimizer.
+        total_iters (int): the number of decaying epochs (default: 5).
+        power (float): the power of the polynomial (default: 1.0).
+        last_epoch (int): the index of the last epoch (default: -1).
+    """
+
+    def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        self._warn_outside_step()
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._current_lrs()
+        # this epoch's factor over the previous one's (chainable form)
+        ratio = ((1.0 - self.last_epoch / self.total_iters)
+                 / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [group["lr"] * ratio for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters)
+                ** self.power for base_lr in self.base_lrs]
+
+
 class ExponentialLR(LRScheduler):
     """Multiply the lr by `gamma` every epoch.
 
@@ -250,5 +357,6 @@ class CosineAnnealingLR(LRScheduler):
                 for base_lr in self.base_lrs]
 
 
-for _scheduler in (LRScheduler, SequentialLR, OneCycleLR, ReduceLROnPlateau):
+for _scheduler in (LRScheduler, SequentialLR, ChainedScheduler, OneCycleLR, ReduceLROnPlateau,
+                   CyclicLR, CosineAnnealingWarmRestarts):
     _scheduler.__module__ = __name__        # where torch (and pickle) find them

@@ -14,9 +14,10 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
 from copy import deepcopy
 from itertools import chain
-from typing import Any
+from typing import Any, Optional, TypeAlias, Union
 import warnings
 
+from ..aten.observers import Region, enter_region, exit_region
 from ..autograd.grad_mode import is_grad_enabled, set_grad_enabled
 from ..c10.dtype import float32
 from ..c10.tensor_impl import TensorBase
@@ -25,6 +26,16 @@ from ..utils.hooks import RemovableHandle
 
 __all__ = ["Optimizer", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
+
+# The typing names torch.optim.optimizer offers for hooks, checkpoints and parameters.
+Args: TypeAlias = tuple[Any, ...]
+Kwargs: TypeAlias = dict[str, Any]
+StateDict: TypeAlias = dict[str, Any]
+GlobalOptimizerPreHook: TypeAlias = Callable[["Optimizer", Args, Kwargs],
+                                             Optional[tuple[Args, Kwargs]]]
+GlobalOptimizerPostHook: TypeAlias = Callable[["Optimizer", Args, Kwargs], None]
+ParamsT: TypeAlias = Union[Iterable[TensorBase], Iterable[dict[str, Any]],
+                           Iterable[tuple[str, TensorBase]]]
 
 # Hooks run around the step of every optimizer (pre hooks first, post hooks last).
 _global_optimizer_pre_hooks: OrderedDict = OrderedDict()
@@ -102,30 +113,18 @@ def check_fused_flags(fused: bool | None, foreach: bool | None, differentiable: 
             raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
 
-def _hooked(step: Callable) -> Callable:
-    """`step` wrapped with the global and per-optimizer step hooks.
-
-    As torch's, the hooks' `args` include the optimizer itself (``args[0]``), and a
-    pre hook's replacement arguments must too.
-    """
-    @functools.wraps(step)
-    def run(*args, **kwargs):
-        self = args[0]
-        for hook in chain(_global_optimizer_pre_hooks.values(),
-                          self._optimizer_step_pre_hooks.values()):
-            result = hook(self, args, kwargs)
-            if result is not None:
-                if not (isinstance(result, tuple) and len(result) == 2):
-                    raise RuntimeError(f"{step} must return None or a tuple of "
-                                       f"(new_args, new_kwargs), but got {result}.")
-                args, kwargs = result
-        loss = step(*args, **kwargs)
-        for hook in chain(self._optimizer_step_post_hooks.values(),
-                          _global_optimizer_post_hooks.values()):
-            hook(self, args, kwargs)
-        return loss
-    run.hooked = True
-    return run
+def _run_pre_hooks(self: "Optimizer", step: Callable, args: tuple, kwargs: dict) -> tuple:
+    """The step's arguments after the global and the optimizer's pre hooks (each may
+    return replacements)."""
+    for hook in chain(_global_optimizer_pre_hooks.values(),
+                      self._optimizer_step_pre_hooks.values()):
+        result = hook(self, args, kwargs)
+        if result is not None:
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise RuntimeError(f"{step} must return None or a tuple of "
+                                   f"(new_args, new_kwargs), but got {result}.")
+            args, kwargs = result
+    return args, kwargs
 
 
 def _register(table: OrderedDict, hook: Callable, prepend: bool = False) -> RemovableHandle:
@@ -166,6 +165,9 @@ class Optimizer:
     refers to them by position.
     """
 
+    OptimizerPreHook: TypeAlias = Callable[[Any, Args, Kwargs], Optional[tuple[Args, Kwargs]]]
+    OptimizerPostHook: TypeAlias = Callable[[Any, Args, Kwargs], None]
+
     def __init__(self, params: Iterable, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         for table in _HOOK_TABLES:
@@ -187,8 +189,38 @@ class Optimizer:
     def _patch_step_function(self) -> None:
         """Wrap the class's `step` with the hooks, once per class (as torch does it)."""
         cls = type(self)
+        self._zero_grad_profile_name = f"Optimizer.zero_grad#{cls.__name__}.zero_grad"
         if not getattr(cls.step, "hooked", False):
-            cls.step = _hooked(cls.step)
+            cls.step = self.profile_hook_step(cls.step)
+            cls.step.hooked = True
+
+    @staticmethod
+    def profile_hook_step(func: Callable) -> Callable:
+        """`func` (a `step`) wrapped with the global and per-optimizer step hooks, and
+        shown to the profiler as ``Optimizer.step#<class>.step``.
+
+        As torch's, the hooks' `args` include the optimizer itself (``args[0]``), and a
+        pre hook's replacement arguments must too.
+        """
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            self = args[0]
+            tokens = enter_region(f"Optimizer.step#{type(self).__name__}.step", (),
+                                  Region.USER_SCOPE)
+            try:
+                args, kwargs = _run_pre_hooks(self, func, args, kwargs)
+                loss = func(*args, **kwargs)
+                self._optimizer_step_code()
+                for hook in chain(self._optimizer_step_post_hooks.values(),
+                                  _global_optimizer_post_hooks.values()):
+                    hook(self, args, kwargs)
+                return loss
+            finally:
+                exit_region(tokens)
+        return wrapper
+
+    def _optimizer_step_code(self) -> None:
+        """An empty call at the end of each step, where a profiler may look."""
 
     # ----- pickling ---------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -266,9 +298,13 @@ class Optimizer:
                 it with zeros. A None gradient makes the next step skip that parameter,
                 where a zero gradient still moves it (through momentum or decay).
         """
-        for group in self.param_groups:
-            for param in group["params"]:
-                reset_grad(param, set_to_none)
+        tokens = enter_region(self._zero_grad_profile_name, (), Region.USER_SCOPE)
+        try:
+            for group in self.param_groups:
+                for param in group["params"]:
+                    reset_grad(param, set_to_none)
+        finally:
+            exit_region(tokens)
 
     def step(self, closure: Callable[[], float] | None = None) -> float | None:
         """Perform one optimization step (each optimizer defines it).
