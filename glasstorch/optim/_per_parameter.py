@@ -48,6 +48,16 @@ def check_betas(betas: tuple) -> None:
             raise ValueError(f"Invalid beta parameter at index {index}: {betas[index]}")
 
 
+def check_fused_param(param: TensorBase) -> None:
+    """torch's refusal of a ``fused=True`` step on a parameter its fused kernels do not
+    take (anything but a floating-point tensor)."""
+    if not param.is_floating_point():
+        raise RuntimeError("`fused=True` requires all the params to be floating point "
+                           "Tensors of supported devices: ['mps', 'cuda', 'xpu', 'hpu', "
+                           f"'cpu', 'mtia', 'privateuseone'] but {param.dtype} and "
+                           f"{param.device.type}")
+
+
 def scalar_state(value: float = 0.0) -> TensorBase:
     """A number of an optimizer's state (its step count, ASGD's rates) as torch keeps it:
     a 0-dim tensor, float64 under a float64 default dtype and float32 otherwise."""

@@ -8,7 +8,7 @@ import glasstorch as torch
 from ..c10.dtype import float32
 from ..c10.tensor_impl import TensorBase
 from .optimizer import check_fused_flags
-from ._per_parameter import PerParameterOptimizer, check_lr, scalar_state
+from ._per_parameter import PerParameterOptimizer, check_fused_param, check_lr, scalar_state
 
 __all__ = ["Adagrad"]
 
@@ -76,11 +76,8 @@ class Adagrad(PerParameterOptimizer):
         return {"step": step, "sum": torch.full_like(param, start)}
 
     def _check_param(self, param: TensorBase) -> None:
-        if self.defaults["fused"] and not param.is_floating_point():
-            raise RuntimeError("`fused=True` requires all the params to be floating point "
-                               "Tensors of supported devices: ['mps', 'cuda', 'xpu', 'hpu', "
-                               f"'cpu', 'mtia', 'privateuseone'] but {param.dtype} and "
-                               f"{param.device.type}")
+        if self.defaults["fused"]:
+            check_fused_param(param)
 
     def share_memory(self) -> None:
         """Move every parameter's sum into shared memory (for multiprocess training)."""
