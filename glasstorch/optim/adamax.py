@@ -64,10 +64,11 @@ class Adamax(PerParameterOptimizer):
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
         exp_avg.lerp_(grad, 1 - beta1)
-        if group["differentiable"]:     # maximum's out= is not recorded by autograd
-            both = torch.cat([exp_inf.mul_(beta2).unsqueeze(0),
-                              grad.abs().add_(group["eps"]).unsqueeze_(0)], 0)
-            exp_inf.copy_(torch.amax(both, 0, keepdim=False))
+        if group["differentiable"]:
+            # out= is not recorded by autograd; maximum saves its inputs, so the decayed
+            # maximum it compares is a copy the write into exp_inf leaves unchanged
+            decayed = exp_inf.mul_(beta2).clone()
+            exp_inf.copy_(torch.maximum(decayed, grad.abs().add_(group["eps"])))
         else:
             torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
         clr = lr / (1 - beta1 ** state["step"].item())
