@@ -7,9 +7,9 @@ from typing import Any, Iterable
 
 import glasstorch as torch
 from ..c10.tensor_impl import TensorBase
-from ._per_parameter import PerParameterOptimizer, scalar_state
+from ._per_parameter import PerParameterOptimizer, scalar_state, update_parameters
 
-__all__ = ["Adafactor"]
+__all__ = ["Adafactor", "adafactor"]
 
 
 class Adafactor(PerParameterOptimizer):
@@ -80,7 +80,8 @@ class Adafactor(PerParameterOptimizer):
         return {"step": scalar_state(), "row_var": grad.new_zeros(row_shape),
                 "col_var": grad.new_zeros(col_shape)}
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         eps1, eps2 = group["eps"]
         if eps1 is None:
             eps1 = torch.finfo(param.dtype).eps
@@ -105,3 +106,23 @@ class Adafactor(PerParameterOptimizer):
         update.mul_(grad)
         clip = max(1.0, update.norm(2).item() / ((update.numel() ** 0.5) * group["d"]))
         param.add_(update, alpha=-scale / clip)
+
+
+def adafactor(params: list, grads: list, row_vars: list, col_vars: list, variances: list,
+              state_steps: list, foreach: bool | None = None, grad_scale=None, found_inf=None,
+              has_complex: bool = False, *, d: float, lr: float | TensorBase,
+              beta2_decay: float, weight_decay: float, eps1: float | None, eps2: float,
+              maximize: bool) -> None:
+    """The Adafactor update of `params` and their state, in place (functional form of
+    `Adafactor.step`; a matrix's entries of `variances`, and a vector's of `row_vars` and
+    `col_vars`, are None)."""
+    if grad_scale is not None or found_inf is not None:
+        raise AssertionError("Grad scaling should occur outside of optimizer.step()")
+    states = []
+    for step, row_var, col_var, variance in zip(state_steps, row_vars, col_vars, variances,
+                                                strict=True):
+        kept = {"row_var": row_var, "col_var": col_var, "variance": variance}
+        states.append({"step": step, **{k: v for k, v in kept.items() if v is not None}})
+    group = {"eps": (eps1, eps2), "d": d, "beta2_decay": beta2_decay,
+             "weight_decay": weight_decay, "maximize": maximize}
+    update_parameters(Adafactor, group, params, grads, states, lr)

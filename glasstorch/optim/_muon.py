@@ -85,7 +85,8 @@ class Muon(PerParameterOptimizer):
     def _new_state(self, group: dict, param: TensorBase) -> dict[str, Any]:
         return {"momentum_buffer": torch.zeros_like(param.grad)}
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         if grad.ndim != 2:
             raise ValueError("Param gradient must be a 2D matrix")
         momentum = group["momentum"]

@@ -94,8 +94,9 @@ class PerParameterOptimizer(Optimizer):
     def _new_state(self, group: dict, param: TensorBase) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _update(self, group: dict, param: TensorBase, grad: TensorBase,
-                state: dict[str, Any], lr: Any) -> None:
+    @staticmethod
+    def _update(group: dict, param: TensorBase, grad: TensorBase, state: dict[str, Any],
+                lr: Any) -> None:
         raise NotImplementedError
 
     def _check_param(self, param: TensorBase) -> None:
@@ -118,12 +119,10 @@ class PerParameterOptimizer(Optimizer):
 
     def _update_groups(self) -> None:
         for group in self.param_groups:
-            updates = [(param, self._prepare(group, param)) for param in group["params"]
-                       if param.grad is not None]
-            lr = to_scalar(group["lr"])
-            for param, state in updates:
-                grad = -param.grad if group.get("maximize") else param.grad
-                self._update(group, *_real_views(param, grad, state), lr)
+            params = [param for param in group["params"] if param.grad is not None]
+            states = [self._prepare(group, param) for param in params]
+            update_parameters(type(self), group, params, [p.grad for p in params], states,
+                              group["lr"])
 
     def _prepare(self, group: dict, param: TensorBase) -> dict[str, Any]:
         """The parameter's state (made on its first step), after torch's refusals."""
@@ -134,14 +133,26 @@ class PerParameterOptimizer(Optimizer):
         state = self.state[param]
         if len(state) == 0:
             state.update(self._new_state(group, param))
-        if group.get("capturable"):
-            raise AssertionError(f"If capturable=True, {self._capturable_tensors} must be on "
-                                 f"supported devices: {self._capturable_devices}.")
         step = state.get("step")
         if group.get("differentiable") and step is not None and step.requires_grad:
             raise RuntimeError("`requires_grad` is not supported for `step` in "
                                "differentiable mode")
         return state
+
+
+def update_parameters(cls: type, group: dict, params: list, grads: list, states: list,
+                      lr: Any) -> None:
+    """`cls`'s update of each parameter from its gradient and its state (a dict), in
+    order: the loop of `step` and of the functional forms (``torch.optim.adadelta.
+    adadelta``, ...), which pass the hyperparameters as `group`."""
+    lr = to_scalar(lr)
+    for param, grad, state in zip(params, grads, states, strict=True):
+        if group.get("capturable"):
+            raise AssertionError(f"If capturable=True, {cls._capturable_tensors} must be on "
+                                 f"supported devices: {cls._capturable_devices}.")
+        if group.get("maximize"):
+            grad = -grad
+        cls._update(group, *_real_views(param, grad, state), lr)
 
 
 def _real_views(param: TensorBase, grad: TensorBase, state: dict[str, Any]) -> tuple:

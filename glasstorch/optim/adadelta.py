@@ -7,9 +7,10 @@ from typing import Any, Iterable
 
 import glasstorch as torch
 from ..c10.tensor_impl import TensorBase
-from ._per_parameter import CAPTURABLE_DEVICES, PerParameterOptimizer, check_lr, scalar_state
+from ._per_parameter import (CAPTURABLE_DEVICES, PerParameterOptimizer, check_lr,
+                             scalar_state, update_parameters)
 
-__all__ = ["Adadelta"]
+__all__ = ["Adadelta", "adadelta"]
 
 
 class Adadelta(PerParameterOptimizer):
@@ -60,7 +61,8 @@ class Adadelta(PerParameterOptimizer):
         return {"step": scalar_state(), "square_avg": torch.zeros_like(param),
                 "acc_delta": torch.zeros_like(param)}
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         rho, eps = group["rho"], group["eps"]
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]
         state["step"] += 1
@@ -74,3 +76,16 @@ class Adadelta(PerParameterOptimizer):
         delta.div_(std).mul_(grad)
         acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
         param.add_(delta, alpha=-lr)
+
+
+def adadelta(params: list, grads: list, square_avgs: list, acc_deltas: list, state_steps: list,
+             capturable: bool = False, foreach: bool | None = None,
+             differentiable: bool = False, has_complex: bool = False, *, lr: float,
+             rho: float, eps: float, weight_decay: float, maximize: bool) -> None:
+    """The Adadelta update of `params` and their state, in place (functional form of
+    `Adadelta.step`; `foreach` and `has_complex` change nothing here)."""
+    states = [{"step": s, "square_avg": v, "acc_delta": u}
+              for s, v, u in zip(state_steps, square_avgs, acc_deltas, strict=True)]
+    group = {"rho": rho, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
+             "capturable": capturable, "differentiable": differentiable}
+    update_parameters(Adadelta, group, params, grads, states, lr)

@@ -8,9 +8,10 @@ import glasstorch as torch
 from ..c10.dtype import float32
 from ..c10.tensor_impl import TensorBase
 from .optimizer import check_fused_flags
-from ._per_parameter import PerParameterOptimizer, check_fused_param, check_lr, scalar_state
+from ._per_parameter import (PerParameterOptimizer, check_fused_param, check_lr,
+                             scalar_state, update_parameters)
 
-__all__ = ["Adagrad"]
+__all__ = ["Adagrad", "adagrad"]
 
 
 class Adagrad(PerParameterOptimizer):
@@ -85,7 +86,8 @@ class Adagrad(PerParameterOptimizer):
             for param in group["params"]:
                 self.state[param]["sum"].share_memory_()
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         state["step"] += 1
         step = state["step"].item()
         if group["weight_decay"] != 0:
@@ -97,3 +99,19 @@ class Adagrad(PerParameterOptimizer):
         else:
             std = state["sum"].sqrt().add_(group["eps"])
         param.addcdiv_(grad, std, value=-clr)
+
+
+def adagrad(params: list, grads: list, state_sums: list, state_steps: list,
+            fused: bool | None = None, grad_scale=None, found_inf=None,
+            has_sparse_grad: bool = False, foreach: bool | None = None,
+            differentiable: bool = False, has_complex: bool = False, *, lr: float,
+            weight_decay: float, lr_decay: float, eps: float, maximize: bool) -> None:
+    """The Adagrad update of `params` and their state, in place (functional form of
+    `Adagrad.step`; `fused`, `foreach` and `has_complex` change nothing here, and
+    gradient scaling belongs to fused kernels glasstorch does not have)."""
+    if grad_scale is not None or found_inf is not None:
+        raise AssertionError("Expected grad_scale and found_inf to be None")
+    states = [{"step": s, "sum": total} for s, total in zip(state_steps, state_sums, strict=True)]
+    group = {"weight_decay": weight_decay, "lr_decay": lr_decay, "eps": eps,
+             "maximize": maximize, "differentiable": differentiable}
+    update_parameters(Adagrad, group, params, grads, states, lr)

@@ -6,9 +6,10 @@ from typing import Any, Iterable
 
 import glasstorch as torch
 from ..c10.tensor_impl import TensorBase
-from ._per_parameter import PerParameterOptimizer, check_betas, check_lr, scalar_state
+from ._per_parameter import (PerParameterOptimizer, check_betas, check_lr,
+                             scalar_state, update_parameters)
 
-__all__ = ["Adamax"]
+__all__ = ["Adamax", "adamax"]
 
 
 class Adamax(PerParameterOptimizer):
@@ -57,7 +58,8 @@ class Adamax(PerParameterOptimizer):
         return {"step": scalar_state(), "exp_avg": torch.zeros_like(param),
                 "exp_inf": torch.zeros_like(param)}
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         beta1, beta2 = group["betas"]
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
         state["step"] += 1
@@ -73,3 +75,16 @@ class Adamax(PerParameterOptimizer):
             torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
         clr = lr / (1 - beta1 ** state["step"].item())
         param.addcdiv_(exp_avg, exp_inf, value=-clr)
+
+
+def adamax(params: list, grads: list, exp_avgs: list, exp_infs: list, state_steps: list,
+           foreach: bool | None = None, maximize: bool = False, differentiable: bool = False,
+           capturable: bool = False, has_complex: bool = False, *, eps: float, beta1: float,
+           beta2: float, lr: float, weight_decay: float) -> None:
+    """The Adamax update of `params` and their state, in place (functional form of
+    `Adamax.step`; `foreach` and `has_complex` change nothing here)."""
+    states = [{"step": s, "exp_avg": m, "exp_inf": u}
+              for s, m, u in zip(state_steps, exp_avgs, exp_infs, strict=True)]
+    group = {"betas": (beta1, beta2), "eps": eps, "weight_decay": weight_decay,
+             "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+    update_parameters(Adamax, group, params, grads, states, lr)

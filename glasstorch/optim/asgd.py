@@ -6,9 +6,10 @@ from typing import Any, Iterable
 
 import glasstorch as torch
 from ..c10.tensor_impl import TensorBase
-from ._per_parameter import PerParameterOptimizer, check_lr, scalar_state
+from ._per_parameter import (PerParameterOptimizer, check_lr, scalar_state,
+                             update_parameters)
 
-__all__ = ["ASGD"]
+__all__ = ["ASGD", "asgd"]
 
 
 class ASGD(PerParameterOptimizer):
@@ -65,7 +66,8 @@ class ASGD(PerParameterOptimizer):
         return {"step": scalar_state(), "eta": scalar_state(float(lr)),
                 "mu": scalar_state(1.0), "ax": torch.zeros_like(param)}
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         eta, mu, ax = state["eta"], state["mu"], state["ax"]
         lambd, alpha = group["lambd"], group["alpha"]
         state["step"] += 1
@@ -81,3 +83,16 @@ class ASGD(PerParameterOptimizer):
         step = state["step"].item()
         eta.copy_(torch.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
         mu.copy_(torch.as_tensor(1 / max(1, step - group["t0"])))
+
+
+def asgd(params: list, grads: list, axs: list, mus: list, etas: list, state_steps: list,
+         foreach: bool | None = None, maximize: bool = False, differentiable: bool = False,
+         capturable: bool = False, has_complex: bool = False, *, lambd: float, lr: float,
+         t0: float, alpha: float, weight_decay: float) -> None:
+    """The ASGD update of `params` and their state, in place (functional form of
+    `ASGD.step`; `foreach` and `has_complex` change nothing here)."""
+    states = [{"step": s, "eta": eta, "mu": mu, "ax": ax}
+              for s, eta, mu, ax in zip(state_steps, etas, mus, axs, strict=True)]
+    group = {"lambd": lambd, "alpha": alpha, "t0": t0, "weight_decay": weight_decay,
+             "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+    update_parameters(ASGD, group, params, grads, states, lr)

@@ -6,9 +6,10 @@ from typing import Any, Iterable
 
 import glasstorch as torch
 from ..c10.tensor_impl import TensorBase
-from ._per_parameter import PerParameterOptimizer, check_betas, check_lr, scalar_state
+from ._per_parameter import (PerParameterOptimizer, check_betas, check_lr,
+                             scalar_state, update_parameters)
 
-__all__ = ["NAdam"]
+__all__ = ["NAdam", "nadam"]
 
 
 class NAdam(PerParameterOptimizer):
@@ -78,7 +79,8 @@ class NAdam(PerParameterOptimizer):
         return {"step": scalar_state(), "mu_product": scalar_state(1.0),
                 "exp_avg": torch.zeros_like(param), "exp_avg_sq": torch.zeros_like(param)}
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         beta1, beta2 = group["betas"]
         exp_avg, exp_avg_sq, mu_product = state["exp_avg"], state["exp_avg_sq"], state["mu_product"]
         state["step"] += 1
@@ -104,3 +106,19 @@ class NAdam(PerParameterOptimizer):
         denom.add_(group["eps"])
         param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - product))
         param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - product * mu_next))
+
+
+def nadam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, mu_products: list,
+          state_steps: list, decoupled_weight_decay: bool = False, foreach: bool | None = None,
+          capturable: bool = False, differentiable: bool = False, has_complex: bool = False,
+          maximize: bool = False, *, beta1: float, beta2: float, lr: float,
+          weight_decay: float, momentum_decay: float, eps: float) -> None:
+    """The NAdam update of `params` and their state, in place (functional form of
+    `NAdam.step`; `foreach` and `has_complex` change nothing here)."""
+    states = [{"step": s, "mu_product": mu, "exp_avg": m, "exp_avg_sq": v}
+              for s, mu, m, v in zip(state_steps, mu_products, exp_avgs, exp_avg_sqs,
+                                     strict=True)]
+    group = {"betas": (beta1, beta2), "eps": eps, "weight_decay": weight_decay,
+             "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
+             "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+    update_parameters(NAdam, group, params, grads, states, lr)

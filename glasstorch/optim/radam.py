@@ -7,9 +7,10 @@ from typing import Any, Iterable
 
 import glasstorch as torch
 from ..c10.tensor_impl import TensorBase
-from ._per_parameter import PerParameterOptimizer, check_betas, check_lr, scalar_state
+from ._per_parameter import (PerParameterOptimizer, check_betas, check_lr,
+                             scalar_state, update_parameters)
 
-__all__ = ["RAdam"]
+__all__ = ["RAdam", "radam"]
 
 
 class RAdam(PerParameterOptimizer):
@@ -67,7 +68,8 @@ class RAdam(PerParameterOptimizer):
         return {"step": scalar_state(), "exp_avg": torch.zeros_like(param),
                 "exp_avg_sq": torch.zeros_like(param)}
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         beta1, beta2 = group["betas"]
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         state["step"] += 1
@@ -91,3 +93,18 @@ class RAdam(PerParameterOptimizer):
         rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
                 / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
         param.add_(corrected_avg * lr * (bias_correction2 ** 0.5 / root) * rect, alpha=-1.0)
+
+
+def radam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, state_steps: list,
+          decoupled_weight_decay: bool = False, foreach: bool | None = None,
+          differentiable: bool = False, capturable: bool = False, has_complex: bool = False,
+          maximize: bool = False, *, beta1: float, beta2: float, lr: float,
+          weight_decay: float, eps: float) -> None:
+    """The RAdam update of `params` and their state, in place (functional form of
+    `RAdam.step`; `foreach` and `has_complex` change nothing here)."""
+    states = [{"step": s, "exp_avg": m, "exp_avg_sq": v}
+              for s, m, v in zip(state_steps, exp_avgs, exp_avg_sqs, strict=True)]
+    group = {"betas": (beta1, beta2), "eps": eps, "weight_decay": weight_decay,
+             "decoupled_weight_decay": decoupled_weight_decay, "maximize": maximize,
+             "differentiable": differentiable, "capturable": capturable}
+    update_parameters(RAdam, group, params, grads, states, lr)

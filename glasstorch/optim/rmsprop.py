@@ -7,9 +7,10 @@ from typing import Any, Iterable
 
 import glasstorch as torch
 from ..c10.tensor_impl import TensorBase
-from ._per_parameter import PerParameterOptimizer, check_lr, scalar_state
+from ._per_parameter import (PerParameterOptimizer, check_lr, scalar_state,
+                             update_parameters)
 
-__all__ = ["RMSprop"]
+__all__ = ["RMSprop", "rmsprop"]
 
 
 class RMSprop(PerParameterOptimizer):
@@ -71,7 +72,8 @@ class RMSprop(PerParameterOptimizer):
             state["grad_avg"] = torch.zeros_like(param)
         return state
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         alpha, eps = group["alpha"], group["eps"]
         square_avg = state["square_avg"]
         state["step"] += 1
@@ -90,3 +92,25 @@ class RMSprop(PerParameterOptimizer):
             param.add_(buffer, alpha=-lr)
         else:
             param.addcdiv_(grad, avg, value=-lr)
+
+
+def rmsprop(params: list, grads: list, square_avgs: list, grad_avgs: list,
+            momentum_buffer_list: list, state_steps: list, foreach: bool | None = None,
+            maximize: bool = False, differentiable: bool = False, capturable: bool = False,
+            has_complex: bool = False, *, lr: float, alpha: float, eps: float,
+            weight_decay: float, momentum: float, centered: bool) -> None:
+    """The RMSprop update of `params` and their state, in place (functional form of
+    `RMSprop.step`; `grad_avgs` and `momentum_buffer_list` are read only with `centered`
+    and a momentum; `foreach` and `has_complex` change nothing here)."""
+    states = []
+    for i, (step, square_avg) in enumerate(zip(state_steps, square_avgs, strict=True)):
+        state = {"step": step, "square_avg": square_avg}
+        if centered:
+            state["grad_avg"] = grad_avgs[i]
+        if momentum > 0:
+            state["momentum_buffer"] = momentum_buffer_list[i]
+        states.append(state)
+    group = {"alpha": alpha, "eps": eps, "weight_decay": weight_decay, "momentum": momentum,
+             "centered": centered, "maximize": maximize, "differentiable": differentiable,
+             "capturable": capturable}
+    update_parameters(RMSprop, group, params, grads, states, lr)

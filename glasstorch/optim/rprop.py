@@ -7,9 +7,10 @@ from typing import Any, Iterable
 
 import glasstorch as torch
 from ..c10.tensor_impl import TensorBase
-from ._per_parameter import PerParameterOptimizer, check_lr, scalar_state
+from ._per_parameter import (PerParameterOptimizer, check_lr, scalar_state,
+                             update_parameters)
 
-__all__ = ["Rprop"]
+__all__ = ["Rprop", "rprop"]
 
 
 class Rprop(PerParameterOptimizer):
@@ -58,7 +59,8 @@ class Rprop(PerParameterOptimizer):
                 "step_size": torch.full_like(param, complex(lr, lr) if param.is_complex()
                                              else lr)}
 
-    def _update(self, group, param, grad, state, lr) -> None:
+    @staticmethod
+    def _update(group, param, grad, state, lr) -> None:
         etaminus, etaplus = group["etas"]
         prev, step_size = state["prev"], state["step_size"]
         state["step"] += 1
@@ -71,3 +73,16 @@ class Rprop(PerParameterOptimizer):
         grad[sign.eq(etaminus)] = 0     # a flipped sign: no move this step
         param.addcmul_(grad.sign(), step_size, value=-1)
         prev.copy_(grad)
+
+
+def rprop(params: list, grads: list, prevs: list, step_sizes: list, state_steps: list,
+          foreach: bool | None = None, capturable: bool = False, maximize: bool = False,
+          differentiable: bool = False, has_complex: bool = False, *, step_size_min: float,
+          step_size_max: float, etaminus: float, etaplus: float) -> None:
+    """The Rprop update of `params` and their state, in place (functional form of
+    `Rprop.step`; `foreach` and `has_complex` change nothing here)."""
+    states = [{"step": s, "prev": prev, "step_size": size}
+              for s, prev, size in zip(state_steps, prevs, step_sizes, strict=True)]
+    group = {"etas": (etaminus, etaplus), "step_sizes": (step_size_min, step_size_max),
+             "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+    update_parameters(Rprop, group, params, grads, states, None)

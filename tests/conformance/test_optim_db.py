@@ -33,8 +33,8 @@ def test_harness_sees_a_wrong_step(monkeypatch):
     """The harness is not vacuous: an RMSprop whose step is 1% too long fails."""
     update = harness.gt.optim.RMSprop._update
     monkeypatch.setattr(harness.gt.optim.RMSprop, "_update",
-                        lambda self, group, param, grad, state, lr:
-                        update(self, group, param, grad, state, lr * 1.01))
+                        staticmethod(lambda group, param, grad, state, lr:
+                                     update(group, param, grad, state, lr * 1.01)))
     counts = harness.run(torch, "RMSprop", dtypes=("float64",))["RMSprop"]
     assert counts["configs"][0] == 0 and counts["configs"][1] > 0
 

@@ -6,6 +6,8 @@ refusals of capturable steps, sparse-only and 2-D-only optimizers.
 torch's own configurations of these optimizers are run by the optim_db ratchet
 (tests/conformance/test_optim_db.py); here are the behaviours it does not reach.
 """
+import importlib
+
 import numpy as np
 import pytest
 
@@ -240,3 +242,70 @@ def test_muon_takes_matrices_only():
 def test_tensor_lr_steps_as_the_number(name):
     make = lambda lib, params: getattr(lib.optim, name)(params, lr=lib.tensor(0.01))
     assert_paths_close(*trajectories(make, torch, steps=5), rtol=2e-6)
+
+
+FUNCTIONAL = [  # (module, function, state lists by how they are made, keyword arguments)
+    ("adadelta", "adadelta", ["zeros", "zeros"], dict(lr=1.0, rho=0.9, eps=1e-6,
+                                                     weight_decay=0.1, maximize=False)),
+    ("adagrad", "adagrad", ["zeros"], dict(lr=0.1, weight_decay=0, lr_decay=0.1, eps=1e-10,
+                                          maximize=True)),
+    ("adamax", "adamax", ["zeros", "zeros"], dict(eps=1e-8, beta1=0.9, beta2=0.99, lr=0.01,
+                                                 weight_decay=0.1)),
+    ("asgd", "asgd", ["zeros", "one", "lr"], dict(lambd=1e-4, lr=0.01, t0=2, alpha=0.75,
+                                                 weight_decay=0)),
+    ("nadam", "nadam", ["zeros", "zeros", "one"], dict(beta1=0.9, beta2=0.999, lr=0.01,
+                                                      weight_decay=0.1, momentum_decay=4e-3,
+                                                      eps=1e-8)),
+    ("radam", "radam", ["zeros", "zeros"], dict(beta1=0.9, beta2=0.8, lr=0.01, weight_decay=0,
+                                               eps=1e-8)),
+    ("rmsprop", "rmsprop", ["zeros", "zeros", "zeros"], dict(lr=0.01, alpha=0.9, eps=1e-8,
+                                                            weight_decay=0, momentum=0.5,
+                                                            centered=True)),
+    ("rprop", "rprop", ["zeros", "lr"], dict(step_size_min=1e-6, step_size_max=50,
+                                             etaminus=0.5, etaplus=1.2)),
+]
+
+
+@pytest.mark.parametrize("module, function, kinds, options", FUNCTIONAL,
+                         ids=[f for _, f, _, _ in FUNCTIONAL])
+def test_functional_forms_match_torchs(module, function, kinds, options):
+    """torch.optim.<module>.<function>: the update over lists of tensors, in place."""
+    runs = []
+    for lib in (gt, torch):
+        params = make_params(lib, dtype="float64", shapes=[(3, 2), (4,)])
+        make = {"zeros": lib.zeros_like, "one": lambda p: lib.tensor(1.0),
+                "lr": lambda p: lib.full_like(p, 0.01) if p.dim() else lib.tensor(0.01)}
+        lists = [[make[kind](p.detach()) for p in params] for kind in kinds]
+        if function == "asgd":                      # mus and etas are 0-dim
+            lists[1:] = [[lib.tensor(1.0)] * 2, [lib.tensor(0.01)] * 2]
+        steps = [lib.tensor(0.0) for _ in params]
+        step = getattr(importlib.import_module(f"{lib.__name__}.optim.{module}"), function)
+        rng = np.random.default_rng(5)
+        with lib.no_grad():
+            for _ in range(4):
+                grads = [lib.tensor(rng.standard_normal(tuple(p.shape))) for p in params]
+                step(params, grads, *lists, steps, **options)
+        runs.append(values(params + [t for kind in lists for t in kind]))
+    for ours, reference in zip(*runs, strict=True):
+        np.testing.assert_allclose(ours, reference, rtol=1e-12)
+
+
+def test_functional_adafactor_matches_torchs():
+    runs = []
+    for lib in (gt, torch):
+        params = make_params(lib, dtype="float64", shapes=[(3, 2), (4,)])
+        rows = [lib.zeros(3, 1, dtype=lib.float64), None]
+        cols = [lib.zeros(1, 2, dtype=lib.float64), None]
+        variances = [None, lib.zeros(4, dtype=lib.float64)]
+        steps = [lib.tensor(0.0), lib.tensor(0.0)]
+        rng = np.random.default_rng(5)
+        with lib.no_grad():
+            for _ in range(4):
+                grads = [lib.tensor(rng.standard_normal(tuple(p.shape))) for p in params]
+                lib.optim._adafactor.adafactor(params, grads, rows, cols, variances, steps,
+                                               d=1.0, lr=0.01, beta2_decay=-0.8,
+                                               weight_decay=0.1, eps1=None, eps2=1e-3,
+                                               maximize=False)
+        runs.append(values(params + rows[:1] + cols[:1] + variances[1:]))
+    for ours, reference in zip(*runs, strict=True):
+        np.testing.assert_allclose(ours, reference, rtol=1e-12)
