@@ -40,7 +40,7 @@ class NAdam(PerParameterOptimizer):
         >>> (w - 1).pow(2).sum().backward()
         >>> opt.step()
         >>> w
-        tensor([0.1000, 0.1000], requires_grad=True)
+        tensor([0.1056, 0.1056], requires_grad=True)
     """
 
     _flags = {"maximize": False, "foreach": None, "capturable": False,

@@ -93,33 +93,54 @@ def test_bad_hyperparameters_raise_torchs_error(name, options):
     assert messages[0] == messages[1]
 
 
+def _resume(lib, name, options, grads, state=None) -> tuple:
+    """An optimizer stepped on `grads` (after loading ``(parameter values, state
+    dict)``, when given): the parameter's values and the state dict after."""
+    param = lib.tensor(np.ones((4, 3)), requires_grad=True)
+    optimizer = getattr(lib.optim, name)([param], **options)
+    if state is not None:
+        with lib.no_grad():
+            param.copy_(lib.tensor(state[0]))
+        optimizer.load_state_dict(state[1])
+    for grad in grads:
+        param.grad = lib.tensor(grad, dtype=param.dtype)
+        optimizer.step()
+    return values([param])[0], optimizer.state_dict()
+
+
+GRADS = np.random.default_rng(3).standard_normal((6, 4, 3))
+
+
 @pytest.mark.parametrize("name, options", OPTIONS, ids=[name for name, _ in OPTIONS])
 def test_state_dicts_cross_both_ways(name, options):
     """A torch optimizer's state dict, loaded into glasstorch's after three steps,
     continues on torch's trajectory; and the reverse."""
-    grads = np.random.default_rng(3).standard_normal((6, 4, 3))
-
-    def run(lib, steps, state=None):
-        param = lib.tensor(np.ones((4, 3)), requires_grad=True)
-        optimizer = getattr(lib.optim, name)([param], **options)
-        if state is not None:
-            with lib.no_grad():
-                param.copy_(lib.tensor(state[0]))
-            optimizer.load_state_dict(state[1])
-        for grad in steps:
-            param.grad = lib.tensor(grad, dtype=param.dtype)
-            optimizer.step()
-        return values([param])[0], optimizer.state_dict()
-
-    torch_middle, torch_state = run(torch, grads[:3])
-    glass_middle, glass_state = run(gt, grads[:3])
+    torch_middle, torch_state = _resume(torch, name, options, GRADS[:3])
+    glass_middle, glass_state = _resume(gt, name, options, GRADS[:3])
     assert torch_state["param_groups"] == glass_state["param_groups"]
     assert sorted(torch_state["state"][0]) == sorted(glass_state["state"][0])
     # converted first: loading keeps the dict's tensors as the state, which steps update
     from_torch, from_glass = to_glass_state(torch_state), _to_torch_state(glass_state)
-    reference, _ = run(torch, grads[3:], (torch_middle, torch_state))
-    ours, _ = run(gt, grads[3:], (torch_middle, from_torch))
-    theirs, _ = run(torch, grads[3:], (glass_middle, from_glass))
+    reference, _ = _resume(torch, name, options, GRADS[3:], (torch_middle, torch_state))
+    ours, _ = _resume(gt, name, options, GRADS[3:], (torch_middle, from_torch))
+    theirs, _ = _resume(torch, name, options, GRADS[3:], (glass_middle, from_glass))
+    np.testing.assert_allclose(ours, reference, rtol=1e-6)
+    np.testing.assert_allclose(theirs, reference, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name, options", OPTIONS, ids=[name for name, _ in OPTIONS])
+def test_checkpoint_files_cross_both_ways(name, options, tmp_path):
+    """A state dict saved by torch.save loads with glasstorch.load into glasstorch's
+    optimizer and continues on torch's trajectory; and the reverse."""
+    torch_middle, torch_state = _resume(torch, name, options, GRADS[:3])
+    glass_middle, glass_state = _resume(gt, name, options, GRADS[:3])
+    torch.save(torch_state, tmp_path / "torch.pt")
+    gt.save(glass_state, tmp_path / "glass.pt")
+    reference, _ = _resume(torch, name, options, GRADS[3:], (torch_middle, torch_state))
+    ours, _ = _resume(gt, name, options, GRADS[3:],
+                      (torch_middle, gt.load(tmp_path / "torch.pt")))
+    theirs, _ = _resume(torch, name, options, GRADS[3:],
+                        (glass_middle, torch.load(tmp_path / "glass.pt")))
     np.testing.assert_allclose(ours, reference, rtol=1e-6)
     np.testing.assert_allclose(theirs, reference, rtol=1e-6)
 
