@@ -67,7 +67,7 @@ class Adafactor(PerParameterOptimizer):
                                   "weight_decay": weight_decay, "foreach": foreach,
                                   "maximize": maximize})
 
-    def _check_param(self, param: TensorBase) -> None:
+    def _check_param(self, group: dict, param: TensorBase) -> None:
         if param.is_complex():
             raise RuntimeError("Adafactor does not support complex parameters")
 

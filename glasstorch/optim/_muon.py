@@ -78,7 +78,7 @@ class Muon(PerParameterOptimizer):
                     raise ValueError("Muon only supports 2D parameters whereas we found a "
                                      f"parameter with size: {param.size()}")
 
-    def _check_param(self, param: TensorBase) -> None:
+    def _check_param(self, group: dict, param: TensorBase) -> None:
         if param.is_complex():
             raise RuntimeError("Muon does not support complex parameters")
 

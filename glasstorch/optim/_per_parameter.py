@@ -99,7 +99,7 @@ class PerParameterOptimizer(Optimizer):
                 lr: Any) -> None:
         raise NotImplementedError
 
-    def _check_param(self, param: TensorBase) -> None:
+    def _check_param(self, group: dict, param: TensorBase) -> None:
         """Refusals of a parameter before any is updated (none by default)."""
 
     def step(self, closure: Callable[[], float] | None = None) -> float | None:
@@ -127,7 +127,7 @@ class PerParameterOptimizer(Optimizer):
     def _prepare(self, group: dict, param: TensorBase) -> dict[str, Any]:
         """The parameter's state (made on its first step), after torch's refusals."""
         name = type(self).__name__
-        self._check_param(param)
+        self._check_param(group, param)
         if param.grad.is_sparse:
             raise RuntimeError(f"{name} does not support sparse gradients")
         state = self.state[param]

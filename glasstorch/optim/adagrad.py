@@ -76,8 +76,8 @@ class Adagrad(PerParameterOptimizer):
         step = torch.tensor(0.0, dtype=float32) if group["fused"] else scalar_state()
         return {"step": step, "sum": torch.full_like(param, start)}
 
-    def _check_param(self, param: TensorBase) -> None:
-        if self.defaults["fused"]:
+    def _check_param(self, group: dict, param: TensorBase) -> None:
+        if group["fused"]:
             check_fused_param(param)
 
     def share_memory(self) -> None:
