@@ -1,9 +1,10 @@
 """`PerParameterOptimizer`: the step loop the element-wise optimizers share.
 
-Adadelta, Adagrad, Adamax, ASGD, NAdam, RAdam, RMSprop and Rprop differ only in their
-state and in the arithmetic one parameter's update does. The loop around it is the same
-(see Note [One parameter at a time]), so it is written once here; each optimizer file
-holds its hyperparameter checks, its state and its update.
+Adadelta, Adafactor, Adagrad, Adamax, ASGD, Muon, NAdam, RAdam, RMSprop and Rprop differ
+only in their state and in the arithmetic one parameter's update does. The loop around
+it is the same (see Note [One parameter at a time]), so it is written once here, for
+`step` and for the functional forms (`update_parameters`); each optimizer file holds its
+hyperparameter checks, its state and its update.
 
 Note [One parameter at a time]
 ------------------------------

@@ -82,7 +82,8 @@ class NAdam(PerParameterOptimizer):
     @staticmethod
     def _update(group, param, grad, state, lr) -> None:
         beta1, beta2 = group["betas"]
-        exp_avg, exp_avg_sq, mu_product = state["exp_avg"], state["exp_avg_sq"], state["mu_product"]
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        mu_product = state["mu_product"]
         state["step"] += 1
         step = state["step"].item()
         if group["weight_decay"] != 0:
