@@ -48,14 +48,19 @@ class SparseAdam(Optimizer):
             raise ValueError(f"Invalid epsilon value: {eps}")
         check_betas(betas)
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "maximize": maximize})
-        for kind, test in (("Sparse", "is_sparse"), ("Complex", "is_complex")):
-            found = [[g, p] for g, group in enumerate(self.param_groups)
-                     for p, param in enumerate(group["params"])
-                     if (param.is_sparse if test == "is_sparse" else param.is_complex())]
-            if found:
-                reason = ("SparseAdam requires dense parameter tensors" if kind == "Sparse"
-                          else "SparseAdam does not support complex parameters")
-                raise ValueError(f"{kind} params at indices {found}: {reason}")
+        sparse = self._positions(lambda param: param.is_sparse)
+        if sparse:
+            raise ValueError(f"Sparse params at indices {sparse}: SparseAdam requires dense "
+                             "parameter tensors")
+        complex_ = self._positions(lambda param: param.is_complex())
+        if complex_:
+            raise ValueError(f"Complex params at indices {complex_}: SparseAdam does not "
+                             "support complex parameters")
+
+    def _positions(self, test: Callable) -> list[list[int]]:
+        """``[group index, index in the group]`` of each parameter passing `test`."""
+        return [[g, p] for g, group in enumerate(self.param_groups)
+                for p, param in enumerate(group["params"]) if test(param)]
 
     @no_grad()
     def step(self, closure: Callable[[], float] | None = None) -> float | None:
