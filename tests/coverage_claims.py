@@ -144,10 +144,6 @@ CLAIMED_MODULES = {
         torch.nn.utils.memory_format torch.nn.utils.parametrizations torch.nn.utils.parametrize
         torch.nn.utils.prune torch.nn.utils.rnn torch.nn.utils.spectral_norm
         torch.nn.utils.stateless torch.nn.utils.weight_norm""",
-    "optimizers and schedulers (issue 19)": """
-        torch.optim.adadelta torch.optim.adagrad torch.optim.adamax torch.optim.asgd
-        torch.optim.nadam torch.optim.radam torch.optim.rmsprop
-        torch.optim.rprop torch.optim.sparse_adam""",
     "distributions (issue 20)": "torch.distributions",
     "torch.func (issue 21)": "torch.func",
 }

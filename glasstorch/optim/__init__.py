@@ -1,4 +1,5 @@
-"""torch.optim: optimizers (`SGD`, `Adam`, `AdamW`) over the `Optimizer` base class,
+"""torch.optim: optimizers (`SGD`, `Adam`, `AdamW`, and the element-wise ones of
+`_per_parameter`: `Adadelta`, `Adagrad`, `RMSprop`, ...) over the `Optimizer` base class,
 and learning-rate schedules in `lr_scheduler`.
 
 Each optimizer file holds the class and its update in two forms: glasstorch operators
@@ -17,6 +18,18 @@ from . import lr_scheduler  # noqa: F401
 # loads on first use, so that `import glasstorch.optim` does not import nn.
 from .lbfgs import LBFGS  # noqa: F401
 from ._stateless import swap_in_optimizer_params_and_state  # noqa: F401
+# The element-wise optimizers (issue 19): one file each over `_per_parameter`.
+from .adadelta import Adadelta  # noqa: F401
+from ._adafactor import Adafactor  # noqa: F401
+from .adagrad import Adagrad  # noqa: F401
+from .adamax import Adamax  # noqa: F401
+from .asgd import ASGD  # noqa: F401
+from ._muon import Muon  # noqa: F401
+from .nadam import NAdam  # noqa: F401
+from .radam import RAdam  # noqa: F401
+from .rmsprop import RMSprop  # noqa: F401
+from .rprop import Rprop  # noqa: F401
+from .sparse_adam import SparseAdam  # noqa: F401
 
 # Names of torch's not written yet say so (Note [Names glasstorch does not implement yet]).
 from ..aten import torch_names as _torch_names  # noqa: E402

@@ -17,10 +17,10 @@ from ..c10.promotion import get_default_dtype
 from ..c10.tensor_impl import TensorBase
 from .optimizer import (Optimizer, check_fused_flags, float32_step, step_operator, to_scalar,
                         _use_grad_for_differentiable)
+from ._per_parameter import CAPTURABLE_DEVICES, check_fused_param
 
 __all__ = ["Adam", "adam"]
 
-_CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
 
 
 def _step_dtype(fused: bool | None = None):
@@ -153,11 +153,8 @@ class Adam(Optimizer):
 
     @staticmethod
     def _init_state(group: dict, param: TensorBase, state: dict) -> None:
-        if group["fused"] and not param.is_floating_point():
-            raise RuntimeError("`fused=True` requires all the params to be floating point "
-                               "Tensors of supported devices: ['mps', 'cuda', 'xpu', 'hpu', "
-                               f"'cpu', 'mtia', 'privateuseone'] but {param.dtype} and "
-                               f"{param.device.type}")
+        if group["fused"]:
+            check_fused_param(param)
         special = group["capturable"] or group["fused"]
         state["step"] = torch.tensor(0.0, dtype=_step_dtype(group["fused"] if special else None))
         state["exp_avg"] = torch.zeros_like(param)
@@ -213,7 +210,7 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
     for i, param in enumerate(params):
         if capturable:
             raise AssertionError("If capturable=True, params and state_steps must be on "
-                                 f"supported devices: {_CAPTURABLE_DEVICES}.")
+                                 f"supported devices: {CAPTURABLE_DEVICES}.")
         tensors = [param, grads[i], exp_avgs[i], exp_avg_sqs[i]]
         if amsgrad:
             tensors.append(max_exp_avg_sqs[i])

@@ -16,6 +16,7 @@ from ..autograd.grad_mode import enable_grad
 from ..c10.tensor_impl import TensorBase
 from .optimizer import (Optimizer, check_fused_flags, float32_step, step_operator, to_scalar,
                         _use_grad_for_differentiable)
+from ._per_parameter import check_fused_param
 
 __all__ = ["SGD", "sgd"]
 
@@ -94,6 +95,9 @@ class SGD(Optimizer):
                 loss = closure()
         for group in self.param_groups:
             params = [p for p in group["params"] if p.grad is not None]
+            if group["fused"]:
+                for param in params:
+                    check_fused_param(param)
             with_momentum = group["momentum"] != 0
             buffers = [self.state[p].get("momentum_buffer") for p in params] \
                 if with_momentum else []
