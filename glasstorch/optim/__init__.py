@@ -14,11 +14,11 @@ from .sgd import SGD  # noqa: F401
 from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from . import lr_scheduler  # noqa: F401
-# LBFGS, swapping a state in, weight averaging (issue 19). swa_utils builds on nn: it
+# LBFGS, swapping a state in, weight averaging. swa_utils builds on nn: it
 # loads on first use, so that `import glasstorch.optim` does not import nn.
 from .lbfgs import LBFGS  # noqa: F401
 from ._stateless import swap_in_optimizer_params_and_state  # noqa: F401
-# The element-wise optimizers (issue 19): one file each over `_per_parameter`.
+# The element-wise optimizers: one file each over `_per_parameter`.
 from .adadelta import Adadelta  # noqa: F401
 from ._adafactor import Adafactor  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
