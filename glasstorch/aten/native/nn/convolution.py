@@ -20,13 +20,17 @@ Note [Convolution backward in convolutions]
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
-from ....c10.layout import channels_last, channels_last_3d, contiguous_format
+from ....c10.layout import channels_last, channels_last_3d
 from ....c10.tensor_impl import contiguous_strides
+from ...backends import register_meta
 from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 from ..creation.copy import memory_format_strides, suggest_memory_format
+from ..pointwise.unary import refuse
 from . import convolution_kernels as kernels
 
 _AXIS_NAMES = {1: ("width",), 2: ("height", "width"), 3: ("depth", "height", "width")}
@@ -95,12 +99,20 @@ def _check_dtypes(input, weight, bias) -> None:
         raise RuntimeError(f"expected scalar type {scalar_type_name(input._dtype)} but found "
                            f"{scalar_type_name(weight._dtype)}")
     if bias is not None and bias._dtype is not input._dtype:
-        raise RuntimeError(f"Input type ({_c_name(input._dtype)}) and bias type "
-                           f"({_c_name(bias._dtype)}) should be the same")
+        raise RuntimeError(f"Input type ({c_type_name(input._dtype)}) and bias type "
+                           f"({c_type_name(bias._dtype)}) should be the same")
 
 
-def _c_name(dtype) -> str:
-    return str(dtype).replace("torch.", "")
+_C_NAMES = {dtypes.float32: "float", dtypes.float64: "double", dtypes.float16: "c10::Half",
+            dtypes.bfloat16: "c10::BFloat16", dtypes.int64: "long int", dtypes.int32: "int",
+            dtypes.int16: "short int", dtypes.int8: "signed char",
+            dtypes.uint8: "unsigned char", dtypes.bool: "bool",
+            dtypes.complex64: "c10::complex<float>", dtypes.complex128: "c10::complex<double>"}
+
+
+def c_type_name(dtype) -> str:
+    """The C++ name torch's messages give a dtype (``float``, ``long int``)."""
+    return _C_NAMES.get(dtype, str(dtype).replace("torch.", ""))
 
 
 def _sizes_text(sizes) -> str:
@@ -168,6 +180,49 @@ def _result_strides(input, weight, shape: tuple) -> tuple:
     return contiguous_strides(shape)
 
 
+def _convolution_meta_key(input, weight, bias, stride, padding, dilation, transposed,
+                          output_padding, groups):
+    """torch's meta function (Python): fewer checks, its own words; the sizes from the
+    same formulas, a size-0 channel dim kept."""
+    dims = input.dim() - 2
+    if weight.dim() < input.dim():
+        raise IndexError("tuple index out of range")
+    if bias is not None and bias._dtype is not input._dtype:
+        raise RuntimeError(f"Input type ({c_type_name(input._dtype)}) and bias type "
+                           f"({c_type_name(bias._dtype)}) should be the same")
+    if not transposed and weight._size[1] * groups != input._size[1]:
+        raise RuntimeError("Invalid channel dimensions")
+    stride, padding, dilation, output_padding = (
+        list(v) * dims if len(v) == 1 else list(v)
+        for v in (stride, padding, dilation, output_padding))
+    if not transposed:
+        output_spatial(input, weight, [1] * dims, padding, dilation, False, [0] * dims)
+    in_spatial, kernel = input._size[2:], weight._size[2:]
+    if transposed:
+        spatial = [(n - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel[i] - 1)
+                   + output_padding[i] + 1 for i, n in enumerate(in_spatial)]
+    else:
+        spatial = [(n + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+                   for i, n in enumerate(in_spatial)]
+    if spatial and all(s <= 0 for s in spatial):
+        raise RuntimeError(f"Given input size per channel: {list(in_spatial)}. Calculated "
+                           f"output size per channel: {spatial}. Output size is too small")
+    channels = weight._size[1] * groups if transposed else weight._size[0]
+    shape = (input._size[0], channels if input._size[1] else 0) + tuple(spatial)
+    return TensorMeta(shape, input._dtype, _result_strides(input, weight, shape))
+
+
+_REFUSED = frozenset(np.dtype(t) for t in (np.bool_, np.complex64, np.complex128))
+
+
+def _kernel_name(dims: int, transposed: bool) -> str:
+    """The CPU kernel torch names when it refuses a dtype (complex inputs reach
+    `convolution` split into real ones by the front ends)."""
+    if transposed:
+        return "slow_conv_transpose3d_out_cpu" if dims == 3 else "slow_conv_transpose2d_out_cpu"
+    return "compute_columns3d" if dims == 3 else "slow_conv2d_cpu"
+
+
 @derivative_helper
 def convolution_backward_of(grad, input, weight, bias, stride, padding, dilation,
                             transposed: bool, output_padding, groups: int, mask):
@@ -209,10 +264,14 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         tensor([[[2., 2.]]])
     """
     dims = weight.ndim - 2
+    refuse(input, _kernel_name(dims, transposed), _REFUSED)
     stride, padding, dilation = (expand_parameter("", v, dims)
                                  for v in (stride, padding, dilation))
     forward = kernels.transposed_forward if transposed else kernels.convolution_forward
     forward(input, weight, bias, stride, padding, dilation, groups, out)
+
+
+register_meta(convolution, _convolution_meta_key)
 
 
 # ----------------------------------------------------------------------------------
@@ -233,7 +292,7 @@ def _weight_gradient(input, grad, weight_shape, stride, padding, dilation, group
     for d, size in enumerate(weight_shape[2:]):
         if found.shape[d + 2] != size:
             found = found.narrow(d + 2, 0, size)
-    return found.transpose(0, 1)
+    return found.transpose(0, 1).contiguous()
 
 
 def _input_gradient(grad, weight, input_shape, stride, padding, dilation, transposed,

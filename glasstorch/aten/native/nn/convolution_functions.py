@@ -10,7 +10,8 @@ from __future__ import annotations
 import warnings
 
 from ...registry import composite
-from .convolution import convolution, convolution_backward
+from ....c10.dtype import scalar_type_name
+from .convolution import c_type_name, convolution, convolution_backward
 from .padding import constant_pad_nd
 
 _SAME_WARNING = ("Using padding='same' with even kernel lengths and odd dilation may require "
@@ -30,9 +31,46 @@ def _batched(name: str, input, dims: int):
 def _convolve(name: str, dims: int, input, weight, bias, stride, padding, dilation,
               transposed: bool, output_padding, groups: int):
     batched, added = _batched(name, input, dims)
-    result = convolution.call(batched, weight, bias, stride, padding, dilation, transposed,
-                              output_padding, groups)
+    result = any_convolution(batched, weight, bias, stride, padding, dilation, transposed,
+                             output_padding, groups)
     return result.squeeze(0) if added else result
+
+
+def any_convolution(input, weight, bias, *parameters):
+    """`convolution`, or for complex inputs three real ones (Gauss's trick, as torch's
+    front ends do): with ``a = conv(xr, wr, br)``, ``b = conv(xi, wi)`` and ``c =
+    conv(xr + xi, wr + wi, br + bi)``, the result is ``a - b + i (c - a - b)``."""
+    if not input.is_complex():
+        return convolution.call(input, weight, bias, *parameters)
+    _check_same_type(input, weight, bias)
+    input, weight = input.resolve_conj(), weight.resolve_conj()
+    real, imag = input.real, input.imag
+    weight_real, weight_imag = weight.real, weight.imag
+    bias_real = bias_sum = None
+    if bias is not None:
+        bias = bias.resolve_conj()
+        bias_real, bias_sum = bias.real, bias.real + bias.imag
+    a = convolution.call(real, weight_real, bias_real, *parameters)
+    b = convolution.call(imag, weight_imag, None, *parameters)
+    c = convolution.call(real + imag, weight_real + weight_imag, bias_sum, *parameters)
+    return a - b + (c - a - b) * 1j
+
+
+def _check_same_type(input, weight, bias) -> None:
+    """The complex path's own checks, in torch's words (the real convolutions could not
+    see a mismatch)."""
+    if weight.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({_type_name(input.dtype)}) and weight type "
+                           f"({_type_name(weight.dtype)}) should be the same")
+    if bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({c_type_name(input.dtype)}) and bias type "
+                           f"({c_type_name(bias.dtype)}) should be the same")
+
+
+def _type_name(dtype) -> str:
+    """torch's legacy type names: ``CPUComplexFloatType``, ``torch.DoubleTensor``."""
+    name = scalar_type_name(dtype)
+    return f"CPU{name}Type" if dtype.is_complex else f"torch.{name}Tensor"
 
 
 def _same_padding(input, weight, stride, dilation, dims: int) -> tuple:
@@ -191,8 +229,8 @@ def conv_tbc(self, weight, bias, pad=0):
         tensor([2., 2.])
     """
     _check_tbc(self, weight, bias)
-    result = convolution.call(self.permute([1, 2, 0]), weight.permute([2, 1, 0]), bias, [1],
-                              [pad], [1], False, [0], 1)
+    result = any_convolution(self.permute([1, 2, 0]), weight.permute([2, 1, 0]), bias, [1],
+                             [pad], [1], False, [0], 1)
     return result.permute([2, 0, 1]).contiguous()
 
 
@@ -204,4 +242,5 @@ def conv_tbc_backward(self, input, weight, bias, pad):
     grads = convolution_backward.call(self.permute([1, 2, 0]), input.permute([1, 2, 0]),
                                       weight.permute([2, 1, 0]), list(bias.shape), [1], [pad],
                                       [1], False, [0], 1, [True, True, True])
-    return grads[0].permute([2, 0, 1]), grads[1].permute([2, 1, 0]), grads[2]
+    return (grads[0].permute([2, 0, 1]).contiguous(), grads[1].permute([2, 1, 0]).contiguous(),
+            grads[2])
