@@ -167,17 +167,29 @@ def _convolution_meta(input, weight, bias, stride, padding, dilation, transposed
                              output_padding)
     channels = weight._size[1] * groups if transposed else weight._size[0]
     shape = (input._size[0], channels) + tuple(spatial)
-    return TensorMeta(shape, input._dtype, _result_strides(input, weight, shape))
+    return TensorMeta(shape, input._dtype, _result_strides(input, weight, shape, groups))
 
 
-def _result_strides(input, weight, shape: tuple) -> tuple:
-    """Channels-last when the input or the weight is laid out so (as torch's CPU
-    convolution decides), row-major otherwise."""
+def _result_strides(input, weight, shape: tuple, groups: int) -> tuple:
+    """Channels-last when the input or the weight is laid out so, as torch's CPU
+    convolution decides: always in 2D; in 3D only where it would run oneDNN (float32,
+    and a call its heuristic finds large enough), its other kernels writing row-major."""
     layouts = {suggest_memory_format(input), suggest_memory_format(weight)}
-    for layout in (channels_last, channels_last_3d):
-        if layout in layouts:
-            return memory_format_strides(shape, layout) or contiguous_strides(shape)
+    if channels_last in layouts:
+        return memory_format_strides(shape, channels_last) or contiguous_strides(shape)
+    if channels_last_3d in layouts and _uses_onednn(input, weight, groups):
+        return memory_format_strides(shape, channels_last_3d) or contiguous_strides(shape)
     return contiguous_strides(shape)
+
+
+def _uses_onednn(input, weight, groups: int) -> bool:
+    """torch's test for its oneDNN path (float32 only here): several groups, a kernel
+    larger than 3x3 in its last two dims, a batch, or a large enough input."""
+    if input._dtype is not dtypes.float32:
+        return False
+    n, c, d, h = input._size[:4]
+    return (groups > 1 or (weight._size[-1] > 3 and weight._size[-2] > 3) or n > 1
+            or n * c * d * h > 20480)
 
 
 def _convolution_meta_key(input, weight, bias, stride, padding, dilation, transposed,
@@ -209,7 +221,7 @@ def _convolution_meta_key(input, weight, bias, stride, padding, dilation, transp
                            f"output size per channel: {spatial}. Output size is too small")
     channels = weight._size[1] * groups if transposed else weight._size[0]
     shape = (input._size[0], channels if input._size[1] else 0) + tuple(spatial)
-    return TensorMeta(shape, input._dtype, _result_strides(input, weight, shape))
+    return TensorMeta(shape, input._dtype, _result_strides(input, weight, shape, groups))
 
 
 _REFUSED = frozenset(np.dtype(t) for t in (np.bool_, np.complex64, np.complex128))
