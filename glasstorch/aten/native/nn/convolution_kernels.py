@@ -3,16 +3,18 @@
 Note [Convolution as GEMM]
     A convolution of an input ``(N, G*Cig, *spatial)`` with a weight ``(G*Cog, Cig,
     *kernel)`` sums, for each output position, a window of ``Cig * prod(kernel)`` input
-    values against each output channel's weights. The windows are one `as_strided`
-    view of the (zero-padded) input, shaped ``(G, Cig, *kernel, N, *out_spatial)``:
-    reshaped to ``(G, Cig*K, N*P)`` (the one copy, im2col) each group is one matrix
-    product with its ``(Cog, Cig*K)`` weights, whatever the batch size. A 1x1
-    convolution with stride 1 needs no copy beyond the reshape NumPy makes.
+    values against each output channel's weights. The input is copied once, zero-padded
+    and with its channels innermost (``(N, *padded, C)``); the windows are one
+    `as_strided` view of that copy, ``(G, N, *out_spatial, *kernel, Cig)``, and reshaped
+    to ``(G, N*P, K*Cig)`` (im2col: a copy made of contiguous runs of channels) each
+    group is one matrix product with its ``(K*Cig, Cog)`` weights, whatever the batch
+    size. The product comes out channels-last and is written into the result in
+    whatever layout it has.
 
     The transposed convolution is the adjoint: one GEMM per group spreads every input
-    position over ``(Cog, *kernel)`` columns, and col2im adds each kernel offset's
-    columns into a strided slice of the output (a loop over the few kernel offsets,
-    never over positions). Both kernels compute float16/bfloat16 in float32 (opmath)
+    position over ``(*kernel, Cog)`` columns, and col2im adds each kernel offset's
+    columns into a strided slice of a channels-last buffer (a loop over the few kernel
+    offsets, never over positions). Both kernels compute float16/bfloat16 in float32 (opmath)
     and round once into the result.
 """
 from __future__ import annotations
@@ -31,21 +33,32 @@ def _compute(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _padded(input: np.ndarray, padding) -> np.ndarray:
-    if not any(padding):
-        return input
-    return np.pad(input, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+def _channels_last(input: np.ndarray, padding) -> np.ndarray:
+    """A zero-padded copy of `input` with its channels innermost: ``(N, *padded, C)``
+    (windows then read runs of contiguous channels)."""
+    spatial = [size + 2 * p for size, p in zip(input.shape[2:], padding)]
+    result = np.zeros([input.shape[0]] + spatial + [input.shape[1]], dtype=input.dtype)
+    inner = tuple(slice(p, p + size) for p, size in zip(padding, input.shape[2:]))
+    result[(slice(None),) + inner] = np.moveaxis(input, 1, -1)
+    return result
 
 
-def _windows(input: np.ndarray, groups: int, kernel, out_spatial, stride, dilation):
-    """The im2col view ``(G, Cig, *kernel, N, *out_spatial)`` of a padded input."""
-    n, channels = input.shape[:2]
-    strides = input.strides
-    shape = (groups, channels // groups) + tuple(kernel) + (n,) + tuple(out_spatial)
-    steps = ((channels // groups) * strides[1], strides[1])
-    steps += tuple(d * s for d, s in zip(dilation, strides[2:]))
-    steps += (strides[0],) + tuple(t * s for t, s in zip(stride, strides[2:]))
-    return as_strided(input, shape, steps, writeable=False)
+def _windows(source: np.ndarray, groups: int, kernel, out_spatial, stride, dilation):
+    """The im2col view ``(G, N, *out_spatial, *kernel, Cig)`` of a channels-innermost
+    padded input."""
+    strides = source.strides
+    channel = strides[-1]
+    shape = ((groups, source.shape[0]) + tuple(out_spatial) + tuple(kernel)
+             + (source.shape[-1] // groups,))
+    steps = ((source.shape[-1] // groups) * channel, strides[0])
+    steps += tuple(t * s for t, s in zip(stride, strides[1:-1]))
+    steps += tuple(d * s for d, s in zip(dilation, strides[1:-1])) + (channel,)
+    return as_strided(source, shape, steps, writeable=False)
+
+
+def _to_channels_first(result: np.ndarray) -> np.ndarray:
+    """``(N, *spatial, C)`` seen as ``(N, C, *spatial)``."""
+    return np.moveaxis(result, -1, 1)
 
 
 def convolution_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padding,
@@ -54,16 +67,18 @@ def convolution_forward(input: np.ndarray, weight: np.ndarray, bias, stride, pad
     GEMM]); `padding` is symmetric zero padding."""
     n = input.shape[0]
     kernel, out_spatial = weight.shape[2:], out.shape[2:]
-    source = _padded(_compute(input), padding)
+    cog, cig = weight.shape[0] // groups, weight.shape[1]
+    source = _channels_last(_compute(input), padding)
     columns = _windows(source, groups, kernel, out_spatial, stride, dilation)
-    rows = columns.shape[1] * math.prod(kernel)
-    columns = columns.reshape(groups, rows, n * math.prod(out_spatial))
-    weights = _compute(weight).reshape(groups, weight.shape[0] // groups, rows)
-    product = np.matmul(weights, columns)                    # (G, Cog, N*P)
-    product = product.reshape((weight.shape[0], n) + tuple(out_spatial)).swapaxes(0, 1)
+    columns = columns.reshape(groups, n * math.prod(out_spatial), math.prod(kernel) * cig)
+    weights = _compute(weight).reshape((groups, cog, cig, math.prod(kernel)))
+    weights = weights.transpose(0, 3, 2, 1).reshape(groups, -1, cog)   # (G, K*Cig, Cog)
+    product = np.matmul(columns, weights)                              # (G, N*P, Cog)
     if bias is not None:
-        product += _compute(bias).reshape((-1,) + (1,) * len(out_spatial))
-    out[...] = product
+        product += _compute(bias).reshape(groups, 1, cog)
+    product = np.moveaxis(product.reshape((groups, n) + tuple(out_spatial) + (cog,)), 0, -2)
+    out[...] = _to_channels_first(product.reshape((n,) + tuple(out_spatial)
+                                                  + (groups * cog,)))
 
 
 def transposed_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padding,
@@ -72,24 +87,22 @@ def transposed_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padd
     *kernel)`` into `out` (col2im; Note [Convolution as GEMM])."""
     n, channels = input.shape[:2]
     in_spatial, kernel = input.shape[2:], weight.shape[2:]
-    cog, k = weight.shape[1], math.prod(kernel)
-    positions = math.prod(in_spatial)
-    source = _compute(input).reshape((n, groups, channels // groups, positions))
-    source = source.transpose(1, 2, 0, 3).reshape(groups, channels // groups, n * positions)
-    weights = _compute(weight).reshape(groups, channels // groups, cog * k)
-    columns = np.matmul(weights.transpose(0, 2, 1), source)           # (G, Cog*K, N*Pin)
-    columns = columns.reshape((groups * cog,) + tuple(kernel) + (n,) + tuple(in_spatial))
-    full = [p + o + pad for p, o, pad in zip(padding, out.shape[2:], padding)]
-    full = [max(f, (i - 1) * s + d * (kk - 1) + 1)
-            for f, i, s, d, kk in zip(full, in_spatial, stride, dilation, kernel)]
-    buffer = np.zeros((n, groups * cog) + tuple(full), dtype=columns.dtype)
+    cig, cog, k = channels // groups, weight.shape[1], math.prod(kernel)
+    source = np.moveaxis(_compute(input), 1, -1).reshape(n * math.prod(in_spatial), groups, cig)
+    weights = _compute(weight).reshape(groups, cig, cog, k).transpose(0, 1, 3, 2)
+    columns = np.matmul(source.transpose(1, 0, 2), weights.reshape(groups, cig, k * cog))
+    columns = columns.reshape((groups, n) + tuple(in_spatial) + tuple(kernel) + (cog,))
+    full = [max(p + o + p, (i - 1) * s + d * (kk - 1) + 1) for p, o, i, s, d, kk in
+            zip(padding, out.shape[2:], in_spatial, stride, dilation, kernel)]
+    buffer = np.zeros([n] + full + [groups, cog], dtype=columns.dtype)
+    spatial = (slice(None),) * len(in_spatial)
     for offset in itertools.product(*(range(kk) for kk in kernel)):
         target = tuple(slice(o * d, o * d + s * (i - 1) + 1, s)
                        for o, d, s, i in zip(offset, dilation, stride, in_spatial))
-        buffer[(slice(None), slice(None)) + target] += \
-            columns[(slice(None),) + offset].swapaxes(0, 1)
+        buffer[(slice(None),) + target] += np.moveaxis(
+            columns[(slice(None), slice(None)) + spatial + offset], 0, -2)
     crop = tuple(slice(p, p + o) for p, o in zip(padding, out.shape[2:]))
-    result = buffer[(slice(None), slice(None)) + crop]
+    result = buffer[(slice(None),) + crop].reshape([n] + list(out.shape[2:]) + [groups * cog])
     if bias is not None:
-        result += _compute(bias).reshape((-1,) + (1,) * len(in_spatial))
-    out[...] = result
+        result += _compute(bias)
+    out[...] = _to_channels_first(result)
