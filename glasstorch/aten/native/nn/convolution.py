@@ -335,10 +335,10 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
     """The gradients of `convolution`'s input, weight and bias (None where
     `output_mask` says no), written in convolutions (Note [Convolution backward in
     convolutions])."""
+    stride, padding, dilation, _ = _check_parameters(weight, stride, padding, dilation,
+                                                     output_padding, groups)
+    _check_shapes(input, weight, None, transposed, groups)
     dims = weight.dim() - 2
-    stride, padding, dilation = (expand_parameter(name, value, dims) for name, value in
-                                 (("stride", stride), ("padding", padding),
-                                  ("dilation", dilation)))
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
         grad_input = _input_gradient(grad_output, weight, input.shape, stride, padding,
