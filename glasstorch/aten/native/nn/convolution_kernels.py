@@ -3,13 +3,15 @@
 Note [Convolution as GEMM]
     A convolution of an input ``(N, G*Cig, *spatial)`` with a weight ``(G*Cog, Cig,
     *kernel)`` sums, for each output position, a window of ``Cig * prod(kernel)`` input
-    values against each output channel's weights. The input is copied once, zero-padded
-    and with its channels innermost (``(N, *padded, C)``); the windows are one
-    `as_strided` view of that copy, ``(G, N, *out_spatial, *kernel, Cig)``, and reshaped
-    to ``(G, N*P, K*Cig)`` (im2col: a copy made of contiguous runs of channels) each
-    group is one matrix product with its ``(K*Cig, Cog)`` weights, whatever the batch
-    size. The product comes out channels-last and is written into the result in
-    whatever layout it has.
+    values against each output channel's weights. The windows are one `as_strided` view
+    of the zero-padded input, ``(G, Cig, *kernel, N, *out_spatial)``: reshaped to ``(G,
+    Cig*K, N*P)`` (im2col, the one large copy) each group is one matrix product with its
+    ``(Cog, Cig*K)`` weights, whatever the batch size. The columns are channel-major, as
+    torch's CPU kernel orders them, so each output sums its terms in the order torch's
+    GEMM does. A convolution with more kernel than output positions (the one that
+    computes a weight's gradient) reads its windows from a channels-innermost copy
+    instead, ``(G, N*P, K*Cig)``, where the copy moves runs of contiguous channels
+    rather than a few output positions at a time.
 
     The transposed convolution is the adjoint: one GEMM per group spreads every input
     position over ``(*kernel, Cog)`` columns, and col2im adds each kernel offset's
@@ -65,20 +67,60 @@ def convolution_forward(input: np.ndarray, weight: np.ndarray, bias, stride, pad
                         dilation, groups: int, out: np.ndarray) -> None:
     """Write the convolution of `input` by `weight` into `out` (Note [Convolution as
     GEMM]); `padding` is symmetric zero padding."""
+    many_positions = math.prod(out.shape[2:]) >= math.prod(weight.shape[2:])
+    forward = _channels_first_forward if many_positions else _channels_last_forward
+    product = forward(_compute(input), _compute(weight), stride, padding, dilation, groups,
+                      out.shape[2:])
+    if bias is not None:
+        product += _compute(bias).reshape((-1,) + (1,) * (out.ndim - 2))
+    out[...] = product
+
+
+def _channels_first_forward(input, weight, stride, padding, dilation, groups: int,
+                            out_spatial) -> np.ndarray:
+    """Columns ``(G, Cig*K, N*P)``, channel-major as torch's own im2col orders them (so
+    each sum runs in its order); returns ``(N, C_out, *out_spatial)``."""
     n = input.shape[0]
-    kernel, out_spatial = weight.shape[2:], out.shape[2:]
+    kernel = weight.shape[2:]
+    source = _padded(input, padding)
+    strides = source.strides
+    shape = ((groups, source.shape[1] // groups) + tuple(kernel) + (n,) + tuple(out_spatial))
+    steps = ((source.shape[1] // groups) * strides[1], strides[1])
+    steps += tuple(d * s for d, s in zip(dilation, strides[2:]))
+    steps += (strides[0],) + tuple(t * s for t, s in zip(stride, strides[2:]))
+    columns = as_strided(source, shape, steps, writeable=False)
+    rows = weight.shape[1] * math.prod(kernel)
+    columns = columns.reshape(groups, rows, n * math.prod(out_spatial))
+    product = np.matmul(weight.reshape(groups, weight.shape[0] // groups, rows), columns)
+    return product.reshape((weight.shape[0], n) + tuple(out_spatial)).swapaxes(0, 1)
+
+
+def _padded(input: np.ndarray, padding) -> np.ndarray:
+    if not any(padding):
+        return input
+    result = np.zeros(input.shape[:2] + tuple(s + 2 * p for s, p in
+                                              zip(input.shape[2:], padding)), input.dtype)
+    result[(Ellipsis,) + tuple(slice(p, p + s) for p, s in
+                               zip(padding, input.shape[2:]))] = input
+    return result
+
+
+def _channels_last_forward(input, weight, stride, padding, dilation, groups: int,
+                           out_spatial) -> np.ndarray:
+    """Columns ``(G, N*P, K*Cig)`` read from a channels-innermost copy: for few output
+    positions and a large kernel (a weight's gradient), where channel-major columns
+    would be gathered a few elements at a time."""
+    n = input.shape[0]
+    kernel = weight.shape[2:]
     cog, cig = weight.shape[0] // groups, weight.shape[1]
-    source = _channels_last(_compute(input), padding)
+    source = _channels_last(input, padding)
     columns = _windows(source, groups, kernel, out_spatial, stride, dilation)
     columns = columns.reshape(groups, n * math.prod(out_spatial), math.prod(kernel) * cig)
-    weights = _compute(weight).reshape((groups, cog, cig, math.prod(kernel)))
+    weights = weight.reshape((groups, cog, cig, math.prod(kernel)))
     weights = weights.transpose(0, 3, 2, 1).reshape(groups, -1, cog)   # (G, K*Cig, Cog)
     product = np.matmul(columns, weights)                              # (G, N*P, Cog)
-    if bias is not None:
-        product += _compute(bias).reshape(groups, 1, cog)
     product = np.moveaxis(product.reshape((groups, n) + tuple(out_spatial) + (cog,)), 0, -2)
-    out[...] = _to_channels_first(product.reshape((n,) + tuple(out_spatial)
-                                                  + (groups * cog,)))
+    return _to_channels_first(product.reshape((n,) + tuple(out_spatial) + (groups * cog,)))
 
 
 def transposed_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padding,
