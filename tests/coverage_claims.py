@@ -94,8 +94,7 @@ CLAIMED = {
     "convolution, pooling, normalization, recurrent and loss kernels (issues 15 "
     "and 16)": """
         adaptive_avg_pool1d adaptive_max_pool1d affine_grid_generator avg_pool1d batch_norm
-        channel_shuffle conv1d conv2d conv3d conv_tbc conv_transpose1d conv_transpose2d
-        conv_transpose3d convolution cosine_embedding_loss cosine_similarity ctc_loss
+        channel_shuffle cosine_embedding_loss cosine_similarity ctc_loss
         embedding_bag grid_sampler grid_sampler_2d grid_sampler_3d group_norm gru gru_cell
         hinge_embedding_loss instance_norm lstm lstm_cell margin_ranking_loss max_pool1d
         max_pool1d_with_indices max_pool2d max_pool3d native_batch_norm native_channel_shuffle
@@ -138,7 +137,6 @@ def names(table: dict) -> dict:
 # torch modules another issue builds (the modules of the areas above).
 CLAIMED_MODULES = {
     "linear algebra, spectral functions and windows (issue 18)": "torch.fft torch.signal",
-    "convolution gradients (issue 15)": "torch.nn.grad",
     "recurrent networks, attention and the rest of nn.utils (issue 16)": """
         torch.nn.attention torch.nn.utils.fusion torch.nn.utils.init
         torch.nn.utils.memory_format torch.nn.utils.parametrizations torch.nn.utils.parametrize

@@ -14,6 +14,7 @@ from . import parallel  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 from . import init  # noqa: F401
 from . import utils  # noqa: F401
+from . import grad  # noqa: F401  (convolution: the gradient functions)
 
 # Names of torch's not written yet say so (Note [Names glasstorch does not implement yet]).
 from ..aten import torch_names as _torch_names  # noqa: E402

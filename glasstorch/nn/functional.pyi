@@ -11,6 +11,13 @@ from glasstorch.c10.layout import layout as _layout, memory_format as _memory_fo
 from glasstorch.c10.dtype import dtype
 from glasstorch import bilinear as bilinear
 from glasstorch import celu_ as celu_
+from glasstorch import conv1d as conv1d
+from glasstorch import conv2d as conv2d
+from glasstorch import conv3d as conv3d
+from glasstorch import conv_tbc as conv_tbc
+from glasstorch import conv_transpose1d as conv_transpose1d
+from glasstorch import conv_transpose2d as conv_transpose2d
+from glasstorch import conv_transpose3d as conv_transpose3d
 from glasstorch import hardshrink as hardshrink
 from glasstorch import prelu as prelu
 from glasstorch import relu_ as relu_

@@ -79,6 +79,9 @@ OPERATORS = frozenset("""
     nn.functional.softshrink nn.functional.hardshrink nn.functional.tanhshrink
     nn.functional.hardsigmoid nn.functional.hardswish nn.functional.logsigmoid
     nn.functional.threshold nn.functional.glu nn.functional.rrelu
+    nn.functional.conv1d nn.functional.conv2d nn.functional.conv3d
+    nn.functional.conv_transpose1d nn.functional.conv_transpose2d
+    nn.functional.conv_transpose3d
 """.split())
 # Records whose results are random draws: torch's record wraps its op in
 # `wrapper_set_seed` (seed 42 inside the call); glasstorch's call is seeded alike.

@@ -7,19 +7,19 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'reduction.norms', 'shape.triangular', 'linalg.distance', 'linalg.einsum', 'linalg.matmul',
  'nn.activation', 'nn.activation_gated', 'nn.activation_smooth', 'pointwise.special',
  'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax',
- 'nn.attention', 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout',
- 'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
- 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'nn.padding_modes',
- 'nn.padding', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
- 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
- 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
- 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
- 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
- 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
- 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
- 'sorting.unique')
+ 'nn.attention', 'nn.convolution', 'nn.padding_modes', 'nn.padding',
+ 'nn.convolution_functions', 'random.fill', 'random.factories', 'random.sampling',
+ 'nn.dropout', 'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
+ 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'optim.steps',
+ 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
+ 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
+ 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'reduction.extrema', 'reduction.hashing', 'reduction.scan',
+ 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
+ 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
+ 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
+ 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
+ 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -65,6 +65,10 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                  'function:_scaled_dot_product_attention_math '
                  'nn:scaled_dot_product_attention',
  'nn.attention_flash': 'function:_scaled_dot_product_flash_attention_for_cpu',
+ 'nn.convolution': 'function:convolution',
+ 'nn.convolution_functions': 'function:conv1d function:conv2d function:conv3d '
+                             'function:conv_tbc function:conv_transpose1d '
+                             'function:conv_transpose2d function:conv_transpose3d',
  'nn.dropout': 'function:alpha_dropout function:alpha_dropout_ function:dropout '
                'function:dropout_ function:feature_alpha_dropout '
                'function:feature_alpha_dropout_ function:feature_dropout '
@@ -323,6 +327,9 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                  'scaled_dot_product_attention',
  'nn.attention_flash': '_scaled_dot_product_flash_attention_for_cpu '
                        '_scaled_dot_product_flash_attention_for_cpu_backward',
+ 'nn.convolution': 'convolution convolution_backward',
+ 'nn.convolution_functions': 'conv1d conv2d conv3d conv_tbc conv_tbc_backward '
+                             'conv_transpose1d conv_transpose2d conv_transpose3d',
  'nn.dropout': 'alpha_dropout alpha_dropout_ dropout dropout_ feature_alpha_dropout '
                'feature_alpha_dropout_ feature_dropout feature_dropout_ native_dropout '
                'native_dropout_backward',
