@@ -271,3 +271,86 @@ def test_nll_loss2d_is_a_deprecated_nll_loss():
         warnings.simplefilter("ignore")
         expected = torch.nn.NLLLoss2d(ignore_index=1)(torch.tensor(x), torch.tensor(target))
     assert_close(loss(gt.tensor(x), gt.tensor(target)), expected)
+
+
+# ----------------------------------------------------------------------------------
+# multi_margin_loss: torch's kernel, to the bit
+# ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("p", [1, 2])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("shape, target", [((5, 7), [0, 6, 3, 3, 1]), ((7,), [2]), ((7,), 2),
+                                           ((), 0)])
+def test_multi_margin_loss_bitwise(dtype, p, weighted, reduction, shape, target):
+    x = _data(1, shape)
+    weight = _data(2, (shape[-1] if shape else 1,), "positive") if weighted else None
+    results = {}
+    for lib in (gt, torch):
+        leaf = lib.tensor(x, dtype=getattr(lib, dtype), requires_grad=True)
+        w = None if weight is None else lib.tensor(weight, dtype=getattr(lib, dtype))
+        loss = lib.nn.functional.multi_margin_loss(leaf, lib.tensor(target), p=p, margin=0.8,
+                                                   weight=w, reduction=reduction)
+        grad, = lib.autograd.grad(loss, leaf, lib.ones_like(loss) * 0.7)
+        results[lib] = loss, grad
+    for ours, theirs in zip(results[gt], results[torch]):
+        assert_close(ours, theirs, rtol=0, atol=0)
+
+
+MULTI_MARGIN_REFUSALS = {
+    "p": lambda lib: lib.nn.functional.multi_margin_loss(lib.zeros(2, 3), lib.tensor([0, 1]),
+                                                         p=3),
+    "weight_rank": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(2, 3), lib.tensor([0, 1]), weight=lib.ones(1, 3)),
+    "module_weight_rank": lambda lib: lib.nn.MultiMarginLoss(weight=lib.ones(1, 3)),
+    "module_p": lambda lib: lib.nn.MultiMarginLoss(p=0),
+    "empty_classes": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(2, 0), lib.tensor([0, 1])),
+    "rank_3": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(2, 3, 4), lib.tensor([0, 1])),
+    "target_size": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4), lib.tensor([0, 1])),
+    "target_rank": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4), lib.tensor([[0, 1, 1]])),
+    "weight_size": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4), lib.tensor([0, 1, 1]), weight=lib.ones(3)),
+    "target_range": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4), lib.tensor([0, 4, 1])),
+    "target_negative": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4), lib.tensor([0, -1, 1])),
+    "target_dtype": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4), lib.tensor([0., 1., 1.])),
+    "weight_dtype": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4), lib.tensor([0, 1, 1]), weight=lib.ones(4, dtype=lib.float64)),
+    "integer_input": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4, dtype=lib.int32), lib.tensor([0, 1, 1])),
+    "half_input": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4, dtype=lib.float16), lib.tensor([0, 1, 1])),
+    "weight_requires_grad": lambda lib: lib.nn.functional.multi_margin_loss(
+        lib.zeros(3, 4), lib.tensor([0, 1, 1]), weight=lib.ones(4, requires_grad=True)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MULTI_MARGIN_REFUSALS))
+def test_multi_margin_refusals_match_torch(name):
+    same_outcome(MULTI_MARGIN_REFUSALS[name])
+
+
+def test_multi_margin_double_backward_is_refused_as_torch():
+    def scenario(lib):
+        x = lib.tensor(_data(1, (3, 4)), requires_grad=True)
+        loss = lib.nn.functional.multi_margin_loss(x, lib.tensor([0, 1, 2]), p=2)
+        grad, = lib.autograd.grad(loss, x, create_graph=True)
+        return lib.autograd.grad(grad.sum(), x)
+    same_outcome(scenario)
+
+
+def test_multi_margin_module_matches_torch():
+    weight = _data(2, (4,), "positive")
+    ours = gt.nn.MultiMarginLoss(p=2, margin=0.5, weight=gt.tensor(weight))
+    theirs = torch.nn.MultiMarginLoss(p=2, margin=0.5, weight=torch.tensor(weight))
+    assert repr(ours) == repr(theirs)
+    assert sorted(ours.state_dict()) == ["weight"]
+    x, target = _data(1, (3, 4)), [0, 3, 1]
+    assert_close(ours(gt.tensor(x), gt.tensor(target)), theirs(torch.tensor(x),
+                                                               torch.tensor(target)))

@@ -9,7 +9,7 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax',
  'nn.attention', 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout',
  'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
- 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.loss_embedding',
+ 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin',
  'nn.normalization', 'nn.padding_modes', 'nn.padding', 'optim.steps',
  'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
  'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
@@ -75,6 +75,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.loss_embedding': 'function:cosine_embedding_loss function:hinge_embedding_loss '
                       'function:margin_ranking_loss function:poisson_nll_loss '
                       'function:triplet_margin_loss',
+ 'nn.loss_margin': 'nn:multi_margin_loss nn:multi_margin_loss_backward',
  'nn.loss_nll': 'nn:nll_loss nn:nll_loss2d nn:nll_loss_nd',
  'nn.loss_regression': 'function:kl_div nn:huber_loss nn:l1_loss nn:mse_loss '
                        'nn:smooth_l1_loss',
@@ -330,6 +331,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'nn.loss_cross_entropy': 'cross_entropy_loss',
  'nn.loss_embedding': 'cosine_embedding_loss hinge_embedding_loss margin_ranking_loss '
                       'poisson_nll_loss triplet_margin_loss',
+ 'nn.loss_margin': 'multi_margin_loss multi_margin_loss_backward',
  'nn.loss_nll': 'nll_loss nll_loss2d nll_loss2d_backward nll_loss2d_forward '
                 'nll_loss_backward nll_loss_forward nll_loss_nd',
  'nn.loss_regression': 'huber_loss huber_loss_backward kl_div l1_loss mse_loss '

@@ -1,6 +1,7 @@
 """torch.nn.functional's margin, embedding and likelihood losses: the reduction string
 (or the legacy ``size_average`` / ``reduce`` flags) turned into ATen's enum and torch's
-Python-level checks, then the operators of `aten/native/nn/loss_embedding.py`; ``gaussian_nll_loss``, ``multilabel_soft_margin_loss`` and
+Python-level checks, then the operators of `aten/native/nn/loss_embedding.py` and
+`loss_margin.py`; ``gaussian_nll_loss``, ``multilabel_soft_margin_loss`` and
 ``triplet_margin_with_distance_loss`` are Python-level in torch too, written in tensor
 operations.
 """
@@ -13,10 +14,12 @@ import glasstorch as torch
 
 from .. import _reduction
 from .activation import logsigmoid
+from .loss import _nn
 
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
            "poisson_nll_loss", "gaussian_nll_loss", "triplet_margin_loss",
-           "triplet_margin_with_distance_loss", "multilabel_soft_margin_loss"]
+           "triplet_margin_with_distance_loss", "multilabel_soft_margin_loss",
+           "multi_margin_loss"]
 
 Tensor = torch.Tensor
 
@@ -226,3 +229,22 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
     class_dim = input.dim() - 1
     loss = loss.sum(dim=class_dim) / input.size(class_dim)
     return _reduce(loss, reduction, "is not valid")
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,
+                      weight: Tensor | None = None, size_average: bool | None = None,
+                      reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """The multi-class margin (hinge) loss of class scores against target classes (see
+    `torch.nn.MultiMarginLoss`).
+
+    Example::
+
+        >>> F.multi_margin_loss(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([3]))
+        tensor(0.3250)
+    """
+    enum = _enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    return _nn("multi_margin_loss")(input, target, p, margin, weight, enum)

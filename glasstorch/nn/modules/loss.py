@@ -19,7 +19,7 @@ __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "NLLLo
            "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "SoftMarginLoss",
            "NLLLoss2d", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss", "MultiLabelSoftMarginLoss"]
+           "TripletMarginWithDistanceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss"]
 
 Tensor = torch.Tensor
 
@@ -548,3 +548,38 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
                                              reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    """The multi-class margin (hinge) loss: every class scoring within `margin` of the
+    target class costs the gap (p = 1) or its square (p = 2), averaged over the classes.
+
+    Args:
+        p (int): 1 or 2. Default: 1.
+        margin (float): Default: 1.
+        weight (Tensor, optional): a weight per class, ``(C)``.
+        reduction (str): 'none' | 'mean' | 'sum'. Default: 'mean'.
+
+    Example::
+
+        >>> nn.MultiMarginLoss()(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([3]))
+        tensor(0.3250)
+    """
+
+    margin: float
+    p: int
+
+    def __init__(self, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
+                 size_average=None, reduce=None, reduction: str = "mean") -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got "
+                             f"{weight.dim()}D instead")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin,
+                                   weight=self.weight, reduction=self.reduction)
