@@ -61,6 +61,7 @@ from glasstorch.nn._functional.loss_margin import gaussian_nll_loss as gaussian_
 from glasstorch.nn._functional.loss_margin import hinge_embedding_loss as hinge_embedding_loss
 from glasstorch.nn._functional.loss_margin import margin_ranking_loss as margin_ranking_loss
 from glasstorch.nn._functional.loss_margin import multi_margin_loss as multi_margin_loss
+from glasstorch.nn._functional.loss_margin import multilabel_margin_loss as multilabel_margin_loss
 from glasstorch.nn._functional.loss_margin import multilabel_soft_margin_loss as multilabel_soft_margin_loss
 from glasstorch.nn._functional.loss_margin import poisson_nll_loss as poisson_nll_loss
 from glasstorch.nn._functional.loss_margin import triplet_margin_loss as triplet_margin_loss

@@ -354,3 +354,76 @@ def test_multi_margin_module_matches_torch():
     x, target = _data(1, (3, 4)), [0, 3, 1]
     assert_close(ours(gt.tensor(x), gt.tensor(target)), theirs(torch.tensor(x),
                                                                torch.tensor(target)))
+
+
+# ----------------------------------------------------------------------------------
+# multilabel_margin_loss
+# ----------------------------------------------------------------------------------
+MULTILABEL_CASES = {
+    "rows": ((3, 4), [[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]]),
+    "full_rows": ((2, 3), [[0, 1, 2], [2, 0, 1]]),
+    "repeated": ((2, 5), [[1, 1, -1, 2, 2], [4, -1, -1, -1, -1]]),
+    "vector": ((4,), [3, 0, -1, 1]),
+    "scalar": ((), 0),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("case", sorted(MULTILABEL_CASES))
+def test_multilabel_margin_loss(dtype, reduction, case):
+    shape, target = MULTILABEL_CASES[case]
+    results = {}
+    for lib in (gt, torch):
+        leaf = lib.tensor(_data(1, shape), dtype=getattr(lib, dtype), requires_grad=True)
+        loss = lib.nn.functional.multilabel_margin_loss(leaf, lib.tensor(target),
+                                                        reduction=reduction)
+        grad, = lib.autograd.grad(loss, leaf, lib.ones_like(loss) * 0.7)
+        results[lib] = loss, grad
+    for ours, theirs in zip(results[gt], results[torch]):
+        assert_close(ours, theirs, rtol=1e-6, atol=1e-7)
+
+
+def test_multilabel_margin_forward_marks_the_targets():
+    x, target = _data(1, (3, 4)), MULTILABEL_CASES["rows"][1]
+    ours = gt.ops.aten.multilabel_margin_loss_forward(gt.tensor(x), gt.tensor(target), 0)
+    theirs = torch.ops.aten.multilabel_margin_loss_forward(torch.tensor(x),
+                                                          torch.tensor(target), 0)
+    for mine, its in zip(ours, theirs):
+        assert_close(mine, its)
+
+
+MULTILABEL_REFUSALS = {
+    "target_rows": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(3, 4), lib.zeros(2, 4, dtype=lib.long)),
+    "vector_target": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(4), lib.zeros(3, 4, dtype=lib.long)),
+    "empty_classes": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(2, 0), lib.zeros(2, 0, dtype=lib.long)),
+    "rank_3": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(2, 3, 4), lib.zeros(2, 3, 4, dtype=lib.long)),
+    "too_large": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(3, 4), lib.tensor([[4, 0, -1, 1]] * 3)),
+    "below_minus_one": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(3, 4), lib.tensor([[-2, 0, -1, 1]] * 3)),
+    "after_the_end": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(3, 4), lib.tensor([[-1, 5, 0, 0]] * 3)),
+    "target_dtype": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(3, 4), lib.zeros(3, 4)),
+    "integer_input": lambda lib: lib.nn.functional.multilabel_margin_loss(
+        lib.zeros(3, 4, dtype=lib.int32), lib.zeros(3, 4, dtype=lib.long)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MULTILABEL_REFUSALS))
+def test_multilabel_margin_refusals_match_torch(name):
+    same_outcome(MULTILABEL_REFUSALS[name])
+
+
+def test_multilabel_margin_module_matches_torch():
+    x, target = _data(1, (3, 4)), MULTILABEL_CASES["rows"][1]
+    ours, theirs = gt.nn.MultiLabelMarginLoss(reduction="sum"), torch.nn.MultiLabelMarginLoss(
+        reduction="sum")
+    assert repr(ours) == repr(theirs)
+    assert_close(ours(gt.tensor(x), gt.tensor(target)), theirs(torch.tensor(x),
+                                                               torch.tensor(target)))

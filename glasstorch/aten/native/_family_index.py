@@ -75,7 +75,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.loss_embedding': 'function:cosine_embedding_loss function:hinge_embedding_loss '
                       'function:margin_ranking_loss function:poisson_nll_loss '
                       'function:triplet_margin_loss',
- 'nn.loss_margin': 'nn:multi_margin_loss nn:multi_margin_loss_backward',
+ 'nn.loss_margin': 'nn:multi_margin_loss nn:multi_margin_loss_backward '
+                   'nn:multilabel_margin_loss nn:multilabel_margin_loss_backward',
  'nn.loss_nll': 'nn:nll_loss nn:nll_loss2d nn:nll_loss_nd',
  'nn.loss_regression': 'function:kl_div nn:huber_loss nn:l1_loss nn:mse_loss '
                        'nn:smooth_l1_loss',
@@ -331,7 +332,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'nn.loss_cross_entropy': 'cross_entropy_loss',
  'nn.loss_embedding': 'cosine_embedding_loss hinge_embedding_loss margin_ranking_loss '
                       'poisson_nll_loss triplet_margin_loss',
- 'nn.loss_margin': 'multi_margin_loss multi_margin_loss_backward',
+ 'nn.loss_margin': 'multi_margin_loss multi_margin_loss_backward multilabel_margin_loss '
+                   'multilabel_margin_loss_backward multilabel_margin_loss_forward',
  'nn.loss_nll': 'nll_loss nll_loss2d nll_loss2d_backward nll_loss2d_forward '
                 'nll_loss_backward nll_loss_forward nll_loss_nd',
  'nn.loss_regression': 'huber_loss huber_loss_backward kl_div l1_loss mse_loss '

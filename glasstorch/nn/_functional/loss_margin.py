@@ -19,7 +19,7 @@ from .loss import _nn
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
            "poisson_nll_loss", "gaussian_nll_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "multilabel_soft_margin_loss",
-           "multi_margin_loss"]
+           "multi_margin_loss", "multilabel_margin_loss"]
 
 Tensor = torch.Tensor
 
@@ -248,3 +248,17 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     return _nn("multi_margin_loss")(input, target, p, margin, weight, enum)
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                           reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """The multi-label margin loss of class scores against lists of target classes,
+    each ended by -1 (see `torch.nn.MultiLabelMarginLoss`).
+
+    Example::
+
+        >>> F.multilabel_margin_loss(torch.tensor([[0.1, 0.2, 0.4, 0.8]]),
+        ...                          torch.tensor([[3, 0, -1, 1]]))
+        tensor(0.8500)
+    """
+    return _nn("multilabel_margin_loss")(input, target, _enum(size_average, reduce, reduction))

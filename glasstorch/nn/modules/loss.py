@@ -19,7 +19,8 @@ __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "NLLLo
            "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "SoftMarginLoss",
            "NLLLoss2d", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss"]
+           "TripletMarginWithDistanceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+           "MultiLabelMarginLoss"]
 
 Tensor = torch.Tensor
 
@@ -344,11 +345,7 @@ class MarginRankingLoss(_MarginLoss):
 
 class HingeEmbeddingLoss(_MarginLoss):
     """The hinge loss of distances x: x itself where y = 1, ``max(0, margin - x)`` where
-    y = -1 (similar pairs pulled together, dissimilar ones pushed past `margin`).
-
-    Args:
-        margin (float): Default: 1.
-        reduction (str): 'none' | 'mean' | 'sum'. Default: 'mean'.
+    y = -1 (similar pairs pulled together, dissimilar ones pushed past `margin`, default 1).
 
     Example::
 
@@ -366,11 +363,8 @@ class HingeEmbeddingLoss(_MarginLoss):
 
 
 class CosineEmbeddingLoss(_MarginLoss):
-    """``1 - cos(x1, x2)`` where y = 1, ``max(0, cos(x1, x2) - margin)`` where y = -1.
-
-    Args:
-        margin (float): in [-1, 1]; 0 to 0.5 suit most uses. Default: 0.
-        reduction (str): 'none' | 'mean' | 'sum'. Default: 'mean'.
+    """``1 - cos(x1, x2)`` where y = 1, ``max(0, cos(x1, x2) - margin)`` where y = -1
+    (`margin` in [-1, 1], default 0).
 
     Example::
 
@@ -583,3 +577,19 @@ class MultiMarginLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multi_margin_loss(input, target, p=self.p, margin=self.margin,
                                    weight=self.weight, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """The multi-label margin (hinge) loss: every (target class, other class) pair whose
+    scores come within 1 costs the gap, summed and divided by the class count. Each
+    target row lists its classes first, ended by -1 where it holds fewer than C.
+
+    Example::
+
+        >>> nn.MultiLabelMarginLoss()(torch.tensor([[0.1, 0.2, 0.4, 0.8]]),
+        ...                           torch.tensor([[3, 0, -1, 1]]))
+        tensor(0.8500)
+    """
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
