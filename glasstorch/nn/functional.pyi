@@ -56,6 +56,7 @@ from glasstorch.nn._functional.loss import mse_loss as mse_loss
 from glasstorch.nn._functional.loss import nll_loss as nll_loss
 from glasstorch.nn._functional.loss import smooth_l1_loss as smooth_l1_loss
 from glasstorch.nn._functional.loss import soft_margin_loss as soft_margin_loss
+from glasstorch.nn._functional.loss_linear import linear_cross_entropy as linear_cross_entropy
 from glasstorch.nn._functional.loss_margin import cosine_embedding_loss as cosine_embedding_loss
 from glasstorch.nn._functional.loss_margin import gaussian_nll_loss as gaussian_nll_loss
 from glasstorch.nn._functional.loss_margin import hinge_embedding_loss as hinge_embedding_loss
