@@ -10,6 +10,7 @@ from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # 
                    MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, TripletMarginLoss,
                    TripletMarginWithDistanceLoss)  # (losses helper)
 from .linear_cross_entropy import LinearCrossEntropyLoss  # noqa: F401  (losses helper)
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401  (losses helper)
 from .normalization import LayerNorm, RMSNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
