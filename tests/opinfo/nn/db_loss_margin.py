@@ -1,6 +1,7 @@
 """OpInfo entries for the margin losses of `aten/native/nn/loss_margin.py`:
-multi_margin_loss, multilabel_margin_loss (and its forward), and their backward operators. The references compute in float64 from the
-loss's definition (torch's kernel adds in the input's dtype: float32 agrees to rounding)."""
+multi_margin_loss, multilabel_margin_loss (and its forward), and their backward
+operators. The references compute in float64 from the losses' definitions (torch's
+kernels add in the input's dtype: float32 agrees to rounding)."""
 import numpy as np
 import pytest
 
@@ -77,15 +78,19 @@ def errors_multi_margin():
                      r"^only p == 1 and p == 2 supported$")
     yield ErrorInput(SampleInput(make_tensor((2, 0), gt.float32), gt.tensor([0, 1])),
                      RuntimeError, r"^Expected non-empty vector or matrix with optional 0-dim "
-                                   r"batch size, but got: \[2, 0\]$", known_bug_on_meta=META_WORDING)
+                                   r"batch size, but got: \[2, 0\]$",
+                     known_bug_on_meta=META_WORDING)
     yield ErrorInput(SampleInput(x, gt.tensor([0, 1])), RuntimeError,
                      r"^multi_margin_loss: target tensor should be 1-D with size equal to the "
                      r"number of input samples \(batch size\)\. Expected target size \[3\], "
-                     r"but got \[2\]\. Input has shape \[3, 4\]\.$", known_bug_on_meta=META_WORDING)
+                     r"but got \[2\]\. Input has shape \[3, 4\]\.$",
+                     known_bug_on_meta=META_WORDING)
     yield ErrorInput(SampleInput(x, target, 1, 1, gt.ones(3)), RuntimeError,
-                     r"^inconsistent weight size, expected 4 but got \[3\]$", known_bug_on_meta=META_WORDING)
+                     r"^inconsistent weight size, expected 4 but got \[3\]$",
+                     known_bug_on_meta=META_WORDING)
     yield ErrorInput(SampleInput(x, target.float()), RuntimeError,
-                     r"^expected scalar type Long but found Float$", known_bug_on_meta=META_WORDING)
+                     r"^expected scalar type Long but found Float$",
+                     known_bug_on_meta=META_WORDING)
     yield ErrorInput(SampleInput(x, gt.tensor([0, 4, 1])), RuntimeError,
                      r"^target out of range$")
     yield ErrorInput(SampleInput(x.int(), target), NotImplementedError,
