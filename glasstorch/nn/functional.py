@@ -15,6 +15,8 @@ from ._functional.normalization import *  # noqa: F401,F403
 from ._functional.sparse import *  # noqa: F401,F403
 from ._functional.dropout import *  # noqa: F401,F403
 from ._functional.loss import *  # noqa: F401,F403
+from ._functional.loss_margin import *  # noqa: F401,F403  (losses helper)
+from ._functional.loss_linear import *  # noqa: F401,F403  (losses helper)
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
 _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",

@@ -63,6 +63,17 @@ from glasstorch.nn._functional.loss import mse_loss as mse_loss
 from glasstorch.nn._functional.loss import nll_loss as nll_loss
 from glasstorch.nn._functional.loss import smooth_l1_loss as smooth_l1_loss
 from glasstorch.nn._functional.loss import soft_margin_loss as soft_margin_loss
+from glasstorch.nn._functional.loss_linear import linear_cross_entropy as linear_cross_entropy
+from glasstorch.nn._functional.loss_margin import cosine_embedding_loss as cosine_embedding_loss
+from glasstorch.nn._functional.loss_margin import gaussian_nll_loss as gaussian_nll_loss
+from glasstorch.nn._functional.loss_margin import hinge_embedding_loss as hinge_embedding_loss
+from glasstorch.nn._functional.loss_margin import margin_ranking_loss as margin_ranking_loss
+from glasstorch.nn._functional.loss_margin import multi_margin_loss as multi_margin_loss
+from glasstorch.nn._functional.loss_margin import multilabel_margin_loss as multilabel_margin_loss
+from glasstorch.nn._functional.loss_margin import multilabel_soft_margin_loss as multilabel_soft_margin_loss
+from glasstorch.nn._functional.loss_margin import poisson_nll_loss as poisson_nll_loss
+from glasstorch.nn._functional.loss_margin import triplet_margin_loss as triplet_margin_loss
+from glasstorch.nn._functional.loss_margin import triplet_margin_with_distance_loss as triplet_margin_with_distance_loss
 from glasstorch.nn._functional.normalization import layer_norm as layer_norm
 from glasstorch.nn._functional.normalization import normalize as normalize
 from glasstorch.nn._functional.normalization import rms_norm as rms_norm

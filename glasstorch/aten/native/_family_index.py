@@ -10,16 +10,17 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.attention', 'nn.convolution', 'nn.padding_modes', 'nn.padding',
  'nn.convolution_functions', 'random.fill', 'random.factories', 'random.sampling',
  'nn.dropout', 'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
- 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'optim.steps',
- 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
- 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
- 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
- 'pointwise.trigonometric', 'reduction.extrema', 'reduction.hashing', 'reduction.scan',
- 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
- 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
- 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
- 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
+ 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin',
+ 'nn.normalization', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
+ 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
+ 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
+ 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
+ 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
+ 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
+ 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
+ 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -77,6 +78,11 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
  'nn.loss_cross_entropy': 'nn:cross_entropy_loss',
+ 'nn.loss_embedding': 'function:cosine_embedding_loss function:hinge_embedding_loss '
+                      'function:margin_ranking_loss function:poisson_nll_loss '
+                      'function:triplet_margin_loss',
+ 'nn.loss_margin': 'nn:multi_margin_loss nn:multi_margin_loss_backward '
+                   'nn:multilabel_margin_loss nn:multilabel_margin_loss_backward',
  'nn.loss_nll': 'nn:nll_loss nn:nll_loss2d nn:nll_loss_nd',
  'nn.loss_regression': 'function:kl_div nn:huber_loss nn:l1_loss nn:mse_loss '
                        'nn:smooth_l1_loss',
@@ -339,6 +345,10 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                    'binary_cross_entropy_with_logits soft_margin_loss '
                    'soft_margin_loss_backward',
  'nn.loss_cross_entropy': 'cross_entropy_loss',
+ 'nn.loss_embedding': 'cosine_embedding_loss hinge_embedding_loss margin_ranking_loss '
+                      'poisson_nll_loss triplet_margin_loss',
+ 'nn.loss_margin': 'multi_margin_loss multi_margin_loss_backward multilabel_margin_loss '
+                   'multilabel_margin_loss_backward multilabel_margin_loss_forward',
  'nn.loss_nll': 'nll_loss nll_loss2d nll_loss2d_backward nll_loss2d_forward '
                 'nll_loss_backward nll_loss_forward nll_loss_nd',
  'nn.loss_regression': 'huber_loss huber_loss_backward kl_div l1_loss mse_loss '

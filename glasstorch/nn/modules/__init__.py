@@ -5,6 +5,12 @@ from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,  # noqa: F401
                    MSELoss, NLLLoss, SmoothL1Loss, SoftMarginLoss)
+from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # noqa: F401
+                   MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
+                   MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, TripletMarginLoss,
+                   TripletMarginWithDistanceLoss)  # (losses helper)
+from .linear_cross_entropy import LinearCrossEntropyLoss  # noqa: F401  (losses helper)
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401  (losses helper)
 from .normalization import LayerNorm, RMSNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
