@@ -10,14 +10,15 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.attention', 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout',
  'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
  'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'nn.padding_modes',
- 'nn.padding', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
- 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
- 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
- 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
- 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
- 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
+ 'nn.padding', 'nn.pooling', 'nn.pooling_adaptive', 'optim.steps', 'pointwise.binary_math',
+ 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
+ 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
+ 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan', 'shape.join',
+ 'reduction.integration', 'reduction.moments', 'sorting.sort', 'reduction.order_statistics',
+ 'reduction.quantile', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.unsafe_split', 'shape.view_copy',
+ 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -76,6 +77,10 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                        'nn:smooth_l1_loss',
  'nn.normalization': 'function:layer_norm function:native_layer_norm function:rms_norm',
  'nn.padding': 'function:constant_pad_nd nn:pad',
+ 'nn.pooling': 'function:avg_pool1d function:max_pool1d function:max_pool1d_with_indices '
+               'function:max_pool2d function:max_pool3d',
+ 'nn.pooling_adaptive': 'function:_adaptive_avg_pool2d function:_adaptive_avg_pool3d '
+                        'function:adaptive_avg_pool1d function:adaptive_max_pool1d',
  'nn.softmax': 'function:_log_softmax function:_log_softmax_backward_data '
                'function:_softmax function:_softmax_backward_data function:log_softmax '
                'function:softmax method:log_softmax method:softmax',
@@ -336,6 +341,16 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                      'replication_pad1d_backward replication_pad2d '
                      'replication_pad2d_backward replication_pad3d '
                      'replication_pad3d_backward',
+ 'nn.pooling': 'avg_pool1d avg_pool2d avg_pool2d_backward avg_pool3d avg_pool3d_backward '
+               'max_pool1d max_pool1d_with_indices max_pool2d max_pool2d_with_indices '
+               'max_pool2d_with_indices_backward max_pool3d max_pool3d_with_indices '
+               'max_pool3d_with_indices_backward',
+ 'nn.pooling_adaptive': '_adaptive_avg_pool2d _adaptive_avg_pool2d_backward '
+                        '_adaptive_avg_pool3d _adaptive_avg_pool3d_backward '
+                        'adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d '
+                        'adaptive_max_pool1d adaptive_max_pool2d '
+                        'adaptive_max_pool2d_backward adaptive_max_pool3d '
+                        'adaptive_max_pool3d_backward',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
  'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
