@@ -10,15 +10,15 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.attention', 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout',
  'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
  'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'nn.padding_modes',
- 'nn.padding', 'nn.pooling', 'nn.pooling_adaptive', 'optim.steps', 'pointwise.binary_math',
- 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
- 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
- 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
- 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan', 'shape.join',
- 'reduction.integration', 'reduction.moments', 'sorting.sort', 'reduction.order_statistics',
- 'reduction.quantile', 'reduction.statistics', 'shape.repeat', 'shape.combine',
- 'shape.diagonal', 'shape.resize', 'shape.unsafe_split', 'shape.view_copy',
- 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
+ 'nn.padding', 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional',
+ 'nn.pooling_unpool', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
+ 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
+ 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
+ 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
+ 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
+ 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
+ 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -351,6 +351,9 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                         'adaptive_max_pool1d adaptive_max_pool2d '
                         'adaptive_max_pool2d_backward adaptive_max_pool3d '
                         'adaptive_max_pool3d_backward',
+ 'nn.pooling_fractional': 'fractional_max_pool2d fractional_max_pool2d_backward '
+                          'fractional_max_pool3d fractional_max_pool3d_backward',
+ 'nn.pooling_unpool': 'max_unpool2d max_unpool3d',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
  'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
