@@ -78,9 +78,14 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.normalization': 'function:layer_norm function:native_layer_norm function:rms_norm',
  'nn.padding': 'function:constant_pad_nd nn:pad',
  'nn.pooling': 'function:avg_pool1d function:max_pool1d function:max_pool1d_with_indices '
-               'function:max_pool2d function:max_pool3d',
+               'function:max_pool2d function:max_pool3d nn:avg_pool2d nn:avg_pool3d '
+               'nn:max_pool2d_with_indices nn:max_pool3d_with_indices',
  'nn.pooling_adaptive': 'function:_adaptive_avg_pool2d function:_adaptive_avg_pool3d '
-                        'function:adaptive_avg_pool1d function:adaptive_max_pool1d',
+                        'function:adaptive_avg_pool1d function:adaptive_max_pool1d '
+                        'nn:adaptive_avg_pool2d nn:adaptive_avg_pool3d '
+                        'nn:adaptive_max_pool2d nn:adaptive_max_pool3d',
+ 'nn.pooling_fractional': 'nn:fractional_max_pool2d nn:fractional_max_pool3d',
+ 'nn.pooling_unpool': 'nn:max_unpool2d nn:max_unpool3d',
  'nn.softmax': 'function:_log_softmax function:_log_softmax_backward_data '
                'function:_softmax function:_softmax_backward_data function:log_softmax '
                'function:softmax method:log_softmax method:softmax',

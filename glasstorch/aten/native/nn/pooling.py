@@ -223,7 +223,6 @@ def _declare_max(k: int) -> tuple:
     backward = op(f"{name}_backward(Tensor grad_output, Tensor self, {window}, "
                   f"bool ceil_mode, Tensor indices) -> Tensor", meta=backward_meta, out=True,
                   out_overload="grad_input", out_names=("grad_input",), function=False,
-                  python_module="nn",
                   grad={"grad_output": f"max_pool_double_backward(grad, indices, {k})",
                         "self": "zeros_like(self)"})(backward_kernel)
 
@@ -244,7 +243,7 @@ def _declare_max(k: int) -> tuple:
                       f"offsets]).")
     forward = op(f"{name}(Tensor self, int[{k}] kernel_size, int[{k}] stride=[], "
                  f"int[{k}] padding=0, int[{k}] dilation=1, bool ceil_mode=False) "
-                 f"-> (Tensor, Tensor)", meta=meta, function=False, python_module="nn",
+                 f"-> (Tensor, Tensor)", meta=meta, python_module="nn",
                  grad={"self": f"{name}_backward(grad, self, kernel_size, stride, padding, "
                                f"dilation, ceil_mode, result1)",
                        "output_differentiability": (True, False)})(kernel)
@@ -294,7 +293,7 @@ def _declare_avg(k: int) -> tuple:
                                f"shared out over the elements it averaged.")
     backward = op(f"{name}_backward(Tensor grad_output, Tensor self, {window}) -> Tensor",
                   meta=backward_meta, out=True, out_overload="grad_input",
-                  out_names=("grad_input",), function=False, python_module="nn",
+                  out_names=("grad_input",), function=False,
                   grad={"grad_output": f"{name}(grad, kernel_size, stride, padding, ceil_mode, "
                                        f"count_include_pad, divisor_override)",
                         "self": "zeros_like(self)"})(backward_kernel)
@@ -318,7 +317,7 @@ def _declare_avg(k: int) -> tuple:
     forward = op(f"{name}(Tensor self, int[{k}] kernel_size, int[{k}] stride=[], "
                  f"int[{k}] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
                  f"int? divisor_override=None) -> Tensor", meta=meta, out=True,
-                 function=False, python_module="nn",
+                 python_module="nn",
                  grad={"self": f"{name}_backward(grad, self, kernel_size, stride, padding, "
                                f"ceil_mode, count_include_pad, divisor_override)"})(kernel)
     return forward, backward

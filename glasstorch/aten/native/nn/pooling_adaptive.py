@@ -182,7 +182,7 @@ def _declare_max(k: int) -> tuple:
                   meta=lambda grad_output, self, indices: TensorMeta(self._size,
                                                                      grad_output._dtype),
                   out=True, out_overload="grad_input", out_names=("grad_input",),
-                  function=False, python_module="nn",
+                  function=False,
                   grad={"grad_output": f"max_pool_double_backward(grad, indices, {k})",
                         "self": "zeros_like(self)"})(backward_kernel)
 
@@ -198,7 +198,7 @@ def _declare_max(k: int) -> tuple:
     kernel.__doc__ = (f"Max pooling of the last {k} dims to `output_size`, with each "
                       f"maximum's flat index over those dims (Note [Adaptive windows]).")
     forward = op(f"{name}(Tensor self, int[{k}] output_size) -> (Tensor, Tensor)", meta=meta,
-                 out=True, out_names=("out", "indices"), function=False, python_module="nn",
+                 out=True, out_names=("out", "indices"), python_module="nn",
                  grad={"self": f"{name}_backward(grad, self, result1)",
                        "output_differentiability": (True, False)})(kernel)
     return forward, backward
@@ -228,14 +228,14 @@ def _global_or_adaptive(k: int, self, output_size, adaptive):
 
 
 @composite("adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor",
-           function=False, python_module="nn")
+           python_module="nn")
 def adaptive_avg_pool2d(self, output_size):
     """Average pooling of the last 2 dims to `output_size` (Note [Adaptive windows])."""
     return _global_or_adaptive(2, self, output_size, _adaptive_avg_pool2d)
 
 
 @composite("adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor",
-           function=False, python_module="nn")
+           python_module="nn")
 def adaptive_avg_pool3d(self, output_size):
     """Average pooling of the last 3 dims to `output_size` (Note [Adaptive windows])."""
     return _global_or_adaptive(3, self, output_size, _adaptive_avg_pool3d)

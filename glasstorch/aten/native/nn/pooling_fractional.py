@@ -121,7 +121,7 @@ def _declare(k: int) -> tuple:
                   meta=lambda grad_output, self, *rest: TensorMeta(self._size,
                                                                    grad_output._dtype),
                   out=True, out_overload="grad_input", out_names=("grad_input",),
-                  function=False, python_module="nn",
+                  function=False,
                   grad={"grad_output": f"max_pool_double_backward(grad, indices, {k})",
                         "self": "zeros_like(self)"})(backward_kernel)
 
@@ -138,7 +138,7 @@ def _declare(k: int) -> tuple:
                       f"flat index.")
     forward = op(f"{name}(Tensor self, int[{k}] kernel_size, int[{k}] output_size, "
                  f"Tensor random_samples) -> (Tensor, Tensor)", meta=meta, out=True,
-                 out_names=("output", "indices"), function=False, python_module="nn",
+                 out_names=("output", "indices"), python_module="nn",
                  grad={"self": f"{name}_backward(grad, self, kernel_size, output_size, "
                                f"result1)",
                        "random_samples": "non_differentiable",
