@@ -11,3 +11,5 @@ from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, Fea
 from .activation import *  # noqa: F401,F403
 from .activation_random import *  # noqa: F401,F403
 from . import lazy  # noqa: F401  (LazyModuleMixin, for lazy layers)
+from .pooling import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
