@@ -110,7 +110,8 @@ ReflectionPad3d = _layer(_ReflectionPadNd, 3, "ReflectionPad3d", "The last three
 ReplicationPad1d = _layer(_ReplicationPadNd, 1, "ReplicationPad1d", "The last dim's edges repeated."
                           + _EXAMPLE.format(name="ReplicationPad1d", args="1",
                                             result="tensor([[1., 1., 2., 3., 3.]])"))
-ReplicationPad2d = _layer(_ReplicationPadNd, 2, "ReplicationPad2d", "The last two dims' edges repeated.")
+ReplicationPad2d = _layer(_ReplicationPadNd, 2, "ReplicationPad2d",
+                          "The last two dims' edges repeated.")
 ReplicationPad3d = _layer(_ReplicationPadNd, 3, "ReplicationPad3d",
                           "The last three dims' edges repeated.")
 CircularPad1d = _layer(_CircularPadNd, 1, "CircularPad1d", "The last dim wrapped around."

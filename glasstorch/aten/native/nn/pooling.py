@@ -17,12 +17,14 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ... import functions as at
 from ...derivatives import derivative_helper
+from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from .pooling_windows import (check_output, check_positive, expand, first_positions,
                               offset_positions, offsets, output_size, padded, window_slice)
 
 _BOOL = frozenset({np.dtype(np.bool_)})
+_BOOL_AND_HALVES = _BOOL | {dtypes.float16._np, dtypes.bfloat16._np}
 _WORDS = {2: ("3D or 4D", "3D", "4D"), 3: ("4D or 5D", "4D", "5D")}
 
 
@@ -126,8 +128,9 @@ def _scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.n
     """Each input element's sum of the gradients of the outputs whose index names it."""
     spatial = math.prod(out.shape[-k:])
     rows = math.prod(out.shape[:-k])
-    flat = indices.reshape(rows, -1) + (np.arange(rows) * spatial)[:, None]
-    weights = grad.reshape(rows, -1).astype(np.float64).ravel()
+    pooled = math.prod(indices.shape[-k:])
+    flat = indices.reshape(rows, pooled) + (np.arange(rows) * spatial)[:, None]
+    weights = grad.reshape(rows, pooled).astype(np.float64).ravel()
     total = np.bincount(flat.ravel(), weights=weights, minlength=rows * spatial)
     np.copyto(out, total.reshape(out.shape), casting="unsafe")
 
@@ -305,7 +308,10 @@ def _declare_avg(k: int) -> tuple:
 
     def kernel(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                divisor_override, *, out):
-        refuse(self, name if k == 2 else "avg_pool3d_out_frame", _BOOL)
+        if k == 2:
+            refuse(self, name, _BOOL)
+        else:                        # torch's 3d kernel has no float16/bfloat16 loop
+            refuse(self, "avg_pool3d_out_frame", _BOOL_AND_HALVES)
         kernel, stride, padding = _avg_arguments(k, kernel_size, stride, padding,
                                                  divisor_override)
         _avg_forward(self, kernel, stride, padding, ceil_mode, count_include_pad,
@@ -316,8 +322,7 @@ def _declare_avg(k: int) -> tuple:
                       f"`count_include_pad`).")
     forward = op(f"{name}(Tensor self, int[{k}] kernel_size, int[{k}] stride=[], "
                  f"int[{k}] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
-                 f"int? divisor_override=None) -> Tensor", meta=meta, out=True,
-                 python_module="nn",
+                 f"int? divisor_override=None) -> Tensor", meta=meta, python_module="nn",
                  grad={"self": f"{name}_backward(grad, self, kernel_size, stride, padding, "
                                f"ceil_mode, count_include_pad, divisor_override)"})(kernel)
     return forward, backward
@@ -330,8 +335,9 @@ avg_pool3d, avg_pool3d_backward = _declare_avg(3)
 # ----------------------------------------------------------------------------------
 # Composites: the 1d forms (a 2d pooling over a size-1 dim) and the value-only forms
 # ----------------------------------------------------------------------------------
-def _check_1d(name: str, self, words: str) -> None:
-    if self.dim() not in (2, 3) or not all(self._size[-2:]) if words else False:
+def _check_1d(name: str, self) -> None:
+    """A (batched) input of 2 or 3 dims, the channel and length dims not empty."""
+    if self.dim() not in (2, 3) or not all(self._size[-2:]):
         raise RuntimeError(f"{name}: Expected 2D or 3D (batch mode) tensor with optional 0 "
                            f"dim batch size for input, but got:{list(self._size)}")
 
@@ -347,7 +353,10 @@ def max_pool1d_with_indices(self, kernel_size, stride=(), padding=(0,), dilation
         >>> torch.max_pool1d_with_indices(torch.tensor([[1., 3., 2., 0.]]), [2])
         (tensor([[3., 2.]]), tensor([[1, 2]]))
     """
-    _check_1d("max_pool1d", self, "words")
+    if self.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {self.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for "
+                           f"max_pool1d)")
     stride = list(stride) or list(kernel_size)
     values, indices = max_pool2d_with_indices(
         self.unsqueeze(-2), [1] + list(kernel_size), [1] + stride, [0] + list(padding),
@@ -358,15 +367,19 @@ def max_pool1d_with_indices(self, kernel_size, stride=(), padding=(0,), dilation
 @composite("max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], "
            "int[1] dilation=[1], bool ceil_mode=False) -> Tensor")
 def max_pool1d(self, kernel_size, stride=(), padding=(0,), dilation=(1,), ceil_mode=False):
-    """The maxima of `max_pool1d_with_indices`.
+    """The maxima of `max_pool1d_with_indices` (a tensor of its own, as torch's
+    dedicated kernel returns, unless autograd records the pooling).
 
     Example::
 
         >>> torch.max_pool1d(torch.tensor([[1., 3., 2., 0.]]), [2])
         tensor([[3., 2.]])
     """
-    return max_pool1d_with_indices(self, kernel_size, stride, padding, dilation,
-                                      ceil_mode)[0]
+    _check_1d("max_pool1d", self)
+    values = max_pool1d_with_indices(self, kernel_size, stride, padding, dilation,
+                                     ceil_mode)[0]
+    recorded = self.requires_grad and not local_keys.excluded & AUTOGRAD
+    return values if recorded else values.clone()
 
 
 @composite("max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "

@@ -11,8 +11,9 @@ Note [Adaptive windows]
     mean over a box is the mean of the per-dim means (a NaN stays in its own windows),
     and the maximum over a box is the maximum of the per-dim maxima, whose chosen
     positions are carried along to make the flat index. Averaging's backward contracts
-    each dim with a small (n, m) matrix of ``1 / length`` entries (BLAS). Scanning each interval in order and letting a larger value or a NaN win picks
-    the element torch's row-major scan picks.
+    each dim with a small (n, m) matrix of ``1 / length`` entries (BLAS). Scanning each
+    interval in order and letting a larger value or a NaN win picks the element torch's
+    row-major scan picks.
 """
 from __future__ import annotations
 
@@ -161,7 +162,7 @@ def _declare_avg(k: int) -> tuple:
     kernel.__doc__ = (f"Average pooling of the last {k} dims to `output_size` "
                       f"(Note [Adaptive windows]).")
     forward = op(f"_{name}(Tensor self, SymInt[{k}] output_size) -> Tensor", meta=meta,
-                 out=True, grad={"self": f"_{name}_backward(grad, self)"})(kernel)
+                 grad={"self": f"_{name}_backward(grad, self)"})(kernel)
     return forward, backward
 
 
@@ -198,7 +199,7 @@ def _declare_max(k: int) -> tuple:
     kernel.__doc__ = (f"Max pooling of the last {k} dims to `output_size`, with each "
                       f"maximum's flat index over those dims (Note [Adaptive windows]).")
     forward = op(f"{name}(Tensor self, int[{k}] output_size) -> (Tensor, Tensor)", meta=meta,
-                 out=True, out_names=("out", "indices"), python_module="nn",
+                 python_module="nn",
                  grad={"self": f"{name}_backward(grad, self, result1)",
                        "output_differentiability": (True, False)})(kernel)
     return forward, backward

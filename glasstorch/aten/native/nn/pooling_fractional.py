@@ -32,7 +32,7 @@ def window_starts(samples: np.ndarray, n: int, m: int, pool: int) -> np.ndarray:
     starts = np.full((samples.shape[0], m), n - pool, np.int64)
     if m > 1:
         alpha = samples.dtype.type(n - pool) / samples.dtype.type(m - 1)
-        i = np.arange(m - 1, dtype=samples.dtype)
+        i = np.arange(m - 1).astype(samples.dtype)
         u = samples[:, None]
         starts[:, :-1] = ((i + u) * alpha).astype(np.int64) - (u * alpha).astype(np.int64)
     return starts
@@ -60,7 +60,7 @@ def _fractional_max(self, kernel, samples, values, indices) -> None:
     current = self.reshape((planes,) + spatial)
     current = current.astype(np.float32) if current.dtype.itemsize == 2 else current
     batch = planes // self.shape[-k - 1]
-    samples = samples[:batch].reshape(planes, k).astype(current.dtype)
+    samples = samples[:batch].reshape(planes, k)     # its dtype's arithmetic places windows
     order = (1, 0) if k == 2 else (0, 1, 2)    # which sample each pooled dim reads
     out_spatial = values.shape[-k:]
     carried = []
@@ -101,7 +101,8 @@ def _fractional_shape(k: int, self, kernel_size, output_size, random_samples) ->
         raise RuntimeError(f"Expect _random_samples.size(2) equals to {k}; got "
                            f"{random_samples._size[2]}.")
     for axis, n, m, pool in zip(_AXES[k], size[-k:], output_size, kernel_size):
-        if m + pool - 1 > n:
+        # torch's 3d check is strict: the last window may not end at the input's end
+        if m + pool - 1 > n or (k == 3 and m + pool - 1 == n):
             raise RuntimeError(f"{name}: pool {axis} {pool} too large relative to input "
                                f"{axis} {n}")
     return size[:-k] + tuple(output_size)
@@ -130,18 +131,18 @@ def _declare(k: int) -> tuple:
         return TensorMeta(shape, self._dtype), TensorMeta(shape, dtypes.int64)
 
     def kernel(self, kernel_size, output_size, random_samples, *, out):
-        refuse(self, name, _NOT_FLOATING)
+        refuse(self, f"{name}_out_frame", _NOT_FLOATING)
         _fractional_max(self, tuple(kernel_size), random_samples, *out)
     kernel.__name__ = name
     kernel.__doc__ = (f"Max pooling of the last {k} dims over windows placed by "
                       f"`random_samples` (Note [Fractional windows]), with each maximum's "
                       f"flat index.")
     forward = op(f"{name}(Tensor self, int[{k}] kernel_size, int[{k}] output_size, "
-                 f"Tensor random_samples) -> (Tensor, Tensor)", meta=meta, out=True,
-                 out_names=("output", "indices"), python_module="nn",
+                 f"Tensor random_samples) -> (Tensor, Tensor)", meta=meta,
+                 python_module="nn",
                  grad={"self": f"{name}_backward(grad, self, kernel_size, output_size, "
                                f"result1)",
-                       "random_samples": "non_differentiable",
+                       "random_samples": "refuses_requires_grad",
                        "output_differentiability": (True, False)})(kernel)
     return forward, backward
 

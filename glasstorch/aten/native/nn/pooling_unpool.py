@@ -76,7 +76,7 @@ max_unpool2d = op(
     "max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor",
     meta=lambda self, indices, output_size: TensorMeta(
         _unpool_shape(2, self, indices, output_size), self._dtype),
-    out=True, python_module="nn",
+    python_module="nn",
     grad={"self": "max_pool_double_backward(grad, indices, 2)",
           "indices": "non_differentiable"})(_unpool_kernel(2))
 
@@ -85,6 +85,6 @@ max_unpool3d = op(
     "int[3] padding) -> Tensor",
     meta=lambda self, indices, output_size, stride, padding: TensorMeta(
         _unpool_shape(3, self, indices, output_size, stride), self._dtype),
-    out=True, python_module="nn",
+    python_module="nn",
     grad={"self": "max_pool_double_backward(grad, indices, 3)",
           "indices": "non_differentiable"})(_unpool_kernel(3))
