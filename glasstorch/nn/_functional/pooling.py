@@ -338,7 +338,6 @@ def _unpool_size(input: Tensor, kernel, stride, padding, output_size) -> list:
                for d in range(k)]
     if output_size is None:
         return default
-    output_size = list(output_size)
     if len(output_size) == k + 2:
         output_size = output_size[2:]
     if len(output_size) != k:
@@ -349,7 +348,7 @@ def _unpool_size(input: Tensor, kernel, stride, padding, output_size) -> list:
         if not low < output_size[d] < high:
             raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
                              f'{low} and {high})')
-    return output_size
+    return list(output_size)
 
 
 def _unpool_arguments(k: int, input, kernel_size, stride, padding, output_size) -> tuple:

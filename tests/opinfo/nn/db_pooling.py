@@ -481,6 +481,16 @@ def errors_max_pool1d():
     yield ErrorInput(SampleInput(make_tensor((3,), gt.float32), [2]), RuntimeError,
                      r"^max_pool1d: Expected 2D or 3D \(batch mode\) tensor with optional 0 dim "
                      r"batch size for input, but got:\[3\]$")
+    x = make_tensor((2, 3, 8), gt.float32)
+    cases = ((([0],), r"kernel_size must be greater than zero, but got 0"),
+             (([2], [0]), r"stride must be greater than zero, but got 0"),
+             (([2], [1], [-1]), r"padding must be non-negative, but got -1"),
+             (([2], [1], [2]), r"padding should be at most half of kernel size, but got "
+                               r"padding=2 and kernel_size=2"),
+             (([2], [1], [0], [0]), r"dilation must be greater than zero, but got 0"),
+             (([9],), r"Invalid computed output size: 0"))
+    for args, match in cases:
+        yield ErrorInput(SampleInput(x, *args), RuntimeError, rf"^max_pool1d\(\) {match}$")
 
 
 # ----- entries ---------------------------------------------------------------------------

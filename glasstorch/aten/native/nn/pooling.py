@@ -364,6 +364,24 @@ def max_pool1d_with_indices(self, kernel_size, stride=(), padding=(0,), dilation
     return values.squeeze(-2), indices.squeeze(-2)
 
 
+def _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode) -> None:
+    """torch's max_pool1d checks, in its words."""
+    checks = (("kernel_size", kernel_size[0], "must be greater than zero", 1),
+              ("stride", stride[0], "must be greater than zero", 1),
+              ("padding", padding[0], "must be non-negative", 0),
+              ("dilation", dilation[0], "must be greater than zero", 1))
+    for what, value, words, least in checks:
+        if value < least:
+            raise RuntimeError(f"max_pool1d() {what} {words}, but got {value}")
+        if what == "padding" and value > kernel_size[0] // 2:
+            raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, "
+                               f"but got padding={value} and kernel_size={kernel_size[0]}")
+    length = output_size(self._size[-1], kernel_size[0], padding[0], stride[0], dilation[0],
+                         ceil_mode)
+    if length < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")
+
+
 @composite("max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], "
            "int[1] dilation=[1], bool ceil_mode=False) -> Tensor")
 def max_pool1d(self, kernel_size, stride=(), padding=(0,), dilation=(1,), ceil_mode=False):
@@ -376,6 +394,8 @@ def max_pool1d(self, kernel_size, stride=(), padding=(0,), dilation=(1,), ceil_m
         tensor([[3., 2.]])
     """
     _check_1d("max_pool1d", self)
+    _check_max_pool1d(self, kernel_size, list(stride) or list(kernel_size), padding, dilation,
+                      ceil_mode)
     values = max_pool1d_with_indices(self, kernel_size, stride, padding, dilation,
                                      ceil_mode)[0]
     recorded = self.requires_grad and not local_keys.excluded & AUTOGRAD
