@@ -21,7 +21,8 @@ from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from .pooling_windows import (check_output, check_positive, expand, first_positions,
-                              offset_positions, offsets, output_size, padded, window_slice)
+                              offset_deltas, offsets, output_size, padded, window_origins,
+                              window_slice)
 
 _BOOL = frozenset({np.dtype(np.bool_)})
 _BOOL_AND_HALVES = _BOOL | {dtypes.float16._np, dtypes.bfloat16._np}
@@ -97,31 +98,41 @@ def _lowest(dtype: np.dtype):
 
 
 def _max_forward(self: np.ndarray, kernel, stride, padding, dilation, values, indices) -> None:
-    """Running maximum over the kernel offsets, remembering which offset won."""
+    """The windows' maxima (a running `np.maximum`, which keeps NaN), then each one's
+    first offset holding it (a window's last NaN, torch's rule), made flat input indices."""
     k = len(kernel)
     out_spatial = values.shape[-k:]
     compute = np.float32 if self.dtype.itemsize == 2 and self.dtype.kind != "i" else None
-    source = padded(self, out_spatial, kernel, stride, padding, dilation,
-                    _lowest(np.dtype(compute or self.dtype)), compute)
-    best = np.full(values.shape, _lowest(source.dtype), source.dtype)
-    winner = np.full(values.shape, -1, np.int64)
-    floating = source.dtype.kind == "f"
-    for j, offset in enumerate(offsets(kernel)):
-        view = source[window_slice(offset, out_spatial, stride, dilation)]
-        update = view > best
-        if floating:
-            update |= np.isnan(view)
-        np.copyto(best, view, where=update)
-        np.copyto(winner, j, where=update)
-    np.copyto(values, best, casting="unsafe")
-    spatial = self.shape[-k:]
-    count = math.prod(out_spatial)
-    positions = offset_positions(out_spatial, spatial, stride, padding, dilation,
-                                 kernel).reshape(-1, count)
-    first = first_positions(out_spatial, spatial, stride, padding, dilation).reshape(count)
-    won = winner.reshape(-1, count)
-    chosen = positions[np.maximum(won, 0), np.arange(count)]
-    indices.reshape(-1, count)[...] = np.where(won >= 0, chosen, first)
+    lowest = _lowest(np.dtype(compute or self.dtype))
+    source = padded(self, out_spatial, kernel, stride, padding, dilation, lowest, compute)
+    views = [source[window_slice(offset, out_spatial, stride, dilation)]
+             for offset in offsets(kernel)]
+    best = values if values.dtype == source.dtype else np.empty(values.shape, source.dtype)
+    np.copyto(best, views[0])
+    for view in views[1:]:
+        np.maximum(best, view, out=best)
+    winner = np.zeros(values.shape, np.int32)
+    for j in reversed(range(len(views))):           # ends at the first offset holding it
+        np.copyto(winner, j, where=np.equal(views[j], best))
+    if source.dtype.kind == "f" and self.size and np.isnan(np.min(self)):
+        for j, view in enumerate(views):
+            np.copyto(winner, j, where=np.isnan(view))
+    if best is not values:
+        np.copyto(values, best, casting="unsafe")
+    # no element above -inf (or the integer minimum): the window's first input position
+    np.copyto(winner, -1, where=best == lowest)
+    _winners_to_indices(winner, self.shape[-k:], kernel, stride, padding, dilation, indices)
+
+
+def _winners_to_indices(winner, spatial, kernel, stride, padding, dilation, indices) -> None:
+    """Flat input indices from winning offsets (-1: no element beat -inf, so the
+    window's first position inside the input)."""
+    out_spatial = winner.shape[-len(kernel):]
+    origins = window_origins(out_spatial, spatial, stride, padding)
+    np.add(np.take(offset_deltas(spatial, kernel, dilation), winner), origins, out=indices)
+    if winner.min(initial=0) < 0:
+        first = first_positions(out_spatial, spatial, stride, padding, dilation)
+        np.copyto(indices, np.broadcast_to(first, indices.shape), where=winner < 0)
 
 
 def _scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.ndarray) -> None:

@@ -115,16 +115,22 @@ def first_positions(out_spatial: tuple, spatial: tuple, stride, padding, dilatio
     return flat
 
 
-def offset_positions(out_spatial: tuple, spatial: tuple, stride, padding, dilation,
-                     kernel) -> np.ndarray:
-    """For each kernel offset (row-major), each window's flat input index at it:
-    shape ``(prod(kernel), *out_spatial)``."""
-    grids = []
-    for axis, (n, s, p, d, size) in enumerate(zip(out_spatial, stride, padding, dilation,
-                                                   kernel)):
-        position = np.arange(size)[:, None] * d + np.arange(n)[None, :] * s - p
-        shape = [1] * (2 * len(out_spatial))
-        shape[axis], shape[len(out_spatial) + axis] = size, n
-        grids.append(position.reshape(shape) * math.prod(spatial[axis + 1:]))
-    total = sum(grids)
-    return total.reshape((math.prod(kernel),) + tuple(out_spatial))
+def window_origins(out_spatial: tuple, spatial: tuple, stride, padding) -> np.ndarray:
+    """Each window's start as a flat index over the spatial dims (it may lie in the
+    padding: only an offset's delta added to it names an element)."""
+    flat = np.zeros(out_spatial, np.int64)
+    for axis, (n, s, p) in enumerate(zip(out_spatial, stride, padding)):
+        shape = [1] * len(out_spatial)
+        shape[axis] = n
+        start = np.arange(n) * s - p
+        flat = flat + start.reshape(shape) * math.prod(spatial[axis + 1:])
+    return flat
+
+
+def offset_deltas(spatial: tuple, kernel, dilation) -> np.ndarray:
+    """Each kernel offset's distance from its window's start, as a flat index (row-major
+    over the offsets, as `offsets` visits them)."""
+    deltas = np.zeros((), np.int64)
+    for axis, (size, d) in enumerate(zip(kernel, dilation)):
+        deltas = np.add.outer(deltas, np.arange(size) * d * math.prod(spatial[axis + 1:]))
+    return deltas.reshape(-1)
