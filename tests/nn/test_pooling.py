@@ -155,3 +155,32 @@ def test_global_average_records_a_mean():
         "AdaptiveAvgPool2DBackward0"
     assert type(gt.nn.functional.max_pool2d(x, 2).grad_fn).__name__ == \
         "MaxPool2DWithIndicesBackward0"
+
+
+@pytest.mark.parametrize("call", [
+    lambda F, t: F.max_pool2d(t, 2, return_indices=True),
+    lambda F, t: F.avg_pool2d(t, 3, 2, 1),
+    lambda F, t: F.adaptive_avg_pool2d(t, 3),
+    lambda F, t: F.adaptive_max_pool2d(t, 3, return_indices=True),
+    lambda F, t: F.fractional_max_pool2d(t, 2, output_size=3, return_indices=True,
+                                         _random_samples=t.new_full((2, 3, 2), 0.5)),
+])
+def test_channels_last_layout_matches_torch(call):
+    """Results keep a channels-last input's layout where torch's kernels do."""
+    x = np.random.default_rng(3).standard_normal((2, 3, 8, 8)).astype(np.float32)
+    results = []
+    for lib in (gt, torch):
+        result = call(lib.nn.functional, lib.tensor(x).to(memory_format=lib.channels_last))
+        results.append(result if isinstance(result, tuple) else (result,))
+    for mine, theirs in zip(*results):
+        assert mine.stride() == theirs.stride()
+        np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+def test_channels_last_3d_layout_matches_torch():
+    x = np.random.default_rng(4).standard_normal((2, 3, 4, 6, 6)).astype(np.float32)
+    for name in ("max_pool3d", "avg_pool3d"):
+        mine, theirs = (getattr(lib.nn.functional, name)(
+            lib.tensor(x).to(memory_format=lib.channels_last_3d), 2) for lib in (gt, torch))
+        assert mine.stride() == theirs.stride()
+        np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6)

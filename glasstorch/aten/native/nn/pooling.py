@@ -21,8 +21,8 @@ from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from .pooling_windows import (check_output, check_positive, expand, first_positions,
-                              offset_deltas, offsets, output_size, padded, window_origins,
-                              window_slice)
+                              offset_deltas, offsets, output_size, padded, result_strides,
+                              window_origins, window_slice)
 
 _BOOL = frozenset({np.dtype(np.bool_)})
 _BOOL_AND_HALVES = _BOOL | {dtypes.float16._np, dtypes.bfloat16._np}
@@ -246,7 +246,8 @@ def _declare_max(k: int) -> tuple:
         _check_rank(k, self)
         shape = pooled_shape(f"{name}_out_cpu_template()", k, self, kernel, stride, padding,
                              dilation, ceil_mode)
-        return TensorMeta(shape, self._dtype), TensorMeta(shape, dtypes.int64)
+        strides = result_strides(self, shape)
+        return TensorMeta(shape, self._dtype, strides), TensorMeta(shape, dtypes.int64, strides)
 
     def kernel(self, kernel_size, stride, padding, dilation, ceil_mode, *, out):
         refuse(self, f"max_pool{k}d", _BOOL)
@@ -315,7 +316,8 @@ def _declare_avg(k: int) -> tuple:
     def meta(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True,
              divisor_override=None):
         shape = _avg_shape(k, self, kernel_size, stride, padding, ceil_mode, divisor_override)
-        return TensorMeta(shape, self._dtype)
+        # torch's 3d kernel writes contiguous results whatever the input's layout
+        return TensorMeta(shape, self._dtype, result_strides(self, shape) if k == 2 else None)
 
     def kernel(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                divisor_override, *, out):

@@ -25,6 +25,7 @@ from ....c10 import dtype as dtypes
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from .pooling import _scatter_to_indices
+from .pooling_windows import result_strides
 
 _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16,
                                                 np.int32, np.int64))
@@ -150,7 +151,7 @@ def _declare_avg(k: int) -> tuple:
     def meta(self, output_size):
         shape = _adaptive_shape(name, k, self, output_size,
                                 f"{name}: output_size must be {k}")
-        return TensorMeta(shape, self._dtype)
+        return TensorMeta(shape, self._dtype, result_strides(self, shape) if k == 2 else None)
 
     def kernel(self, output_size, *, out):
         refuse(self, _kernel_name("avg", k), _NOT_FLOATING)
@@ -190,7 +191,8 @@ def _declare_max(k: int) -> tuple:
     def meta(self, output_size):
         shape = _adaptive_shape(name, k, self, output_size,
                                 f"{name}(): internal error: output_size.size() must be {k}")
-        return TensorMeta(shape, self._dtype), TensorMeta(shape, dtypes.int64)
+        strides = result_strides(self, shape) if k == 2 else None
+        return TensorMeta(shape, self._dtype, strides), TensorMeta(shape, dtypes.int64, strides)
 
     def kernel(self, output_size, *, out):
         refuse(self, _kernel_name("max", k), _NOT_FLOATING)

@@ -20,6 +20,9 @@ import math
 
 import numpy as np
 
+from ....c10.layout import channels_last, channels_last_3d
+from ..creation.copy import memory_format_strides, suggest_memory_format
+
 
 def expand(name: str, value, k: int, what: str, may_be_empty: bool = False) -> tuple:
     """A pooling argument as `k` ints: a single int repeats (torch's rule for int[k]);
@@ -134,3 +137,12 @@ def offset_deltas(spatial: tuple, kernel, dilation) -> np.ndarray:
     for axis, (size, d) in enumerate(zip(kernel, dilation)):
         deltas = np.add.outer(deltas, np.arange(size) * d * math.prod(spatial[axis + 1:]))
     return deltas.reshape(-1)
+
+
+def result_strides(self, shape: tuple) -> tuple | None:
+    """Channels-last strides for a result of `shape` when the input is laid out
+    channels-last (torch keeps the layout), else None (contiguous)."""
+    layout = suggest_memory_format(self)
+    if layout is channels_last or layout is channels_last_3d:
+        return memory_format_strides(shape, layout)
+    return None
