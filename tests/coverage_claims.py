@@ -93,11 +93,9 @@ CLAIMED = {
         triangular_solve vander""",
     "convolution, pooling, normalization, recurrent and loss kernels (issues 15 "
     "and 16)": """
-        adaptive_avg_pool1d adaptive_max_pool1d affine_grid_generator avg_pool1d batch_norm
-        channel_shuffle cosine_similarity ctc_loss
+        affine_grid_generator batch_norm channel_shuffle cosine_similarity ctc_loss
         embedding_bag grid_sampler grid_sampler_2d grid_sampler_3d group_norm gru gru_cell
-        instance_norm lstm lstm_cell max_pool1d
-        max_pool1d_with_indices max_pool2d max_pool3d native_batch_norm native_channel_shuffle
+        instance_norm lstm lstm_cell native_batch_norm native_channel_shuffle
         native_group_norm native_norm norm_except_dim pairwise_distance pdist pixel_shuffle
         pixel_unshuffle rnn_relu rnn_relu_cell rnn_tanh rnn_tanh_cell""",
     "spectral functions and windows (issue 18)": """

@@ -289,7 +289,8 @@ def parse_default(text: str, typ: Type):
         return text == "True"
     if text.startswith("[") and text.endswith("]"):
         inner = text[1:-1].strip()
-        return tuple(parse_default(p.strip(), typ) for p in inner.split(",")) if inner else ()
+        item = Type(typ.base)           # an item of `int[1] padding=[0]` is one int
+        return tuple(parse_default(p.strip(), item) for p in inner.split(",")) if inner else ()
     if text[0] in "'\"":
         return text[1:-1]
     if text in SYMBOLIC_DEFAULTS:

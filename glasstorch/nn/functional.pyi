@@ -9,6 +9,8 @@ from glasstorch.c10.dtype import dtype as _dtype
 from glasstorch.c10.generator import Generator as _Generator
 from glasstorch.c10.layout import layout as _layout, memory_format as _memory_format
 from glasstorch.c10.dtype import dtype
+from glasstorch import adaptive_avg_pool1d as adaptive_avg_pool1d
+from glasstorch import avg_pool1d as avg_pool1d
 from glasstorch import bilinear as bilinear
 from glasstorch import celu_ as celu_
 from glasstorch import conv1d as conv1d
@@ -77,6 +79,30 @@ from glasstorch.nn._functional.loss_margin import triplet_margin_with_distance_l
 from glasstorch.nn._functional.normalization import layer_norm as layer_norm
 from glasstorch.nn._functional.normalization import normalize as normalize
 from glasstorch.nn._functional.normalization import rms_norm as rms_norm
+from glasstorch.nn._functional.pooling import adaptive_avg_pool2d as adaptive_avg_pool2d
+from glasstorch.nn._functional.pooling import adaptive_avg_pool3d as adaptive_avg_pool3d
+from glasstorch.nn._functional.pooling import adaptive_max_pool1d as adaptive_max_pool1d
+from glasstorch.nn._functional.pooling import adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices
+from glasstorch.nn._functional.pooling import adaptive_max_pool2d as adaptive_max_pool2d
+from glasstorch.nn._functional.pooling import adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices
+from glasstorch.nn._functional.pooling import adaptive_max_pool3d as adaptive_max_pool3d
+from glasstorch.nn._functional.pooling import adaptive_max_pool3d_with_indices as adaptive_max_pool3d_with_indices
+from glasstorch.nn._functional.pooling import fractional_max_pool2d as fractional_max_pool2d
+from glasstorch.nn._functional.pooling import fractional_max_pool2d_with_indices as fractional_max_pool2d_with_indices
+from glasstorch.nn._functional.pooling import fractional_max_pool3d as fractional_max_pool3d
+from glasstorch.nn._functional.pooling import fractional_max_pool3d_with_indices as fractional_max_pool3d_with_indices
+from glasstorch.nn._functional.pooling import lp_pool1d as lp_pool1d
+from glasstorch.nn._functional.pooling import lp_pool2d as lp_pool2d
+from glasstorch.nn._functional.pooling import lp_pool3d as lp_pool3d
+from glasstorch.nn._functional.pooling import max_pool1d as max_pool1d
+from glasstorch.nn._functional.pooling import max_pool1d_with_indices as max_pool1d_with_indices
+from glasstorch.nn._functional.pooling import max_pool2d as max_pool2d
+from glasstorch.nn._functional.pooling import max_pool2d_with_indices as max_pool2d_with_indices
+from glasstorch.nn._functional.pooling import max_pool3d as max_pool3d
+from glasstorch.nn._functional.pooling import max_pool3d_with_indices as max_pool3d_with_indices
+from glasstorch.nn._functional.pooling import max_unpool1d as max_unpool1d
+from glasstorch.nn._functional.pooling import max_unpool2d as max_unpool2d
+from glasstorch.nn._functional.pooling import max_unpool3d as max_unpool3d
 from glasstorch.nn._functional.sparse import embedding as embedding
 
 _int = builtins.int
@@ -86,6 +112,10 @@ _complex = builtins.complex
 _Number = _int | _float | _bool | _complex
 _size = Sequence[_int]
 
+
+def avg_pool2d(input: Tensor, kernel_size: _int | _size, stride: _int | _size = ..., padding: _int | _size = ..., ceil_mode: _bool = ..., count_include_pad: _bool = ..., divisor_override: _int | None = ...) -> Tensor: ...
+
+def avg_pool3d(input: Tensor, kernel_size: _int | _size, stride: _int | _size = ..., padding: _int | _size = ..., ceil_mode: _bool = ..., count_include_pad: _bool = ..., divisor_override: _int | None = ...) -> Tensor: ...
 
 def elu_(input: Tensor, alpha: _Number = ..., scale: _Number = ..., input_scale: _Number = ...) -> Tensor: ...
 

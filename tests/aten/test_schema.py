@@ -80,3 +80,12 @@ def test_buffers_written_on_the_side_are_not_versioned():
     x, noise = torch.tensor([-1.0, 2.0]), torch.zeros(2)
     torch.ops.aten.rrelu_with_noise_(x, noise, 0.2, 0.2, True)
     assert (x._version, noise._version) == (1, 0) and noise.tolist()[1] == 1.0
+
+
+def test_list_default_items_are_single_values():
+    """An item of a fixed-size list default is one value: ``int[1] padding=[0]`` is
+    ``(0,)``, as ``int[2] stride=1`` is ``(1, 1)``."""
+    parsed = parse_schema("max_pool1d(Tensor self, int[1] kernel_size, int[1] padding=[0], "
+                          "int[2] dilation=[1, 2]) -> Tensor")
+    assert parsed.arguments[2].default == (0,)
+    assert parsed.arguments[3].default == (1, 2)

@@ -11,7 +11,8 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.convolution_functions', 'random.fill', 'random.factories', 'random.sampling',
  'nn.dropout', 'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
  'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin',
- 'nn.normalization', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
+ 'nn.normalization', 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional',
+ 'nn.pooling_unpool', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
  'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
  'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
  'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
@@ -88,6 +89,15 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                        'nn:smooth_l1_loss',
  'nn.normalization': 'function:layer_norm function:native_layer_norm function:rms_norm',
  'nn.padding': 'function:constant_pad_nd nn:pad',
+ 'nn.pooling': 'function:avg_pool1d function:max_pool1d function:max_pool1d_with_indices '
+               'function:max_pool2d function:max_pool3d nn:avg_pool2d nn:avg_pool3d '
+               'nn:max_pool2d_with_indices nn:max_pool3d_with_indices',
+ 'nn.pooling_adaptive': 'function:_adaptive_avg_pool2d function:_adaptive_avg_pool3d '
+                        'function:adaptive_avg_pool1d function:adaptive_max_pool1d '
+                        'nn:adaptive_avg_pool2d nn:adaptive_avg_pool3d '
+                        'nn:adaptive_max_pool2d nn:adaptive_max_pool3d',
+ 'nn.pooling_fractional': 'nn:fractional_max_pool2d nn:fractional_max_pool3d',
+ 'nn.pooling_unpool': 'nn:max_unpool2d nn:max_unpool3d',
  'nn.softmax': 'function:_log_softmax function:_log_softmax_backward_data '
                'function:_softmax function:_softmax_backward_data function:log_softmax '
                'function:softmax method:log_softmax method:softmax',
@@ -361,6 +371,19 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                      'replication_pad1d_backward replication_pad2d '
                      'replication_pad2d_backward replication_pad3d '
                      'replication_pad3d_backward',
+ 'nn.pooling': 'avg_pool1d avg_pool2d avg_pool2d_backward avg_pool3d avg_pool3d_backward '
+               'max_pool1d max_pool1d_with_indices max_pool2d max_pool2d_with_indices '
+               'max_pool2d_with_indices_backward max_pool3d max_pool3d_with_indices '
+               'max_pool3d_with_indices_backward',
+ 'nn.pooling_adaptive': '_adaptive_avg_pool2d _adaptive_avg_pool2d_backward '
+                        '_adaptive_avg_pool3d _adaptive_avg_pool3d_backward '
+                        'adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d '
+                        'adaptive_max_pool1d adaptive_max_pool2d '
+                        'adaptive_max_pool2d_backward adaptive_max_pool3d '
+                        'adaptive_max_pool3d_backward',
+ 'nn.pooling_fractional': 'fractional_max_pool2d fractional_max_pool2d_backward '
+                          'fractional_max_pool3d fractional_max_pool3d_backward',
+ 'nn.pooling_unpool': 'max_unpool2d max_unpool3d',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
  'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',

@@ -19,3 +19,6 @@ from .activation_random import *  # noqa: F401,F403
 from . import lazy  # noqa: F401  (LazyModuleMixin, for lazy layers)
 # convolution layers
 from .conv import *  # noqa: F401,F403
+# pooling and padding layers
+from .pooling import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
