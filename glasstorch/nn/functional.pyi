@@ -11,7 +11,11 @@ from glasstorch.c10.layout import layout as _layout, memory_format as _memory_fo
 from glasstorch.c10.dtype import dtype
 from glasstorch import bilinear as bilinear
 from glasstorch import celu_ as celu_
+from glasstorch import channel_shuffle as channel_shuffle
 from glasstorch import hardshrink as hardshrink
+from glasstorch import native_channel_shuffle as native_channel_shuffle
+from glasstorch import pixel_shuffle as pixel_shuffle
+from glasstorch import pixel_unshuffle as pixel_unshuffle
 from glasstorch import prelu as prelu
 from glasstorch import relu_ as relu_
 from glasstorch import rrelu_ as rrelu_
@@ -59,6 +63,10 @@ from glasstorch.nn._functional.loss import soft_margin_loss as soft_margin_loss
 from glasstorch.nn._functional.normalization import layer_norm as layer_norm
 from glasstorch.nn._functional.normalization import normalize as normalize
 from glasstorch.nn._functional.normalization import rms_norm as rms_norm
+from glasstorch.nn._functional.resample import interpolate as interpolate
+from glasstorch.nn._functional.resample import upsample as upsample
+from glasstorch.nn._functional.resample import upsample_bilinear as upsample_bilinear
+from glasstorch.nn._functional.resample import upsample_nearest as upsample_nearest
 from glasstorch.nn._functional.sparse import embedding as embedding
 
 _int = builtins.int

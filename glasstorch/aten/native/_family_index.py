@@ -10,14 +10,15 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.attention', 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout',
  'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
  'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'nn.padding_modes',
- 'nn.padding', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
- 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
- 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
- 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
- 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
- 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
+ 'nn.padding', 'nn.pixel_shuffle', 'nn.upsample', 'optim.steps', 'pointwise.binary_math',
+ 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
+ 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
+ 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan', 'shape.join',
+ 'reduction.integration', 'reduction.moments', 'sorting.sort', 'reduction.order_statistics',
+ 'reduction.quantile', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.unsafe_split', 'shape.view_copy',
+ 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -76,9 +77,15 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                        'nn:smooth_l1_loss',
  'nn.normalization': 'function:layer_norm function:native_layer_norm function:rms_norm',
  'nn.padding': 'function:constant_pad_nd nn:pad',
+ 'nn.pixel_shuffle': 'function:channel_shuffle function:native_channel_shuffle '
+                     'function:pixel_shuffle function:pixel_unshuffle',
  'nn.softmax': 'function:_log_softmax function:_log_softmax_backward_data '
                'function:_softmax function:_softmax_backward_data function:log_softmax '
                'function:softmax method:log_softmax method:softmax',
+ 'nn.upsample': 'nn:_upsample_nearest_exact1d nn:_upsample_nearest_exact2d '
+                'nn:_upsample_nearest_exact3d nn:upsample_bicubic2d nn:upsample_bilinear2d '
+                'nn:upsample_linear1d nn:upsample_nearest1d nn:upsample_nearest2d '
+                'nn:upsample_nearest3d nn:upsample_trilinear3d',
  'pointwise.binary': 'function:add function:div function:mul function:multiply '
                      'function:rsub function:sub function:subtract method:add method:add_ '
                      'method:div method:div_ method:mul method:mul_ method:multiply '
@@ -336,8 +343,13 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                      'replication_pad1d_backward replication_pad2d '
                      'replication_pad2d_backward replication_pad3d '
                      'replication_pad3d_backward',
+ 'nn.pixel_shuffle': 'channel_shuffle native_channel_shuffle pixel_shuffle pixel_unshuffle',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
+ 'nn.upsample': '_upsample_nearest_exact1d _upsample_nearest_exact2d '
+                '_upsample_nearest_exact3d upsample_bicubic2d upsample_bilinear2d '
+                'upsample_linear1d upsample_nearest1d upsample_nearest2d '
+                'upsample_nearest3d upsample_trilinear3d',
  'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
  'pointwise.binary': 'add add_ div div_ mul mul_ multiply multiply_ rsub sub sub_ subtract '
                      'subtract_',
