@@ -137,3 +137,37 @@ def test_channel_shuffle_records_its_gradient_and_native_refuses():
     with pytest.raises(RuntimeError, match="^derivative for aten::native_channel_shuffle is "
                                            "not implemented$"):
         y.sum().backward()
+
+
+@pytest.mark.parametrize("shape,kwargs", [
+    ((2, 3, 5, 6), dict(kernel_size=2)),
+    ((3, 5, 6), dict(kernel_size=(2, 3), dilation=2, padding=1, stride=(2, 1))),
+    ((1, 2, 7, 7), dict(kernel_size=3, stride=2, padding=1)),
+])
+def test_unfold_and_fold_match_torch(shape, kwargs):
+    """Values bit for bit (overlaps summed in torch's order), gradients, layouts."""
+    mine, theirs = _pair(shape)
+    columns_mine = F.unfold(mine, **kwargs)
+    columns_theirs = torch.nn.functional.unfold(theirs, **kwargs)
+    assert numpy_of(columns_mine).tolist() == numpy_of(columns_theirs).tolist()
+    assert columns_mine.stride() == columns_theirs.stride()
+    image_mine = F.fold(columns_mine, shape[-2:], **kwargs)
+    image_theirs = torch.nn.functional.fold(columns_theirs, shape[-2:], **kwargs)
+    assert numpy_of(image_mine).tolist() == numpy_of(image_theirs).tolist()
+    assert image_mine.stride() == image_theirs.stride()
+    image_mine.square().sum().backward()
+    image_theirs.square().sum().backward()
+    np.testing.assert_allclose(numpy_of(mine.grad), numpy_of(theirs.grad), rtol=1e-6)
+
+
+@pytest.mark.parametrize("make,shape", [
+    (lambda nn: nn.Unfold(2), (2, 3, 4, 5)),
+    (lambda nn: nn.Unfold((2, 3), padding=1, stride=(1, 2)), (3, 4, 5)),
+    (lambda nn: nn.Fold((4, 5), 2), (2, 12, 12)),
+    (lambda nn: nn.Fold(output_size=(5, 5), kernel_size=(2, 3), dilation=2), (12, 3)),
+])
+def test_fold_modules_match_torch(make, shape):
+    mine, theirs = make(nn), make(torch.nn)
+    assert repr(mine) == repr(theirs)
+    x = torch.randn(shape)
+    assert numpy_of(mine(to_glass(x))).tolist() == numpy_of(theirs(x)).tolist()

@@ -12,6 +12,8 @@ import warnings
 
 import glasstorch as torch
 
+from ...aten.binding import get_binding
+
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
 _OPERATORS = {("nearest", 3): "upsample_nearest1d", ("nearest", 4): "upsample_nearest2d",
@@ -108,7 +110,7 @@ def interpolate(input: torch.Tensor, size=None, scale_factor=None, mode: str = "
     operator = _OPERATORS.get((mode, input.dim()))
     if operator is not None:
         extra = () if mode.startswith("nearest") else (align_corners,)
-        return getattr(torch.ops.aten, operator).vec(input, output_size, *extra, factors)
+        return get_binding("nn", operator)(input, output_size, *extra, factors)
     if mode in _RANKS and 3 <= input.dim() <= 5:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                   f"{_RANKS[mode]}D input")

@@ -12,4 +12,5 @@ from .activation import *  # noqa: F401,F403
 from .activation_random import *  # noqa: F401,F403
 from .resample import (ChannelShuffle, PixelShuffle, PixelUnshuffle, Upsample,  # noqa: F401
                        UpsamplingBilinear2d, UpsamplingNearest2d)
+from .fold import Fold, Unfold  # noqa: F401
 from . import lazy  # noqa: F401  (LazyModuleMixin, for lazy layers)

@@ -11,9 +11,10 @@ import numpy as np
 from ...registry import TensorMeta, composite, op
 
 
-def _fresh(result):
-    """The result in memory of its own: a trivial rearrangement (a factor or group
-    count of 1) leaves the reshapes a view, where torch's result is always new."""
+def fresh(result):
+    """The result in memory of its own, as torch's kernels return: reshapes leave a
+    view (of the input for a trivial rearrangement, a factor or group count of 1, or
+    of an intermediate), which is copied then."""
     return result.clone() if result._is_view() else result
 
 
@@ -46,7 +47,7 @@ def pixel_shuffle(self, upscale_factor):
     n = len(batch)
     blocks = self.reshape(*batch, c // (r * r), r, r, h, w)
     order = list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2]
-    return _fresh(blocks.permute(order).contiguous().reshape(*batch, c // (r * r), h * r, w * r))
+    return fresh(blocks.permute(order).contiguous().reshape(*batch, c // (r * r), h * r, w * r))
 
 
 @composite("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor")
@@ -72,7 +73,7 @@ def pixel_unshuffle(self, downscale_factor):
     n = len(batch)
     blocks = self.reshape(*batch, c, h // r, r, w // r, r)
     order = list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3]
-    return _fresh(blocks.permute(order).contiguous().reshape(*batch, c * r * r, h // r, w // r))
+    return fresh(blocks.permute(order).contiguous().reshape(*batch, c * r * r, h // r, w // r))
 
 
 def _check_groups(self, groups) -> None:
@@ -101,7 +102,7 @@ def channel_shuffle(self, groups):
     _check_groups(self, groups)
     n, c, *spatial = self.shape
     grouped = self.reshape(n, groups, c // groups, *spatial).transpose(1, 2)
-    return _fresh(grouped.contiguous().reshape(self.shape))
+    return fresh(grouped.contiguous().reshape(self.shape))
 
 
 def _native_channel_shuffle_meta(self, groups):
