@@ -17,6 +17,7 @@ from ._functional.dropout import *  # noqa: F401,F403
 from ._functional.loss import *  # noqa: F401,F403
 from ._functional.resample import *  # noqa: F401,F403
 from ._functional.fold import *  # noqa: F401,F403
+from ._functional.grid import *  # noqa: F401,F403
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
 _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",

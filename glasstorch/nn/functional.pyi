@@ -52,6 +52,8 @@ from glasstorch.nn._functional.dropout import dropout3d as dropout3d
 from glasstorch.nn._functional.dropout import feature_alpha_dropout as feature_alpha_dropout
 from glasstorch.nn._functional.fold import fold as fold
 from glasstorch.nn._functional.fold import unfold as unfold
+from glasstorch.nn._functional.grid import affine_grid as affine_grid
+from glasstorch.nn._functional.grid import grid_sample as grid_sample
 from glasstorch.nn._functional.loss import binary_cross_entropy as binary_cross_entropy
 from glasstorch.nn._functional.loss import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from glasstorch.nn._functional.loss import cross_entropy as cross_entropy

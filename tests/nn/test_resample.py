@@ -171,3 +171,72 @@ def test_fold_modules_match_torch(make, shape):
     assert repr(mine) == repr(theirs)
     x = torch.randn(shape)
     assert numpy_of(mine(to_glass(x))).tolist() == numpy_of(theirs(x)).tolist()
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_matches_torch(mode, padding_mode, align_corners):
+    """Values and the gradients of both the input and the grid (nearest: zeros)."""
+    image_mine, image_theirs = _pair((2, 3, 5, 4))
+    rng = np.random.default_rng(2)
+    positions = (rng.uniform(-1.4, 1.4, (2, 3, 6, 2))).astype(np.float32)
+    grid_mine = gt.from_numpy(positions.copy()).requires_grad_()
+    grid_theirs = torch.from_numpy(positions.copy()).requires_grad_()
+    kwargs = dict(mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+    out_mine = F.grid_sample(image_mine, grid_mine, **kwargs)
+    out_theirs = torch.nn.functional.grid_sample(image_theirs, grid_theirs, **kwargs)
+    np.testing.assert_allclose(numpy_of(out_mine), numpy_of(out_theirs), atol=1e-5)
+    out_mine.square().sum().backward()
+    out_theirs.square().sum().backward()
+    np.testing.assert_allclose(numpy_of(image_mine.grad), numpy_of(image_theirs.grad),
+                               atol=1e-4)
+    np.testing.assert_allclose(numpy_of(grid_mine.grad), numpy_of(grid_theirs.grad),
+                               atol=1e-3, rtol=1e-4)
+
+
+def test_affine_grid_then_grid_sample_rotates_like_torch():
+    angle = 0.3
+    theta = torch.tensor([[[np.cos(angle), -np.sin(angle), 0.1],
+                           [np.sin(angle), np.cos(angle), -0.2]]], dtype=torch.float32)
+    image = torch.randn(1, 2, 6, 7)
+    grid = torch.nn.functional.affine_grid(theta, (1, 2, 5, 5), align_corners=False)
+    mine_grid = F.affine_grid(to_glass(theta), (1, 2, 5, 5), align_corners=False)
+    np.testing.assert_allclose(numpy_of(mine_grid), numpy_of(grid), atol=1e-6)
+    theirs = torch.nn.functional.grid_sample(image, grid, align_corners=False)
+    mine = F.grid_sample(to_glass(image), mine_grid, align_corners=False)
+    np.testing.assert_allclose(numpy_of(mine), numpy_of(theirs), atol=1e-5)
+
+
+@pytest.mark.parametrize("call", [
+    lambda F, torch: F.affine_grid(torch.zeros(2, 2, 3, dtype=torch.int32), (2, 3, 4, 5), False),
+    lambda F, torch: F.affine_grid(torch.zeros(2, 2, 3), (2, 3, 4), False),
+    lambda F, torch: F.affine_grid(torch.zeros(2, 3, 3), (2, 3, 4, 5), False),
+    lambda F, torch: F.affine_grid(torch.zeros(2, 2, 3), (2, 3, 0, 5), True),
+    lambda F, torch: F.grid_sample(torch.zeros(1, 1, 2, 2), torch.zeros(1, 1, 1, 2), "foo"),
+    lambda F, torch: F.grid_sample(torch.zeros(1, 1, 2, 2), torch.zeros(1, 1, 1, 2),
+                                   padding_mode="foo"),
+    lambda F, torch: F.grid_sample(torch.zeros(1, 1, 2, 2, 2), torch.zeros(1, 1, 1, 1, 3),
+                                   "bicubic", align_corners=False),
+    lambda F, torch: F.grid_sample(torch.zeros(1, 1, 2, 2, dtype=torch.int32),
+                                   torch.zeros(1, 1, 1, 2, dtype=torch.int32),
+                                   align_corners=False),
+])
+def test_grid_refusals_match_torch(call):
+    with pytest.raises(Exception) as theirs:
+        call(torch.nn.functional, torch)
+    with pytest.raises(type(theirs.value)) as mine:
+        call(F, gt)
+    assert str(mine.value) == str(theirs.value)
+
+
+def test_grid_defaults_warn_as_torch():
+    messages = []
+    for module, library in ((F, gt), (torch.nn.functional, torch)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            grid = module.affine_grid(library.zeros(1, 2, 3), (1, 1, 1, 2))
+            module.grid_sample(library.zeros(1, 1, 2, 2), grid)
+            module.affine_grid(library.zeros(1, 2, 3), (1, 1, 1, 2), align_corners=True)
+        messages.append([str(w.message) for w in caught])
+    assert messages[0] == messages[1] and len(messages[0]) == 3

@@ -8,16 +8,16 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.activation', 'nn.activation_gated', 'nn.activation_smooth', 'pointwise.special',
  'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax',
  'nn.attention', 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout',
- 'nn.embedding', 'nn.padding_modes', 'nn.padding', 'nn.pixel_shuffle', 'nn.im2col',
- 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll', 'pointwise.binary_scalar',
- 'nn.loss_cross_entropy', 'nn.normalization', 'nn.upsample', 'optim.steps',
- 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
- 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
- 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
- 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan', 'shape.join',
- 'reduction.integration', 'reduction.moments', 'sorting.sort', 'reduction.order_statistics',
- 'reduction.quantile', 'reduction.statistics', 'shape.repeat', 'shape.combine',
- 'shape.diagonal', 'shape.resize', 'shape.unsafe_split', 'shape.view_copy',
+ 'nn.embedding', 'nn.pixel_shuffle', 'nn.grid_sampler', 'nn.padding_modes', 'nn.padding',
+ 'nn.im2col', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
+ 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'nn.upsample',
+ 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise',
+ 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division',
+ 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding',
+ 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan',
+ 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
+ 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics', 'shape.repeat',
+ 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split', 'shape.view_copy',
  'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
@@ -69,6 +69,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                'function:feature_alpha_dropout_ function:feature_dropout '
                'function:feature_dropout_ function:native_dropout',
  'nn.embedding': 'function:embedding function:embedding_renorm_ nn:one_hot',
+ 'nn.grid_sampler': 'function:affine_grid_generator function:grid_sampler '
+                    'function:grid_sampler_2d',
  'nn.im2col': 'nn:col2im nn:im2col',
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
@@ -328,6 +330,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                'native_dropout_backward',
  'nn.embedding': 'embedding embedding_backward embedding_dense_backward embedding_renorm_ '
                  'one_hot',
+ 'nn.grid_sampler': 'affine_grid_generator grid_sampler grid_sampler_2d',
  'nn.im2col': 'col2im im2col',
  'nn.loss_binary': 'binary_cross_entropy binary_cross_entropy_backward '
                    'binary_cross_entropy_with_logits soft_margin_loss '
