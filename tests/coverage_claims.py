@@ -92,7 +92,7 @@ CLAIMED = {
         adaptive_avg_pool1d adaptive_max_pool1d avg_pool1d batch_norm
         conv1d conv2d conv3d conv_tbc conv_transpose1d conv_transpose2d
         conv_transpose3d convolution cosine_embedding_loss cosine_similarity ctc_loss
-        embedding_bag grid_sampler_3d group_norm gru gru_cell
+        embedding_bag group_norm gru gru_cell
         hinge_embedding_loss instance_norm lstm lstm_cell margin_ranking_loss max_pool1d
         max_pool1d_with_indices max_pool2d max_pool3d native_batch_norm
         native_group_norm native_norm norm_except_dim pairwise_distance pdist

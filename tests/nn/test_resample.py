@@ -195,6 +195,22 @@ def test_grid_sample_matches_torch(mode, padding_mode, align_corners):
                                atol=1e-3, rtol=1e-4)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+def test_grid_sample_3d_matches_torch(mode):
+    image_mine, image_theirs = _pair((2, 2, 3, 4, 5))
+    positions = np.random.default_rng(3).uniform(-1.2, 1.2, (2, 2, 3, 2, 3)).astype(np.float32)
+    grid_mine = gt.from_numpy(positions.copy()).requires_grad_()
+    grid_theirs = torch.from_numpy(positions.copy()).requires_grad_()
+    kwargs = dict(mode=mode, padding_mode="reflection", align_corners=False)
+    out_mine = F.grid_sample(image_mine, grid_mine, **kwargs)
+    out_theirs = torch.nn.functional.grid_sample(image_theirs, grid_theirs, **kwargs)
+    np.testing.assert_allclose(numpy_of(out_mine), numpy_of(out_theirs), atol=1e-5)
+    out_mine.square().sum().backward()
+    out_theirs.square().sum().backward()
+    np.testing.assert_allclose(numpy_of(grid_mine.grad), numpy_of(grid_theirs.grad),
+                               atol=1e-3, rtol=1e-4)
+
+
 def test_affine_grid_then_grid_sample_rotates_like_torch():
     angle = 0.3
     theta = torch.tensor([[[np.cos(angle), -np.sin(angle), 0.1],

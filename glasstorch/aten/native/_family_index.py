@@ -70,7 +70,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                'function:feature_dropout_ function:native_dropout',
  'nn.embedding': 'function:embedding function:embedding_renorm_ nn:one_hot',
  'nn.grid_sampler': 'function:affine_grid_generator function:grid_sampler '
-                    'function:grid_sampler_2d',
+                    'function:grid_sampler_2d function:grid_sampler_3d',
  'nn.im2col': 'nn:col2im nn:im2col',
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
@@ -330,7 +330,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                'native_dropout_backward',
  'nn.embedding': 'embedding embedding_backward embedding_dense_backward embedding_renorm_ '
                  'one_hot',
- 'nn.grid_sampler': 'affine_grid_generator grid_sampler grid_sampler_2d',
+ 'nn.grid_sampler': 'affine_grid_generator grid_sampler grid_sampler_2d grid_sampler_3d',
  'nn.im2col': 'col2im im2col',
  'nn.loss_binary': 'binary_cross_entropy binary_cross_entropy_backward '
                    'binary_cross_entropy_with_logits soft_margin_loss '

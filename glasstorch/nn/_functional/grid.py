@@ -71,15 +71,17 @@ def grid_sample(input: torch.Tensor, grid: torch.Tensor, mode: str = "bilinear",
     """Read `input` at the positions of `grid`.
 
     Args:
-        input (Tensor): ``(N, C, H, W)``.
-        grid (Tensor): ``(N, Ho, Wo, 2)`` (x, y) positions in [-1, 1].
-        mode (str): ``'bilinear'``, ``'nearest'`` or ``'bicubic'``. Default: bilinear.
+        input (Tensor): ``(N, C, H, W)``, or ``(N, C, D, H, W)``.
+        grid (Tensor): ``(N, Ho, Wo, 2)`` (x, y) positions in [-1, 1], or
+            ``(N, Do, Ho, Wo, 3)`` (x, y, z) ones.
+        mode (str): ``'bilinear'`` (trilinear for 5-D inputs), ``'nearest'`` or
+            ``'bicubic'`` (4-D inputs only). Default: bilinear.
         padding_mode (str): what positions outside read: ``'zeros'``, ``'border'``
             (the nearest edge) or ``'reflection'``. Default: zeros.
         align_corners (bool, optional): as for `affine_grid` (None warns, means False).
 
     Returns:
-        Tensor: ``(N, C, Ho, Wo)``.
+        Tensor: ``(N, C, Ho, Wo)`` or ``(N, C, Do, Ho, Wo)``.
 
     Example::
 

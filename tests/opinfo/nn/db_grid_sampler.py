@@ -1,5 +1,5 @@
 """OpInfo entries for `aten/native/nn/grid_sampler.py`: affine_grid_generator,
-grid_sampler_2d and grid_sampler, with references that sample one point at a time."""
+grid_sampler_2d, grid_sampler_3d and grid_sampler, with references that sample one point at a time."""
 import dataclasses
 import math
 
@@ -90,6 +90,41 @@ def _np_grid_sampler(input, grid, mode, padding_mode, align_corners):
     return out.astype(input.dtype)
 
 
+def _np_grid_sampler_3d(input, grid, mode, padding_mode, align_corners):
+    """Trilinear or nearest: each output point from its eight (or one) neighbours."""
+    sizes = input.shape[:1:-1]                              # W, H, D
+
+    def pixels(coordinate, size):
+        unnormalized = ((coordinate + 1) / 2 * (size - 1) if align_corners
+                        else ((coordinate + 1) * size - 1) / 2)
+        return _padded(unnormalized, size, padding_mode, align_corners)
+    out = np.zeros(input.shape[:2] + grid.shape[1:4])
+    for n, *where in np.ndindex(*grid.shape[:4]):
+        xyz = [pixels(float(grid[(n, *where, d)]), sizes[d]) for d in range(3)]
+        corners = ([[np.round(v) for v in xyz]], [1.0]) if mode == 1 else ([], [])
+        if mode == 0:
+            for corner in np.ndindex(2, 2, 2):
+                steps = corner[::-1]                         # x varies fastest
+                corners[0].append([math.floor(v) + s for v, s in zip(xyz, steps)])
+                corners[1].append(np.prod([v - math.floor(v) if s else 1 - (v - math.floor(v))
+                                           for v, s in zip(xyz, steps)]))
+        for (i, j, k), weight in zip(*corners):
+            if all(0 <= v <= size - 1 for v, size in zip((i, j, k), sizes)):
+                out[(n, slice(None), *where)] += weight * input[n, :, int(k), int(j), int(i)]
+    return out.astype(input.dtype)
+
+
+def sample_grid_sampler_3d(dtype):
+    seed = 0
+    for mode in range(2):
+        for padding_mode in range(3):
+            for align_corners in (False, True):
+                seed += 1
+                image = make_tensor((2, 2, 3, 4, 2), dtype, seed=seed)
+                grid = make_tensor((2, 2, 3, 2, 3), dtype, seed=seed + 100) * 0.15
+                yield SampleInput(image, grid, mode, padding_mode, align_corners)
+
+
 def sample_affine_grid(dtype):
     yield SampleInput(make_tensor((2, 2, 3), dtype), [2, 3, 4, 5], False)
     yield SampleInput(make_tensor((1, 2, 3), dtype, seed=1), [1, 1, 1, 3], True)
@@ -139,6 +174,8 @@ OPS = [
     OpInfo("grid_sampler_2d", variants=("grid_sampler_2d",), ref=_np_grid_sampler,
            dtypes=DTYPES, sample_inputs=sample_grid_sampler,
            error_inputs=_meta_differs(errors_grid_sampler)),
+    OpInfo("grid_sampler_3d", variants=("grid_sampler_3d",), ref=_np_grid_sampler_3d,
+           dtypes=DTYPES, sample_inputs=sample_grid_sampler_3d),
     OpInfo("grid_sampler", variants=("grid_sampler",), ref=_np_grid_sampler,
            dtypes=DTYPES, sample_inputs=sample_grid_sampler),
 ]

@@ -99,12 +99,17 @@ def _pad_coordinate(coordinate, size: int, padding_mode: int, align_corners: boo
     return coordinate
 
 
-def _read(planes, x, y, height: int, width: int):
-    """The input at integer positions (x, y) (float tensors, ``(N, P)``), zero outside:
-    ``(N, C, P)``."""
-    inside = (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
-    flat = (y.clamp(0, height - 1) * width + x.clamp(0, width - 1)).long()
-    index = flat.unsqueeze(1).expand(planes.shape[0], planes.shape[1], flat.shape[1])
+def _read(planes, coordinates: list, sizes: list):
+    """The input at integer positions (``coordinates``: x first, float tensors
+    ``(N, P)``; ``sizes``: W first), zero outside: ``(N, C, P)``."""
+    inside, flat, stride = None, None, 1
+    for coordinate, size in zip(coordinates, sizes):
+        within = (coordinate >= 0) & (coordinate <= size - 1)
+        inside = within if inside is None else inside & within
+        term = coordinate.clamp(0, size - 1) * stride
+        flat = term if flat is None else flat + term
+        stride *= size
+    index = flat.long().unsqueeze(1).expand(planes.shape[0], planes.shape[1], flat.shape[1])
     return planes.gather(2, index).masked_fill(~inside.unsqueeze(1), 0)
 
 
@@ -120,38 +125,64 @@ def _cubic_weights(t) -> list:
     return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 
 
-def _sample_bicubic(planes, x, y, height, width, padding_mode, align_corners):
+def _sample_bicubic(planes, x, y, sizes, padding_mode, align_corners):
     x0, y0 = x.floor(), y.floor()
     wx, wy = _cubic_weights(x - x0), _cubic_weights(y - y0)
     total = None
     for j in range(4):
-        ty = _pad_coordinate(y0 + (j - 1), height, padding_mode, align_corners)
+        ty = _pad_coordinate(y0 + (j - 1), sizes[1], padding_mode, align_corners)
         row = None
         for i in range(4):
-            tx = _pad_coordinate(x0 + (i - 1), width, padding_mode, align_corners)
-            term = _read(planes, tx, ty, height, width) * wx[i].unsqueeze(1)
+            tx = _pad_coordinate(x0 + (i - 1), sizes[0], padding_mode, align_corners)
+            term = _read(planes, [tx, ty], sizes) * wx[i].unsqueeze(1)
             row = term if row is None else row + term
         term = row * wy[j].unsqueeze(1)
         total = term if total is None else total + term
     return total
 
 
-def _sample(planes, x, y, height, width, mode):
-    """Nearest or bilinear reads at (padded) pixel coordinates."""
+def _sample(planes, coordinates: list, sizes: list, mode: int):
+    """Nearest or (bi/tri)linear reads at (padded) pixel coordinates, x first."""
     if mode == _NEAREST:
         # a weight of 1 keeping the grid in the graph: its gradient is zeros, not None
-        weight = (x + y) * 0 + 1
-        return _read(planes, x.round(), y.round(), height, width) * weight.unsqueeze(1)
-    x0, y0 = x.floor(), y.floor()
-    east, south = x - x0, y - y0
-    west, north = 1 - east, 1 - south
-    taps = ((x0, y0, west * north), (x0 + 1, y0, east * north), (x0, y0 + 1, west * south),
-            (x0 + 1, y0 + 1, east * south))
+        weight = sum(coordinates) * 0 + 1
+        rounded = [coordinate.round() for coordinate in coordinates]
+        return _read(planes, rounded, sizes) * weight.unsqueeze(1)
+    floors = [coordinate.floor() for coordinate in coordinates]
+    fractions = [coordinate - low for coordinate, low in zip(coordinates, floors)]
     total = None
-    for tx, ty, weight in taps:
-        term = _read(planes, tx, ty, height, width) * weight.unsqueeze(1)
+    for corner in range(2 ** len(coordinates)):      # x varies fastest, as torch's taps
+        steps = [(corner >> d) & 1 for d in range(len(coordinates))]
+        weight = None
+        for step, fraction in zip(steps, fractions):
+            factor = fraction if step else 1 - fraction
+            weight = factor if weight is None else weight * factor
+        tap = [low + step for low, step in zip(floors, steps)]
+        term = _read(planes, tap, sizes) * weight.unsqueeze(1)
         total = term if total is None else total + term
     return total
+
+
+def _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners, kernel):
+    """Note [Grid sampling in operators], for 2 or 3 spatial dims."""
+    _check_grid(input, grid, interpolation_mode)
+    if input.device.type != "meta" and not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{scalar_type_name(input.dtype)}'")
+    n, c, *spatial = input.shape
+    out_spatial = list(grid.shape[1:-1])
+    k = len(spatial)
+    points = grid.reshape(n, -1, k)
+    sizes = spatial[::-1]                                   # W first, as the grid's x
+    coordinates = [_unnormalize(points[..., d], sizes[d], align_corners) for d in range(k)]
+    planes = input.reshape(n, c, -1)
+    if interpolation_mode == _BICUBIC:
+        result = _sample_bicubic(planes, *coordinates, sizes, padding_mode, align_corners)
+    else:
+        coordinates = [_pad_coordinate(coordinate, size, padding_mode, align_corners)
+                       for coordinate, size in zip(coordinates, sizes)]
+        result = _sample(planes, coordinates, sizes, interpolation_mode)
+    return fresh(result.reshape(n, c, *out_spatial))
 
 
 def _check_grid(input, grid, interpolation_mode: int) -> None:
@@ -188,31 +219,30 @@ def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners
         ...                       torch.zeros(1, 1, 1, 2), 0, 0, False)
         tensor([[[[1.5000]]]])
     """
-    _check_grid(input, grid, interpolation_mode)
-    if input.device.type != "meta" and not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"grid_sampler_2d_cpu_kernel_impl\" not implemented for "
-                                  f"'{scalar_type_name(input.dtype)}'")
-    n, c, height, width = input.shape
-    out_h, out_w = grid.shape[1], grid.shape[2]
-    points = grid.reshape(n, out_h * out_w, 2)
-    x = _unnormalize(points[..., 0], width, align_corners)
-    y = _unnormalize(points[..., 1], height, align_corners)
-    planes = input.reshape(n, c, height * width)
-    if interpolation_mode == _BICUBIC:
-        result = _sample_bicubic(planes, x, y, height, width, padding_mode, align_corners)
-    else:
-        x = _pad_coordinate(x, width, padding_mode, align_corners)
-        y = _pad_coordinate(y, height, padding_mode, align_corners)
-        result = _sample(planes, x, y, height, width, interpolation_mode)
-    return fresh(result.reshape(n, c, out_h, out_w))
+    return _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners,
+                        "grid_sampler_2d_cpu_kernel_impl")
+
+
+@composite("grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, "
+           "int padding_mode, bool align_corners) -> Tensor")
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """Read ``(N, C, D, H, W)`` `input` at the positions of ``(N, Do, Ho, Wo, 3)``
+    `grid`: ``(N, C, Do, Ho, Wo)`` (modes 0 trilinear, 1 nearest; padding as
+    `grid_sampler_2d`).
+
+    Example::
+
+        >>> torch.grid_sampler_3d(torch.arange(8.).view(1, 1, 2, 2, 2),
+        ...                       torch.zeros(1, 1, 1, 1, 3), 0, 0, False)
+        tensor([[[[[3.5000]]]]])
+    """
+    return _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners,
+                        "grid_sampler_3d_cpu")
 
 
 @composite("grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
            "bool align_corners) -> Tensor")
 def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
-    """`grid_sampler_2d` for 4-D inputs (5-D ones are not implemented by glasstorch yet)."""
-    if input.dim() == 4:
-        return grid_sampler_2d.call(input, grid, interpolation_mode, padding_mode,
-                                    align_corners)
-    _check_grid(input, grid, interpolation_mode)
-    raise NotImplementedError("glasstorch does not implement grid_sampler_3d yet")
+    """`grid_sampler_2d` for 4-D inputs, `grid_sampler_3d` for 5-D ones."""
+    sampler = grid_sampler_2d if input.dim() == 4 else grid_sampler_3d
+    return sampler.call(input, grid, interpolation_mode, padding_mode, align_corners)
