@@ -81,7 +81,7 @@ def _errors(name, k, align):
 
 
 def _entries(name, k, kind, align):
-    # float16/bfloat16 interpolation rounds its weights as torch does not (yet)
+    # float16/bfloat16 interpolation: torch rounds its terms in a way not matched yet
     dtypes = (gt.float32, gt.float64) if align else FLOATING + (gt.uint8,)
     scale_names = up._SCALES[k]
     functional = OpInfo(
