@@ -72,6 +72,16 @@ def test_float64_linear_is_torchs_to_the_last_bits():
     np.testing.assert_allclose(numpy_of(mine), numpy_of(theirs), rtol=0, atol=1e-15)
 
 
+@pytest.mark.parametrize("mode", ["nearest", "bilinear", "bicubic"])
+def test_channels_last_stays_channels_last(mode):
+    x = torch.randn(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)
+    theirs = torch.nn.functional.interpolate(x, scale_factor=2, mode=mode)
+    mine = F.interpolate(to_glass(x.contiguous()).contiguous(memory_format=gt.channels_last),
+                         scale_factor=2, mode=mode)
+    assert mine.stride() == theirs.stride()
+    np.testing.assert_allclose(numpy_of(mine), numpy_of(theirs), atol=1e-5)
+
+
 def test_meta_shapes():
     out = F.interpolate(gt.empty(2, 3, 5, 6, device="meta"), scale_factor=1.7, mode="bicubic")
     assert out.device.type == "meta" and tuple(out.shape) == (2, 3, 8, 10)

@@ -116,8 +116,8 @@ def interpolate(input: torch.Tensor, size=None, scale_factor=None, mode: str = "
                                   f"{_RANKS[mode]}D input")
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
                               f"(got {input.dim()}D) for the modes: nearest | linear | "
-                              f"bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got "
-                              f"{mode})")
+                              f"bilinear | bicubic | trilinear | lanczos | area | "
+                              f"nearest-exact (got {mode})")
 
 
 def upsample(input: torch.Tensor, size=None, scale_factor=None, mode: str = "nearest",

@@ -1,5 +1,6 @@
 """OpInfo entries for `aten/native/nn/grid_sampler.py`: affine_grid_generator,
-grid_sampler_2d, grid_sampler_3d and grid_sampler, with references that sample one point at a time."""
+grid_sampler_2d, grid_sampler_3d and grid_sampler, with references that sample one point
+at a time."""
 import dataclasses
 import math
 

@@ -14,7 +14,6 @@ Note [Grid sampling in operators]
 """
 from __future__ import annotations
 
-from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ... import functions as at
 from ...registry import composite

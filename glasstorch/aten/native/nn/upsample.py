@@ -20,8 +20,9 @@ Note [Upsampling source positions]
     The dims are resampled one after the other, the innermost first: each output is
     then the same sum of products as torch's kernel forms (weights times the inner
     dims' results, outer taps in order; torch's FMA contraction of that sum can
-    differ in the last bit, its source positions are matched exactly). Each step is index_select and multiplies,
-    so gradients and meta shapes follow from those operators.
+    differ in the last bit, its source positions are matched exactly). Each step is
+    index_select and multiplies, so gradients and meta shapes follow from those
+    operators.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
+from ....c10.layout import channels_last, channels_last_3d
 from ....c10.tensor_impl import wrap_array
 from ...registry import composite
 
@@ -132,7 +134,17 @@ def _resample(self, dim_taps: list):
     return result
 
 
-def _check(name: str, self, output_size, k: int) -> None:
+def _in_layout_of(self, result):
+    """torch lays the result out as the input: channels last stays channels last."""
+    formats = {4: channels_last, 5: channels_last_3d}
+    layout = formats.get(self.dim())
+    if layout is not None and not self.is_contiguous() and self.is_contiguous(
+            memory_format=layout):
+        return result.contiguous(memory_format=layout)
+    return result
+
+
+def _check(self, output_size, k: int) -> None:
     """torch's checks of the sizes (upsample_{k}d_common_check) and of the input."""
     if len(output_size) != k:
         raise RuntimeError(f"It is expected output_size equals to {k}, but got size "
@@ -162,7 +174,7 @@ def _refuse_dtype(self, kernel: str, uint8: bool) -> None:
                               f"'{scalar_type_name(self._dtype)}'")
 
 
-def vec_output_size(name: str, input, output_size, scale_factors) -> tuple:
+def vec_output_size(input, output_size, scale_factors) -> tuple:
     """The ``.vec`` overloads' sizes and per-dim scales: exactly one of `output_size`
     (scales None) and `scale_factors` (sizes ``int(in * factor)``)."""
     spatial = input.dim() - 2
@@ -186,7 +198,8 @@ def _internal_check(condition: str) -> None:
 
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 # the name of torch's CPU loop that refuses a dtype, per operator family
-_KERNELS = {"nearest": "compute_indices_weights_nearest", "linear": "compute_indices_weights_linear",
+_KERNELS = {"nearest": "compute_indices_weights_nearest",
+            "linear": "compute_indices_weights_linear",
             "cubic": "compute_indices_weights_cubic"}
 
 
@@ -210,11 +223,11 @@ def _declare(name: str, k: int, kind: str) -> tuple:
 
     def forward(self, output_size, *rest):
         align_corners, scales = (rest[0], rest[1:]) if interpolating else (False, rest)
-        _check(name, self, output_size, k)
+        _check(self, output_size, k)
         _refuse_dtype(self, kernel, uint8=not interpolating or k == 2)
         real = np.float64 if self._dtype is dtypes.float64 else np.float32
         taps = _taps(kind, self._size[2:], output_size, scales, align_corners, real)
-        return _resample(self, taps)
+        return _in_layout_of(self, _resample(self, taps))
     forward.__name__ = name
     forward.__doc__ = (f"Resize the last {k} dim(s) of `self` to `output_size` ({kind} "
                        f"interpolation; Note [Upsampling source positions]).")
@@ -223,7 +236,7 @@ def _declare(name: str, k: int, kind: str) -> tuple:
 
     def vec(input, output_size, *rest):
         align_corners, scale_factors = rest if interpolating else ((), rest[0])
-        sizes, per_dim = vec_output_size(name, input, output_size, scale_factors)
+        sizes, per_dim = vec_output_size(input, output_size, scale_factors)
         return forward(input, sizes, *((align_corners,) if interpolating else ()), *per_dim)
     vec.__name__ = f"{name}_vec"
     vec.__doc__ = f"`{name}` to the sizes given, or scaled by `scale_factors`."
