@@ -99,7 +99,7 @@ def _is_ufunc(entry) -> bool:
 RESAMPLING = frozenset("""
     nn.functional.interpolate nn.functional.upsample_bilinear nn.functional.upsample_nearest
     nn.functional.grid_sample grid_sampler_2d nn.functional.unfold nn.functional.pixel_shuffle
-    nn.functional.pixel_unshuffle nn.functional.channel_shuffle
+    nn.functional.pixel_unshuffle nn.functional.channel_shuffle grid_sampler_3d
 """.split())
 
 FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS,

@@ -29,6 +29,9 @@ CASES = [
     ((1, 2, 3, 4, 5), dict(scale_factor=1.5, mode="trilinear")),
     ((1, 2, 3, 4, 5), dict(size=(5, 2, 7), mode="nearest")),
     ((1, 2, 3, 4, 5), dict(scale_factor=0.8, mode="nearest-exact")),
+    ((2, 2, 9, 8), dict(size=(4, 5), mode="bilinear", antialias=True)),
+    ((2, 2, 9, 8), dict(scale_factor=(0.4, 1.5), mode="bicubic", antialias=True,
+                        align_corners=True)),
 ]
 
 
@@ -98,6 +101,9 @@ def test_meta_shapes():
     lambda F, x: F.interpolate(x, size=3, mode="trilinear"),
     lambda F, x: F.interpolate(x, size=3, mode="cubic"),
     lambda F, x: F.interpolate(x, size=3, mode="linear", antialias=True),
+    lambda F, x: F.interpolate(x.view(1, 1, 2, 3), size=3, mode="lanczos"),
+    lambda F, x: F.interpolate(x.view(1, 1, 2, 3), size=3, mode="lanczos", align_corners=True,
+                               antialias=True),
     lambda F, x: F.interpolate(x, size=[2.5]),
     lambda F, x: F.interpolate(x.int(), size=4, mode="linear"),
 ])

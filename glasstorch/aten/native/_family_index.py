@@ -85,7 +85,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.softmax': 'function:_log_softmax function:_log_softmax_backward_data '
                'function:_softmax function:_softmax_backward_data function:log_softmax '
                'function:softmax method:log_softmax method:softmax',
- 'nn.upsample': 'nn:_upsample_nearest_exact1d nn:_upsample_nearest_exact2d '
+ 'nn.upsample': 'nn:_upsample_bicubic2d_aa nn:_upsample_bilinear2d_aa '
+                'nn:_upsample_nearest_exact1d nn:_upsample_nearest_exact2d '
                 'nn:_upsample_nearest_exact3d nn:upsample_bicubic2d nn:upsample_bilinear2d '
                 'nn:upsample_linear1d nn:upsample_nearest1d nn:upsample_nearest2d '
                 'nn:upsample_nearest3d nn:upsample_trilinear3d',
@@ -351,10 +352,10 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'nn.pixel_shuffle': 'channel_shuffle native_channel_shuffle pixel_shuffle pixel_unshuffle',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
- 'nn.upsample': '_upsample_nearest_exact1d _upsample_nearest_exact2d '
-                '_upsample_nearest_exact3d upsample_bicubic2d upsample_bilinear2d '
-                'upsample_linear1d upsample_nearest1d upsample_nearest2d '
-                'upsample_nearest3d upsample_trilinear3d',
+ 'nn.upsample': '_upsample_bicubic2d_aa _upsample_bilinear2d_aa _upsample_nearest_exact1d '
+                '_upsample_nearest_exact2d _upsample_nearest_exact3d upsample_bicubic2d '
+                'upsample_bilinear2d upsample_linear1d upsample_nearest1d '
+                'upsample_nearest2d upsample_nearest3d upsample_trilinear3d',
  'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
  'pointwise.binary': 'add add_ div div_ mul mul_ multiply multiply_ rsub sub sub_ subtract '
                      'subtract_',

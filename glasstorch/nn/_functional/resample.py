@@ -76,7 +76,9 @@ def interpolate(input: torch.Tensor, size=None, scale_factor=None, mode: str = "
             default).
         recompute_scale_factor (bool, optional): compute the positions from the
             rounded output size rather than from `scale_factor`.
-        antialias (bool): not implemented by glasstorch yet (must be False).
+        antialias (bool): bilinear and bicubic modes: widen the filter when shrinking,
+            so that every input pixel contributes (as image libraries resize).
+            Default: False.
 
     Returns:
         Tensor: ``(N, C, *size)``.
@@ -102,12 +104,13 @@ def interpolate(input: torch.Tensor, size=None, scale_factor=None, mode: str = "
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
-    if antialias:
-        raise NotImplementedError("glasstorch does not implement interpolate(antialias=True) "
-                                  "yet")
     if mode == "area" and 3 <= input.dim() <= 5:
         return getattr(torch.nn.functional, f"adaptive_avg_pool{dim}d")(input, output_size)
+    if mode == "lanczos" and input.dim() == 4:
+        _refuse_lanczos(align_corners, antialias)
     operator = _OPERATORS.get((mode, input.dim()))
+    if operator is not None and antialias:
+        operator = f"_{operator}_aa"
     if operator is not None:
         extra = () if mode.startswith("nearest") else (align_corners,)
         return get_binding("nn", operator)(input, output_size, *extra, factors)
@@ -118,6 +121,14 @@ def interpolate(input: torch.Tensor, size=None, scale_factor=None, mode: str = "
                               f"(got {input.dim()}D) for the modes: nearest | linear | "
                               f"bilinear | bicubic | trilinear | lanczos | area | "
                               f"nearest-exact (got {mode})")
+
+
+def _refuse_lanczos(align_corners: bool, antialias: bool) -> None:
+    if align_corners:
+        raise ValueError("Lanczos mode does not support align_corners=True")
+    if not antialias:
+        raise ValueError("Lanczos mode requires antialias=True")
+    raise NotImplementedError("glasstorch does not implement interpolate(mode='lanczos') yet")
 
 
 def upsample(input: torch.Tensor, size=None, scale_factor=None, mode: str = "nearest",

@@ -112,6 +112,37 @@ def cubic_taps(in_size, out_size, scale, align_corners, real) -> list:
     return [(np.clip(floors - 1 + j, 0, in_size - 1), w) for j, w in enumerate(weights)]
 
 
+def _antialias_filter(x: np.ndarray, cubic: bool) -> np.ndarray:
+    """The antialiasing filters: the triangle, or Keys' cubic with A = -0.5."""
+    x = np.abs(x)
+    if not cubic:
+        return np.where(x < 1, 1 - x, 0.0)
+    a = -0.5
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = (((x - 5) * x + 8) * x - 4) * a
+    return np.where(x < 1, near, np.where(x < 2, far, 0.0))
+
+
+def antialias_taps(in_size, out_size, scale, align_corners, cubic: bool) -> list:
+    """Taps of the antialiased modes: when shrinking, the filter widens by the scale and
+    covers every input position it overlaps; each output's weights sum to 1. Outputs
+    with fewer positions than the widest get zero weights for the rest (computed in
+    float64, as torch computes them)."""
+    factor = float(_scale(in_size, out_size, scale, align_corners, np.float64))
+    reach = (2.0 if cubic else 1.0) * max(factor, 1.0)
+    stretch = 1.0 / factor if factor >= 1.0 else 1.0
+    centres = factor * (np.arange(out_size) + 0.5)
+    starts = np.maximum((centres - reach + 0.5).astype(np.int64), 0)
+    counts = np.minimum((centres + reach + 0.5).astype(np.int64), in_size) - starts
+    offsets = np.arange(int(math.ceil(reach)) * 2 + 1)[:, None]
+    weights = _antialias_filter((offsets + starts - centres + 0.5) * stretch, cubic)
+    weights = np.where(offsets < counts, weights, 0.0)
+    totals = weights.sum(axis=0)
+    weights = np.divide(weights, totals, out=np.zeros_like(weights), where=totals != 0)
+    positions = np.minimum(starts + offsets, in_size - 1)
+    return list(zip(positions, weights))
+
+
 def _resample(self, dim_taps: list):
     """Resample the trailing dims, innermost first: ``dim_taps[k]`` lists the taps of
     spatial dim k (Note [Upsampling source positions])."""
@@ -199,6 +230,8 @@ def _internal_check(condition: str) -> None:
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 # the name of torch's CPU loop that refuses a dtype, per operator family
 _KERNELS = {"nearest": "compute_indices_weights_nearest",
+            "linear-aa": "compute_index_ranges_weights",
+            "cubic-aa": "compute_index_ranges_weights",
             "linear": "compute_indices_weights_linear",
             "cubic": "compute_indices_weights_cubic"}
 
@@ -208,13 +241,17 @@ def _taps(kind: str, sizes, output_size, scales, align_corners, real) -> list:
     if kind in ("nearest", "nearest-exact"):
         return [[(nearest_sources(n, m, s, kind == "nearest-exact"), None)]
                 for n, m, s in zip(sizes, output_size, scales)]
+    if kind.endswith("-aa"):
+        cubic = kind == "cubic-aa"
+        return [antialias_taps(n, m, s, align_corners, cubic)
+                for n, m, s in zip(sizes, output_size, scales)]
     taps = linear_taps if kind == "linear" else cubic_taps
     return [taps(n, m, s, align_corners, real) for n, m, s in zip(sizes, output_size, scales)]
 
 
 def _declare(name: str, k: int, kind: str) -> tuple:
     """The operator `name` resampling the last `k` dims in mode `kind`, and its .vec."""
-    interpolating = kind in ("linear", "cubic")
+    interpolating = not kind.startswith("nearest")
     corners = "bool align_corners, " if interpolating else ""
     scales = ", ".join(f"float? {s}=None" for s in _SCALES[k])
     family = "nearest" if kind.startswith("nearest") else kind
@@ -225,6 +262,10 @@ def _declare(name: str, k: int, kind: str) -> tuple:
         align_corners, scales = (rest[0], rest[1:]) if interpolating else (False, rest)
         _check(self, output_size, k)
         _refuse_dtype(self, kernel, uint8=not interpolating or k == 2)
+        if interpolating and self._dtype is dtypes.uint8 and self.device.type != "meta":
+            # torch rounds through a fixed-point kernel of its own for uint8
+            raise NotImplementedError(f"glasstorch does not implement {name} for uint8 "
+                                      f"inputs yet")
         real = np.float64 if self._dtype is dtypes.float64 else np.float32
         taps = _taps(kind, self._size[2:], output_size, scales, align_corners, real)
         return _in_layout_of(self, _resample(self, taps))
@@ -258,3 +299,7 @@ upsample_linear1d, upsample_linear1d_vec = _declare("upsample_linear1d", 1, "lin
 upsample_bilinear2d, upsample_bilinear2d_vec = _declare("upsample_bilinear2d", 2, "linear")
 upsample_trilinear3d, upsample_trilinear3d_vec = _declare("upsample_trilinear3d", 3, "linear")
 upsample_bicubic2d, upsample_bicubic2d_vec = _declare("upsample_bicubic2d", 2, "cubic")
+_upsample_bilinear2d_aa, _upsample_bilinear2d_aa_vec = _declare(
+    "_upsample_bilinear2d_aa", 2, "linear-aa")
+_upsample_bicubic2d_aa, _upsample_bicubic2d_aa_vec = _declare(
+    "_upsample_bicubic2d_aa", 2, "cubic-aa")
