@@ -18,6 +18,9 @@ from ._functional.loss import *  # noqa: F401,F403
 from ._functional.loss_margin import *  # noqa: F401,F403
 from ._functional.loss_linear import *  # noqa: F401,F403
 from ._functional.pooling import *  # noqa: F401,F403
+from ._functional.resample import *  # noqa: F401,F403
+from ._functional.fold import *  # noqa: F401,F403
+from ._functional.grid import *  # noqa: F401,F403
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
 _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",
@@ -26,7 +29,10 @@ _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_
                               "conv1d", "conv2d", "conv3d", "conv_transpose1d",
                               "conv_transpose2d", "conv_transpose3d", "conv_tbc",
                               # pooling
-                              "avg_pool1d", "adaptive_avg_pool1d"})
+                              "avg_pool1d", "adaptive_avg_pool1d",
+                              # resampling and rearranging
+                              "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
+                              "native_channel_shuffle"})
 # torch.nn.functional.gelu is torch._C._nn.gelu, and so on: torch's module re-exports
 # these few by hand; the rest of torch._C._nn is reached through Python functions
 _NN_FUNCTIONS = frozenset({"avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_",

@@ -13,6 +13,7 @@ from glasstorch import adaptive_avg_pool1d as adaptive_avg_pool1d
 from glasstorch import avg_pool1d as avg_pool1d
 from glasstorch import bilinear as bilinear
 from glasstorch import celu_ as celu_
+from glasstorch import channel_shuffle as channel_shuffle
 from glasstorch import conv1d as conv1d
 from glasstorch import conv2d as conv2d
 from glasstorch import conv3d as conv3d
@@ -21,6 +22,9 @@ from glasstorch import conv_transpose1d as conv_transpose1d
 from glasstorch import conv_transpose2d as conv_transpose2d
 from glasstorch import conv_transpose3d as conv_transpose3d
 from glasstorch import hardshrink as hardshrink
+from glasstorch import native_channel_shuffle as native_channel_shuffle
+from glasstorch import pixel_shuffle as pixel_shuffle
+from glasstorch import pixel_unshuffle as pixel_unshuffle
 from glasstorch import prelu as prelu
 from glasstorch import relu_ as relu_
 from glasstorch import rrelu_ as rrelu_
@@ -55,6 +59,10 @@ from glasstorch.nn._functional.dropout import dropout1d as dropout1d
 from glasstorch.nn._functional.dropout import dropout2d as dropout2d
 from glasstorch.nn._functional.dropout import dropout3d as dropout3d
 from glasstorch.nn._functional.dropout import feature_alpha_dropout as feature_alpha_dropout
+from glasstorch.nn._functional.fold import fold as fold
+from glasstorch.nn._functional.fold import unfold as unfold
+from glasstorch.nn._functional.grid import affine_grid as affine_grid
+from glasstorch.nn._functional.grid import grid_sample as grid_sample
 from glasstorch.nn._functional.loss import binary_cross_entropy as binary_cross_entropy
 from glasstorch.nn._functional.loss import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from glasstorch.nn._functional.loss import cross_entropy as cross_entropy
@@ -103,6 +111,10 @@ from glasstorch.nn._functional.pooling import max_pool3d_with_indices as max_poo
 from glasstorch.nn._functional.pooling import max_unpool1d as max_unpool1d
 from glasstorch.nn._functional.pooling import max_unpool2d as max_unpool2d
 from glasstorch.nn._functional.pooling import max_unpool3d as max_unpool3d
+from glasstorch.nn._functional.resample import interpolate as interpolate
+from glasstorch.nn._functional.resample import upsample as upsample
+from glasstorch.nn._functional.resample import upsample_bilinear as upsample_bilinear
+from glasstorch.nn._functional.resample import upsample_nearest as upsample_nearest
 from glasstorch.nn._functional.sparse import embedding as embedding
 
 _int = builtins.int

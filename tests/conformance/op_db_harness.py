@@ -106,7 +106,15 @@ def _is_ufunc(entry) -> bool:
         and not entry.name.startswith(EXCLUDED_PREFIXES)
 
 
-FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS}
+# The resampling and rearranging records of issue 15 (item 4).
+RESAMPLING = frozenset("""
+    nn.functional.interpolate nn.functional.upsample_bilinear nn.functional.upsample_nearest
+    nn.functional.grid_sample grid_sampler_2d nn.functional.unfold nn.functional.pixel_shuffle
+    nn.functional.pixel_unshuffle nn.functional.channel_shuffle grid_sampler_3d
+""".split())
+
+FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS,
+            "resampling": lambda entry: entry.name in RESAMPLING}
 
 
 # ----------------------------------------------------------------------------------

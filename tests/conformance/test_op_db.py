@@ -2,9 +2,10 @@
 
 The harness (`op_db_harness.py`) runs every CPU sample (float32, float64, int64, bool,
 complex64) of every record of a family that glasstorch has, and the records' error
-inputs: "pointwise" (the unary and binary ufunc records, issue 4) and "operators"
-(reductions, scans, sorting, indexing, joining, matmul: issue 5). The rates may only go
-up: when a change raises them, raise the floors below to the new values. `pytest -s`
+inputs: "pointwise" (the unary and binary ufunc records, issue 4), "operators"
+(reductions, scans, sorting, indexing, joining, matmul: issue 5) and "resampling"
+(interpolate, grid_sample, unfold, pixel and channel shuffles: issue 15). The rates may
+only go up: when a change raises them, raise the floors below to the new values. `pytest -s`
 prints the tables; the script prints every failure
 (``python tests/conformance/op_db_harness.py --family operators --details``).
 """
@@ -22,8 +23,12 @@ FLOORS = {
                   "bool": 100.0, "complex64": 98.8},
     "operators": {"all": 99.8, "float32": 99.8, "float64": 99.9, "int64": 99.4, "bool": 99.7,
                   "complex64": 99.8},
+    # every record at 100% but interpolate's area mode (adaptive average pooling, issue
+    # 15's pooling item)
+    "resampling": {"all": 96.3, "float32": 94.8, "float64": 94.8, "int64": 100.0,
+                   "bool": 100.0, "complex64": 100.0},
 }
-ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 256}
+ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 256, "resampling": 0}
 
 
 @pytest.fixture(scope="module", params=sorted(FLOORS))

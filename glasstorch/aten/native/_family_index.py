@@ -9,10 +9,11 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax',
  'nn.attention', 'nn.convolution', 'nn.padding_modes', 'nn.padding',
  'nn.convolution_functions', 'random.fill', 'random.factories', 'random.sampling',
- 'nn.dropout', 'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
- 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin',
- 'nn.normalization', 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional',
- 'nn.pooling_unpool', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
+ 'nn.dropout', 'nn.embedding', 'nn.pixel_shuffle', 'nn.grid_sampler', 'nn.im2col',
+ 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll', 'pointwise.binary_scalar',
+ 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin', 'nn.normalization',
+ 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool',
+ 'nn.upsample', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
  'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
  'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
  'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
@@ -76,6 +77,9 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                'function:feature_alpha_dropout_ function:feature_dropout '
                'function:feature_dropout_ function:native_dropout',
  'nn.embedding': 'function:embedding function:embedding_renorm_ nn:one_hot',
+ 'nn.grid_sampler': 'function:affine_grid_generator function:grid_sampler '
+                    'function:grid_sampler_2d function:grid_sampler_3d',
+ 'nn.im2col': 'nn:col2im nn:im2col',
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
  'nn.loss_cross_entropy': 'nn:cross_entropy_loss',
@@ -89,6 +93,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                        'nn:smooth_l1_loss',
  'nn.normalization': 'function:layer_norm function:native_layer_norm function:rms_norm',
  'nn.padding': 'function:constant_pad_nd nn:pad',
+ 'nn.pixel_shuffle': 'function:channel_shuffle function:native_channel_shuffle '
+                     'function:pixel_shuffle function:pixel_unshuffle',
  'nn.pooling': 'function:avg_pool1d function:max_pool1d function:max_pool1d_with_indices '
                'function:max_pool2d function:max_pool3d nn:avg_pool2d nn:avg_pool3d '
                'nn:max_pool2d_with_indices nn:max_pool3d_with_indices',
@@ -101,6 +107,11 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.softmax': 'function:_log_softmax function:_log_softmax_backward_data '
                'function:_softmax function:_softmax_backward_data function:log_softmax '
                'function:softmax method:log_softmax method:softmax',
+ 'nn.upsample': 'nn:_upsample_bicubic2d_aa nn:_upsample_bilinear2d_aa '
+                'nn:_upsample_nearest_exact1d nn:_upsample_nearest_exact2d '
+                'nn:_upsample_nearest_exact3d nn:upsample_bicubic2d nn:upsample_bilinear2d '
+                'nn:upsample_linear1d nn:upsample_nearest1d nn:upsample_nearest2d '
+                'nn:upsample_nearest3d nn:upsample_trilinear3d',
  'pointwise.binary': 'function:add function:div function:mul function:multiply '
                      'function:rsub function:sub function:subtract method:add method:add_ '
                      'method:div method:div_ method:mul method:mul_ method:multiply '
@@ -351,6 +362,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                'native_dropout_backward',
  'nn.embedding': 'embedding embedding_backward embedding_dense_backward embedding_renorm_ '
                  'one_hot',
+ 'nn.grid_sampler': 'affine_grid_generator grid_sampler grid_sampler_2d grid_sampler_3d',
+ 'nn.im2col': 'col2im im2col',
  'nn.loss_binary': 'binary_cross_entropy binary_cross_entropy_backward '
                    'binary_cross_entropy_with_logits soft_margin_loss '
                    'soft_margin_loss_backward',
@@ -371,6 +384,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                      'replication_pad1d_backward replication_pad2d '
                      'replication_pad2d_backward replication_pad3d '
                      'replication_pad3d_backward',
+ 'nn.pixel_shuffle': 'channel_shuffle native_channel_shuffle pixel_shuffle pixel_unshuffle',
  'nn.pooling': 'avg_pool1d avg_pool2d avg_pool2d_backward avg_pool3d avg_pool3d_backward '
                'max_pool1d max_pool1d_with_indices max_pool2d max_pool2d_with_indices '
                'max_pool2d_with_indices_backward max_pool3d max_pool3d_with_indices '
@@ -386,6 +400,10 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'nn.pooling_unpool': 'max_unpool2d max_unpool3d',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
+ 'nn.upsample': '_upsample_bicubic2d_aa _upsample_bilinear2d_aa _upsample_nearest_exact1d '
+                '_upsample_nearest_exact2d _upsample_nearest_exact3d upsample_bicubic2d '
+                'upsample_bilinear2d upsample_linear1d upsample_nearest1d '
+                'upsample_nearest2d upsample_nearest3d upsample_trilinear3d',
  'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
  'pointwise.binary': 'add add_ div div_ mul mul_ multiply multiply_ rsub sub sub_ subtract '
                      'subtract_',

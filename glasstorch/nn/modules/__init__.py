@@ -16,6 +16,9 @@ from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
 from .activation import *  # noqa: F401,F403
 from .activation_random import *  # noqa: F401,F403
+from .resample import (ChannelShuffle, PixelShuffle, PixelUnshuffle, Upsample,  # noqa: F401
+                       UpsamplingBilinear2d, UpsamplingNearest2d)
+from .fold import Fold, Unfold  # noqa: F401
 from . import lazy  # noqa: F401  (LazyModuleMixin, for lazy layers)
 # convolution layers
 from .conv import *  # noqa: F401,F403
