@@ -23,9 +23,7 @@ FLOORS = {
                   "bool": 100.0, "complex64": 98.8},
     "operators": {"all": 99.8, "float32": 99.8, "float64": 99.9, "int64": 99.4, "bool": 99.7,
                   "complex64": 99.8},
-    # every record at 100% but interpolate's area mode (adaptive average pooling, issue
-    # 15's pooling item)
-    "resampling": {"all": 96.3, "float32": 94.8, "float64": 94.8, "int64": 100.0,
+    "resampling": {"all": 100.0, "float32": 100.0, "float64": 100.0, "int64": 100.0,
                    "bool": 100.0, "complex64": 100.0},
 }
 ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 256, "resampling": 0}
