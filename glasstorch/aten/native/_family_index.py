@@ -7,17 +7,18 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'reduction.norms', 'shape.triangular', 'linalg.distance', 'linalg.einsum', 'linalg.matmul',
  'nn.activation', 'nn.activation_gated', 'nn.activation_smooth', 'pointwise.special',
  'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax',
- 'nn.attention', 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout',
- 'nn.embedding', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
- 'pointwise.binary_scalar', 'nn.loss_cross_entropy', 'nn.normalization', 'nn.padding_modes',
- 'nn.padding', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
- 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
- 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
- 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
- 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics',
- 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
+ 'nn.attention', 'pointwise.binary_scalar', 'nn.normalization', 'nn.batch_norm',
+ 'nn.batch_norm_variants', 'random.fill', 'random.factories', 'random.sampling',
+ 'nn.dropout', 'nn.embedding', 'nn.group_norm', 'nn.loss_regression', 'nn.loss_binary',
+ 'nn.loss_nll', 'nn.loss_cross_entropy', 'nn.padding_modes', 'nn.padding', 'optim.steps',
+ 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
+ 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
+ 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan', 'shape.join',
+ 'reduction.integration', 'reduction.moments', 'sorting.sort', 'reduction.order_statistics',
+ 'reduction.quantile', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.unsafe_split', 'shape.view_copy',
+ 'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -63,11 +64,19 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                  'function:_scaled_dot_product_attention_math '
                  'nn:scaled_dot_product_attention',
  'nn.attention_flash': 'function:_scaled_dot_product_flash_attention_for_cpu',
+ 'nn.batch_norm': 'function:native_batch_norm function:native_batch_norm_backward',
+ 'nn.batch_norm_variants': 'function:_batch_norm_no_update '
+                           'function:_batch_norm_with_update '
+                           'function:_native_batch_norm_legit '
+                           'function:_native_batch_norm_legit_no_training '
+                           'function:batch_norm function:instance_norm',
  'nn.dropout': 'function:alpha_dropout function:alpha_dropout_ function:dropout '
                'function:dropout_ function:feature_alpha_dropout '
                'function:feature_alpha_dropout_ function:feature_dropout '
                'function:feature_dropout_ function:native_dropout',
  'nn.embedding': 'function:embedding function:embedding_renorm_ nn:one_hot',
+ 'nn.group_norm': 'function:group_norm function:native_group_norm '
+                  'function:native_group_norm_backward',
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
  'nn.loss_cross_entropy': 'nn:cross_entropy_loss',
@@ -315,11 +324,16 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                  'scaled_dot_product_attention',
  'nn.attention_flash': '_scaled_dot_product_flash_attention_for_cpu '
                        '_scaled_dot_product_flash_attention_for_cpu_backward',
+ 'nn.batch_norm': 'native_batch_norm native_batch_norm_backward',
+ 'nn.batch_norm_variants': '_batch_norm_no_update _batch_norm_with_update '
+                           '_native_batch_norm_legit _native_batch_norm_legit_no_training '
+                           'batch_norm batch_norm_backward instance_norm',
  'nn.dropout': 'alpha_dropout alpha_dropout_ dropout dropout_ feature_alpha_dropout '
                'feature_alpha_dropout_ feature_dropout feature_dropout_ native_dropout '
                'native_dropout_backward',
  'nn.embedding': 'embedding embedding_backward embedding_dense_backward embedding_renorm_ '
                  'one_hot',
+ 'nn.group_norm': 'group_norm native_group_norm native_group_norm_backward',
  'nn.loss_binary': 'binary_cross_entropy binary_cross_entropy_backward '
                    'binary_cross_entropy_with_logits soft_margin_loss '
                    'soft_margin_loss_backward',

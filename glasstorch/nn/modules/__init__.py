@@ -6,6 +6,10 @@ from .flatten import Flatten, Unflatten  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,  # noqa: F401
                    MSELoss, NLLLoss, SmoothL1Loss, SoftMarginLoss)
 from .normalization import LayerNorm, RMSNorm  # noqa: F401
+# issue 15, norm: batch, instance, group and local response normalization layers
+from .normalization import CrossMapLRN2d, GroupNorm, LocalResponseNorm  # noqa: F401
+from .batchnorm import *  # noqa: F401,F403
+from .instancenorm import *  # noqa: F401,F403
 from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
 from .activation import *  # noqa: F401,F403
