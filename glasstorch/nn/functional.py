@@ -18,7 +18,9 @@ from ._functional.loss import *  # noqa: F401,F403
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
 _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",
-                              "threshold_", "rrelu_"})
+                              "threshold_", "rrelu_",
+                              # issue 15, norm: the distances
+                              "cosine_similarity", "pairwise_distance", "pdist"})
 # torch.nn.functional.gelu is torch._C._nn.gelu, and so on: torch's module re-exports
 # these few by hand; the rest of torch._C._nn is reached through Python functions
 _NN_FUNCTIONS = frozenset({"avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_",

@@ -8,16 +8,16 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.activation', 'nn.activation_gated', 'nn.activation_smooth', 'pointwise.special',
  'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax',
  'nn.attention', 'pointwise.binary_scalar', 'nn.normalization', 'nn.batch_norm',
- 'nn.batch_norm_variants', 'random.fill', 'random.factories', 'random.sampling',
- 'nn.dropout', 'nn.embedding', 'nn.group_norm', 'nn.loss_regression', 'nn.loss_binary',
- 'nn.loss_nll', 'nn.loss_cross_entropy', 'nn.padding_modes', 'nn.padding', 'optim.steps',
- 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
- 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
- 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
- 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan', 'shape.join',
- 'reduction.integration', 'reduction.moments', 'sorting.sort', 'reduction.order_statistics',
- 'reduction.quantile', 'reduction.statistics', 'shape.repeat', 'shape.combine',
- 'shape.diagonal', 'shape.resize', 'shape.unsafe_split', 'shape.view_copy',
+ 'nn.batch_norm_variants', 'nn.distances', 'random.fill', 'random.factories',
+ 'random.sampling', 'nn.dropout', 'nn.embedding', 'nn.group_norm', 'nn.loss_regression',
+ 'nn.loss_binary', 'nn.loss_nll', 'nn.loss_cross_entropy', 'nn.padding_modes', 'nn.padding',
+ 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise',
+ 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division',
+ 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding',
+ 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema', 'reduction.scan',
+ 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
+ 'reduction.order_statistics', 'reduction.quantile', 'reduction.statistics', 'shape.repeat',
+ 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.unsafe_split', 'shape.view_copy',
  'sorting.bucketing', 'sorting.histogram', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
@@ -70,6 +70,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                            'function:_native_batch_norm_legit '
                            'function:_native_batch_norm_legit_no_training '
                            'function:batch_norm function:instance_norm',
+ 'nn.distances': 'function:_pdist_backward function:_pdist_forward '
+                 'function:cosine_similarity function:pairwise_distance function:pdist',
  'nn.dropout': 'function:alpha_dropout function:alpha_dropout_ function:dropout '
                'function:dropout_ function:feature_alpha_dropout '
                'function:feature_alpha_dropout_ function:feature_dropout '
@@ -328,6 +330,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'nn.batch_norm_variants': '_batch_norm_no_update _batch_norm_with_update '
                            '_native_batch_norm_legit _native_batch_norm_legit_no_training '
                            'batch_norm batch_norm_backward instance_norm',
+ 'nn.distances': '_pdist_backward _pdist_forward cosine_similarity pairwise_distance pdist',
  'nn.dropout': 'alpha_dropout alpha_dropout_ dropout dropout_ feature_alpha_dropout '
                'feature_alpha_dropout_ feature_dropout feature_dropout_ native_dropout '
                'native_dropout_backward',

@@ -124,6 +124,10 @@ def batch_norm(input: torch.Tensor, running_mean: torch.Tensor | None,
     """
     if training:
         _verify_batch_size(input.size())
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     return torch.batch_norm(input, weight, bias, running_mean, running_var, training,
                             momentum, eps, torch.backends.cudnn.enabled)
 
@@ -224,4 +228,6 @@ def local_response_norm(input: torch.Tensor, size: int, alpha: float = 1e-4,
     window = padded.narrow(1, 0, channels)
     for start in range(1, size):
         window = window + padded.narrow(1, start, channels)
-    return input / window.div(size).mul(alpha).add(k).pow(beta)
+    # torch averages with avg_pool, which divides integers with truncation
+    rounding = None if squares.is_floating_point() else "trunc"
+    return input / window.div(size, rounding_mode=rounding).mul(alpha).add(k).pow(beta)

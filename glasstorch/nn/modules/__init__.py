@@ -10,6 +10,7 @@ from .normalization import LayerNorm, RMSNorm  # noqa: F401
 from .normalization import CrossMapLRN2d, GroupNorm, LocalResponseNorm  # noqa: F401
 from .batchnorm import *  # noqa: F401,F403
 from .instancenorm import *  # noqa: F401,F403
+from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
 from .activation import *  # noqa: F401,F403

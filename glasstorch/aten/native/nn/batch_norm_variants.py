@@ -40,12 +40,22 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
         tensor([[-1.],
                 [ 1.]])
     """
-    check_batch_norm_arguments(input, weight, bias, running_mean, running_var, training)
     if input.numel() == 0:
-        raise RuntimeError(f"input tensor must have at least one element, but got "
-                           f"input_sizes = {list(input.shape)}")
+        return _empty_batch_norm(input, weight, bias)
+    check_batch_norm_arguments(input, weight, bias, running_mean, running_var, training)
     return native_batch_norm.call(input, weight, bias, running_mean, running_var, training,
                                   momentum, eps)[0]
+
+
+def _empty_batch_norm(input, weight, bias):
+    """An empty batch: a copy (not a view, so gradients reach the input), scaled and
+    shifted by the first parameters; the running statistics stay."""
+    out = input.clone()
+    if weight is not None:
+        out = out * weight[0]
+    if bias is not None:
+        out = out + bias[0]
+    return out
 
 
 @composite(f"_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, "

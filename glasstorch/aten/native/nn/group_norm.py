@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ....c10.dtype import scalar_type_name
+from ... import functions as at
 from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
@@ -56,11 +57,36 @@ def _group_norm_meta(input, weight, bias, N, C, HxW, group, eps):
             TensorMeta((N, group), stat_dtype))
 
 
+@derivative_helper
+def group_norm_backward_with_statistics(grads, input, mean, rstd, weight, N, C, HxW, group,
+                                        mask):
+    """`native_group_norm`'s gradients, the mean's and rstd's cotangents included (they
+    reach the input only: ``d mean = 1 / L``, ``d rstd = -rstd² x̂ / L`` per row of L
+    elements)."""
+    grad_out, grad_mean, grad_rstd = grads
+    found = [None, None, None]
+    if grad_out is not None:
+        found = list(native_group_norm_backward.call(grad_out.contiguous(), input, mean, rstd,
+                                                     weight, N, C, HxW, group, mask))
+    if mask[0] and (grad_mean is not None or grad_rstd is not None):
+        rows, length = N * group, C // group * HxW
+        x = input.reshape(rows, length)
+        extra = at.zeros_like(x)
+        if grad_mean is not None:
+            extra = extra + grad_mean.reshape(rows, 1) / length
+        if grad_rstd is not None:
+            r = rstd.reshape(rows, 1)
+            extra = extra - grad_rstd.reshape(rows, 1) * r * r * r \
+                * (x - mean.reshape(rows, 1)) / length
+        extra = extra.reshape(input.shape)
+        found[0] = extra if found[0] is None else found[0] + extra
+    return tuple(found)
+
+
 @op("native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, "
     "SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)", meta=_group_norm_meta,
-    grad={"input, weight, bias": "native_group_norm_backward(grad, input, result1, result2, "
-                                 "weight, N, C, HxW, group, grad_input_mask)",
-          "output_differentiability": (True, False, False)})
+    grad={"input, weight, bias": "group_norm_backward_with_statistics(grads, input, result1, "
+                                 "result2, weight, N, C, HxW, group, grad_input_mask)"})
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps, *, out):
     """Group normalization with its statistics: ``(output, mean, rstd)``, the statistics
     of shape ``(N, group)`` (Note [Group norm as rows]).
@@ -80,14 +106,14 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps, *, out):
     refuse(input, "GroupNormKernelImpl", _NOT_FLOATING)
     result, mean, rstd = out
     compute = compute_dtype(input)
-    rows = np.ascontiguousarray(input).reshape(N * group, -1).astype(compute, copy=False)
-    length = rows.shape[1]
+    length = C // group * HxW
+    rows = np.ascontiguousarray(input).reshape(N * group, length).astype(compute, copy=False)
     with np.errstate(all="ignore"):
         mu = np.add.reduce(rows, axis=1) / compute.type(length)
         centered = rows - mu[:, None]
         inverse = 1 / np.sqrt(np.einsum("ij,ij->i", centered, centered) / compute.type(length)
                               + compute.type(eps))
-    normalized = (centered * inverse[:, None]).reshape(N, C, -1)
+    normalized = (centered * inverse[:, None]).reshape(N, C, HxW)
     if weight is not None:
         normalized *= weight.astype(compute).reshape(1, C, 1)
     if bias is not None:
@@ -112,15 +138,16 @@ def group_norm_double_backward(input, weight, grad_input_grad, grad_weight_grad,
     """The gradients of grad_out, input and weight of `native_group_norm_backward`'s
     results (Note [Group norm as rows]); None where `mask` says no."""
     rows = N * group
-    x, grad = input.reshape(rows, -1), grad_out.reshape(rows, -1)
+    length = C // group * HxW
+    x, grad = input.reshape(rows, length), grad_out.reshape(rows, length)
     r = rstd.reshape(rows, 1)
     normalized = (x - mean.reshape(rows, 1)) * r
 
     def per_element(values):
         if values is None:
             return None
-        return values.reshape(1, C, 1).expand(N, C, HxW).reshape(rows, -1)
-    a = None if grad_input_grad is None else grad_input_grad.reshape(rows, -1)
+        return values.reshape(1, C, 1).expand(N, C, HxW).reshape(rows, length)
+    a = None if grad_input_grad is None else grad_input_grad.reshape(rows, length)
     found_grad, found_input, found_weight = training_parts(
         x, grad, normalized, r, per_element(weight), a, per_element(grad_weight_grad),
         per_element(grad_bias_grad), mask)
@@ -146,11 +173,12 @@ def native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, g
     grad_input, grad_weight, grad_bias = out
     compute = compute_dtype(input)
     rows = N * group
-    x = np.ascontiguousarray(input).reshape(rows, -1).astype(compute, copy=False)
-    grads = np.ascontiguousarray(grad_out).reshape(rows, -1).astype(compute, copy=False)
+    length = C // group * HxW
+    x = np.ascontiguousarray(input).reshape(rows, length).astype(compute, copy=False)
+    grads = np.ascontiguousarray(grad_out).reshape(rows, length).astype(compute, copy=False)
     r = rstd.reshape(rows, 1).astype(compute)
     normalized = (x - mean.reshape(rows, 1).astype(compute)) * r
-    per_channel = (N, C, -1)
+    per_channel = (N, C, HxW)
     if grad_weight is not None:
         grad_weight[...] = (grads * normalized).reshape(per_channel).sum((0, 2))
     if grad_bias is not None:
@@ -158,10 +186,10 @@ def native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, g
     if grad_input is None:
         return
     scaled = grads if weight is None else \
-        (grads.reshape(per_channel) * weight.astype(compute).reshape(1, C, 1)).reshape(rows, -1)
-    length = compute.type(max(x.shape[1], 1))
-    gradient = r * (scaled - scaled.sum(1, keepdims=True) / length
-                    - normalized * (scaled * normalized).sum(1, keepdims=True) / length)
+        (grads.reshape(per_channel) * weight.astype(compute).reshape(1, C, 1)).reshape(rows, length)
+    count = compute.type(max(length, 1))
+    gradient = r * (scaled - scaled.sum(1, keepdims=True) / count
+                    - normalized * (scaled * normalized).sum(1, keepdims=True) / count)
     np.copyto(grad_input, gradient.reshape(input.shape), casting="unsafe")
 
 
