@@ -64,21 +64,17 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                  'function:_scaled_dot_product_attention_math '
                  'nn:scaled_dot_product_attention',
  'nn.attention_flash': 'function:_scaled_dot_product_flash_attention_for_cpu',
- 'nn.batch_norm': 'function:native_batch_norm function:native_batch_norm_backward',
- 'nn.batch_norm_variants': 'function:_batch_norm_no_update '
-                           'function:_batch_norm_with_update '
-                           'function:_native_batch_norm_legit '
+ 'nn.batch_norm': 'function:native_batch_norm',
+ 'nn.batch_norm_variants': 'function:_native_batch_norm_legit '
                            'function:_native_batch_norm_legit_no_training '
                            'function:batch_norm function:instance_norm',
- 'nn.distances': 'function:_pdist_backward function:_pdist_forward '
-                 'function:cosine_similarity function:pairwise_distance function:pdist',
+ 'nn.distances': 'function:cosine_similarity function:pairwise_distance function:pdist',
  'nn.dropout': 'function:alpha_dropout function:alpha_dropout_ function:dropout '
                'function:dropout_ function:feature_alpha_dropout '
                'function:feature_alpha_dropout_ function:feature_dropout '
                'function:feature_dropout_ function:native_dropout',
  'nn.embedding': 'function:embedding function:embedding_renorm_ nn:one_hot',
- 'nn.group_norm': 'function:group_norm function:native_group_norm '
-                  'function:native_group_norm_backward',
+ 'nn.group_norm': 'function:group_norm function:native_group_norm',
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
  'nn.loss_cross_entropy': 'nn:cross_entropy_loss',

@@ -148,7 +148,7 @@ def normalize_rows(input: np.ndarray, out: np.ndarray, mean, invstd, weight, bia
     grad={"input, weight, bias": "native_batch_norm_backward(grad, input, weight, "
                                  "running_mean, running_var, result1, result2, training, eps, "
                                  "grad_input_mask)",
-          "running_mean": "None", "running_var": "None",
+          "running_mean": "refuses_requires_grad", "running_var": "refuses_requires_grad",
           "output_differentiability": (True, False, False)})
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                       *, out):
@@ -185,6 +185,8 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
         update_running(running_var, unbiased, momentum)
         save_mean[...] = mean
         save_invstd[...] = invstd
+        # normalized with the statistics as saved (rounded, for float16/bfloat16)
+        mean, invstd = save_mean.astype(compute), save_invstd.astype(compute)
     else:
         mean = running_mean.astype(compute)
         invstd = 1 / np.sqrt(running_var.astype(compute) + compute.type(eps))
@@ -305,13 +307,12 @@ def _evaluation_parts(grad, normalized, invstd, w, a, b_weight, b_bias, mask):
 @op("native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, "
     "Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, "
     "bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)",
-    meta=_batch_norm_backward_meta,
+    meta=_batch_norm_backward_meta, function=False,
     grad={"grad_out, input, weight": "batch_norm_double_backward(input, weight, grads[0], "
                                      "grads[1], grads[2], grad_out, running_mean, "
                                      "running_var, train, eps, save_mean, save_invstd, "
                                      "grad_input_mask)",
-          "running_mean": "not_implemented('native_batch_norm_backward running_mean')",
-          "running_var": "not_implemented('native_batch_norm_backward running_var')",
+          "running_mean": "refuses_requires_grad", "running_var": "refuses_requires_grad",
           "save_mean": "not_implemented('native_batch_norm_backward save_mean')",
           "save_invstd": "not_implemented('native_batch_norm_backward save_invstd')"})
 def native_batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean,

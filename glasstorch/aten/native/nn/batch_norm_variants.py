@@ -91,7 +91,7 @@ def _empty_reserve(input):
 
 @composite("_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, "
            "Tensor(a!) running_mean, Tensor(b!) running_var, float momentum, float eps) -> "
-           "(Tensor, Tensor, Tensor, Tensor)")
+           "(Tensor, Tensor, Tensor, Tensor)", function=False)
 def _batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps):
     """Training batch norm updating the running statistics; the fourth result is the
     (empty, on CPU) reserve space of the backward."""
@@ -101,7 +101,7 @@ def _batch_norm_with_update(input, weight, bias, running_mean, running_var, mome
 
 
 @composite(f"_batch_norm_no_update({_BATCH_NORM_ARGS}, float momentum, float eps) -> "
-           "(Tensor, Tensor, Tensor, Tensor)")
+           "(Tensor, Tensor, Tensor, Tensor)", function=False)
 def _batch_norm_no_update(input, weight, bias, running_mean, running_var, momentum, eps):
     """Batch norm out of training, or with the batch's statistics when no running ones
     are given; the fourth result is the (empty) reserve space."""

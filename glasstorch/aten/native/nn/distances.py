@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import result_type
 from ... import functions as at
@@ -19,6 +20,9 @@ from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from ..reduction.norms import linalg_vector_norm
 from .batch_norm import _NOT_FLOATING
+
+# torch's pdist kernel has loops for float and double only
+_NO_PDIST_LOOP = _NOT_FLOATING | {np.dtype(np.float16), np.dtype(dtypes.bfloat16._np)}
 
 
 @composite("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor")
@@ -120,10 +124,10 @@ def _p_norm(diff: np.ndarray, p: float) -> np.ndarray:
 @op("_pdist_forward(Tensor self, float p=2.) -> Tensor",
     meta=lambda self, p=2.0: TensorMeta((self._size[0] * (self._size[0] - 1) // 2,),
                                         self._dtype),
-    grad={"self": "_pdist_backward(grad, self, p, result)"}, out=True)
+    grad={"self": "_pdist_backward(grad, self, p, result)"}, function=False)
 def _pdist_forward(self, p, *, out):
     """The kernel of `pdist`: the distances of the row pairs ``i < j``, row-major."""
-    refuse(self, "_pdist_forward", _NOT_FLOATING)
+    refuse(self, "pdist", _NO_PDIST_LOOP)
     first, second = _pairs(self.shape[0])
     compute = np.float64 if self.dtype == np.float64 else np.float32
     rows = self.astype(compute, copy=False)
@@ -152,7 +156,7 @@ def _pair_gradient(diff: np.ndarray, dist: np.ndarray, grad: np.ndarray, p: floa
 
 @op("_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor",
     meta=lambda grad, self, p, pdist: TensorMeta(self._size, self._dtype),
-    grad={"grad, self, pdist": "not_implemented('_pdist_backward')"}, out=True)
+    grad={"grad, self, pdist": "not_implemented('_pdist_backward')"}, function=False)
 def _pdist_backward(grad, self, p, pdist, *, out):
     """The gradient of `_pdist_forward` for its input: each pair's gradient added to
     its first row and taken from its second."""

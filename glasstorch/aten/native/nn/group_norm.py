@@ -66,8 +66,11 @@ def group_norm_backward_with_statistics(grads, input, mean, rstd, weight, N, C, 
     grad_out, grad_mean, grad_rstd = grads
     found = [None, None, None]
     if grad_out is not None:
-        found = list(native_group_norm_backward.call(grad_out.contiguous(), input, mean, rstd,
-                                                     weight, N, C, HxW, group, mask))
+        # the statistics as constants: the double backward counts their dependence on
+        # the input itself (Note [Layer norm double backward])
+        found = list(native_group_norm_backward.call(grad_out.contiguous(), input,
+                                                     mean.detach(), rstd.detach(), weight, N,
+                                                     C, HxW, group, mask))
     if mask[0] and (grad_mean is not None or grad_rstd is not None):
         rows, length = N * group, C // group * HxW
         x = input.reshape(rows, length)
@@ -160,12 +163,11 @@ def group_norm_double_backward(input, weight, grad_input_grad, grad_weight_grad,
 
 @op("native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, "
     "Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> "
-    "(Tensor, Tensor, Tensor)", meta=_group_norm_backward_meta,
+    "(Tensor, Tensor, Tensor)", meta=_group_norm_backward_meta, function=False,
     grad={"grad_out, input, weight": "group_norm_double_backward(input, weight, grads[0], "
                                      "grads[1], grads[2], grad_out, mean, rstd, N, C, HxW, "
                                      "group, grad_input_mask)",
-          "mean": "not_implemented('native_group_norm_backward mean')",
-          "rstd": "not_implemented('native_group_norm_backward rstd')"})
+          "mean": "refuses_requires_grad", "rstd": "refuses_requires_grad"})
 def native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, group,
                                output_mask, *, out):
     """The gradients of `native_group_norm`'s input, weight and bias in one pass (Note
