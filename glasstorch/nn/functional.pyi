@@ -11,7 +11,10 @@ from glasstorch.c10.layout import layout as _layout, memory_format as _memory_fo
 from glasstorch.c10.dtype import dtype
 from glasstorch import bilinear as bilinear
 from glasstorch import celu_ as celu_
+from glasstorch import cosine_similarity as cosine_similarity
 from glasstorch import hardshrink as hardshrink
+from glasstorch import pairwise_distance as pairwise_distance
+from glasstorch import pdist as pdist
 from glasstorch import prelu as prelu
 from glasstorch import relu_ as relu_
 from glasstorch import rrelu_ as rrelu_
@@ -56,7 +59,11 @@ from glasstorch.nn._functional.loss import mse_loss as mse_loss
 from glasstorch.nn._functional.loss import nll_loss as nll_loss
 from glasstorch.nn._functional.loss import smooth_l1_loss as smooth_l1_loss
 from glasstorch.nn._functional.loss import soft_margin_loss as soft_margin_loss
+from glasstorch.nn._functional.normalization import batch_norm as batch_norm
+from glasstorch.nn._functional.normalization import group_norm as group_norm
+from glasstorch.nn._functional.normalization import instance_norm as instance_norm
 from glasstorch.nn._functional.normalization import layer_norm as layer_norm
+from glasstorch.nn._functional.normalization import local_response_norm as local_response_norm
 from glasstorch.nn._functional.normalization import normalize as normalize
 from glasstorch.nn._functional.normalization import rms_norm as rms_norm
 from glasstorch.nn._functional.sparse import embedding as embedding
