@@ -92,7 +92,7 @@ CLAIMED = {
         adaptive_avg_pool1d adaptive_max_pool1d affine_grid_generator avg_pool1d
         channel_shuffle conv1d conv2d conv3d conv_tbc conv_transpose1d conv_transpose2d
         conv_transpose3d convolution cosine_embedding_loss ctc_loss
-        embedding_bag grid_sampler grid_sampler_2d grid_sampler_3d gru gru_cell
+        grid_sampler grid_sampler_2d grid_sampler_3d gru gru_cell
         hinge_embedding_loss lstm lstm_cell margin_ranking_loss max_pool1d
         max_pool1d_with_indices max_pool2d max_pool3d native_channel_shuffle
         native_norm norm_except_dim pixel_shuffle

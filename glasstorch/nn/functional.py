@@ -15,6 +15,7 @@ from ._functional.normalization import *  # noqa: F401,F403
 from ._functional.sparse import *  # noqa: F401,F403
 from ._functional.dropout import *  # noqa: F401,F403
 from ._functional.loss import *  # noqa: F401,F403
+from ._functional.embedding_bag import *  # noqa: F401,F403
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
 _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",

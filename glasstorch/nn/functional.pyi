@@ -49,6 +49,7 @@ from glasstorch.nn._functional.dropout import dropout1d as dropout1d
 from glasstorch.nn._functional.dropout import dropout2d as dropout2d
 from glasstorch.nn._functional.dropout import dropout3d as dropout3d
 from glasstorch.nn._functional.dropout import feature_alpha_dropout as feature_alpha_dropout
+from glasstorch.nn._functional.embedding_bag import embedding_bag as embedding_bag
 from glasstorch.nn._functional.loss import binary_cross_entropy as binary_cross_entropy
 from glasstorch.nn._functional.loss import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from glasstorch.nn._functional.loss import cross_entropy as cross_entropy

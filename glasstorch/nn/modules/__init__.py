@@ -11,6 +11,7 @@ from .normalization import CrossMapLRN2d, GroupNorm, LocalResponseNorm  # noqa: 
 from .batchnorm import *  # noqa: F401,F403
 from .instancenorm import *  # noqa: F401,F403
 from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
+from .sparse import EmbeddingBag  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
 from .activation import *  # noqa: F401,F403
