@@ -75,3 +75,18 @@ def test_refusals_match_torch():
             case(torch)
         with pytest.raises(type(theirs.value), match="^" + re.escape(str(theirs.value)) + "$"):
             case(gt)
+
+
+def test_scale_grad_by_freq_divides_by_the_frequency():
+    """Where torch's CPU count equals the frequency (its counts are kept by sorted
+    position, which can differ for other inputs)."""
+    weight = torch.ones(6, 1, requires_grad=True)
+    my_weight = to_glass(weight, requires_grad=True)
+    indices = [[4, 0], [4, 4]]
+    out = torch.nn.functional.embedding_bag(torch.tensor(indices), weight, mode="sum",
+                                            scale_grad_by_freq=True)
+    my_out = gt.nn.functional.embedding_bag(gt.tensor(indices), my_weight, mode="sum",
+                                            scale_grad_by_freq=True)
+    expected, = torch.autograd.grad(out.sum(), weight)
+    found, = gt.autograd.grad(my_out.sum(), my_weight)
+    assert_close(found, expected)

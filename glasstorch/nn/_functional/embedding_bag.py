@@ -72,6 +72,14 @@ def _check(input, weight, offsets, mode, per_sample_weights) -> None:
                                f"in the valid range [0, {rows})")
 
 
+def _frequency_scaling(input: torch.Tensor, looked_up: torch.Tensor, rows: int):
+    """A gradient hook dividing each looked-up row's gradient by how often its index
+    occurs in the whole input (`scale_grad_by_freq`)."""
+    counts = torch.bincount(input, minlength=rows)
+    scale = 1.0 / counts[looked_up].unsqueeze(1)
+    return lambda grad: grad * scale.to(grad.dtype)
+
+
 def embedding_bag(input: torch.Tensor, weight: torch.Tensor, offsets: torch.Tensor | None = None,
                   max_norm: float | None = None, norm_type: float = 2,
                   scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
@@ -88,7 +96,8 @@ def embedding_bag(input: torch.Tensor, weight: torch.Tensor, offsets: torch.Tens
         offsets (Tensor, optional): where each bag starts (1-D input only).
         max_norm (float, optional): rows with a larger norm are renormalized in place.
         norm_type (float): the norm for `max_norm`. Default: 2.
-        scale_grad_by_freq (bool): accepted; gradients are not scaled.
+        scale_grad_by_freq (bool): divide each row's gradient by its index's frequency
+            in the input.
         mode (str): ``'sum'``, ``'mean'`` or ``'max'``. Default: ``'mean'``.
         sparse (bool): accepted; gradients are dense.
         per_sample_weights (Tensor, optional): a weight per index (mode ``'sum'``).
@@ -124,6 +133,8 @@ def embedding_bag(input: torch.Tensor, weight: torch.Tensor, offsets: torch.Tens
         kept = counted & (torch.arange(input.numel(), device=input.device) < offsets[-1])
     sizes = bag[counted]
     bag, rows = bag[kept], weight.index_select(0, input[kept])
+    if scale_grad_by_freq and rows.requires_grad:
+        rows.register_hook(_frequency_scaling(input, input[kept], weight.size(0)))
     if per_sample_weights is not None:
         rows = rows * per_sample_weights[kept].unsqueeze(1)
     zeros = weight.new_zeros(max(bags, 0), weight.size(1))
