@@ -71,10 +71,8 @@ MODULES = [("BatchNorm1d", (3,), {}, (4, 3)), ("BatchNorm1d", (3,), {"momentum":
            ("SyncBatchNorm", (3,), {}, (4, 3, 5)), ("LazyBatchNorm2d", (), {}, (4, 3, 2, 2)),
            ("LazyInstanceNorm1d", (), {"affine": True}, (4, 3, 5)),
            ("GroupNorm", (2, 4), {}, (3, 4, 5)), ("LocalResponseNorm", (3,), {}, (2, 6, 3, 3)),
-           ("CrossMapLRN2d", (3,), {"alpha": 0.5}, (2, 6, 3, 3))]
-# torch's CrossMapLRN2d has a hand-written backward (the legacy kernel's) that is not the
-# derivative of its forward; glasstorch differentiates the forward
-EXACT_GRADIENTS_ONLY_FORWARD = {"CrossMapLRN2d"}
+           ("CrossMapLRN2d", (3,), {"alpha": 0.5}, (2, 6, 3, 3)),
+           ("CrossMapLRN2d", (4,), {"alpha": 0.3, "beta": 0.6, "k": 1.5}, (2, 5, 3, 3))]
 
 
 @needs_torch
@@ -92,8 +90,6 @@ def test_module_steps_match_torch(name, args, kwargs, shape):
         mx = to_glass(x, requires_grad=True)
         out, my_out = theirs(x), mine(mx)
         assert_close(my_out, out, rtol=1e-5, atol=1e-5)
-        if name in EXACT_GRADIENTS_ONLY_FORWARD:
-            continue
         grad = torch.randn(out.shape)
         out.backward(grad)
         my_out.backward(to_glass(grad))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numbers
 
 import glasstorch as torch
+from .. import _functions
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -232,22 +233,6 @@ class LocalResponseNorm(Module):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
-def _cross_map_windows(channels: int, size: int):
-    """Which channels' squares each channel's scale sums, as torch's running-sum kernel
-    builds it: channel c adds channel ``c + pre - 1`` and drops channel ``c - pre``
-    only once ``c > pre`` (so channel 0 is never dropped), ``pre = (size - 1) // 2 + 1``."""
-    pre = (size - 1) // 2 + 1
-    current = set(range(min(pre, channels)))
-    windows = [sorted(current)]
-    for c in range(1, channels):
-        if c < channels - pre + 1:
-            current.add(c + pre - 1)
-        if c > pre:
-            current.discard(c - pre)
-        windows.append(sorted(current))
-    return windows
-
-
 class CrossMapLRN2d(LocalResponseNorm):
     r"""Local response normalization of 4-D inputs across channels, with the window of
     torch's legacy (Lua Torch) kernel: :math:`b_c = a_c (k + \frac{\alpha}{n}
@@ -277,9 +262,4 @@ class CrossMapLRN2d(LocalResponseNorm):
         if input.dim() != 4:
             raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D "
                              f"instead.")
-        channels = input.size(1)
-        windows = torch.zeros(channels, channels, dtype=input.dtype)
-        for c, members in enumerate(_cross_map_windows(channels, self.size)):
-            windows[c, members] = 1
-        sums = torch.einsum("nchw,dc->ndhw", input * input, windows)
-        return input * sums.mul(self.alpha / self.size).add(self.k).pow(-self.beta)
+        return _functions.CrossMapLRN2d.apply(input, self.size, self.alpha, self.beta, self.k)
