@@ -144,7 +144,7 @@ def normalize_rows(input: np.ndarray, out: np.ndarray, mean, invstd, weight, bia
 
 @op("native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
     "Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)",
-    meta=_batch_norm_meta,
+    meta=_batch_norm_meta, out=True, out_names=("out", "save_mean", "save_invstd"),
     grad={"input, weight, bias": "native_batch_norm_backward(grad, input, weight, "
                                  "running_mean, running_var, result1, result2, training, eps, "
                                  "grad_input_mask)",
