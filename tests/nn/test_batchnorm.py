@@ -220,3 +220,16 @@ def test_distance_modules_match_torch():
         for f, e in zip(found, expected):
             assert_close(f, e, rtol=1e-5, atol=1e-6)
     assert gt.nn.functional.pdist is gt.pdist
+
+
+@needs_torch
+def test_native_batch_norm_out_matches_torch():
+    x = torch.randn(4, 3, 2)
+    theirs = (torch.empty(0), torch.empty(0), torch.empty(0))
+    mine = (gt.empty(0), gt.empty(0), gt.empty(0))
+    expected = torch.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-5, out=theirs)
+    found = gt.native_batch_norm(to_glass(x), None, None, None, None, True, 0.1, 1e-5,
+                                 out=mine)
+    assert all(f is m for f, m in zip(found, mine))
+    for f, e in zip(found, expected):
+        assert_close(f, e)
