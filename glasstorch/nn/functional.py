@@ -21,6 +21,7 @@ from ._functional.pooling import *  # noqa: F401,F403
 from ._functional.resample import *  # noqa: F401,F403
 from ._functional.fold import *  # noqa: F401,F403
 from ._functional.grid import *  # noqa: F401,F403
+from ._functional.embedding_bag import *  # noqa: F401,F403
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
 _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",
@@ -32,7 +33,9 @@ _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_
                               "avg_pool1d", "adaptive_avg_pool1d",
                               # resampling and rearranging
                               "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
-                              "native_channel_shuffle"})
+                              "native_channel_shuffle",
+                              # distances
+                              "cosine_similarity", "pairwise_distance", "pdist"})
 # torch.nn.functional.gelu is torch._C._nn.gelu, and so on: torch's module re-exports
 # these few by hand; the rest of torch._C._nn is reached through Python functions
 _NN_FUNCTIONS = frozenset({"avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_",

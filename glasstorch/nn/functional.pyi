@@ -21,8 +21,11 @@ from glasstorch import conv_tbc as conv_tbc
 from glasstorch import conv_transpose1d as conv_transpose1d
 from glasstorch import conv_transpose2d as conv_transpose2d
 from glasstorch import conv_transpose3d as conv_transpose3d
+from glasstorch import cosine_similarity as cosine_similarity
 from glasstorch import hardshrink as hardshrink
 from glasstorch import native_channel_shuffle as native_channel_shuffle
+from glasstorch import pairwise_distance as pairwise_distance
+from glasstorch import pdist as pdist
 from glasstorch import pixel_shuffle as pixel_shuffle
 from glasstorch import pixel_unshuffle as pixel_unshuffle
 from glasstorch import prelu as prelu
@@ -59,6 +62,7 @@ from glasstorch.nn._functional.dropout import dropout1d as dropout1d
 from glasstorch.nn._functional.dropout import dropout2d as dropout2d
 from glasstorch.nn._functional.dropout import dropout3d as dropout3d
 from glasstorch.nn._functional.dropout import feature_alpha_dropout as feature_alpha_dropout
+from glasstorch.nn._functional.embedding_bag import embedding_bag as embedding_bag
 from glasstorch.nn._functional.fold import fold as fold
 from glasstorch.nn._functional.fold import unfold as unfold
 from glasstorch.nn._functional.grid import affine_grid as affine_grid
@@ -84,7 +88,11 @@ from glasstorch.nn._functional.loss_margin import multilabel_soft_margin_loss as
 from glasstorch.nn._functional.loss_margin import poisson_nll_loss as poisson_nll_loss
 from glasstorch.nn._functional.loss_margin import triplet_margin_loss as triplet_margin_loss
 from glasstorch.nn._functional.loss_margin import triplet_margin_with_distance_loss as triplet_margin_with_distance_loss
+from glasstorch.nn._functional.normalization import batch_norm as batch_norm
+from glasstorch.nn._functional.normalization import group_norm as group_norm
+from glasstorch.nn._functional.normalization import instance_norm as instance_norm
 from glasstorch.nn._functional.normalization import layer_norm as layer_norm
+from glasstorch.nn._functional.normalization import local_response_norm as local_response_norm
 from glasstorch.nn._functional.normalization import normalize as normalize
 from glasstorch.nn._functional.normalization import rms_norm as rms_norm
 from glasstorch.nn._functional.pooling import adaptive_avg_pool2d as adaptive_avg_pool2d

@@ -90,6 +90,10 @@ OPERATORS = frozenset("""
     nn.functional.conv1d nn.functional.conv2d nn.functional.conv3d
     nn.functional.conv_transpose1d nn.functional.conv_transpose2d
     nn.functional.conv_transpose3d
+    native_batch_norm _native_batch_norm_legit _batch_norm_with_update native_group_norm
+    nn.functional.batch_norm nn.functional.instance_norm nn.functional.group_norm
+    nn.functional.local_response_norm
+    nn.functional.cosine_similarity nn.functional.pairwise_distance nn.functional.pdist
 """.split())
 # Records whose results are random draws: torch's record wraps its op in
 # `wrapper_set_seed` (seed 42 inside the call); glasstorch's call is seeded alike.

@@ -26,7 +26,7 @@ FLOORS = {
     "resampling": {"all": 100.0, "float32": 100.0, "float64": 100.0, "int64": 100.0,
                    "bool": 100.0, "complex64": 100.0},
 }
-ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 256, "resampling": 0}
+ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 258, "resampling": 0}
 
 
 @pytest.fixture(scope="module", params=sorted(FLOORS))

@@ -20,6 +20,8 @@ KNOWN_PYTHON_GAPS = {
     ("function", "split_copy"): (["out"], "out= of a list of tensors"),
     ("function", "split_with_sizes_copy"): (["out"], "out= of a list of tensors"),
     ("function", "unbind_copy"): (["out"], "out= of a list of tensors"),
+    ("function", "_native_batch_norm_legit"): (["out"], "out= of a composite's three results "
+                                                        "(native_batch_norm has it)"),
 }
 # Declared overloads whose schema text differs from torch's: the defaults' spelling
 # (``0`` for ``0.``; None standing for int64), the same values.

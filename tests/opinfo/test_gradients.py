@@ -24,7 +24,13 @@ torch = pytest.importorskip("torch")
 _NO_SVD_DERIVATIVE = ("reduction: linalg_matrix_norm has no derivative formula (the nuclear "
                       "norm's needs SVD's, not written yet): backward raises torch's "
                       "\"derivative ... is not implemented\"; torch differentiates it")
+_BATCH_NORM_STATISTICS = ("autograd: torch differentiates native_batch_norm_backward's saved "
+                          "and running statistics in some modes and refuses them in others "
+                          "(not implemented / not differentiable); glasstorch refuses the "
+                          "running ones and leaves the saved ones unimplemented")
 KNOWN: dict = {
+    "native_batch_norm_backward": _BATCH_NORM_STATISTICS,
+    "batch_norm_backward": _BATCH_NORM_STATISTICS,
     "view_as_complex_copy": "autograd: torch refuses to record view_as_complex_copy (its "
                             "complex result is not on its list of ops with complex "
                             "gradients); glasstorch records it as view_as_complex",
@@ -45,6 +51,8 @@ _LAST_WRITE = ("forward AD: with duplicate indices the derived tangent sums the 
 _SRC_SHAPE = ("forward AD: src's backward gradient has the index's shape, so a src larger than "
               "the index gets no derived tangent for its extra elements")
 KNOWN_FORWARD: dict = {
+    "native_batch_norm_backward": _BATCH_NORM_STATISTICS,
+    "batch_norm_backward": _BATCH_NORM_STATISTICS,
     "linalg_matrix_norm.str_ord": _NO_SVD_DERIVATIVE,
     **dict.fromkeys(("var.dim", "var.correction", "std", "std.dim", "std.correction",
                      "var_mean.dim", "var_mean.correction", "std_mean",

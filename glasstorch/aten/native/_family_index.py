@@ -7,22 +7,22 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'reduction.norms', 'shape.triangular', 'linalg.distance', 'linalg.einsum', 'linalg.matmul',
  'nn.activation', 'nn.activation_gated', 'nn.activation_smooth', 'pointwise.special',
  'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax',
- 'nn.attention', 'nn.convolution', 'nn.padding_modes', 'nn.padding',
- 'nn.convolution_functions', 'random.fill', 'random.factories', 'random.sampling',
- 'nn.dropout', 'nn.embedding', 'nn.pixel_shuffle', 'nn.grid_sampler', 'nn.im2col',
- 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll', 'pointwise.binary_scalar',
- 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin', 'nn.normalization',
- 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool',
- 'nn.upsample', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
- 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
- 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
- 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
- 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
- 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
- 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
- 'sorting.unique')
+ 'nn.attention', 'pointwise.binary_scalar', 'nn.normalization', 'nn.batch_norm',
+ 'nn.batch_norm_variants', 'nn.convolution', 'nn.padding_modes', 'nn.padding',
+ 'nn.convolution_functions', 'nn.distances', 'random.fill', 'random.factories',
+ 'random.sampling', 'nn.dropout', 'nn.embedding', 'nn.pixel_shuffle', 'nn.grid_sampler',
+ 'nn.group_norm', 'nn.im2col', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
+ 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin', 'nn.pooling',
+ 'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool', 'nn.upsample',
+ 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise',
+ 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division',
+ 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding',
+ 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema', 'reduction.hashing',
+ 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
+ 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
+ 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
+ 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
+ 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -68,10 +68,15 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                  'function:_scaled_dot_product_attention_math '
                  'nn:scaled_dot_product_attention',
  'nn.attention_flash': 'function:_scaled_dot_product_flash_attention_for_cpu',
+ 'nn.batch_norm': 'function:native_batch_norm',
+ 'nn.batch_norm_variants': 'function:_native_batch_norm_legit '
+                           'function:_native_batch_norm_legit_no_training '
+                           'function:batch_norm function:instance_norm',
  'nn.convolution': 'function:convolution',
  'nn.convolution_functions': 'function:conv1d function:conv2d function:conv3d '
                              'function:conv_tbc function:conv_transpose1d '
                              'function:conv_transpose2d function:conv_transpose3d',
+ 'nn.distances': 'function:cosine_similarity function:pairwise_distance function:pdist',
  'nn.dropout': 'function:alpha_dropout function:alpha_dropout_ function:dropout '
                'function:dropout_ function:feature_alpha_dropout '
                'function:feature_alpha_dropout_ function:feature_dropout '
@@ -79,6 +84,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.embedding': 'function:embedding function:embedding_renorm_ nn:one_hot',
  'nn.grid_sampler': 'function:affine_grid_generator function:grid_sampler '
                     'function:grid_sampler_2d function:grid_sampler_3d',
+ 'nn.group_norm': 'function:group_norm function:native_group_norm',
  'nn.im2col': 'nn:col2im nn:im2col',
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
@@ -354,15 +360,21 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                  'scaled_dot_product_attention',
  'nn.attention_flash': '_scaled_dot_product_flash_attention_for_cpu '
                        '_scaled_dot_product_flash_attention_for_cpu_backward',
+ 'nn.batch_norm': 'native_batch_norm native_batch_norm_backward',
+ 'nn.batch_norm_variants': '_batch_norm_no_update _batch_norm_with_update '
+                           '_native_batch_norm_legit _native_batch_norm_legit_no_training '
+                           'batch_norm batch_norm_backward instance_norm',
  'nn.convolution': 'convolution convolution_backward',
  'nn.convolution_functions': 'conv1d conv2d conv3d conv_tbc conv_tbc_backward '
                              'conv_transpose1d conv_transpose2d conv_transpose3d',
+ 'nn.distances': '_pdist_backward _pdist_forward cosine_similarity pairwise_distance pdist',
  'nn.dropout': 'alpha_dropout alpha_dropout_ dropout dropout_ feature_alpha_dropout '
                'feature_alpha_dropout_ feature_dropout feature_dropout_ native_dropout '
                'native_dropout_backward',
  'nn.embedding': 'embedding embedding_backward embedding_dense_backward embedding_renorm_ '
                  'one_hot',
  'nn.grid_sampler': 'affine_grid_generator grid_sampler grid_sampler_2d grid_sampler_3d',
+ 'nn.group_norm': 'group_norm native_group_norm native_group_norm_backward',
  'nn.im2col': 'col2im im2col',
  'nn.loss_binary': 'binary_cross_entropy binary_cross_entropy_backward '
                    'binary_cross_entropy_with_logits soft_margin_loss '

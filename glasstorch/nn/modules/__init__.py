@@ -12,6 +12,12 @@ from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # 
 from .linear_cross_entropy import LinearCrossEntropyLoss  # noqa: F401  (losses helper)
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401  (losses helper)
 from .normalization import LayerNorm, RMSNorm  # noqa: F401
+# issue 15, norm: batch, instance, group and local response normalization layers
+from .normalization import CrossMapLRN2d, GroupNorm, LocalResponseNorm  # noqa: F401
+from .batchnorm import *  # noqa: F401,F403
+from .instancenorm import *  # noqa: F401,F403
+from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
+from .sparse import EmbeddingBag  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
 from .activation import *  # noqa: F401,F403
