@@ -22,6 +22,8 @@ SCRIPTS = {
     "mlp_classifier": (ROOT / "tests" / "nn" / "scripts" / "mlp_classifier.py", ["50"]),
     "every_loss": (ROOT / "tests" / "nn" / "scripts" / "every_loss.py", ["50"]),
     "dataloader": (ROOT / "tests" / "nn" / "scripts" / "dataloader_regression.py", ["50"]),
+    "mnist": (ROOT / "tests" / "nn" / "scripts" / "mnist_net.py", ["50"]),
+    "cifar_resnet": (ROOT / "tests" / "nn" / "scripts" / "cifar_resnet.py", ["50"]),
 }
 IMPORT = "import glasstorch as torch\n"
 
