@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ....c10.dtype import scalar_type_name
 from ... import functions as at
+from ...meta.shape import holds_data
 from ...registry import composite
 from .pixel_shuffle import fresh
 
@@ -165,7 +166,7 @@ def _sample(planes, coordinates: list, sizes: list, mode: int):
 def _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners, kernel):
     """Note [Grid sampling in operators], for 2 or 3 spatial dims."""
     _check_grid(input, grid, interpolation_mode)
-    if input.device.type != "meta" and not input.dtype.is_floating_point:
+    if holds_data(input) and not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                   f"'{scalar_type_name(input.dtype)}'")
     n, c, *spatial = input.shape

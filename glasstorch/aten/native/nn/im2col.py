@@ -17,6 +17,7 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.tensor_impl import wrap_array
+from ...meta.shape import holds_data
 from ...registry import composite
 from .padding import constant_pad_nd
 from .pixel_shuffle import fresh
@@ -60,7 +61,7 @@ def _block_index(size, kernel_size, dilation, padding, stride, device):
 
 def _refuse_dtype(self, kernel: str) -> None:
     """The CPU loops take floating, complex and bool tensors; meta calls pass."""
-    if self.device.type == "meta" or self._dtype.is_floating_point:
+    if not holds_data(self) or self._dtype.is_floating_point:
         return
     if self._dtype not in _SUPPORTED_EXTRA:
         raise NotImplementedError(f"\"{kernel}\" not implemented for "

@@ -35,6 +35,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.layout import channels_last, channels_last_3d
 from ....c10.tensor_impl import wrap_array
+from ...meta.shape import holds_data
 from ...registry import composite
 
 _AXES = ("D", "H", "W")
@@ -197,7 +198,7 @@ def _check(self, output_size, k: int) -> None:
 
 def _refuse_dtype(self, kernel: str, uint8: bool) -> None:
     """The CPU kernels loop over floating dtypes (and uint8 for some); meta calls pass."""
-    if self.device.type == "meta" or self._dtype.is_floating_point:
+    if not holds_data(self) or self._dtype.is_floating_point:
         return
     if uint8 and self._dtype is dtypes.uint8:
         return
@@ -262,7 +263,7 @@ def _declare(name: str, k: int, kind: str) -> tuple:
         align_corners, scales = (rest[0], rest[1:]) if interpolating else (False, rest)
         _check(self, output_size, k)
         _refuse_dtype(self, kernel, uint8=not interpolating or k == 2)
-        if interpolating and self._dtype is dtypes.uint8 and self.device.type != "meta":
+        if interpolating and self._dtype is dtypes.uint8 and holds_data(self):
             # torch rounds through a fixed-point kernel of its own for uint8
             raise NotImplementedError(f"glasstorch does not implement {name} for uint8 "
                                       f"inputs yet")
