@@ -27,13 +27,17 @@ from glasstorch.aten.registry import DECLARATIONS  # noqa: E402
 
 def _normalised(schema_text: str) -> str:
     """A schema in one spelling: no namespace, alias annotations or result names; SymInt
-    as int; defaults as Python reads them (``0.`` is ``0.0``, ``dtype=4`` is ``long``),
+    as int; defaults as Python reads them (``0.`` is ``0.0``, ``dtype=4`` is ``long``,
+    ``int[2] stride=1`` is ``stride=[1,1]``),
     strings in one kind of quotes; out= overloads without the factory options torch
     leaves off them (they take the out tensor's)."""
     text = schema_text.removeprefix("aten::")
     text = re.sub(r"\((?:[a-z]!?)(?: -> \*)?\)", "", text)
     text = text.replace("SymInt", "int").replace('"', "'").replace(", ", ",")
     text = re.sub(r"=(-?\d+\.\d*(?:e-?\d+)?)", lambda m: f"={float(m.group(1))!r}", text)
+    # a fixed-size list's default given as one number is that number repeated
+    text = re.sub(r"int\[(\d)\] (\w+)=(-?\d+)(?=[,)])",
+                  lambda m: f"int[{m[1]}] {m[2]}=[{','.join([m[3]] * int(m[1]))}]", text)
     text = text.replace("ScalarType? dtype=4", "ScalarType? dtype=long")
     text = re.sub(r"MemoryFormat memory_format=0", "MemoryFormat memory_format=contiguous_format",
                   text)

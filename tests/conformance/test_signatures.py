@@ -26,7 +26,9 @@ KNOWN_PYTHON_GAPS = {
 # Declared overloads whose schema text differs from torch's: the defaults' spelling
 # (``0`` for ``0.``; None standing for int64), the same values.
 KNOWN_SCHEMA_DIFFERENCES = 13
-KNOWN_MISSING_OVERLOADS = 98     # mostly the .Scalar twins numbers reach as tensors
+# Missing: mostly the .Scalar twins numbers reach as tensors; and fractional max
+# pooling's out= overloads (named .output), not built yet (issue 15).
+KNOWN_MISSING_OVERLOADS = 100
 
 
 def test_python_signatures_gain_no_gap():

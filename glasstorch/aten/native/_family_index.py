@@ -92,8 +92,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.loss_embedding': 'function:cosine_embedding_loss function:hinge_embedding_loss '
                       'function:margin_ranking_loss function:poisson_nll_loss '
                       'function:triplet_margin_loss',
- 'nn.loss_margin': 'nn:multi_margin_loss nn:multi_margin_loss_backward '
-                   'nn:multilabel_margin_loss nn:multilabel_margin_loss_backward',
+ 'nn.loss_margin': 'nn:multi_margin_loss nn:multilabel_margin_loss',
  'nn.loss_nll': 'nn:nll_loss nn:nll_loss2d nn:nll_loss_nd',
  'nn.loss_regression': 'function:kl_div nn:huber_loss nn:l1_loss nn:mse_loss '
                        'nn:smooth_l1_loss',

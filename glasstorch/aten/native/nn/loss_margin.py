@@ -135,7 +135,7 @@ def _multi_margin_backward_meta(grad_output, self, target, p, margin, weight=Non
 @op("multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, "
     "Scalar margin, Tensor? weight=None, int reduction=1) -> Tensor",
     meta=_multi_margin_backward_meta, out=True, out_overload="grad_input",
-    out_names=("grad_input",), python_module="nn")
+    out_names=("grad_input",), function=False)
 def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, reduction, *,
                                out):
     """The gradient of `multi_margin_loss` for its input (Note [Multi-class margin
@@ -246,7 +246,7 @@ def _multilabel_backward_meta(grad_output, self, target, reduction, is_target,
 
 @op("multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, "
     "int reduction, Tensor is_target) -> Tensor", meta=_multilabel_backward_meta, out=True,
-    out_overload="grad_input", out_names=("grad_input",), python_module="nn")
+    out_overload="grad_input", out_names=("grad_input",), function=False)
 def multilabel_margin_loss_backward(grad_output, self, target, reduction, is_target, *, out):
     """The gradient of the multi-label margin loss for its input (Note [Multi-label
     margin loss])."""
