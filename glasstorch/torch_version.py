@@ -7,21 +7,28 @@ one of another type (None, a float) is a TypeError, as with any str.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
 
 __all__ = ["TorchVersion"]
 
-# PEP 440's public grammar, normalised forms and their spelling variants
-_PATTERN = re.compile(r"""
+# PEP 440's public grammar, normalised forms and their spelling variants (compiled on the
+# first comparison: `import glasstorch` makes a TorchVersion but compares none)
+_GRAMMAR = r"""
     v?(?:(?P<epoch>[0-9]+)!)?(?P<release>[0-9]+(?:\.[0-9]+)*)
     (?:[-_.]?(?P<pre_l>alpha|a|beta|b|preview|pre|c|rc)[-_.]?(?P<pre_n>[0-9]+)?)?
     (?:-(?P<post_n1>[0-9]+)|[-_.]?(?P<post_l>post|rev|r)[-_.]?(?P<post_n2>[0-9]+)?)?
     (?:[-_.]?(?P<dev_l>dev)[-_.]?(?P<dev_n>[0-9]+)?)?
     (?:\+(?P<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?
-""", re.VERBOSE | re.IGNORECASE)
+"""
 _PRE_RANK = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2, "pre": 2, "preview": 2}
+
+
+@functools.cache
+def _pattern() -> re.Pattern:
+    return re.compile(_GRAMMAR, re.VERBOSE | re.IGNORECASE)
 
 
 class InvalidVersion(ValueError):
@@ -35,7 +42,7 @@ def version_key(text: str) -> tuple:
     Raises:
         InvalidVersion: `text` is not a version.
     """
-    match = _PATTERN.fullmatch(text.strip())
+    match = _pattern().fullmatch(text.strip())
     if match is None:
         raise InvalidVersion(f"Invalid version: '{text}'")
     release = [int(part) for part in match["release"].split(".")]
