@@ -95,8 +95,6 @@ def test_weights_read_from_the_cache(home, monkeypatch, capsys):
 
 def test_weights_round_trip_with_torch_load(home):
     pytest.importorskip("torch")
-    if not hasattr(gt, "save") or not hasattr(gt, "load"):
-        pytest.skip("torch.save/torch.load come with the serialization work (issue 17)")
     checkpoints = home / "home" / "hub" / "checkpoints"
     checkpoints.mkdir(parents=True)
     gt.save({"w": gt.arange(3.0)}, checkpoints / "w.pth")

@@ -43,9 +43,8 @@ def test_storage_module():
     assert storage.__all__ == torch.storage.__all__
     assert storage.UntypedStorage is gt.UntypedStorage
     assert storage.HAS_NUMPY is torch.storage.HAS_NUMPY
-    if not hasattr(gt, "TypedStorage"):
-        with pytest.raises(AttributeError, match="does not implement torch.storage.TypedStorage"):
-            storage.TypedStorage
+    assert storage.TypedStorage is gt.TypedStorage
+    assert isinstance(gt.zeros(2).storage(), storage.TypedStorage)
 
 
 def test_nn_common_types():

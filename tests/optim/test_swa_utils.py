@@ -148,7 +148,6 @@ def test_swalr_state_dict_round_trip():
 
 
 def test_update_bn_recomputes_running_statistics():
-    pytest.importorskip("glasstorch.nn.modules.batchnorm")   # issue 15's batch norm
     rng = np.random.default_rng(2)
     batches = [rng.standard_normal((8, 3)).astype(np.float32) for _ in range(4)]
     results = []
@@ -168,7 +167,6 @@ def test_update_bn_recomputes_running_statistics():
 
 
 def test_update_bn_without_batch_norm_leaves_the_model():
-    pytest.importorskip("glasstorch.nn.modules.batchnorm")   # issue 15's batch norm
     net = gt.nn.Linear(2, 2)
     net.eval()
     gt.optim.swa_utils.update_bn([gt.ones(1, 2)], net)

@@ -8,12 +8,8 @@ import pytest
 
 import glasstorch as gt
 
-# complex32 storage comes with the conjugate-bit work (issue 14 item 7): until it lands
-# glasstorch refuses to store the dtype, and the case fails with that RuntimeError.
-COMPLEX32 = pytest.param("complex32", marks=pytest.mark.xfail(
-    raises=RuntimeError, reason="complex32 storage: issue 14 item 7"))
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
-          "float16", "bfloat16", "float32", "float64", COMPLEX32, "complex64", "complex128",
+          "float16", "bfloat16", "float32", "float64", "complex32", "complex64", "complex128",
           "float8_e4m3fn", "float8_e5m2"]
 
 
