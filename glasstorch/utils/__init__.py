@@ -8,7 +8,7 @@ from ..aten import torch_names as _torch_names
 # `import glasstorch` need not pay for them, and ``torch.utils.data.DataLoader`` still
 # works after ``import torch`` (torch binds them at import).
 _LAZY_SUBMODULES = frozenset({"data", "checkpoint", "hooks"})
-# modules (issue 14): torch.utils' smaller modules
+# torch.utils' smaller modules
 _LAZY_SUBMODULES |= {"flop_counter", "module_tracker", "weak", "model_zoo", "deterministic",
                      "collect_env", "file_baton", "backcompat", "cpp_extension",
                      # shells (Note [Shell modules] in glasstorch/_shells.py)

@@ -8,11 +8,11 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDi
 from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # noqa: F401
                    MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
                    MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, TripletMarginLoss,
-                   TripletMarginWithDistanceLoss)  # (losses helper)
-from .linear_cross_entropy import LinearCrossEntropyLoss  # noqa: F401  (losses helper)
-from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401  (losses helper)
+                   TripletMarginWithDistanceLoss)
+from .linear_cross_entropy import LinearCrossEntropyLoss  # noqa: F401
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .normalization import LayerNorm, RMSNorm  # noqa: F401
-# issue 15, norm: batch, instance, group and local response normalization layers
+# batch, instance, group and local response normalization layers
 from .normalization import CrossMapLRN2d, GroupNorm, LocalResponseNorm  # noqa: F401
 from .batchnorm import *  # noqa: F401,F403
 from .instancenorm import *  # noqa: F401,F403

@@ -18,7 +18,7 @@ from ....c10.promotion import result_type
 from ... import functions as at
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
-from ..reduction.norms import linalg_vector_norm
+from ..reduction.norms import linalg_vector_norm, norm_dim
 from .batch_norm import _NOT_FLOATING
 
 # torch's pdist kernel has loops for float and double only
@@ -76,7 +76,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False):
         tensor([5.])
     """
     last = max(x1.dim(), x2.dim()) - 1
-    return linalg_vector_norm.call(x1 - x2 + eps, p, [last], keepdim, None)
+    return norm_dim.call(x1 - x2 + eps, p, [last], keepdim)          # at::norm, as torch
 
 
 @composite("pdist(Tensor self, float p=2.) -> Tensor")

@@ -21,7 +21,7 @@ import math
 
 from ... import functions as at
 from ...registry import composite
-from ..reduction.norms import norm_dim
+from .distances import pairwise_distance
 from .loss_regression import MEAN, SUM
 
 _COSINE_EPSILON = 1e-12
@@ -158,11 +158,6 @@ def poisson_nll_loss(input, target, log_input, full, eps, reduction):
     return _reduced(loss, reduction)
 
 
-def _pairwise_distance(x1, x2, p: float, eps: float):
-    """The p-norm of ``x1 - x2 + eps`` over the last dim of the broadcast."""
-    return norm_dim.call(x1 - x2 + eps, p, [max(x1.dim(), x2.dim()) - 1], False)
-
-
 @composite("triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, "
            "float margin=1., float p=2., float eps=1e-06, bool swap=False, "
            "int reduction=1) -> Tensor")
@@ -193,9 +188,9 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6,
         raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have "
                            f"the same number of dimensions, but got: anchor {dims[0]}D, "
                            f"positive {dims[1]}D, and negative {dims[2]}D inputs")
-    distance_positive = _pairwise_distance(anchor, positive, p, eps)
-    distance_negative = _pairwise_distance(anchor, negative, p, eps)
+    distance_positive = pairwise_distance.call(anchor, positive, p, eps, False)
+    distance_negative = pairwise_distance.call(anchor, negative, p, eps, False)
     if swap:
-        swapped = _pairwise_distance(positive, negative, p, eps)
+        swapped = pairwise_distance.call(positive, negative, p, eps, False)
         distance_negative = at.min(distance_negative, swapped)
     return _reduced((margin + distance_positive - distance_negative).clamp_min(0), reduction)
