@@ -30,7 +30,9 @@ are not its case it returns None and the general kernel runs, so both give the s
 result, bit for bit (tests/aten/test_fast_path_kernels.py holds each to its general
 kernel, tests/opinfo's test_fast_paths every sample). A *fused* fast path also does
 ADInplaceOrView's job (a view's bookkeeping, an in-place write's version bump), so it
-applies only when nothing but ADInplaceOrView and its backend is in the key set. Fast
+applies only when ADInplaceOrView is in the key set and no kernel would run but its and
+the backend's: keys above that fall through for the operator (AutocastCPU, for those
+autocast leaves alone) are no obstacle, keys below it (a math bit, Python) are. Fast
 paths are registered like kernels (`register_fast_path`), printed with the operator,
 and named in `dispatch_trace()` when they run; ``dispatch_trace(fast_paths=False)``
 runs, and shows, the general kernels instead. (The optimizers' float32 steps are
@@ -62,7 +64,7 @@ FALLTHROUGH = _Fallthrough()
 
 
 _AD_INPLACE_OR_VIEW = int(DispatchKey.ADInplaceOrView)
-_AUTOCAST_CPU = int(DispatchKey.AutocastCPU)
+_BELOW_AD_INPLACE_OR_VIEW = KEYS_BELOW[DispatchKey.ADInplaceOrView]
 _BACKEND_BITS = int(BACKEND_KEYS)
 
 
@@ -231,19 +233,18 @@ class OpOverload:
 
     def _fast_path(self, keyset: int, key: DispatchKey):
         """The fast path that applies to a call with `keyset` whose first kernel is at
-        `key`, or None: the backend's own, or its fused one when nothing but
-        ADInplaceOrView and the backend (and AutocastCPU, falling through) is in the key
-        set."""
+        `key`, or None: the backend's own, or its fused one when no kernel runs but
+        ADInplaceOrView's and the backend's (the keys above fall through for this
+        operator, as AutocastCPU does for the operators autocast leaves alone)."""
         if not self.fast_paths:
             return None
         backend = keyset & _BACKEND_BITS
         fast = self.fast_paths.get(backend)
         if fast is None:
             return None
-        if fast.fused:              # autocast's key is no obstacle where it falls through
-            rest = keyset & ~_AUTOCAST_CPU
-            return fast if rest == backend | _AD_INPLACE_OR_VIEW and key is not \
-                DispatchKey.AutocastCPU else None
+        if fast.fused:              # it does ADInplaceOrView's work: that key must be in
+            return fast if keyset & _AD_INPLACE_OR_VIEW and key in (_AD_INPLACE_OR_VIEW, backend) \
+                and keyset & _BELOW_AD_INPLACE_OR_VIEW == backend else None
         return fast if key == backend else None
 
     def _first_kernel(self, keyset: int):
