@@ -36,8 +36,9 @@ LAYERS = {
              "glasstorch/_tensor_str.py", "glasstorch/_indexing.py", "glasstorch/_python_ops.py",
              "glasstorch/return_types.py", "glasstorch/random.py",
              "glasstorch/_tensor_device.py", "glasstorch/_tensor_queries.py",
-             "glasstorch/_tensor_buffers.py", "glasstorch/_tensor_memory.py", "glasstorch/storage.py",
-             "glasstorch/types.py", "glasstorch/_dlpack.py", "glasstorch/_tensor_legacy.py"),
+             "glasstorch/_tensor_buffers.py", "glasstorch/_tensor_memory.py",
+             "glasstorch/storage.py", "glasstorch/types.py", "glasstorch/_dlpack.py",
+             "glasstorch/_tensor_legacy.py"),
     # torch.autograd.functional: a user-level tool, written (as torch writes it) in the
     # whole torch namespace, and loaded on first use
     "autograd tools": ("glasstorch/autograd/functional.py",),
@@ -64,11 +65,13 @@ LAYERS = {
     "profiler": ("glasstorch/profiler/",),
     # the device modules and mixed precision: torch.cuda, torch.backends, torch.cpu,
     # torch.mps, torch.accelerator, torch.amp
-    "devices": ("glasstorch/cuda/", "glasstorch/backends/", "glasstorch/cpu/", "glasstorch/mps/",
-                "glasstorch/accelerator/", "glasstorch/amp/", "glasstorch/xpu/", "glasstorch/mtia/"),
-    # torch's smaller submodules (issue 14, modules): version, types, overrides, library,
-    # multiprocessing, quasirandom, ... written over the core as a torch user writes
-    "modules": ("glasstorch/version.py", "glasstorch/torch_version.py", "glasstorch/_reexport.py", "glasstorch/functional.py",
+    "devices": ("glasstorch/cuda/", "glasstorch/backends/", "glasstorch/cpu/",
+                "glasstorch/mps/", "glasstorch/accelerator/", "glasstorch/amp/",
+                "glasstorch/xpu/", "glasstorch/mtia/"),
+    # torch's smaller submodules: version, types, overrides, library, multiprocessing,
+    # quasirandom, ... written over the core as a torch user writes
+    "modules": ("glasstorch/version.py", "glasstorch/torch_version.py",
+                "glasstorch/_reexport.py", "glasstorch/functional.py",
                 "glasstorch/library/", "glasstorch/overrides.py", "glasstorch/multiprocessing/",
                 "glasstorch/utils/module_tracker.py", "glasstorch/utils/flop_counter.py",
                 "glasstorch/utils/model_zoo.py", "glasstorch/utils/collect_env.py",
@@ -108,14 +111,10 @@ MAY_IMPORT = {
 }
 
 # Layers that may take only the public names of others: no ``_name`` imported from (or
-# read off) their modules, no module of theirs whose name starts with "_". What the
-# namespaces need of aten (nn above all) is part of aten's interface, named and
-# documented as such.
-PUBLIC_ONLY = {layer: ("aten",)
-               for layer in ("autograd tools", "utils", "linalg", "special", "nn", "optim",
-                              "profiler")}
-PUBLIC_ONLY["serialization"] = ("aten",)
-PUBLIC_ONLY["data"] = ("aten",)
+# read off) their modules, no module of theirs whose name starts with "_". Every layer
+# above the core takes aten's public names only: what the namespaces need of aten (nn
+# above all) is part of aten's interface, named and documented as such.
+PUBLIC_ONLY = {layer: ("aten",) for layer in LAYERS if layer not in CORE + ("namespace",)}
 
 # Imports allowed although their layers are not: (importing file, imported file) -> the
 # reason. None: every import follows the layers.
