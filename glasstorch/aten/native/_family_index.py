@@ -14,15 +14,16 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.group_norm', 'nn.im2col', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
  'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin', 'nn.pooling',
  'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool', 'nn.upsample',
- 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise',
- 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division',
- 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding',
- 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema', 'reduction.hashing',
- 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
- 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
- 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
- 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
+ 'nn.weight_norm', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
+ 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
+ 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
+ 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
+ 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
+ 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
+ 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
+ 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -117,6 +118,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                 'nn:_upsample_nearest_exact3d nn:upsample_bicubic2d nn:upsample_bilinear2d '
                 'nn:upsample_linear1d nn:upsample_nearest1d nn:upsample_nearest2d '
                 'nn:upsample_nearest3d nn:upsample_trilinear3d',
+ 'nn.weight_norm': 'function:_weight_norm function:_weight_norm_interface '
+                   'function:norm_except_dim',
  'pointwise.binary': 'function:add function:div function:mul function:multiply '
                      'function:rsub function:sub function:subtract method:add method:add_ '
                      'method:div method:div_ method:mul method:mul_ method:multiply '
@@ -415,6 +418,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                 '_upsample_nearest_exact2d _upsample_nearest_exact3d upsample_bicubic2d '
                 'upsample_bilinear2d upsample_linear1d upsample_nearest1d '
                 'upsample_nearest2d upsample_nearest3d upsample_trilinear3d',
+ 'nn.weight_norm': '_weight_norm _weight_norm_interface _weight_norm_interface_backward '
+                   'norm_except_dim',
  'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
  'pointwise.binary': 'add add_ div div_ mul mul_ multiply multiply_ rsub sub sub_ subtract '
                      'subtract_',
