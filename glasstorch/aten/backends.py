@@ -96,11 +96,15 @@ def no_meta_kernel(operator: OpOverload) -> None:
     name = operator.declaration.name
 
     def refuse_meta(*arguments):
-        raise NotImplementedError(
-            f"aten::{name}: attempted to run this operator with Meta tensors, but there was "
-            f"no fake impl or Meta kernel registered. You may have run into this message "
+        raise NotImplementedError(missing_meta_message(f"aten::{name}"))
+    register_meta(operator, refuse_meta)
+
+
+def missing_meta_message(qualified_name: str) -> str:
+    """torch's words for an operator (``aten::name.overload``) without a Meta kernel."""
+    return (f"{qualified_name}: attempted to run this operator with Meta tensors, but there "
+            f"was no fake impl or Meta kernel registered. You may have run into this message "
             f"while using an operator with PT2 compilation APIs (torch.compile/torch.export); "
             f"in order to use this operator with those APIs you'll need to add a fake impl. "
             f"Please see the following for next steps:  "
             f"https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
-    register_meta(operator, refuse_meta)

@@ -78,7 +78,7 @@ OPERATORS = frozenset("""
     nn.functional.cosine_embedding_loss nn.functional.poisson_nll_loss
     nn.functional.gaussian_nll_loss nn.functional.triplet_margin_loss
     nn.functional.multilabel_soft_margin_loss nn.functional.soft_margin_loss
-    nn.functional.multi_margin_loss nn.functional.multilabel_margin_loss
+    nn.functional.multi_margin_loss nn.functional.multilabel_margin_loss nn.functional.ctc_loss
     nn.functional.linear_cross_entropy
     softmax log_softmax _softmax_backward_data nn.functional.softmin nn.functional.relu
     nn.functional.relu6 nn.functional.leaky_relu nn.functional.prelu nn.functional.elu

@@ -12,18 +12,18 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.convolution_functions', 'nn.distances', 'random.fill', 'random.factories',
  'random.sampling', 'nn.dropout', 'nn.embedding', 'nn.pixel_shuffle', 'nn.grid_sampler',
  'nn.group_norm', 'nn.im2col', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
- 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin', 'nn.pooling',
- 'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool', 'nn.upsample',
- 'nn.weight_norm', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
- 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
- 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
- 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema',
- 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
- 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
- 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
- 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
- 'sorting.unique')
+ 'nn.loss_cross_entropy', 'nn.loss_ctc', 'nn.loss_embedding', 'nn.loss_margin',
+ 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool',
+ 'nn.upsample', 'nn.weight_norm', 'optim.steps', 'pointwise.binary_math',
+ 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
+ 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
+ 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'reduction.extrema', 'reduction.hashing', 'reduction.scan',
+ 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
+ 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
+ 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
+ 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
+ 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -90,6 +90,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
  'nn.loss_cross_entropy': 'nn:cross_entropy_loss',
+ 'nn.loss_ctc': 'function:_ctc_loss function:_ctc_loss_backward function:ctc_loss',
  'nn.loss_embedding': 'function:cosine_embedding_loss function:hinge_embedding_loss '
                       'function:margin_ranking_loss function:poisson_nll_loss '
                       'function:triplet_margin_loss',
@@ -382,6 +383,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                    'binary_cross_entropy_with_logits soft_margin_loss '
                    'soft_margin_loss_backward',
  'nn.loss_cross_entropy': 'cross_entropy_loss',
+ 'nn.loss_ctc': '_ctc_loss _ctc_loss_backward ctc_loss',
  'nn.loss_embedding': 'cosine_embedding_loss hinge_embedding_loss margin_ranking_loss '
                       'poisson_nll_loss triplet_margin_loss',
  'nn.loss_margin': 'multi_margin_loss multi_margin_loss_backward multilabel_margin_loss '

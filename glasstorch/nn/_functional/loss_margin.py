@@ -1,4 +1,5 @@
-"""torch.nn.functional's margin, embedding and likelihood losses: the reduction string
+"""torch.nn.functional's margin, embedding and likelihood losses (CTC's among them): the
+reduction string
 (or the legacy ``size_average`` / ``reduce`` flags) turned into ATen's enum and torch's
 Python-level checks, then the operators of `aten/native/nn/loss_embedding.py` and
 `loss_margin.py`; ``gaussian_nll_loss``, ``multilabel_soft_margin_loss`` and
@@ -19,7 +20,7 @@ from .loss import _nn
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
            "poisson_nll_loss", "gaussian_nll_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "multilabel_soft_margin_loss",
-           "multi_margin_loss", "multilabel_margin_loss"]
+           "multi_margin_loss", "multilabel_margin_loss", "ctc_loss"]
 
 Tensor = torch.Tensor
 
@@ -262,3 +263,30 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | N
         tensor(0.8500)
     """
     return _nn("multilabel_margin_loss")(input, target, _enum(size_average, reduce, reduction))
+
+
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths,
+             blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
+    """The connectionist temporal classification loss of unaligned label sequences under
+    per-step log probabilities (see `torch.nn.CTCLoss`).
+
+    Args:
+        log_probs (Tensor): ``(T, N, C)`` or unbatched ``(T, C)`` log probabilities
+            (e.g. from `log_softmax`).
+        targets (Tensor): ``(N, S)`` padded targets or their 1-D concatenation.
+        input_lengths (Tensor or tuple of int): the steps of each input (at most T).
+        target_lengths (Tensor or tuple of int): the labels of each target.
+        blank (int): the blank label (default 0).
+        reduction (str): 'none' | 'mean' (each loss divided by its target length, then
+            averaged) | 'sum'. Default: 'mean'.
+        zero_infinity (bool): infinite losses (inputs too short for their targets) and
+            their gradients become 0 (default False).
+
+    Example::
+
+        >>> lp = torch.tensor([[[0.5, 0.5]], [[0.5, 0.5]]]).log()
+        >>> F.ctc_loss(lp, torch.tensor([[1]]), (2,), (1,))
+        tensor(0.2877)
+    """
+    return torch.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                          _reduction.get_enum(reduction), zero_infinity)

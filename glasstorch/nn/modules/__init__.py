@@ -9,6 +9,7 @@ from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # 
                    MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
                    MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, TripletMarginLoss,
                    TripletMarginWithDistanceLoss)
+from .loss_ctc import CTCLoss  # noqa: F401
 from .linear_cross_entropy import LinearCrossEntropyLoss  # noqa: F401
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .normalization import LayerNorm, RMSNorm  # noqa: F401
