@@ -32,6 +32,8 @@ CASES = [
     ((2, 2, 9, 8), dict(size=(4, 5), mode="bilinear", antialias=True)),
     ((2, 2, 9, 8), dict(scale_factor=(0.4, 1.5), mode="bicubic", antialias=True,
                         align_corners=True)),
+    ((2, 2, 9, 8), dict(size=(4, 13), mode="lanczos", antialias=True)),
+    ((1, 3, 16, 5), dict(scale_factor=(0.3, 2.5), mode="lanczos", antialias=True)),
 ]
 
 
@@ -104,6 +106,7 @@ def test_meta_shapes():
     lambda F, x: F.interpolate(x.view(1, 1, 2, 3), size=3, mode="lanczos"),
     lambda F, x: F.interpolate(x.view(1, 1, 2, 3), size=3, mode="lanczos", align_corners=True,
                                antialias=True),
+    lambda F, x: F.interpolate(x, size=3, mode="lanczos", antialias=True),
     lambda F, x: F.interpolate(x, size=[2.5]),
     lambda F, x: F.interpolate(x.int(), size=4, mode="linear"),
 ])

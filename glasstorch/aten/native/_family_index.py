@@ -115,10 +115,11 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                'function:_softmax function:_softmax_backward_data function:log_softmax '
                'function:softmax method:log_softmax method:softmax',
  'nn.upsample': 'nn:_upsample_bicubic2d_aa nn:_upsample_bilinear2d_aa '
-                'nn:_upsample_nearest_exact1d nn:_upsample_nearest_exact2d '
-                'nn:_upsample_nearest_exact3d nn:upsample_bicubic2d nn:upsample_bilinear2d '
-                'nn:upsample_linear1d nn:upsample_nearest1d nn:upsample_nearest2d '
-                'nn:upsample_nearest3d nn:upsample_trilinear3d',
+                'nn:_upsample_lanczos2d_aa nn:_upsample_nearest_exact1d '
+                'nn:_upsample_nearest_exact2d nn:_upsample_nearest_exact3d '
+                'nn:upsample_bicubic2d nn:upsample_bilinear2d nn:upsample_linear1d '
+                'nn:upsample_nearest1d nn:upsample_nearest2d nn:upsample_nearest3d '
+                'nn:upsample_trilinear3d',
  'nn.weight_norm': 'function:_weight_norm function:_weight_norm_interface '
                    'function:norm_except_dim',
  'pointwise.binary': 'function:add function:div function:mul function:multiply '
@@ -416,10 +417,11 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'nn.pooling_unpool': 'max_unpool2d max_unpool3d',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
- 'nn.upsample': '_upsample_bicubic2d_aa _upsample_bilinear2d_aa _upsample_nearest_exact1d '
-                '_upsample_nearest_exact2d _upsample_nearest_exact3d upsample_bicubic2d '
-                'upsample_bilinear2d upsample_linear1d upsample_nearest1d '
-                'upsample_nearest2d upsample_nearest3d upsample_trilinear3d',
+ 'nn.upsample': '_upsample_bicubic2d_aa _upsample_bilinear2d_aa _upsample_lanczos2d_aa '
+                '_upsample_nearest_exact1d _upsample_nearest_exact2d '
+                '_upsample_nearest_exact3d upsample_bicubic2d upsample_bilinear2d '
+                'upsample_linear1d upsample_nearest1d upsample_nearest2d '
+                'upsample_nearest3d upsample_trilinear3d',
  'nn.weight_norm': '_weight_norm _weight_norm_interface _weight_norm_interface_backward '
                    'norm_except_dim',
  'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',

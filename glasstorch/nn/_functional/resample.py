@@ -22,7 +22,8 @@ _OPERATORS = {("nearest", 3): "upsample_nearest1d", ("nearest", 4): "upsample_ne
               ("nearest-exact", 4): "_upsample_nearest_exact2d",
               ("nearest-exact", 5): "_upsample_nearest_exact3d",
               ("linear", 3): "upsample_linear1d", ("bilinear", 4): "upsample_bilinear2d",
-              ("trilinear", 5): "upsample_trilinear3d", ("bicubic", 4): "upsample_bicubic2d"}
+              ("trilinear", 5): "upsample_trilinear3d", ("bicubic", 4): "upsample_bicubic2d",
+              ("lanczos", 4): "upsample_lanczos2d"}     # antialiased only
 _RANKS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
@@ -69,15 +70,16 @@ def interpolate(input: torch.Tensor, size=None, scale_factor=None, mode: str = "
         scale_factor (float or tuple of floats, optional): multiplies the spatial sizes
             (rounded down); give exactly one of `size` and `scale_factor`.
         mode (str): ``'nearest'``, ``'nearest-exact'``, ``'linear'`` (3-D input),
-            ``'bilinear'``, ``'bicubic'`` (4-D), ``'trilinear'`` (5-D) or ``'area'``.
+            ``'bilinear'``, ``'bicubic'`` (4-D), ``'trilinear'`` (5-D), ``'lanczos'``
+            (4-D, Lanczos-3, with ``antialias=True`` only) or ``'area'``.
             Default: ``'nearest'``.
         align_corners (bool, optional): interpolating modes only: map the corner
             pixels' centres onto each other (True) or their outer edges (False, the
             default).
         recompute_scale_factor (bool, optional): compute the positions from the
             rounded output size rather than from `scale_factor`.
-        antialias (bool): bilinear and bicubic modes: widen the filter when shrinking,
-            so that every input pixel contributes (as image libraries resize).
+        antialias (bool): bilinear, bicubic and lanczos modes: widen the filter when
+            shrinking, so that every input pixel contributes (as image libraries resize).
             Default: False.
 
     Returns:
@@ -124,11 +126,11 @@ def interpolate(input: torch.Tensor, size=None, scale_factor=None, mode: str = "
 
 
 def _refuse_lanczos(align_corners: bool, antialias: bool) -> None:
+    """Lanczos resampling is only the antialiased kind, without corner alignment."""
     if align_corners:
         raise ValueError("Lanczos mode does not support align_corners=True")
     if not antialias:
         raise ValueError("Lanczos mode requires antialias=True")
-    raise NotImplementedError("glasstorch does not implement interpolate(mode='lanczos') yet")
 
 
 def upsample(input: torch.Tensor, size=None, scale_factor=None, mode: str = "nearest",

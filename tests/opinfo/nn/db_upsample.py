@@ -1,7 +1,7 @@
 """OpInfo entries for upsampling (`aten/native/nn/upsample.py`): upsample_nearest{1,2,3}d,
 _upsample_nearest_exact{1,2,3}d, upsample_linear1d, upsample_bilinear2d,
-upsample_trilinear3d, upsample_bicubic2d, the antialiased _upsample_bilinear2d_aa and
-_upsample_bicubic2d_aa, and their .vec overloads. The reference applies
+upsample_trilinear3d, upsample_bicubic2d, the antialiased _upsample_bilinear2d_aa,
+_upsample_bicubic2d_aa and _upsample_lanczos2d_aa, and their .vec overloads. The reference applies
 the taps with NumPy; the differential tests hold them to torch's results."""
 import numpy as np
 
@@ -14,7 +14,8 @@ OPS_BY_KIND = (("upsample_nearest", "nearest"), ("_upsample_nearest_exact", "nea
 INTERPOLATING = (("upsample_linear1d", 1, "linear"), ("upsample_bilinear2d", 2, "linear"),
                  ("upsample_trilinear3d", 3, "linear"), ("upsample_bicubic2d", 2, "cubic"),
                  ("_upsample_bilinear2d_aa", 2, "linear-aa"),
-                 ("_upsample_bicubic2d_aa", 2, "cubic-aa"))
+                 ("_upsample_bicubic2d_aa", 2, "cubic-aa"),
+                 ("_upsample_lanczos2d_aa", 2, "lanczos-aa"))
 # (input spatial size, output size or scale factor): up, down, equal, doubled, fractional
 RESIZES = ((4, 7, None), (6, 3, None), (3, 3, None), (3, 6, None), (5, None, 1.7),
            (7, None, 0.6))

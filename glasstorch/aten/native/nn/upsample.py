@@ -113,30 +113,37 @@ def cubic_taps(in_size, out_size, scale, align_corners, real) -> list:
     return [(np.clip(floors - 1 + j, 0, in_size - 1), w) for j, w in enumerate(weights)]
 
 
-def _antialias_filter(x: np.ndarray, cubic: bool) -> np.ndarray:
-    """The antialiasing filters: the triangle, or Keys' cubic with A = -0.5."""
+# the antialiasing filters' half-widths (at scale 1)
+_SUPPORT = {"linear": 1.0, "cubic": 2.0, "lanczos": 3.0}
+
+
+def _antialias_filter(x: np.ndarray, kind: str) -> np.ndarray:
+    """The antialiasing filters: the triangle, Keys' cubic with A = -0.5, or Lanczos-3
+    (a sinc windowed by a sinc three times wider)."""
     x = np.abs(x)
-    if not cubic:
+    if kind == "linear":
         return np.where(x < 1, 1 - x, 0.0)
+    if kind == "lanczos":
+        return np.where(x < 3, np.sinc(x) * np.sinc(x / 3), 0.0)
     a = -0.5
     near = ((a + 2) * x - (a + 3)) * x * x + 1
     far = (((x - 5) * x + 8) * x - 4) * a
     return np.where(x < 1, near, np.where(x < 2, far, 0.0))
 
 
-def antialias_taps(in_size, out_size, scale, align_corners, cubic: bool) -> list:
-    """Taps of the antialiased modes: when shrinking, the filter widens by the scale and
-    covers every input position it overlaps; each output's weights sum to 1. Outputs
-    with fewer positions than the widest get zero weights for the rest (computed in
-    float64, as torch computes them)."""
+def antialias_taps(in_size, out_size, scale, align_corners, kind: str) -> list:
+    """Taps of the antialiased modes (filter `kind`: linear, cubic or lanczos): when
+    shrinking, the filter widens by the scale and covers every input position it
+    overlaps; each output's weights sum to 1. Outputs with fewer positions than the
+    widest get zero weights for the rest (computed in float64, as torch computes them)."""
     factor = float(_scale(in_size, out_size, scale, align_corners, np.float64))
-    reach = (2.0 if cubic else 1.0) * max(factor, 1.0)
+    reach = _SUPPORT[kind] * max(factor, 1.0)
     stretch = 1.0 / factor if factor >= 1.0 else 1.0
     centres = factor * (np.arange(out_size) + 0.5)
     starts = np.maximum((centres - reach + 0.5).astype(np.int64), 0)
     counts = np.minimum((centres + reach + 0.5).astype(np.int64), in_size) - starts
     offsets = np.arange(int(math.ceil(reach)) * 2 + 1)[:, None]
-    weights = _antialias_filter((offsets + starts - centres + 0.5) * stretch, cubic)
+    weights = _antialias_filter((offsets + starts - centres + 0.5) * stretch, kind)
     weights = np.where(offsets < counts, weights, 0.0)
     totals = weights.sum(axis=0)
     weights = np.divide(weights, totals, out=np.zeros_like(weights), where=totals != 0)
@@ -233,6 +240,7 @@ _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_
 _KERNELS = {"nearest": "compute_indices_weights_nearest",
             "linear-aa": "compute_index_ranges_weights",
             "cubic-aa": "compute_index_ranges_weights",
+            "lanczos-aa": "compute_index_ranges_weights",
             "linear": "compute_indices_weights_linear",
             "cubic": "compute_indices_weights_cubic"}
 
@@ -243,8 +251,7 @@ def _taps(kind: str, sizes, output_size, scales, align_corners, real) -> list:
         return [[(nearest_sources(n, m, s, kind == "nearest-exact"), None)]
                 for n, m, s in zip(sizes, output_size, scales)]
     if kind.endswith("-aa"):
-        cubic = kind == "cubic-aa"
-        return [antialias_taps(n, m, s, align_corners, cubic)
+        return [antialias_taps(n, m, s, align_corners, kind[:-3])
                 for n, m, s in zip(sizes, output_size, scales)]
     taps = linear_taps if kind == "linear" else cubic_taps
     return [taps(n, m, s, align_corners, real) for n, m, s in zip(sizes, output_size, scales)]
@@ -304,3 +311,5 @@ _upsample_bilinear2d_aa, _upsample_bilinear2d_aa_vec = _declare(
     "_upsample_bilinear2d_aa", 2, "linear-aa")
 _upsample_bicubic2d_aa, _upsample_bicubic2d_aa_vec = _declare(
     "_upsample_bicubic2d_aa", 2, "cubic-aa")
+_upsample_lanczos2d_aa, _upsample_lanczos2d_aa_vec = _declare(
+    "_upsample_lanczos2d_aa", 2, "lanczos-aa")
