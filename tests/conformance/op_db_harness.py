@@ -117,8 +117,22 @@ RESAMPLING = frozenset("""
     nn.functional.pixel_unshuffle nn.functional.channel_shuffle grid_sampler_3d
 """.split())
 
+# The pooling, embedding-bag and remaining loss records of issue 15 (items 2, 5, 6).
+POOLING = frozenset("""
+    nn.functional.max_pool1d nn.functional.max_pool2d nn.functional.max_pool3d
+    nn.functional.avg_pool1d nn.functional.avg_pool2d nn.functional.avg_pool3d
+    nn.functional.adaptive_avg_pool1d nn.functional.adaptive_avg_pool2d
+    nn.functional.adaptive_avg_pool3d nn.functional.adaptive_max_pool1d
+    nn.functional.adaptive_max_pool2d nn.functional.adaptive_max_pool3d
+    nn.functional.fractional_max_pool2d nn.functional.fractional_max_pool3d
+    nn.functional.max_unpool1d nn.functional.max_unpool2d nn.functional.max_unpool3d
+    max_pool2d_with_indices_backward nn.functional.embedding_bag
+    nn.functional.triplet_margin_with_distance_loss native_layer_norm
+""".split())
+
 FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS,
-            "resampling": lambda entry: entry.name in RESAMPLING}
+            "resampling": lambda entry: entry.name in RESAMPLING,
+            "pooling": lambda entry: entry.name in POOLING}
 
 
 # ----------------------------------------------------------------------------------
