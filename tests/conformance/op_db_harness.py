@@ -101,6 +101,7 @@ SEEDED = frozenset("""
     nn.functional.dropout nn.functional.dropout2d nn.functional.dropout3d
     nn.functional.alpha_dropout nn.functional.feature_alpha_dropout
     nn.functional.scaled_dot_product_attention nn.functional.rrelu
+    nn.functional.multi_head_attention_forward
 """.split())
 
 
@@ -117,8 +118,12 @@ RESAMPLING = frozenset("""
     nn.functional.pixel_unshuffle nn.functional.channel_shuffle grid_sampler_3d
 """.split())
 
+# The attention records of issue 16 (item 3).
+TRANSFORMER = frozenset({"nn.functional.multi_head_attention_forward"})
+
 FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS,
-            "resampling": lambda entry: entry.name in RESAMPLING}
+            "resampling": lambda entry: entry.name in RESAMPLING,
+            "transformer": lambda entry: entry.name in TRANSFORMER}
 
 
 # ----------------------------------------------------------------------------------
