@@ -53,7 +53,7 @@ def _canonical_mask(mask: Tensor | None, mask_name: str, other_type, other_name:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if check_other and other_type is not None and mask.dtype != other_type:
         warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
-                      "Use same type for both instead.", stacklevel=3)
+                      "Use same type for both instead.", stacklevel=2)
     if is_float:
         return mask
     return torch.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
