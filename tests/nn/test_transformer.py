@@ -7,6 +7,8 @@ import glasstorch as gt
 from nn_compare import assert_close, to_glass
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.filterwarnings("ignore:enable_nested_tensor is True",
+                                        "ignore:The PyTorch API of nested tensors")
 
 
 def _pair(cls_name, *args, seed=0, **kwargs):
@@ -114,6 +116,20 @@ def test_eval_fast_paths_give_torchs_results(num_layers, padding):
     torch.manual_seed(4)
     x = torch.randn(2, 4, 8)
     expected, actual = _eval_call(theirs, ours, x, src_key_padding_mask=torch.tensor(padding))
+    assert_close(actual, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_nested_route_without_mask_check_keeps_leading_positions():
+    """With ``mask_check=False`` torch packs each sequence's first (unmasked count)
+    positions, whatever the mask's layout."""
+    theirs, ours = _eval_pair()
+    theirs = torch.nn.TransformerEncoder(theirs, 2, mask_check=False).eval()
+    ours = gt.nn.TransformerEncoder(ours, 2, mask_check=False).eval()
+    ours.load_state_dict({k: to_glass(v) for k, v in theirs.state_dict().items()})
+    torch.manual_seed(6)
+    padding = torch.tensor([[False, True, False, True], [False, False, False, True]])
+    expected, actual = _eval_call(theirs, ours, torch.randn(2, 4, 8),
+                                  src_key_padding_mask=padding)
     assert_close(actual, expected, rtol=1e-4, atol=1e-5)
 
 

@@ -12,7 +12,9 @@ Note [TransformerEncoder's nested route]
     the padded positions change: they come out 0 (then through the final norm), where
     the masked computation leaves values in them. glasstorch has no nested tensors: it
     runs the masked computation and zeroes the padded positions, under torch's
-    conditions (`TransformerEncoder._nested_route_applies`).
+    conditions (`TransformerEncoder._nested_route_applies`). A sequence keeps as many
+    leading positions as its mask leaves unmasked: with ``mask_check=False`` torch packs
+    a mask that is not left-aligned so too (`_packed_padding`).
 """
 from __future__ import annotations
 
@@ -298,6 +300,15 @@ def _why_not_nested(layer) -> str:
     return ""
 
 
+def _packed_padding(key_padding_mask):
+    """The padding a nested tensor built from `key_padding_mask` has: each sequence keeps
+    as many leading positions as the mask leaves unmasked (the mask's layout unread, as
+    torch's packing with ``mask_check=False``), as an additive mask."""
+    kept = key_padding_mask.logical_not().sum(dim=1, keepdim=True)
+    positions = torch.arange(key_padding_mask.size(1), device=key_padding_mask.device)
+    return torch.zeros_like(key_padding_mask).masked_fill(positions >= kept, float("-inf"))
+
+
 def _left_aligned(valid) -> bool:
     """Whether every row of the bool `valid` is a run of True then a run of False."""
     steps = valid.to(torch.int8)
@@ -346,6 +357,8 @@ class TransformerEncoder(Module):
         src_key_padding_mask, mask = _canonical_pair(
             src_key_padding_mask, mask, ("src_key_padding_mask", "mask"), src.dtype)
         nested = self._nested_route_applies(src, mask, src_key_padding_mask)
+        if nested:
+            src_key_padding_mask = _packed_padding(src_key_padding_mask)
         batch_first = self.layers[0].self_attn.batch_first
         is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         output = src
