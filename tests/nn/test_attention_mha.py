@@ -181,3 +181,23 @@ def test_inference_fast_path_results(kwargs):
             assert_close(a, e, rtol=1e-4, atol=1e-5)
     if kwargs.get("padding"):
         assert np.isnan(actual[0][1].numpy()).all()
+
+
+def test_disabled_fast_path_keeps_the_sdpa_route():
+    """With torch.backends.mha's fast path off, a fully masked query gets 0, as torch's."""
+    theirs, ours = _mha_pair(embed_dim=8, num_heads=2, batch_first=True)
+    theirs.eval(), ours.eval()
+    x = torch.randn(2, 4, 8)
+    padding = torch.tensor([[False, False, True, True], [True] * 4])
+    torch.backends.mha.set_fastpath_enabled(False)
+    gt.backends.mha.set_fastpath_enabled(False)
+    try:
+        with torch.no_grad(), gt.no_grad():
+            expected = theirs(x, x, x, key_padding_mask=padding, need_weights=False)[0]
+            gx = to_glass(x)
+            actual = ours(gx, gx, gx, key_padding_mask=to_glass(padding), need_weights=False)[0]
+    finally:
+        torch.backends.mha.set_fastpath_enabled(True)
+        gt.backends.mha.set_fastpath_enabled(True)
+    assert_close(actual, expected, rtol=1e-4, atol=1e-5)
+    assert (actual[1].numpy() == 0).all()
