@@ -6,12 +6,17 @@ scaled_dot_product_attention), so autograd records their nodes and a seeded drop
 draws torch's numbers. Its inputs are sequence-first, ``(L, N, E)`` (or ``(L, E)``
 unbatched). Bad shapes raise AssertionError or RuntimeError with torch's messages.
 
-Two routes compute the attention (Note [Attention with and without weights]):
+Note [Attention with and without weights]
+    Two routes compute the attention, as in torch:
 
-* ``need_weights=True``: scaled query times keys (`baddbmm` adds the mask), softmax,
-  dropout, times values; the weights are returned, per head or averaged.
-* ``need_weights=False``: the heads go to `scaled_dot_product_attention`, whose softmax
-  gives 0 (not NaN) for a query whose every key is masked.
+    * ``need_weights=True``: scaled query times keys (`baddbmm` adds the mask),
+      softmax, dropout, times values; the weights are returned, per head or averaged.
+    * ``need_weights=False``: the heads go to `scaled_dot_product_attention`, whose
+      softmax gives 0 (not NaN) for a query whose every key is masked.
+
+    The results agree to rounding except on such fully masked queries. torch's
+    inference fast path takes the first route's softmax (Note [The inference fast
+    path] in `nn/modules/activation_attention.py`).
 """
 from __future__ import annotations
 
@@ -85,7 +90,7 @@ def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads: 
     return batched
 
 
-def _as_heads_of_three(projection, count: int, size: int) -> list:
+def _unpack_projection(projection, count: int, size: int) -> list:
     """Split the last dim of a packed projection into `count` contiguous tensors of `size`
     (query, key, value in that order), each shaped like the input."""
     parts = projection.unflatten(-1, (count, size)).unsqueeze(0).transpose(0, -2)
@@ -98,11 +103,11 @@ def _in_projection_packed(q, k, v, w, b=None) -> list:
     one matmul for self-attention (q is k is v), two when only key is value."""
     size = q.size(-1)
     if k is v and q is k:
-        return _as_heads_of_three(_linear(q, w, b), 3, size)
+        return _unpack_projection(_linear(q, w, b), 3, size)
     if k is v:
         w_q, w_kv = w.split([size, size * 2])
         b_q, b_kv = (None, None) if b is None else b.split([size, size * 2])
-        return [_linear(q, w_q, b_q)] + _as_heads_of_three(_linear(k, w_kv, b_kv), 2, size)
+        return [_linear(q, w_q, b_q)] + _unpack_projection(_linear(k, w_kv, b_kv), 2, size)
     w_q, w_k, w_v = w.chunk(3)
     b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
     return [_linear(q, w_q, b_q), _linear(k, w_k, b_k), _linear(v, w_v, b_v)]

@@ -9,7 +9,8 @@ Note [The inference fast path]
     scaled_dot_product_attention, gets 0. glasstorch has no second kernel to fall into:
     `MultiheadAttention._fast_path_applies` checks torch's conditions, and
     `_fast_path_forward` computes the same attention on the with-weights route (whose
-    softmax is the plain one), dropping the weights unless asked for. The fast path
+    softmax is the plain one: Note [Attention with and without weights]), dropping the
+    weights unless asked for. The fast path
     also ignores the `is_causal` hint (it reads only the masks), and so does this route.
     TransformerEncoder's nested-tensor route is described where it is emulated
     (`transformer.py`).
