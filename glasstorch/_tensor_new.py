@@ -301,9 +301,8 @@ def _byte_view(base: np.ndarray) -> np.ndarray:
     """The whole buffer of a base ndarray as flat bytes (for any contiguous layout)."""
     if base.flags.c_contiguous or base.flags.f_contiguous:
         return base.reshape(-1, order="A").view(np.uint8)
-    if base.base is None or isinstance(base.base, np.ndarray):
-        return np.frombuffer(base, np.uint8)
-    # a strided array over foreign memory (read through DLPack): its span, element by element
+    # a strided array (a permuted copy, or foreign memory read through DLPack): its span,
+    # element by element
     items = (sum((n - 1) * s for n, s in zip(base.shape, base.strides)) + base.itemsize) \
         // base.itemsize
     return np.lib.stride_tricks.as_strided(base, (items,), (base.itemsize,),

@@ -22,6 +22,10 @@ from ._functional.resample import *  # noqa: F401,F403
 from ._functional.fold import *  # noqa: F401,F403
 from ._functional.grid import *  # noqa: F401,F403
 from ._functional.embedding_bag import *  # noqa: F401,F403
+# multi-head attention, and the mask helpers torch's transformer layers call through F
+from ._functional.attention import *  # noqa: F401,F403
+from ._functional.attention import (_canonical_mask, _in_projection,  # noqa: F401
+                                    _in_projection_packed, _mha_shape_check, _none_or_dtype)
 
 # torch.nn.functional.bilinear is torch.bilinear, and so on
 _TORCH_FUNCTIONS = frozenset({"bilinear", "hardshrink", "prelu", "relu_", "selu_", "celu_",

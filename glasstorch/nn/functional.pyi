@@ -56,6 +56,7 @@ from glasstorch.nn._functional.activation import softsign as softsign
 from glasstorch.nn._functional.activation import tanh as tanh
 from glasstorch.nn._functional.activation import tanhshrink as tanhshrink
 from glasstorch.nn._functional.activation import threshold as threshold
+from glasstorch.nn._functional.attention import multi_head_attention_forward as multi_head_attention_forward
 from glasstorch.nn._functional.dropout import alpha_dropout as alpha_dropout
 from glasstorch.nn._functional.dropout import dropout as dropout
 from glasstorch.nn._functional.dropout import dropout1d as dropout1d

@@ -80,10 +80,39 @@ def to_glass(value, torch):
             type(value)(*converted)
     if isinstance(value, dict):
         return {k: to_glass(v, torch) for k, v in value.items()}
+    if isinstance(value, torch.nn.Module):
+        return _module_to_glass(value, torch)
     module = getattr(value, "__module__", None) or ""
-    if module.startswith("torch") or isinstance(value, torch.nn.Module):
+    if module in ("torch.nn.functional", "torch._C._nn") and callable(value) \
+            and hasattr(gt.nn.functional, value.__name__):
+        return getattr(gt.nn.functional, value.__name__)       # an activation function
+    if module.startswith("torch"):
         raise Unconvertible(f"{type(value).__name__} {value!r}"[:80])
     return value
+
+
+def _module_to_glass(module, torch):
+    """A torch module (a constructor argument: TransformerEncoder's `encoder_layer`) as
+    glasstorch's class of that name, with its settings, parameters, buffers and
+    submodules converted."""
+    name = type(module).__name__
+    cls = getattr(gt.nn, name, None) or getattr(gt.nn.modules.linear, name, None)
+    if cls is None:
+        raise Unconvertible(f"{type(module).__name__} module")
+    ours = cls.__new__(cls)
+    gt.nn.Module.__init__(ours)
+    for name, p in module._parameters.items():
+        ours.register_parameter(name, None if p is None else gt.nn.Parameter(
+            _tensor_to_glass(p).detach(), requires_grad=p.requires_grad))
+    for name, b in module._buffers.items():
+        ours.register_buffer(name, None if b is None else _tensor_to_glass(b))
+    for name, m in module._modules.items():
+        ours.add_module(name, None if m is None else _module_to_glass(m, torch))
+    common = set(vars(torch.nn.Module()))
+    for key, item in vars(module).items():
+        if key not in common or key == "training":
+            setattr(ours, key, to_glass(item, torch))
+    return ours
 
 
 def _tensor_to_glass(t):

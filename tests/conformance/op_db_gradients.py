@@ -244,7 +244,7 @@ def run_entry(entry, torch, mode: str, limit: int | None = None) -> GradResult |
 
 
 def run(torch, mode: str, pattern: str = "", limit: int | None = None,
-        families: tuple = ("pointwise", "operators")) -> list:
+        families: tuple = ("pointwise", "operators", "transformer")) -> list:
     """A `GradResult` per record of `families` (label containing one of `pattern`'s
     comma-separated parts) that glasstorch has and that supports `mode`."""
     parts = [p for p in pattern.split(",") if p]

@@ -101,6 +101,7 @@ SEEDED = frozenset("""
     nn.functional.dropout nn.functional.dropout2d nn.functional.dropout3d
     nn.functional.alpha_dropout nn.functional.feature_alpha_dropout
     nn.functional.scaled_dot_product_attention nn.functional.rrelu
+    nn.functional.multi_head_attention_forward
 """.split())
 
 
@@ -130,8 +131,12 @@ POOLING = frozenset("""
     nn.functional.triplet_margin_with_distance_loss native_layer_norm
 """.split())
 
+# The attention records of issue 16 (item 3).
+TRANSFORMER = frozenset({"nn.functional.multi_head_attention_forward"})
+
 FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS,
             "resampling": lambda entry: entry.name in RESAMPLING,
+            "transformer": lambda entry: entry.name in TRANSFORMER,
             "pooling": lambda entry: entry.name in POOLING}
 
 

@@ -20,6 +20,8 @@ SCRIPTS = {
                 ["--steps", "50", "--log-losses", "--width", "32", "--heads", "2",
                  "--layers", "2", "--context", "16", "--batch", "8", "--sample", "20"]),
     "mlp_classifier": (ROOT / "tests" / "nn" / "scripts" / "mlp_classifier.py", ["50"]),
+    "word_language_model_transformer": (ROOT / "tests" / "nn" / "scripts" /
+                                        "word_language_model_transformer.py", ["50"]),
     "every_loss": (ROOT / "tests" / "nn" / "scripts" / "every_loss.py", ["50"]),
     "dataloader": (ROOT / "tests" / "nn" / "scripts" / "dataloader_regression.py", ["50"]),
     "mnist": (ROOT / "tests" / "nn" / "scripts" / "mnist_net.py", ["50"]),

@@ -23,6 +23,10 @@ from .sparse import Embedding  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
 from .activation import *  # noqa: F401,F403
 from .activation_random import *  # noqa: F401,F403
+# attention and transformers
+from .activation_attention import MultiheadAttention  # noqa: F401
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer,  # noqa: F401
+                          TransformerEncoder, TransformerEncoderLayer)
 from .resample import (ChannelShuffle, PixelShuffle, PixelUnshuffle, Upsample,  # noqa: F401
                        UpsamplingBilinear2d, UpsamplingNearest2d)
 from .fold import Fold, Unfold  # noqa: F401

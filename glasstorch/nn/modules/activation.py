@@ -574,3 +574,7 @@ class Softmax2d(Module):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D "
                              f"instead")
         return F.softmax(input, -3, _stacklevel=5)
+
+
+# torch's programs import MultiheadAttention from here, where torch defines it
+from .activation_attention import MultiheadAttention  # noqa: E402,F401

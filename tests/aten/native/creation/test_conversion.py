@@ -633,6 +633,16 @@ def test_from_numpy_keeps_a_view_geometry():
     assert (base[1:, ::2] == -1).all() and base[0].tolist() == list(range(6))
 
 
+def test_from_numpy_shares_a_permuted_array_that_owns_its_memory():
+    """A copy of a permuted view keeps the permuted layout (neither C nor F order)."""
+    array = np.array(np.arange(24.0).reshape(2, 3, 4).transpose(1, 0, 2), copy=True)
+    assert not (array.flags.c_contiguous or array.flags.f_contiguous)
+    t = gt.from_numpy(array)
+    assert t.stride() == tuple(s // 8 for s in array.strides)
+    t[2, 1, 3] = -1
+    assert array[2, 1, 3] == -1 and t.tolist() == array.tolist()
+
+
 def test_as_tensor_shares_only_without_conversion():
     array = np.ones(3, dtype=np.float32)
     shared = gt.as_tensor(array)
