@@ -25,11 +25,23 @@ def empty_strided_on(shape: tuple, stride: tuple | None, dtype, device_type: str
     return ALLOCATORS[device_type](shape, stride, dtype)
 
 
+def _check_sizes(shape: tuple) -> None:
+    """at::empty's refusal of a negative size (a meta rule computed one)."""
+    for size in shape:
+        if size < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {size}: "
+                               f"{list(shape)}")
+
+
 def _empty_cpu(shape: tuple, stride: tuple | None, dtype) -> TensorBase:
     if dtype is complex32:
         warn_complex32_experimental()
     if stride is None or tuple(stride) == contiguous_strides(tuple(shape)):  # the common case
-        return wrap_array(np.empty(shape, dtype._np), dtype)
+        try:
+            return wrap_array(np.empty(shape, dtype._np), dtype)
+        except ValueError:           # checked only on failure: allocation is a hot path
+            _check_sizes(shape)
+            raise
     shape, stride = tuple(shape), tuple(stride)
     storage = UntypedStorage._wrap(np.empty(storage_elements(shape, stride), dtype._np))
     return make_tensor(storage, shape, stride, 0, dtype)
@@ -37,6 +49,7 @@ def _empty_cpu(shape: tuple, stride: tuple | None, dtype) -> TensorBase:
 
 def _empty_meta(shape: tuple, stride: tuple | None, dtype) -> TensorBase:
     shape = tuple(shape)
+    _check_sizes(shape)
     stride = contiguous_strides(shape) if stride is None else tuple(stride)
     storage = UntypedStorage._meta(storage_elements(shape, stride) * dtype.itemsize)
     return make_tensor(storage, shape, stride, 0, dtype)

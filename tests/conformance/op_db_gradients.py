@@ -305,9 +305,12 @@ def main(argv=None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="samples per record")
     parser.add_argument("--all", action="store_true", help="list passing records too")
     parser.add_argument("--details", action="store_true", help="list every failure")
+    parser.add_argument("--families", default="pointwise,operators,transformer",
+                        help="comma-separated families of op_db_harness.FAMILIES")
     args = parser.parse_args(argv)
     import torch
-    results = run(torch, args.mode, args.pattern, args.limit)
+    results = run(torch, args.mode, args.pattern, args.limit,
+                  tuple(args.families.split(",")))
     print(format_table(results, args.mode, failing_only=not args.all))
     if args.details:
         print(format_details(results))

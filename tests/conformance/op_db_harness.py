@@ -101,7 +101,8 @@ SEEDED = frozenset("""
     nn.functional.dropout nn.functional.dropout2d nn.functional.dropout3d
     nn.functional.alpha_dropout nn.functional.feature_alpha_dropout
     nn.functional.scaled_dot_product_attention nn.functional.rrelu
-    nn.functional.multi_head_attention_forward
+    nn.functional.multi_head_attention_forward nn.functional.fractional_max_pool2d
+    nn.functional.fractional_max_pool3d
 """.split())
 
 
@@ -173,9 +174,12 @@ def _lookup(namespace, dotted: str):
 
 
 def has_operator(name: str) -> bool:
-    """Whether glasstorch has `name` as a function (``torch.<name>``) or a Tensor method."""
+    """Whether glasstorch has `name` as a function (``torch.<name>``), a Tensor method or
+    an aten operator (``torch.ops.aten.<name>``, for records of backward operators)."""
     found = _lookup(gt, name)
     if callable(found) and not isinstance(found, gt.dtype):
+        return True
+    if "." not in name and hasattr(gt.ops.aten, name):
         return True
     return callable(getattr(gt.Tensor, name, None))
 
@@ -184,13 +188,15 @@ def glasstorch_callable(entry):
     """Call glasstorch the way the record's `op` calls torch; None when glasstorch lacks it.
 
     A record's `op` is a torch function (looked up by the record's name), a Tensor method
-    (looked up on glasstorch's Tensor), or a lambda of the database spelling the call: the
-    same code runs with its global `torch` meaning glasstorch.
+    (looked up on glasstorch's Tensor), or a lambda or function of the database spelling
+    the call: the same code runs with its global `torch` meaning glasstorch.
     """
     op = entry.op
     if not has_operator(entry.name):
         return None
-    if isinstance(op, types.FunctionType) and op.__name__ == "<lambda>":
+    written_by_the_database = getattr(op, "__module__", "").startswith("torch.testing.")
+    if isinstance(op, types.FunctionType) and (op.__name__ == "<lambda>" or
+                                               written_by_the_database):
         namespace = dict(op.__globals__, torch=gt)
         return types.FunctionType(op.__code__, namespace, op.__name__, op.__defaults__,
                                   op.__closure__)
@@ -245,6 +251,9 @@ def to_glasstorch(value, torch, shared: dict | None = None):
         return type(value)(to_glasstorch(v, torch, shared) for v in value)
     if isinstance(value, dict):
         return {k: to_glasstorch(v, torch, shared) for k, v in value.items()}
+    if isinstance(value, torch.nn.Module):         # a distance_function argument
+        import module_db_harness
+        return module_db_harness.to_glass(value, torch)
     return value
 
 

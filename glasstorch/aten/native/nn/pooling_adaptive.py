@@ -223,6 +223,16 @@ def _check_1d(name: str, self, output_size) -> None:
                            f"{len(output_size)})")
 
 
+def _check_avg_sizes(k: int, output_size) -> None:
+    """torch's averaging composites refuse negative output sizes (its message spaces the
+    3d sizes unevenly)."""
+    if any(n < 0 for n in output_size):
+        shown = (f"{output_size[0]}, {output_size[1]}" if k == 2 else
+                 f"{output_size[0]}, {output_size[1]},{output_size[2]}")
+        raise RuntimeError(f"adaptive_avg_pool{k}d: elements of output_size must be greater "
+                           f"than or equal to 0 but received {{{shown}}}")
+
+
 def _global_or_adaptive(k: int, self, output_size, adaptive):
     """A 1-sized output is a mean over the pooled dims (as torch records it)."""
     if all(n == 1 for n in output_size) and len(output_size) == k:
@@ -234,6 +244,7 @@ def _global_or_adaptive(k: int, self, output_size, adaptive):
            python_module="nn")
 def adaptive_avg_pool2d(self, output_size):
     """Average pooling of the last 2 dims to `output_size` (Note [Adaptive windows])."""
+    _check_avg_sizes(2, output_size)
     return _global_or_adaptive(2, self, output_size, _adaptive_avg_pool2d)
 
 
@@ -241,6 +252,7 @@ def adaptive_avg_pool2d(self, output_size):
            python_module="nn")
 def adaptive_avg_pool3d(self, output_size):
     """Average pooling of the last 3 dims to `output_size` (Note [Adaptive windows])."""
+    _check_avg_sizes(3, output_size)
     return _global_or_adaptive(3, self, output_size, _adaptive_avg_pool3d)
 
 
