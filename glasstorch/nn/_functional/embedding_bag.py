@@ -75,9 +75,8 @@ def _check(input, weight, offsets, mode, per_sample_weights) -> None:
 def _frequency_scaling(input: torch.Tensor, looked_up: torch.Tensor, rows: int):
     """A gradient hook dividing each looked-up row's gradient by how often its index
     occurs in the whole input (`scale_grad_by_freq`)."""
-    counts = torch.bincount(input, minlength=rows)
-    scale = 1.0 / counts[looked_up].unsqueeze(1)
-    return lambda grad: grad * scale.to(grad.dtype)
+    counts = torch.bincount(input, minlength=rows)[looked_up].unsqueeze(1)
+    return lambda grad: grad / counts.to(grad.dtype)      # in the gradient's precision
 
 
 def embedding_bag(input: torch.Tensor, weight: torch.Tensor, offsets: torch.Tensor | None = None,
