@@ -184,3 +184,25 @@ def test_channels_last_3d_layout_matches_torch():
             lib.tensor(x).to(memory_format=lib.channels_last_3d), 2) for lib in (gt, torch))
         assert mine.stride() == theirs.stride()
         np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_fractional_output_overload_writes_both_results(k):
+    """``fractional_max_pool{k}d.output``: out= of the values and the indices, resized
+    from empty, equal to the functional results (and to torch's)."""
+    torch = pytest.importorskip("torch")
+    shape, kernel, size = (2, 3) + (7,) * k, [2] * k, [3] * k
+    array = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    samples = np.random.default_rng(1).uniform(size=(2, 3, k)).astype(np.float32)
+    found = []
+    for lib in (gt, torch):
+        x, random_samples = lib.tensor(array), lib.tensor(samples)
+        op = getattr(lib.ops.aten, f"fractional_max_pool{k}d")
+        values, indices = lib.empty(0), lib.empty(0, dtype=lib.int64)
+        returned = op.output(x, kernel, size, random_samples, output=values, indices=indices)
+        assert returned[0] is values and returned[1] is indices
+        expected = op(x, kernel, size, random_samples)
+        assert lib.equal(values, expected[0]) and lib.equal(indices, expected[1])
+        found.append((values.numpy(), indices.numpy()))
+    np.testing.assert_array_equal(found[0][0], found[1][0])
+    np.testing.assert_array_equal(found[0][1], found[1][1])

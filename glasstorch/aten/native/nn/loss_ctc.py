@@ -374,7 +374,7 @@ def _reduced(losses, target_lengths: list, reduction: int, batched: bool,
 
 
 @composite("ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, "
-           "int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) "
+           "int[] target_lengths, int blank=0, int reduction=1, bool zero_infinity=False) "
            "-> Tensor")
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
              zero_infinity=False):
@@ -405,7 +405,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
 
 
 @composite("ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, "
-           "Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) "
+           "Tensor target_lengths, int blank=0, int reduction=1, bool zero_infinity=False) "
            "-> Tensor")
 def ctc_loss_tensor(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
                     zero_infinity=False):

@@ -139,7 +139,8 @@ def _declare(k: int) -> tuple:
                       f"flat index.")
     forward = op(f"{name}(Tensor self, int[{k}] kernel_size, int[{k}] output_size, "
                  f"Tensor random_samples) -> (Tensor, Tensor)", meta=meta,
-                 python_module="nn",
+                 python_module="nn", out=True, out_overload="output",
+                 out_names=("output", "indices"),
                  grad={"self": f"{name}_backward(grad, self, kernel_size, output_size, "
                                f"result1)",
                        "random_samples": "refuses_requires_grad",
