@@ -88,6 +88,13 @@ class Param:
         return text
 
 
+# Note [The reduction default of the bindings]
+#     ATen declares the losses' ``int reduction=Mean`` (1, as ``torch.ops.aten`` calls
+#     default it), but torch's Python argument parser reads the default's spelling
+#     ``at::Reduction::Mean`` as the number 0: ``torch.kl_div(x, y)`` or
+#     ``torch._C._nn.mse_loss(x, y)`` return the losses unreduced. `torch.nn.functional`
+#     always passes the reduction, so only direct calls of the bindings see it; they see
+#     torch's 0 here too.
 class Signature:
     """One overload as seen from Python: its parameters and how to call it."""
 
@@ -111,6 +118,8 @@ class Signature:
             default = arg.default
             if isinstance(default, str) and default in _SYMBOLIC and arg.type.base != "str":
                 default = _SYMBOLIC[default]
+            if arg.name == "reduction" and arg.type.base == "int" and not schema_names:
+                default = 0                # Note [The reduction default of the bindings]
             convert = (_LIST_CONVERTERS.get(arg.type.base, to_any) if arg.type.is_list
                        else _CONVERTERS.get(arg.type.base, to_any))
             if convert is to_tensor and numbers and (numbers is True or arg.name in numbers):

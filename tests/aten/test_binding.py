@@ -144,3 +144,21 @@ def test_torch_names_of_declared_operators_are_bound():
         assert not missing, f"{where} lacks torch's {missing}"
         stale = sorted(NOT_BUILT.get(where, set()) & built)
         assert not stale, f"{where}: {stale} are built now; drop them from NOT_BUILT"
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x, y: lib.kl_div(x, y),
+    lambda lib, x, y: lib.hinge_embedding_loss(x, y),
+    lambda lib, x, y: lib.margin_ranking_loss(x, y, y),
+    lambda lib, x, y: lib.binary_cross_entropy_with_logits(x, y.sigmoid()),
+])
+def test_loss_bindings_default_reduction_to_none_as_torch(call):
+    """Note [The reduction default of the bindings]: unreduced from the Python bindings,
+    reduced to a mean through torch.ops.aten."""
+    real = pytest.importorskip("torch")
+    x, y = np.linspace(-1, 1, 6), np.linspace(1, -0.5, 6)
+    mine = call(torch, torch.tensor(x), torch.tensor(y))
+    theirs = call(real, real.tensor(x), real.tensor(y))
+    assert tuple(mine.shape) == tuple(theirs.shape) == (6,)
+    np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-12)
+    assert torch.ops.aten.kl_div(torch.tensor(x), torch.tensor(y)).dim() == 0

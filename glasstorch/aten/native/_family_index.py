@@ -90,7 +90,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'nn.loss_binary': 'function:binary_cross_entropy_with_logits nn:binary_cross_entropy '
                    'nn:soft_margin_loss',
  'nn.loss_cross_entropy': 'nn:cross_entropy_loss',
- 'nn.loss_ctc': 'function:_ctc_loss function:_ctc_loss_backward function:ctc_loss',
+ 'nn.loss_ctc': 'function:_ctc_loss function:ctc_loss',
  'nn.loss_embedding': 'function:cosine_embedding_loss function:hinge_embedding_loss '
                       'function:margin_ranking_loss function:poisson_nll_loss '
                       'function:triplet_margin_loss',

@@ -141,8 +141,7 @@ def sample_ctc_loss(dtype):
             yield SampleInput(lp, targets, input_lengths, target_lengths, blank, reduction)
         yield SampleInput(lp, targets.int(), input_lengths, target_lengths, blank, 1, True)
     lp, targets, _, _, _ = _case(dtype, CASES[0])
-    # unbatched; the reduction given (torch's bindings default it to 0, glasstorch's to 1:
-    # docs/progress.md)
+    # unbatched, the reduction given (Note [The reduction default of the bindings])
     yield SampleInput(lp[:, 0], targets[0], [6], [3], 0, 1)
 
 

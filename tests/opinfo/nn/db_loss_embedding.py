@@ -1,9 +1,8 @@
 """OpInfo entries for the losses ATen writes in other operators
 (`aten/native/nn/loss_embedding.py`): margin_ranking_loss, hinge_embedding_loss,
 cosine_embedding_loss, poisson_nll_loss and triplet_margin_loss. References compute in
-float64 from the losses' definitions. Samples pass `reduction`: torch's Python bindings
-default it to 0 (they read ``at::Reduction::Mean`` as a number), glasstorch's to the
-schema's 1 for now."""
+float64 from the losses' definitions. Samples pass `reduction` (the Python bindings default
+it to 0: Note [The reduction default of the bindings])."""
 import numpy as np
 
 import glasstorch as gt

@@ -330,7 +330,8 @@ def _backward_meta(grad, log_probs, targets, input_lengths, target_lengths, neg_
 
 @op("_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, "
     "int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, "
-    "bool zero_infinity=False) -> Tensor", meta=_backward_meta, out=True, bind_out=False)
+    "bool zero_infinity=False) -> Tensor", meta=_backward_meta, out=True, bind_out=False,
+    function=False)
 def _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths,
                        neg_log_likelihood, log_alpha, blank, zero_infinity, *, out):
     """The gradient of `_ctc_loss` for `log_probs` (Note [CTC in log space]), zero past
@@ -349,7 +350,7 @@ def _backward_tensor_meta(grad, log_probs, targets, input_lengths, target_length
 @op("_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, "
     "Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, "
     "Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor",
-    meta=_backward_tensor_meta)
+    meta=_backward_tensor_meta, function=False)
 def _ctc_loss_backward_tensor(grad, log_probs, targets, input_lengths, target_lengths,
                               neg_log_likelihood, log_alpha, blank, zero_infinity, *, out):
     """`_ctc_loss_backward` with the lengths as integral tensors."""
