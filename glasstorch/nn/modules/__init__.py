@@ -31,3 +31,6 @@ from .conv import *  # noqa: F401,F403
 # pooling and padding layers
 from .pooling import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
+# recurrent layers and cells
+from .rnn import GRU, LSTM, RNN, RNNBase  # noqa: F401
+from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase  # noqa: F401
