@@ -97,18 +97,18 @@ def _run_packed_reversed(step, data, batch_sizes: list, initial, weights):
 # ----------------------------------------------------------------------------------
 def _split_weights(params, has_biases: bool, count: int, has_projections: bool) -> list:
     """The flat parameter list as one ``(w_ih, w_hh, b_ih, b_hh, w_hr)`` per layer and
-    direction (None for what is absent)."""
+    direction (None for what is absent). The count is checked as ATen's own kernels do
+    (torch's float32 LSTM, run by oneDNN when it is enabled, words it differently)."""
     stride = (4 if has_biases else 2) + (1 if has_projections else 0)
-    if len(params) % stride:
-        raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by "
-                           f"stride {stride}")
+    if len(params) != stride * count:
+        raise RuntimeError("got an incorrect number of RNN parameters")
     groups = []
     for start in range(0, len(params), stride):
         group = list(params[start:start + stride])
         biases = group[2:4] if has_biases else [None, None]
         projection = group[-1] if has_projections else None
         groups.append((group[0], group[1], biases[0], biases[1], projection))
-    return groups[:count]
+    return groups
 
 
 def _direction(step, input, batch_sizes, state, weights, reverse: bool):
@@ -145,14 +145,17 @@ def _recurrent(step, input, batch_sizes, states: list, params, has_biases: bool,
                batch_first: bool = False, has_projections: bool = False):
     """The shared body of the eight layer operators."""
     count = num_layers * (2 if bidirectional else 1)
+    is_lstm = step is lstm_step
     weights = _split_weights(params, has_biases, count, has_projections)
     if batch_first:
         input = _aten.transpose.int.call(input, 0, 1)
     sizes = None if batch_sizes is None else [int(size) for size in batch_sizes.tolist()]
     output, finals = _stack(step, input, sizes, states, weights, num_layers, dropout, train,
                             bidirectional)
-    if batch_first:
-        output = _aten.transpose.int.call(output, 0, 1)
+    if batch_first and is_lstm:     # torch's LSTM returns a view, the others transpose
+        output = _aten.transpose.int.call(output, 0, 1)     # in place
+    elif batch_first:
+        _aten.transpose_.default.call(output, 0, 1)
     return output, finals
 
 

@@ -102,8 +102,8 @@ def _pad_packed_sequence(data, batch_sizes, batch_first, padding_value, total_le
     padding = _aten.full.default.call((1,) + data._size[1:], padding_value, data._dtype,
                                       None, data.device, None)
     rows = _aten.cat.default.call([data, padding], 0)
-    padded = _aten.index_select.default.call(rows, 0, _int64(source).to(data.device))
-    padded = _aten.view.default.call(padded, (steps, batch) + data._size[1:])
+    slots = _int64(source.reshape(steps, batch)).to(data.device)
+    padded = _aten.index.Tensor.call(rows, [slots])
     if batch_first:
         padded = _aten.transpose.int.call(padded, 0, 1)
     return padded, _int64(lengths)
