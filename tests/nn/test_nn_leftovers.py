@@ -1,0 +1,69 @@
+"""The last modules of torch.nn: LazyLinear, the deprecated Container, and
+torch.nn.attention's backend switches."""
+import pickle
+
+import numpy as np
+import pytest
+
+import glasstorch as gt
+
+
+def test_lazy_linear_becomes_linear_with_torchs_weights():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(4)
+    gt.manual_seed(4)
+    theirs, mine = torch.nn.LazyLinear(3), gt.nn.LazyLinear(3)
+    assert mine.has_uninitialized_params() and mine.in_features == 0
+    assert repr(mine) == repr(theirs)
+    x = np.random.default_rng(0).standard_normal((2, 5)).astype(np.float32)
+    expected, actual = theirs(torch.from_numpy(x)), mine(gt.from_numpy(x))
+    assert type(mine) is gt.nn.Linear and mine.in_features == 5
+    np.testing.assert_allclose(actual.detach().numpy(), expected.detach().numpy(), rtol=1e-6)
+    assert repr(mine) == repr(theirs)
+
+
+def test_lazy_linear_without_bias_and_from_a_checkpoint():
+    source = gt.nn.Linear(4, 2, bias=False)
+    lazy = gt.nn.LazyLinear(2, bias=False)
+    lazy.load_state_dict(source.state_dict())
+    assert lazy.weight.shape == (2, 4) and lazy.bias is None
+    assert gt.equal(lazy(gt.ones(1, 4)), source(gt.ones(1, 4)))
+
+
+def test_container_registers_its_modules_and_warns():
+    with pytest.warns(FutureWarning, match="`nn.Container` is deprecated"):
+        box = gt.nn.Container(first=gt.nn.Linear(2, 2), second=gt.nn.ReLU())
+    assert list(dict(box.named_children())) == ["first", "second"]
+    assert len(list(box.parameters())) == 2
+    assert isinstance(pickle.loads(pickle.dumps(box)).first, gt.nn.Linear)
+
+
+def test_sdpa_kernel_sets_and_restores_the_switches():
+    from glasstorch.nn.attention import SDPBackend, sdpa_kernel
+    cuda = gt.backends.cuda
+    before = (cuda.flash_sdp_enabled(), cuda.math_sdp_enabled())
+    with sdpa_kernel([SDPBackend.MATH, SDPBackend.MATH]) as state:
+        assert state == {}
+        assert (cuda.flash_sdp_enabled(), cuda.math_sdp_enabled()) == (False, True)
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            assert (cuda.flash_sdp_enabled(), cuda.math_sdp_enabled()) == (True, False)
+        assert cuda.math_sdp_enabled() and not cuda.mem_efficient_sdp_enabled()
+    assert (cuda.flash_sdp_enabled(), cuda.math_sdp_enabled()) == before
+    with pytest.raises(AssertionError, match="Backend must be an instance of SDPBackend or a "
+                                             "list of SDPBackend instances, got str"):
+        with sdpa_kernel("math"):
+            pass
+
+
+def test_attention_namespace_matches_torch():
+    torch = pytest.importorskip("torch")
+    import torch.nn.attention as theirs
+    mine = gt.nn.attention
+    assert sorted(mine.__all__) == sorted(theirs.__all__)
+    assert {b.name: int(b) for b in mine.SDPBackend} == \
+        {name: int(getattr(theirs.SDPBackend, name)) for name in
+         ("ERROR", "MATH", "FLASH_ATTENTION", "EFFICIENT_ATTENTION", "CUDNN_ATTENTION",
+          "OVERRIDEABLE")}
+    assert mine.current_flash_attention_impl() is None
+    with pytest.raises(ValueError, match="Unknown flash attention impl 'x'"):
+        mine.activate_flash_attention_impl("x")
