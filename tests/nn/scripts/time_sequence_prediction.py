@@ -1,7 +1,7 @@
 """Sine-wave prediction in the style of pytorch/examples' time_sequence_prediction: two
 stacked LSTMCells and a linear read-out, unrolled over each wave, in double precision,
 trained with L-BFGS; after training it also predicts `future` steps past the input. A
-plain PyTorch script, only the import names glasstorch. Prints one loss per step.
+plain PyTorch script (only its import names glasstorch); prints one loss per step.
 """
 import sys
 
