@@ -1,6 +1,7 @@
 """The last modules of torch.nn: LazyLinear, the deprecated Container, and
 torch.nn.attention's backend switches."""
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -67,3 +68,31 @@ def test_attention_namespace_matches_torch():
     assert mine.current_flash_attention_impl() is None
     with pytest.raises(ValueError, match="Unknown flash attention impl 'x'"):
         mine.activate_flash_attention_impl("x")
+
+
+
+def _backend_outcome(library, query, kernel, backend, **kwargs) -> str:
+    """The node attention records inside ``kernel(backend)``, or its refusal."""
+    try:
+        with kernel(backend), warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # torch's reasons for skipping flash
+            result = library.nn.functional.scaled_dot_product_attention(query, query, query,
+                                                                        **kwargs)
+            return type(result.grad_fn).__name__
+    except RuntimeError as error:
+        return str(error)
+
+
+@pytest.mark.parametrize("backend, kwargs", [("MATH", {}), ("FLASH_ATTENTION", {}),
+                                             ("FLASH_ATTENTION", {"dropout_p": 0.5}),
+                                             ("EFFICIENT_ATTENTION", {})])
+def test_sdpa_kernel_chooses_the_backend_as_torch(backend, kwargs):
+    torch = pytest.importorskip("torch")
+    import torch.nn.attention as theirs
+    q = torch.randn(1, 2, 3, 4, requires_grad=True)
+    gq = gt.from_numpy(q.detach().numpy()).requires_grad_()
+    expected = _backend_outcome(torch, q, theirs.sdpa_kernel,
+                                getattr(theirs.SDPBackend, backend), **kwargs)
+    actual = _backend_outcome(gt, gq, gt.nn.attention.sdpa_kernel,
+                              getattr(gt.nn.attention.SDPBackend, backend), **kwargs)
+    assert actual == expected

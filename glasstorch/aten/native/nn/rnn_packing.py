@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ....c10.dispatch_key import DispatchKey
 from ....c10.tensor_impl import wrap_array
 from ...dispatcher import ops
 from ...registry import composite
@@ -24,9 +25,12 @@ def _row_numbers(batch_sizes: list, batch: int) -> np.ndarray:
 
 
 def _check_lengths(lengths, batch: int) -> list:
-    if lengths.dim() != 1 or lengths._dtype != dtypes.int64 or lengths.device.type != "cpu":
+    """The lengths as ints, refused as torch refuses them: they are read on the host, so
+    they must be a CPU tensor (its dispatch key says so)."""
+    on_host = lengths._keys & DispatchKey.CPU
+    if lengths.dim() != 1 or lengths._dtype != dtypes.int64 or not on_host:
         raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got "
-                           f"{lengths.dim()}D {lengths.device.type} "
+                           f"{lengths.dim()}D {lengths.device} "
                            f"{dtypes.scalar_type_name(lengths._dtype)} tensor")
     values = [int(length) for length in lengths.tolist()]
     if len(values) != batch:
