@@ -57,7 +57,7 @@ def test_sdpa_kernel_sets_and_restores_the_switches():
 
 
 def test_attention_namespace_matches_torch():
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
     import torch.nn.attention as theirs
     mine = gt.nn.attention
     assert sorted(mine.__all__) == sorted(theirs.__all__)

@@ -258,8 +258,10 @@ def pack_sequence(sequences: list[Tensor], enforce_sorted: bool = True) -> Packe
 
     Example::
 
-        >>> pack_sequence([torch.tensor([1]), torch.tensor([2, 3])], enforce_sorted=False)
-        PackedSequence(data=tensor([2, 1, 3]), batch_sizes=tensor([2, 1]), sorted_indices=tensor([1, 0]), unsorted_indices=tensor([1, 0]))
+        >>> packed = pack_sequence([torch.tensor([1]), torch.tensor([2, 3])],
+        ...                        enforce_sorted=False)
+        >>> packed.data, packed.sorted_indices
+        (tensor([2, 1, 3]), tensor([1, 0]))
     """
     lengths = torch.as_tensor([sequence.size(0) for sequence in sequences])
     return pack_padded_sequence(pad_sequence(sequences), lengths,

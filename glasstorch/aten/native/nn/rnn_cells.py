@@ -19,33 +19,48 @@ _aten = ops.aten
 # ----------------------------------------------------------------------------------
 # One step of each kind of cell; `input` is the input's projection when `projected`
 # ----------------------------------------------------------------------------------
-def _input_gates(input, w_ih, b_ih, projected: bool):
-    return input if projected else _aten.linear.default.call(input, w_ih, b_ih)
+def _add(a, b):
+    return _aten.add.Tensor.call(a, b, 1)
+
+
+def _mul(a, b):
+    return _aten.mul.Tensor.call(a, b)
+
+
+def _sigmoid(x):
+    return _aten.sigmoid.default.call(x)
+
+
+def _tanh(x):
+    return _aten.tanh.default.call(x)
+
+
+def _linear(x, weight, bias):
+    return _aten.linear.default.call(x, weight, bias)
+
+
+def _gates(input, hidden, weights, projected: bool):
+    """``W_hh h + b_hh + (W_ih x + b_ih)``, torch's order of the sums."""
+    w_ih, w_hh, b_ih, b_hh = weights[:4]
+    return _add(_linear(hidden, w_hh, b_hh),
+                input if projected else _linear(input, w_ih, b_ih))
 
 
 def simple_step(input, hidden, weights, projected: bool, activation: str):
-    """``activation(W_hh h + b_hh + W_ih x + b_ih)``, torch's order of the sums
-    (`activation` names the operator: "tanh" or "relu")."""
-    w_ih, w_hh, b_ih, b_hh = weights[:4]
-    gates = _aten.add.Tensor.call(_aten.linear.default.call(hidden, w_hh, b_hh),
-                      _input_gates(input, w_ih, b_ih, projected), 1)
-    return getattr(_aten, activation).default.call(gates)
+    """``activation(W_hh h + b_hh + W_ih x + b_ih)`` (`activation` names the operator:
+    "tanh" or "relu")."""
+    return getattr(_aten, activation).default.call(_gates(input, hidden, weights, projected))
 
 
 def lstm_step(input, state: tuple, weights, projected: bool) -> tuple:
     """The next ``(h, c)``: gates i, f, g, o from one product each of input and `h`;
     ``c' = f c + i g``, ``h' = o tanh(c')`` (projected by `w_hr` when there is one)."""
-    w_ih, w_hh, b_ih, b_hh, w_hr = weights
     hidden, cell = state
-    gates = _aten.add.Tensor.call(_aten.linear.default.call(hidden, w_hh, b_hh),
-                      _input_gates(input, w_ih, b_ih, projected), 1)
+    gates = _gates(input, hidden, weights, projected)
     in_gate, forget_gate, cell_gate, out_gate = _aten.unsafe_chunk.default.call(gates, 4, 1)
-    in_gate = _aten.sigmoid.default.call(in_gate)
-    forget_gate = _aten.sigmoid.default.call(forget_gate)
-    cell_gate = _aten.tanh.default.call(cell_gate)
-    out_gate = _aten.sigmoid.default.call(out_gate)
-    cell = _aten.add.Tensor.call(_aten.mul.Tensor.call(forget_gate, cell), _aten.mul.Tensor.call(in_gate, cell_gate), 1)
-    hidden = _aten.mul.Tensor.call(out_gate, _aten.tanh.default.call(cell))
+    cell = _add(_mul(_sigmoid(forget_gate), cell), _mul(_sigmoid(in_gate), _tanh(cell_gate)))
+    hidden = _mul(_sigmoid(out_gate), _tanh(cell))
+    w_hr = weights[4]
     if w_hr is not None:
         hidden = _aten.matmul.default.call(hidden, _aten.t.default.call(w_hr))
     return hidden, cell
@@ -56,13 +71,12 @@ def gru_step(input, hidden, weights, projected: bool):
     ``n = tanh(x_n + r (W_hn h + b_hn))``, then ``h' = (h - n) z + n``."""
     w_ih, w_hh, b_ih, b_hh = weights[:4]
     input_gates = _aten.unsafe_chunk.default.call(
-        _input_gates(input, w_ih, b_ih, projected), 3, 1)
-    hidden_gates = _aten.unsafe_chunk.default.call(_aten.linear.default.call(hidden, w_hh, b_hh), 3, 1)
-    reset_gate = _aten.sigmoid.default.call(_aten.add.Tensor.call(hidden_gates[0], input_gates[0], 1))
-    update_gate = _aten.sigmoid.default.call(_aten.add.Tensor.call(hidden_gates[1], input_gates[1], 1))
-    new_gate = _aten.tanh.default.call(_aten.add.Tensor.call(input_gates[2], _aten.mul.Tensor.call(hidden_gates[2], reset_gate), 1))
-    difference = _aten.sub.Tensor.call(hidden, new_gate, 1)
-    return _aten.add.Tensor.call(_aten.mul.Tensor.call(difference, update_gate), new_gate, 1)
+        input if projected else _linear(input, w_ih, b_ih), 3, 1)
+    hidden_gates = _aten.unsafe_chunk.default.call(_linear(hidden, w_hh, b_hh), 3, 1)
+    reset_gate = _sigmoid(_add(hidden_gates[0], input_gates[0]))
+    update_gate = _sigmoid(_add(hidden_gates[1], input_gates[1]))
+    new_gate = _tanh(_add(input_gates[2], _mul(hidden_gates[2], reset_gate)))
+    return _add(_mul(_aten.sub.Tensor.call(hidden, new_gate, 1), update_gate), new_gate)
 
 
 # ----------------------------------------------------------------------------------
