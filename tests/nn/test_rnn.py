@@ -144,6 +144,7 @@ def _refusal(call):
     lambda nn, t: nn.GRU(5, 4)(t.randn(3, 2, 5), t.randn(2, 4)),
     lambda nn, t: nn.GRU(5, 4)(t.randn(3, 5), t.randn(1, 1, 4)),
     lambda nn, t: nn.RNN(5, 4)(t.randn(3, 2, 5, 1)),
+    lambda nn, t: nn.LSTM(5, 4, batch_first=True)(t.randn(2, 0, 5)),
     lambda nn, t: nn.RNN(5, 4)(t.randn(3, 2, 5, dtype=t.float64)),
     lambda nn, t: nn.RNN(5, 4, nonlinearity="gelu"),
     lambda nn, t: nn.GRU(5, 4, proj_size=2),

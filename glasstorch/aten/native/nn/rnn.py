@@ -149,6 +149,8 @@ def _recurrent(step, input, batch_sizes, states: list, params, has_biases: bool,
     weights = _split_weights(params, has_biases, count, has_projections)
     if batch_first:
         input = _aten.transpose.int.call(input, 0, 1)
+    if batch_sizes is None and input._size[0] == 0:
+        raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
     sizes = None if batch_sizes is None else [int(size) for size in batch_sizes.tolist()]
     output, finals = _stack(step, input, sizes, states, weights, num_layers, dropout, train,
                             bidirectional)
