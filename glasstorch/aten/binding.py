@@ -28,7 +28,7 @@ from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
 from . import torch_names
 from .direct_binding import MISSING, conversion_line, direct_source, keywords_given
-from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _SYMBOLIC, _TYPE_TEXT,
+from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _TYPE_TEXT, python_default,
                          NUMPY_NAMES, Mismatch, _describe, to_any, to_bool, to_tensor,
                          to_tensor_or_number, apply_requires_grad)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
@@ -88,13 +88,6 @@ class Param:
         return text
 
 
-# Note [The reduction default of the bindings]
-#     ATen declares the losses' ``int reduction=Mean`` (1, as ``torch.ops.aten`` calls
-#     default it), but torch's Python argument parser reads the default's spelling
-#     ``at::Reduction::Mean`` as the number 0: ``torch.kl_div(x, y)`` or
-#     ``torch._C._nn.mse_loss(x, y)`` return the losses unreduced. `torch.nn.functional`
-#     always passes the reduction, so only direct calls of the bindings see it; they see
-#     torch's 0 here too.
 class Signature:
     """One overload as seen from Python: its parameters and how to call it."""
 
@@ -115,11 +108,7 @@ class Signature:
                 continue
             renamed = arg.name == "self" and not is_method and not schema_names
             pname = "input" if renamed else arg.name
-            default = arg.default
-            if isinstance(default, str) and default in _SYMBOLIC and arg.type.base != "str":
-                default = _SYMBOLIC[default]
-            if arg.name == "reduction" and arg.type.base == "int" and not schema_names:
-                default = 0                # Note [The reduction default of the bindings]
+            default = python_default(arg, schema_names)
             convert = (_LIST_CONVERTERS.get(arg.type.base, to_any) if arg.type.is_list
                        else _CONVERTERS.get(arg.type.base, to_any))
             if convert is to_tensor and numbers and (numbers is True or arg.name in numbers):

@@ -15,7 +15,7 @@ class Context:
     """The global switches; read them through the functions below."""
 
     __slots__ = ("deterministic", "deterministic_warn_only", "float32_matmul_precision",
-                 "warn_always", "fill_uninitialized_memory")
+                 "warn_always", "fill_uninitialized_memory", "sdp_enabled")
 
     def __init__(self) -> None:
         self.deterministic = False
@@ -23,6 +23,10 @@ class Context:
         self.float32_matmul_precision = "highest"
         self.warn_always = False
         self.fill_uninitialized_memory = True      # torch.utils.deterministic's switch
+        # the kernels scaled_dot_product_attention may choose (torch.backends.cuda's
+        # enable_*_sdp, torch.nn.attention.sdpa_kernel)
+        self.sdp_enabled = {"flash": True, "mem_efficient": True, "math": True,
+                            "cudnn": True}
 
 
 GLOBAL_CONTEXT = Context()

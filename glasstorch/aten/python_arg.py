@@ -232,6 +232,25 @@ _SYMBOLIC = {"contiguous_format": layouts.contiguous_format,
              "double": dtypes.float64, "Mean": 1, "Sum": 2, "None_": 0}
 
 
+def python_default(arg, schema_names: bool):
+    """The default a binding gives schema argument `arg`: symbolic spellings resolved,
+    and the reduction torch's Python bindings give (`schema_names`: torch.ops.aten's).
+
+    Note [The reduction default of the bindings]
+        ATen declares the losses' ``int reduction=Mean`` (1, as ``torch.ops.aten`` calls
+        default it), but torch's Python argument parser reads the default's spelling
+        ``at::Reduction::Mean`` as the number 0: ``torch.kl_div(x, y)`` returns the
+        losses unreduced. `torch.nn.functional` always passes the reduction, so only
+        direct calls of the bindings see it; they see torch's 0 here too.
+    """
+    default = arg.default
+    if isinstance(default, str) and default in _SYMBOLIC and arg.type.base != "str":
+        default = _SYMBOLIC[default]
+    if arg.name == "reduction" and arg.type.base == "int" and not schema_names:
+        default = 0
+    return default
+
+
 def apply_requires_grad(result: TensorBase, requires_grad: bool) -> TensorBase:
     """A factory's result, made to require grad if asked (``torch.zeros(2,
     requires_grad=True)``, ``torch.tensor(...)``), with the factories' wording of the

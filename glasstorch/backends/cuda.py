@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import enum
 
+from ..aten.context import GLOBAL_CONTEXT
 from ..c10.device import NO_ATEN_CUDA, NOT_COMPILED as _REFUSALS
 
 _MATMUL_FLAGS = {"allow_tf32": False, "allow_fp16_reduced_precision_reduction": True,
@@ -33,7 +34,7 @@ class cuBLASModule:
 
 matmul = cuBLASModule()
 NOT_COMPILED = _REFUSALS["cuda"][1]
-_SDP = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True}
+_SDP = GLOBAL_CONTEXT.sdp_enabled       # read by scaled_dot_product_attention's choice
 
 
 def is_built() -> bool:

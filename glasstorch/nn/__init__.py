@@ -15,6 +15,7 @@ from .parallel import DataParallel  # noqa: F401
 from . import init  # noqa: F401
 from . import utils  # noqa: F401
 from . import grad  # noqa: F401  (convolution: the gradient functions)
+from . import attention  # noqa: F401  (which kernels scaled_dot_product_attention may use)
 
 # Names of torch's not written yet say so (Note [Names glasstorch does not implement yet]).
 from ..aten import torch_names as _torch_names  # noqa: E402

@@ -80,6 +80,7 @@ from glasstorch.nn._functional.loss import smooth_l1_loss as smooth_l1_loss
 from glasstorch.nn._functional.loss import soft_margin_loss as soft_margin_loss
 from glasstorch.nn._functional.loss_linear import linear_cross_entropy as linear_cross_entropy
 from glasstorch.nn._functional.loss_margin import cosine_embedding_loss as cosine_embedding_loss
+from glasstorch.nn._functional.loss_margin import ctc_loss as ctc_loss
 from glasstorch.nn._functional.loss_margin import gaussian_nll_loss as gaussian_nll_loss
 from glasstorch.nn._functional.loss_margin import hinge_embedding_loss as hinge_embedding_loss
 from glasstorch.nn._functional.loss_margin import margin_ranking_loss as margin_ranking_loss

@@ -26,6 +26,10 @@ SCRIPTS = {
     "dataloader": (ROOT / "tests" / "nn" / "scripts" / "dataloader_regression.py", ["50"]),
     "mnist": (ROOT / "tests" / "nn" / "scripts" / "mnist_net.py", ["50"]),
     "cifar_resnet": (ROOT / "tests" / "nn" / "scripts" / "cifar_resnet.py", ["50"]),
+    "word_language_model_lstm": (ROOT / "tests" / "nn" / "scripts" / "word_language_model.py",
+                                 ["50", "LSTM"]),
+    "time_sequence_prediction": (ROOT / "tests" / "nn" / "scripts" /
+                                 "time_sequence_prediction.py", ["50"]),
 }
 IMPORT = "import glasstorch as torch\n"
 

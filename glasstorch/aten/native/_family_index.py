@@ -14,10 +14,10 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.group_norm', 'nn.im2col', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
  'nn.loss_cross_entropy', 'nn.loss_ctc', 'nn.loss_embedding', 'nn.loss_margin',
  'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool',
- 'nn.upsample', 'nn.weight_norm', 'optim.steps', 'pointwise.binary_math',
- 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
- 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
- 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'nn.rnn_cells', 'nn.rnn', 'nn.rnn_packing', 'nn.upsample', 'nn.weight_norm', 'optim.steps',
+ 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
+ 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
+ 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
  'pointwise.trigonometric', 'reduction.extrema', 'reduction.hashing', 'reduction.scan',
  'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
  'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
@@ -111,6 +111,11 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                         'nn:adaptive_max_pool2d nn:adaptive_max_pool3d',
  'nn.pooling_fractional': 'nn:fractional_max_pool2d nn:fractional_max_pool3d',
  'nn.pooling_unpool': 'nn:max_unpool2d nn:max_unpool3d',
+ 'nn.rnn': 'function:gru function:lstm function:rnn_relu function:rnn_tanh',
+ 'nn.rnn_cells': 'function:gru_cell function:lstm_cell function:rnn_relu_cell '
+                 'function:rnn_tanh_cell',
+ 'nn.rnn_packing': 'function:_pack_padded_sequence function:_pad_packed_sequence '
+                   'nn:pad_sequence',
  'nn.softmax': 'function:_log_softmax function:_log_softmax_backward_data '
                'function:_softmax function:_softmax_backward_data function:log_softmax '
                'function:softmax method:log_softmax method:softmax',
@@ -415,6 +420,9 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'nn.pooling_fractional': 'fractional_max_pool2d fractional_max_pool2d_backward '
                           'fractional_max_pool3d fractional_max_pool3d_backward',
  'nn.pooling_unpool': 'max_unpool2d max_unpool3d',
+ 'nn.rnn': 'gru lstm rnn_relu rnn_tanh',
+ 'nn.rnn_cells': 'gru_cell lstm_cell rnn_relu_cell rnn_tanh_cell',
+ 'nn.rnn_packing': '_pack_padded_sequence _pad_packed_sequence pad_sequence',
  'nn.softmax': '_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data '
                'log_softmax softmax',
  'nn.upsample': '_upsample_bicubic2d_aa _upsample_bilinear2d_aa _upsample_lanczos2d_aa '

@@ -1,7 +1,7 @@
 """torch.nn's layers: `module.py` holds Module, each other file one family of layers."""
 from .module import Module  # noqa: F401
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401
-from .linear import Bilinear, Identity, Linear  # noqa: F401
+from .linear import Bilinear, Identity, LazyLinear, Linear  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,  # noqa: F401
                    MSELoss, NLLLoss, SmoothL1Loss, SoftMarginLoss)
@@ -36,3 +36,7 @@ from .conv import *  # noqa: F401,F403
 # pooling and padding layers
 from .pooling import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
+# recurrent layers and cells; the old Container
+from .container import Container  # noqa: F401
+from .rnn import GRU, LSTM, RNN, RNNBase  # noqa: F401
+from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase  # noqa: F401

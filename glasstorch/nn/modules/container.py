@@ -8,6 +8,7 @@ item renumbers the rest, as torch does, so names always count from zero.
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict, abc
 from itertools import chain, islice
 from typing import Any, Iterable, Iterator, Mapping
@@ -16,7 +17,7 @@ from ...c10.tensor_impl import TensorBase
 from ..parameter import Parameter
 from .module import Module, _addindent, _typename
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 def _absolute_index(idx, size: int) -> int:
@@ -56,6 +57,26 @@ def _check_factor(sequential, other) -> None:
                         f"{type(other)}")
     if other <= 0:
         raise ValueError(f"Non-positive multiplication factor {other} for {type(sequential)}")
+
+
+class Container(Module):
+    """A module holding the modules given as keyword arguments, under those names (an
+    old form of container, kept for old programs).
+
+    Example::
+
+        >>> nn.Container(fc=nn.Linear(2, 2)).fc
+        Linear(in_features=2, out_features=2, bias=True)
+    """
+
+    __deprecated__ = ("`nn.Container` is deprecated. All of its functionality is now "
+                      "implemented in `nn.Module`. Subclass that instead.")
+
+    def __init__(self, **kwargs: Any) -> None:
+        warnings.warn(self.__deprecated__, FutureWarning, stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 # ----- Sequential ----------------------------------------------------------------------------

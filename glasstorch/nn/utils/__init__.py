@@ -5,7 +5,7 @@ itself; `convert_parameters.py` flattens parameters into one vector and back. Th
 loads on first use: `parametrize` and `parametrizations` (tensors computed from other
 tensors: orthogonal, weight and spectral norm), the older hook-based `weight_norm` and
 `spectral_norm`, `prune`, `fusion` (batch norm folded into the layer before it),
-`init` (`skip_init`) and `memory_format`.
+`init` (`skip_init`), `memory_format` and `rnn` (packed sequences).
 """
 import importlib as _importlib
 
@@ -14,7 +14,8 @@ from .clip_grad import (  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 
 _LAZY_SUBMODULES = frozenset({"parametrize", "parametrizations", "weight_norm",
-                              "spectral_norm", "prune", "fusion", "init", "memory_format"})
+                              "spectral_norm", "prune", "fusion", "init", "memory_format",
+                              "rnn"})
 # names torch binds here -> the submodule defining them (loaded on first use)
 _LAZY_NAMES = {
     "weight_norm": "weight_norm", "remove_weight_norm": "weight_norm",

@@ -22,6 +22,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import type_meta_name
+from ...context import GLOBAL_CONTEXT
 from ...dispatcher import ops
 from ...meta.shape import wrap_dim
 from ...registry import TensorMeta, composite, op
@@ -131,7 +132,8 @@ def _heads_fit_flash(query, key, value, enable_gqa: bool) -> bool:
 def _fused_sdp_choice(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
                       scale=None, enable_gqa=False):
     """The backend `scaled_dot_product_attention` runs for these arguments on CPU: 1 (the
-    fused "flash" kernel) or 0 (the math path), as torch's `select_sdp_backend_cpp`.
+    fused "flash" kernel) or 0 (the math path), as torch's `select_sdp_backend_cpp`,
+    among the backends allowed (`torch.nn.attention.sdpa_kernel`).
 
     Example::
 
@@ -148,7 +150,16 @@ def _fused_sdp_choice(query, key, value, attn_mask=None, dropout_p=0.0, is_causa
               and query._stride[-1] == key._stride[-1] == value._stride[-1] == 1
               and query._dtype is key._dtype is value._dtype
               and query._dtype in _FLASH_DTYPES)
-    return FLASH if usable else MATH
+    allowed = GLOBAL_CONTEXT.sdp_enabled
+    if usable and allowed["flash"]:
+        return FLASH
+    if allowed["math"]:
+        return MATH
+    if allowed["flash"]:
+        raise RuntimeError("No available kernel.  Aborting execution.")
+    raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This "
+                       "is likely due to turning off both the math kernel and the fused "
+                       "kernels.")
 
 
 def _additive_mask(attn_mask, dtype):
