@@ -1,0 +1,77 @@
+"""Multi-process tests: jobs started by the launcher (python -m glasstorch.distributed.run)
+on loopback, 2 and 4 processes, each under a timeout so that none can hang the suite.
+The workers (workers/*.py) assert; a job passes when every rank exits 0."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("mpi4py")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORKERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workers")
+
+
+def launch(script, nproc, *args, extra=("--standalone",)):
+    command = [sys.executable, "-m", "glasstorch.distributed.run", "--nproc_per_node",
+               str(nproc), *extra, os.path.join(WORKERS, script), *map(str, args)]
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)
+
+
+def passed(job, nproc, marker):
+    assert job.returncode == 0, job.stderr[-3000:]
+    for rank in range(nproc):
+        assert f"rank {rank}: {marker} OK" in job.stdout
+
+
+@pytest.mark.parametrize("nproc", [2, 4])
+def test_every_collective_against_numpy(nproc):
+    passed(launch("collectives.py", nproc), nproc, "collectives")
+
+
+def test_ddp_on_shards_matches_one_process_and_zero():
+    passed(launch("ddp.py", 2), 2, "ddp")
+
+
+def test_bad_input_refused_as_torch():
+    passed(launch("errors.py", 2), 2, "errors")
+
+
+def test_a_failing_rank_ends_the_job_non_zero():
+    job = launch("fails.py", 2)
+    assert job.returncode != 0
+    assert "rank 1 fails on purpose" in job.stderr
+
+
+def test_nanogpt_ddp_branch_matches_the_single_process_curve(tmp_path):
+    alone = subprocess.run([sys.executable, "-m", "glasstorch",
+                            os.path.join(WORKERS, "nanogpt_ddp.py"), str(tmp_path)],
+                           cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
+                           capture_output=True, text=True, timeout=60)
+    assert alone.returncode == 0, alone.stderr[-3000:]
+    (tmp_path / "ddp").mkdir()
+    job = launch("nanogpt_ddp.py", 2, tmp_path / "ddp")
+    assert job.returncode == 0, job.stderr[-3000:]
+    curve = [line for line in job.stdout.splitlines() if line.startswith("iter")]
+    assert len(curve) == 6 and curve == alone.stdout.splitlines()
+    assert (tmp_path / "ddp" / "ckpt.pt").exists()
+
+
+def test_two_launches_meet_as_two_nodes():
+    # each "node" is its own mpiexec: their worlds merge through rank 0's store
+    common = ("--nnodes", "2", "--master_port", "29641")
+    nodes = [subprocess.Popen(
+        [sys.executable, "-m", "glasstorch.distributed.run", "--nproc_per_node", "1",
+         *common, "--node_rank", str(node), os.path.join(WORKERS, "collectives.py")],
+        cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True) for node in (0, 1)]
+    try:
+        outputs = [node.communicate(timeout=60) for node in nodes]
+    finally:
+        for node in nodes:
+            node.kill()
+    assert [node.returncode for node in nodes] == [0, 0], outputs[0][1][-2000:]
+    assert "rank 1: collectives OK" in outputs[1][0]
