@@ -14,12 +14,15 @@ from .c10d import (  # noqa: F401
     get_pg_count, get_process_group_ranks, get_rank, get_world_size, init_process_group,
     is_available, is_gloo_available, is_initialized, is_mpi_available, is_nccl_available,
     is_torchelastic_launched, is_ucc_available, is_xccl_available, new_group,
-    new_subgroups, new_subgroups_by_enumeration)
+    new_subgroups, new_subgroups_by_enumeration, shrink_group, split_group)
 from .c10d_types import (  # noqa: F401
     AllreduceCoalescedOptions, AllreduceOptions, AllToAllOptions, Backend, BarrierOptions,
     BroadcastOptions, DebugLevel, DistBackendError, DistError, DistNetworkError,
     DistStoreError, GatherOptions, GroupMember, ReduceOp, ReduceOptions,
     ReduceScatterOptions, ScatterOptions, Store, default_pg_timeout, group)
+from .coalesced import (  # noqa: F401
+    all_gather_coalesced, all_gather_single, all_reduce_coalesced, breakpoint,
+    reduce_scatter_single)
 from .collectives import (  # noqa: F401
     all_gather, all_gather_into_tensor, all_reduce, barrier, broadcast, gather,
     monitored_barrier, reduce, scatter)

@@ -298,3 +298,23 @@ def new_subgroups(group_size: int | None = None, group: Any = None, timeout: Any
     enumeration = [list(range(start, start + group_size))
                    for start in range(0, world_size, group_size)]
     return new_subgroups_by_enumeration(enumeration, backend=backend, group_desc=group_desc)
+
+
+def split_group(parent_pg: Any = None, split_ranks: list | None = None, timeout: Any = None,
+                pg_options: Any = None, group_desc: str | None = None,
+                backend: str | None = None) -> Any:
+    """Split the default group into the disjoint groups `split_ranks` (lists of global
+    ranks); returns this process's group (None outside all of them)."""
+    if parent_pg is not None and parent_pg is not _get_default_group():
+        raise ValueError("split_group splits the default group only, here")
+    if not split_ranks:
+        raise ValueError("split_ranks cannot be None or empty")
+    mine, _ = new_subgroups_by_enumeration(split_ranks, backend=backend, group_desc=group_desc)
+    return mine
+
+
+def shrink_group(ranks_to_exclude: list, group: Any = None, shrink_flags: int = 0,
+                 pg_options: Any = None) -> Any:
+    """A group of `group`'s ranks (default: all) but `ranks_to_exclude`."""
+    kept = [r for r in get_process_group_ranks(group) if r not in set(ranks_to_exclude)]
+    return new_group(kept)

@@ -351,6 +351,11 @@ class FileStore(_TableStore):
                                        f"{round(timeout * 1000)} ms") from None
                 time.sleep(0.01)
 
+    def delete_key(self, key: str) -> bool:
+        """Remove `key`; True whether or not it was there (as torch's FileStore answers)."""
+        super().delete_key(key)
+        return True
+
     def _apply_once(self, operation: str, args: list) -> Any:
         """One operation under the file's lock; a missing key raises for `_call` to retry."""
         with open(self.path, "r+") as handle:
