@@ -142,11 +142,11 @@ def destroy_process_group(group: Any = None) -> None:
         raise AssertionError("Process group cannot be None")
     if group is None or group is _WORLD.default:
         for member in _WORLD.groups:
-            member.comm.Free()
+            member.close()
         _WORLD.__init__()
         GroupMember.WORLD = _GROUP_NAMESPACE.WORLD = None
     elif group in _WORLD.groups:
-        group.comm.Free()
+        group.close()
         _WORLD.groups.remove(group)
 
 

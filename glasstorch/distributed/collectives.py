@@ -86,10 +86,30 @@ def all_reduce(tensor: Any, op: Any = ReduceOp.SUM, group: Any = None,
         return None
     mpi_op = reduce_op_for(op, tensor, "all_reduce")
     check_same_shapes(pg, "all_reduce", tensor)
+    return _returned(_start_all_reduce(pg, tensor, op, mpi_op, async_op), async_op)
+
+
+def _start_all_reduce(pg: ProcessGroup, tensor: Any, op: Any, mpi_op: Any,
+                      async_op: bool) -> Work:
     buffer = Buffer(tensor, arithmetic=True)
-    return _returned(pg.start("Allreduce", mpi_engine.mpi().IN_PLACE, buffer.array, mpi_op,
-                              async_op=async_op, finish=_averaged(buffer, op, pg.size()),
-                              result=[tensor]), async_op)
+    return pg.start("Allreduce", mpi_engine.mpi().IN_PLACE, buffer.array, mpi_op,
+                    async_op=async_op, finish=_averaged(buffer, op, pg.size()),
+                    result=[tensor])
+
+
+def start_bucket_average(bucket: Any, group: ProcessGroup) -> Work:
+    """Start averaging `bucket` across `group` in place (nonblocking): DDP's reduction.
+
+    Unlike `all_reduce` it skips the cross-rank shape check, a blocking exchange that
+    would stop backward at every bucket (DDP builds every rank's buckets alike), and it
+    runs on the group's background thread (Note [Background reductions] in
+    process_group.py; `ProcessGroup.start_background` first).
+    """
+    buffer = Buffer(bucket, arithmetic=True)
+    return group.start_in_background("Allreduce", mpi_engine.mpi().IN_PLACE, buffer.array,
+                                     reduce_op_for(ReduceOp.AVG, bucket, "all_reduce"),
+                                     finish=_averaged(buffer, ReduceOp.AVG, group.size()),
+                                     result=[bucket])
 
 
 def broadcast(tensor: Any, src: int | None = None, group: Any = None, async_op: bool = False,

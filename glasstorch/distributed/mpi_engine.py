@@ -13,7 +13,8 @@
 # nodes there is one world per node: the worlds meet through the rendezvous store (the
 # one holding rank 0 opens an MPI port and publishes its name; the others connect and
 # the two sides merge, until every rank is in). A process started without mpiexec is
-# an MPI world of one: alone (world_size 1) it needs nothing else.
+# an MPI world of one: alone (world_size 1) it needs nothing else, but it cannot merge
+# (MPICH refuses to connect two such worlds), so a job of several needs mpiexec.
 #
 # mpi4py is imported at the first init_process_group, never at `import glasstorch`.
 """
@@ -50,6 +51,12 @@ def join_world(store: Any, rank: int, world_size: int) -> Any:
     local = MPI.COMM_WORLD
     merged = local
     if local.size != world_size:
+        if not launched_by_mpiexec():
+            raise RuntimeError(
+                f"init_process_group: this process is alone in its MPI world, but the job "
+                f"has {world_size} processes. glasstorch's MPI engine joins processes "
+                "started by mpiexec: launch the job with `python -m torch.distributed.run "
+                "--nproc_per_node N script.py` (or start each process with `mpiexec -n 1`)")
         merged = _merge_pieces(store, local, rank, world_size)
     return merged.Split(0, rank)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import glasstorch as torch
-from glasstorch import distributed as dist
+from glasstorch.distributed.collectives import start_bucket_average
 
 _FIRST_BUCKET_BYTES = 1024 * 1024
 
@@ -100,6 +100,7 @@ class Reducer:
         self.state: Any = None
         self.active, self.pending, self.works = False, {}, []
         self.handles = [p.register_post_accumulate_grad_hook(self._ready) for p in parameters]
+        process_group.start_background()
 
     def prepare_for_backward(self, outputs: Any) -> None:
         """Expect one backward: every bucket waits for its parameters' gradients."""
@@ -141,8 +142,7 @@ class Reducer:
         all-reduce (a Future either way)."""
         if self.hook is not None:
             return self.hook(self.state, bucket)
-        bucket.buffer().div_(self.process_group.size())
-        return dist.all_reduce(bucket.buffer(), group=self.process_group, async_op=True)
+        return start_bucket_average(bucket.buffer(), self.process_group)
 
     def _finish(self) -> None:
         """Wait for every bucket and write the averaged gradients into the ``.grad``s."""
