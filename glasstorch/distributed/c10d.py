@@ -123,6 +123,9 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
     else:
         _check_store_arguments(rank, world_size)
     name = _backend_name(backend)
+    if not 0 <= rank < world_size:     # (torch would wait for the missing ranks forever)
+        raise ValueError(f"Invalid rank {rank}, rank should be in the interval "
+                         f"[0, {world_size - 1}]")
     comm = mpi_engine.join_world(store, rank, world_size)
     _WORLD.default, _WORLD.store = ProcessGroup(comm, range(world_size), name, "0"), store
     GroupMember.WORLD = group.WORLD = _WORLD.default

@@ -119,6 +119,14 @@ def _world_of_one(join, backend="gloo"):
     assert dist.is_initialized() is False and dist.group.WORLD is None
 
 
+def test_invalid_rank_refused_instead_of_waiting():
+    pytest.importorskip("mpi4py")
+    with pytest.raises(ValueError, match=r"Invalid rank 3, rank should be in the interval "
+                                         r"\[0, 1\]"):
+        dist.init_process_group(store=dist.HashStore(), rank=3, world_size=2)
+    assert dist.is_initialized() is False
+
+
 def test_world_of_one_over_tcp_and_file(tmp_path):
     _world_of_one(lambda: dist.init_process_group(
         "gloo", init_method=f"tcp://127.0.0.1:{_free_port()}", rank=0, world_size=1))

@@ -7,10 +7,8 @@ import contextlib
 from typing import Any, Callable, Iterator
 
 import glasstorch as torch
-from glasstorch import distributed as dist
 
 from ..modules.module import Module
-from .reducer import Reducer
 
 
 class DistributedDataParallel(Module):
@@ -47,7 +45,9 @@ class DistributedDataParallel(Module):
                  gradient_as_bucket_view: bool = False, static_graph: bool = False,
                  **other_options: Any) -> None:
         super().__init__()
-        self.process_group = process_group or dist._get_default_group()
+        # torch.distributed loads here, not at `import torch.nn` (it is a large package)
+        from .reducer import Reducer
+        self.process_group = process_group or torch.distributed._get_default_group()
         parameters = [p for p in module.parameters() if p.requires_grad]
         if not parameters:
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't "
@@ -71,7 +71,7 @@ class DistributedDataParallel(Module):
         with torch.no_grad():
             for group in by_dtype.values():
                 flat = torch.cat([t.detach().reshape(-1) for t in group])
-                dist.broadcast(flat, 0, group=self.process_group)
+                torch.distributed.broadcast(flat, 0, group=self.process_group)
                 for tensor, part in zip(group, flat.split([t.numel() for t in group])):
                     tensor.copy_(part.view(tensor.shape))
 

@@ -54,6 +54,19 @@ for kwargs in options:
     same(ddp.module, reference)
 assert len(DDP(Net(), bucket_cap_mb=0.00003, find_unused_parameters=True).reducer.buckets) > 1
 
+# buffers: rank 0's reach every rank at construction and at each forward
+net = Net()
+net.seen.fill_(rank + 1.0)
+ddp = DDP(net, static_graph=True, find_unused_parameters=True)
+assert ddp.module.seen.item() == 1.0
+net.seen.fill_(rank + 5.0)
+ddp(torch.randn(2, 4)).sum().backward()
+assert ddp.module.seen.item() == 5.0 and ddp.static_graph
+
+# DistributedSampler takes the replica count and rank from the default group
+sampler = torch.utils.data.DistributedSampler(range(10), shuffle=False)
+assert list(sampler) == list(range(rank, 10, size))
+
 # no_sync: gradients accumulate locally, the next synchronised backward averages them
 ddp = DDP(Net(), find_unused_parameters=True)
 x = torch.randn(4, 4) + rank
