@@ -11,6 +11,7 @@ import glasstorch as torch
 
 from . import c10d
 from .c10d_types import ReduceOp
+from .mpi_engine import mpi
 from .collectives import _averaged, _check_chunks, _check_list, _copy_out, _returned, \
     check_same_shapes
 from .process_group import Work
@@ -90,14 +91,13 @@ def _split(tensor: Any, sizes: list | None, parts: int) -> list:
     if sizes:
         return list(sizes)
     if tensor.shape[0] % parts:
-        raise RuntimeError(f"Tensor's dim 0 does not divide equally across group size")
+        raise RuntimeError("Tensor's dim 0 does not divide equally across group size")
     return [tensor.shape[0] // parts] * parts
 
 
 def _exchange(pg: Any, send: list, received: list, finish: Any, result: list,
               async_op: bool) -> Any:
     """One Alltoallv of byte pieces: `send[j]` to rank j, rank j's into `received[j]`."""
-    from .mpi_engine import mpi
     byte = mpi().BYTE
     send_counts, receive_counts = [a.size for a in send], [a.size for a in received]
     send_all = np.concatenate(send) if send else np.empty(0, np.uint8)

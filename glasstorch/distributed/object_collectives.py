@@ -6,6 +6,7 @@ from typing import Any
 
 from . import c10d
 from .collectives import _root
+from .mpi_engine import mpi
 
 
 def all_gather_object(object_list: list, obj: Any, group: Any = None) -> None:
@@ -69,7 +70,6 @@ def recv_object_list(object_list: list, src: int | None = None, group: Any = Non
     pg = c10d.resolve(group, "recv_object_list")
     if pg is None:
         return -1
-    from .mpi_engine import mpi
     MPI = mpi()
     peer = group_src if group_src is not None else \
         (MPI.ANY_SOURCE if src is None else c10d.get_group_rank(pg, src))

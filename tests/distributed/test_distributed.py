@@ -222,3 +222,19 @@ def test_small_helpers_as_torch():
              lambda d: d.new_subgroups_by_enumeration([[0]])]
     for call in calls:
         assert _error(lambda: call(dist)) == _error(lambda: call(their))
+
+
+def test_record_writes_the_error_file_and_reraises(tmp_path, monkeypatch):
+    from glasstorch.distributed.elastic.multiprocessing.errors import record
+    monkeypatch.setenv("TORCHELASTIC_ERROR_FILE", str(tmp_path / "error.json"))
+
+    @record
+    def main(x):
+        if x:
+            raise KeyError("bad")
+        return 3
+
+    assert main(0) == 3 and not (tmp_path / "error.json").exists()
+    with pytest.raises(KeyError):
+        main(1)
+    assert "KeyError" in (tmp_path / "error.json").read_text()
