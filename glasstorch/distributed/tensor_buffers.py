@@ -2,7 +2,7 @@
 
 A contiguous tensor of a dtype MPI knows is handed over as it is: MPI writes the result
 straight into the tensor. Otherwise the call works on a contiguous copy (bits of the same
-width for the dtypes MPI only moves, float32 values for the half types it reduces) and
+width for the dtypes MPI only moves, wider values for those it cannot reduce in) and
 `finish` copies the result back into the tensor.
 """
 from __future__ import annotations
@@ -16,12 +16,22 @@ import glasstorch as torch
 from . import mpi_engine
 
 _SAME_WIDTH_BITS = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
-# the dtypes MPI cannot reduce in, and the ones it reduces their values in
-_WIDENED = {torch.float16: torch.float32, torch.bfloat16: torch.float32,
-            torch.complex32: torch.complex64, torch.bool: torch.uint8}
 # the dtypes MPI moves as they are; the others go as bits of the same width
 _MPI_DTYPES = frozenset({torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
-                         torch.float32, torch.float64, torch.complex64, torch.complex128})
+                         torch.uint16, torch.uint32, torch.uint64, torch.float32,
+                         torch.float64, torch.complex64, torch.complex128})
+
+
+def _reduced_in(dtype: Any) -> Any:
+    """The dtype MPI reduces `dtype`'s values in: its own, or a wider one for the types
+    MPI lacks (16- and 8-bit floats in float32, complex32 in complex64, bool in uint8)."""
+    if dtype == torch.bool:
+        return torch.uint8
+    if dtype.is_complex and dtype.itemsize < 8:
+        return torch.complex64
+    if dtype.is_floating_point and dtype.itemsize < 4:
+        return torch.float32
+    return dtype
 
 
 class Buffer:
@@ -36,8 +46,8 @@ class Buffer:
     def __init__(self, tensor: Any, arithmetic: bool = False) -> None:
         self.tensor = tensor
         source = tensor.detach()
-        if arithmetic and source.dtype in _WIDENED:
-            source = source.to(_WIDENED[source.dtype])
+        if arithmetic and _reduced_in(source.dtype) != source.dtype:
+            source = source.to(_reduced_in(source.dtype))
         self.work = source.contiguous()
         self.copied = self.work.dtype != tensor.dtype or not tensor.is_contiguous()
         self.array = _numpy_view(self.work)

@@ -36,6 +36,14 @@ for op, reference in ((dist.ReduceOp.BAND, np.bitwise_and), (dist.ReduceOp.BOR, 
     dist.all_reduce(tensor, op=op)
     expected = reference.reduce(everyone(torch.int32).astype(np.int64), axis=0)
     assert (tensor.numpy() == expected).all()
+# float8 reduces in float32; unsigned values above the signed range compare as unsigned
+for dtype, op, reference, offset in ((torch.float8_e4m3fn, dist.ReduceOp.SUM, np.sum, 0),
+                                     (torch.uint16, dist.ReduceOp.MAX, np.max, 40000)):
+    values = [data(r, torch.int64).numpy() + offset * (r % 2) for r in range(size)]
+    tensor = torch.tensor(values[rank]).to(dtype)
+    dist.all_reduce(tensor, op=op)
+    rounded = torch.tensor(reference(np.stack(values), axis=0)).to(dtype)  # float8: 3 bits
+    close(tensor, rounded.to(torch.float64).numpy())
 flags = torch.tensor([rank == 0, False, True])
 dist.all_reduce(flags)
 assert flags.tolist() == [True, False, True]
