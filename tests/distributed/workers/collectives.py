@@ -39,10 +39,12 @@ for op, reference in ((dist.ReduceOp.BAND, np.bitwise_and), (dist.ReduceOp.BOR, 
 # float8 reduces in float32; unsigned values above the signed range compare as unsigned
 for dtype, op, reference, offset in ((torch.float8_e4m3fn, dist.ReduceOp.SUM, np.sum, 0),
                                      (torch.uint16, dist.ReduceOp.MAX, np.max, 40000)):
-    values = [data(r, torch.int64).numpy() + offset * (r % 2) for r in range(size)]
-    tensor = torch.tensor(values[rank]).to(dtype)
+    values = [torch.tensor(data(r, torch.int64).numpy() + offset * (r % 2)).to(dtype)
+              for r in range(size)]
+    tensor = values[rank].clone()
     dist.all_reduce(tensor, op=op)
-    rounded = torch.tensor(reference(np.stack(values), axis=0)).to(dtype)  # float8: 3 bits
+    exact = reference(np.stack([v.to(torch.float64).numpy() for v in values]), axis=0)
+    rounded = torch.tensor(exact).to(dtype)            # float8 keeps 3 mantissa bits
     close(tensor, rounded.to(torch.float64).numpy())
 flags = torch.tensor([rank == 0, False, True])
 dist.all_reduce(flags)
