@@ -2,6 +2,7 @@
 on loopback, 2 and 4 processes, each under a timeout so that none can hang the suite.
 The workers (workers/*.py) assert; a job passes when every rank exits 0."""
 import os
+import socket
 import subprocess
 import sys
 
@@ -62,7 +63,10 @@ def test_nanogpt_ddp_branch_matches_the_single_process_curve(tmp_path):
 
 def test_two_launches_meet_as_two_nodes():
     # each "node" is its own mpiexec: their worlds merge through rank 0's store
-    common = ("--nnodes", "2", "--master_port", "29641")
+    with socket.socket() as probe:
+        probe.bind(("", 0))
+        port = probe.getsockname()[1]
+    common = ("--nnodes", "2", "--master_port", str(port))
     nodes = [subprocess.Popen(
         [sys.executable, "-m", "glasstorch.distributed.run", "--nproc_per_node", "1",
          *common, "--node_rank", str(node), os.path.join(WORKERS, "collectives.py")],
