@@ -160,24 +160,22 @@ def _get_default_group() -> ProcessGroup:
     return _WORLD.default
 
 
-def resolve(group: Any, collective: str) -> ProcessGroup | None:
-    """The group a call runs in (None: the default); None when this process is not one
-    of its members, which sit the call out with torch's warning."""
-    default = _get_default_group()
-    if group is None or group is GroupMember.WORLD:
-        return default
-    if group is GroupMember.NON_GROUP_MEMBER or group.comm is None:
-        warnings.warn(f"Running {collective} on global rank {default.rank()} which does "
-                      "not belong to the given group.", stacklevel=3)
-        return None
-    return group
-
-
 def _member(group: Any) -> ProcessGroup | None:
+    """`group` (None: the default group), or None when this process is outside it."""
     default = _get_default_group()
     if group is None or group is GroupMember.WORLD:
         return default
     return None if group is GroupMember.NON_GROUP_MEMBER else group
+
+
+def resolve(group: Any, collective: str) -> ProcessGroup | None:
+    """The group a collective runs in; None when this process is outside it, and sits
+    the call out with torch's warning."""
+    member = _member(group)
+    if member is None:
+        warnings.warn(f"Running {collective} on global rank {get_rank()} which does not "
+                      "belong to the given group.", stacklevel=3)
+    return member
 
 
 def get_rank(group: Any = None) -> int:

@@ -79,3 +79,15 @@ def test_two_launches_meet_as_two_nodes():
             node.kill()
     assert [node.returncode for node in nodes] == [0, 0], outputs[0][1][-2000:]
     assert "rank 1: collectives OK" in outputs[1][0]
+
+
+def test_launcher_gives_torchrun_environment():
+    shown = "echo $RANK $LOCAL_RANK $WORLD_SIZE $LOCAL_WORLD_SIZE $MASTER_ADDR " \
+            "${TORCHELASTIC_RUN_ID:+set}"
+    job = subprocess.run([sys.executable, "-m", "glasstorch.distributed.run", "--nnodes", "1",
+                          "--nproc-per-node", "2", "--standalone", "--no-python", "sh", "-c",
+                          shown], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
+                         capture_output=True, text=True, timeout=60)
+    assert job.returncode == 0, job.stderr
+    assert sorted(job.stdout.split("\n")[:2]) == ["0 0 2 2 127.0.0.1 set",
+                                                  "1 1 2 2 127.0.0.1 set"]
