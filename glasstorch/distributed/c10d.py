@@ -28,6 +28,7 @@ class _World:
     def __init__(self) -> None:
         self.default: ProcessGroup | None = None
         self.store: Any = None
+        self.made_store = False
         self.groups: list = []
 
 
@@ -117,7 +118,8 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
     if is_initialized():
         raise ValueError("trying to initialize the default process group twice!")
     timeout = timeout or default_pg_timeout
-    if store is None:
+    made_store = store is None
+    if made_store:
         store, rank, world_size = rendezvous_store(init_method or "env://", rank, world_size,
                                                    timeout)
     else:
@@ -128,6 +130,7 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
                          f"[0, {world_size - 1}]")
     comm = mpi_engine.join_world(store, rank, world_size)
     _WORLD.default, _WORLD.store = ProcessGroup(comm, range(world_size), name, "0"), store
+    _WORLD.made_store = made_store
     GroupMember.WORLD = group.WORLD = _WORLD.default
     _WORLD.groups.append(_WORLD.default)
 
@@ -146,6 +149,8 @@ def destroy_process_group(group: Any = None) -> None:
     if group is None or group is _WORLD.default:
         for member in _WORLD.groups:
             member.close()
+        if _WORLD.made_store:           # rank 0's TCP server frees its port for a next job
+            getattr(_WORLD.store.underlying_store, "_stop_serving", lambda: None)()
         _WORLD.__init__()
         GroupMember.WORLD = _GROUP_NAMESPACE.WORLD = None
     elif group in _WORLD.groups:

@@ -297,7 +297,8 @@ class TCPStore(_TableStore):
         if is_master:
             self._server = _TableServer(("", port))
             port = self._server.server_address[1]
-            threading.Thread(target=self._server.serve_forever, daemon=True).start()
+            threading.Thread(target=self._server.serve_forever, args=(0.05,),
+                             daemon=True).start()
         self.port = port
         self._lock = threading.Lock()
         self._socket = self._connect(_seconds(self.timeout))
@@ -313,6 +314,13 @@ class TCPStore(_TableStore):
                                          f"{round(timeout * 1000)}ms while trying to connect "
                                          f"to ({self.host}, {self.port}).") from error
                 time.sleep(0.05)
+
+    def _stop_serving(self) -> None:
+        """Close the server (the process group that made the store is being destroyed)."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
 
     def _call(self, operation: str, args: list, timeout: float) -> Any:
         with self._lock:

@@ -128,8 +128,10 @@ def test_invalid_rank_refused_instead_of_waiting():
 
 
 def test_world_of_one_over_tcp_and_file(tmp_path):
-    _world_of_one(lambda: dist.init_process_group(
-        "gloo", init_method=f"tcp://127.0.0.1:{_free_port()}", rank=0, world_size=1))
+    url = f"tcp://127.0.0.1:{_free_port()}"
+    for _ in range(2):                  # the port is free again after destroy
+        _world_of_one(lambda: dist.init_process_group("gloo", init_method=url, rank=0,
+                                                      world_size=1))
     _world_of_one(lambda: dist.init_process_group(
         "mpi", init_method=f"file://{tmp_path / 'rendezvous'}", rank=0, world_size=1), "mpi")
     _world_of_one(lambda: dist.init_process_group(
