@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -90,11 +91,15 @@ def command(args: argparse.Namespace) -> list:
 def main(argv: list | None = None) -> int:
     """Run the launcher; returns the job's exit code (0 when every process succeeded)."""
     args = _parser().parse_args(argv)
-    completed = subprocess.run(command(args), env=environment(args))
-    if completed.returncode != 0:
-        print(f"torch.distributed.run: a process of the job failed (exit code "
-              f"{completed.returncode}); the others were stopped", file=sys.stderr)
-    return completed.returncode
+    job = subprocess.Popen(command(args), env=environment(args))
+    # stopping the launcher stops the job (mpiexec passes the signal to every process)
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, lambda number, frame: job.send_signal(number))
+    code = job.wait()
+    if code != 0:
+        print(f"torch.distributed.run: a process of the job failed (exit code {code}); the "
+              "others were stopped", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":
