@@ -49,6 +49,8 @@ LAYERS = {
     # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
     # asks it whether a group exists)
     "distributed": ("glasstorch/distributed/",),
+    # torch.distributed.optim: ZeroRedundancyOptimizer, an optimizer over the process groups
+    "distributed optim": ("glasstorch/distributed/optim/",),
     # the entry points a program reaches past the core: compile and its compiler front end,
     # jit, onnx, hub, export, fx, futures, testing, benchmark, cond/while_loop
     "entry points": ("glasstorch/_dynamo/", "glasstorch/compiler/", "glasstorch/jit/",
@@ -99,6 +101,7 @@ MAY_IMPORT = {
     "linalg": ("aten",),
     "special": ("aten",),
     "distributed": CORE + ("namespace",),
+    "distributed optim": CORE + ("distributed", "optim", "namespace"),
     "entry points": CORE + ("utils", "nn", "distributed", "namespace"),
     "nn": CORE + ("utils", "distributed", "namespace"),
     "optim": CORE + ("utils", "nn", "namespace"),     # nn: swa_utils' AveragedModel

@@ -62,14 +62,6 @@ class group:  # noqa: N801 (torch's name)
     WORLD = None
 
 
-class ProcessGroup:
-    """A set of ranks that run collectives together (none can be made here)."""
-
-
-class Work:
-    """The handle of an asynchronous collective."""
-
-
 class Store:
     """A key-value store the ranks rendezvous through."""
 

@@ -1,7 +1,8 @@
 """torch.nn.parallel: DataParallel (on the CPU, the module itself),
-DistributedDataParallel (refused without a process group), and the multi-GPU pieces
-DataParallel is made of (`scatter`, `gather`, `replicate`, `parallel_apply`, `comm`),
-which check their arguments and refuse tensors as torch's CPU build does."""
+DistributedDataParallel (gradients averaged across processes, over torch.distributed),
+and the multi-GPU pieces DataParallel is made of (`scatter`, `gather`, `replicate`,
+`parallel_apply`, `comm`), which check their arguments and refuse tensors as torch's CPU
+build does."""
 from .data_parallel import DataParallel, data_parallel  # noqa: F401
 from .distributed import DistributedDataParallel  # noqa: F401
 from . import comm  # noqa: F401

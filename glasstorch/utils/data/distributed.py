@@ -11,13 +11,13 @@ from .sampler import Sampler
 __all__ = ["DistributedSampler"]
 
 
-def _from_process_group(value: Optional[int]) -> int:
-    # glasstorch has no process group to ask, so the replica count and rank must be given:
-    # the same refusal torch gives before `init_process_group`.
-    if value is None:
-        raise ValueError("Default process group has not been initialized, "
-                         "please make sure to call init_process_group.")
-    return value
+def _from_process_group(value: Optional[int], ask: str) -> int:
+    # not given: the default process group's (torch's error before init_process_group)
+    if value is not None:
+        return value
+    if not torch.distributed.is_available():
+        raise RuntimeError("Requires distributed package to be available")
+    return getattr(torch.distributed, ask)()
 
 
 class DistributedSampler(Sampler):
@@ -29,8 +29,9 @@ class DistributedSampler(Sampler):
 
     Args:
         dataset (Dataset): the dataset to share out.
-        num_replicas (int): how many replicas read it.
-        rank (int): which replica this is, in ``[0, num_replicas - 1]``.
+        num_replicas (int, optional): how many replicas read it (default: the world size).
+        rank (int, optional): which replica this is, in ``[0, num_replicas - 1]``
+            (default: this process's rank in the default process group).
         shuffle (bool): shuffle the indices (default ``True``).
         seed (int): the shuffle's seed, the same on every replica.
         drop_last (bool): trim the tail to equal shares instead of padding.
@@ -44,8 +45,8 @@ class DistributedSampler(Sampler):
     def __init__(self, dataset: Dataset, num_replicas: Optional[int] = None,
                  rank: Optional[int] = None, shuffle: bool = True, seed: int = 0,
                  drop_last: bool = False) -> None:
-        num_replicas = _from_process_group(num_replicas)
-        rank = _from_process_group(rank)
+        num_replicas = _from_process_group(num_replicas, "get_world_size")
+        rank = _from_process_group(rank, "get_rank")
         if rank >= num_replicas or rank < 0:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval "
                              f"[0, {num_replicas - 1}]")

@@ -1,0 +1,1 @@
+"""torch.distributed.algorithms: the communication hooks of DistributedDataParallel."""

@@ -1,0 +1,2 @@
+"""DistributedDataParallel's communication hooks (`register_comm_hook`)."""
+from . import default_hooks  # noqa: F401

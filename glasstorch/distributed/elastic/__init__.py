@@ -1,0 +1,1 @@
+"""torch.distributed.elastic: what launched scripts use of it (`multiprocessing.errors.record`)."""
