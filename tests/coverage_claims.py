@@ -104,7 +104,7 @@ CLAIMED = {
     "nested tensors (no issue filed yet; torch.nested and torch.masked import as shells)":
         "jagged",
     "torch.func and torch.distributions (issues 21 and "
-    "20)": "func vmap distributions binomial",
+    "20)": "func vmap distributions",
     "torch.export, torch.fx and symbolic shapes (a later issue, as issue 14 says)": """
         SymBool SymFloat SymInt sym_constrain_range sym_constrain_range_for_size sym_float
         sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum""",

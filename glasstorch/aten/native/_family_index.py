@@ -17,12 +17,13 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'optim.steps', 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise',
  'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division',
  'pointwise.minmax', 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding',
- 'pointwise.ternary', 'pointwise.trigonometric', 'reduction.extrema', 'reduction.hashing',
- 'reduction.scan', 'shape.join', 'reduction.integration', 'reduction.moments',
- 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
- 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
- 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
+ 'pointwise.ternary', 'pointwise.trigonometric', 'random.distributions',
+ 'reduction.extrema', 'reduction.hashing', 'reduction.scan', 'shape.join',
+ 'reduction.integration', 'reduction.moments', 'sorting.sort', 'reduction.order_statistics',
+ 'reduction.quantile', 'reduction.segment', 'reduction.statistics', 'shape.repeat',
+ 'shape.combine', 'shape.diagonal', 'shape.resize', 'shape.slice_inverse',
+ 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram',
+ 'sorting.histogramdd', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -239,6 +240,9 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                     'method:positive method:reciprocal method:reciprocal_ method:rsqrt '
                     'method:rsqrt_ method:sgn method:sgn_ method:sign method:sign_ '
                     'method:sqrt method:sqrt_ method:square method:square_',
+ 'random.distributions': 'function:_dirichlet_grad function:_sample_dirichlet '
+                         'function:_standard_gamma function:_standard_gamma_grad '
+                         'function:binomial',
  'random.factories': 'function:rand function:rand_like function:randint '
                      'function:randint_like function:randn function:randn_like '
                      'function:randperm',
@@ -456,6 +460,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                     'log10 log10_ log1p log1p_ log2 log2_ log_ neg neg_ negative negative_ '
                     'positive reciprocal reciprocal_ rsqrt rsqrt_ sgn sgn_ sign sign_ sqrt '
                     'sqrt_ square square_',
+ 'random.distributions': '_dirichlet_grad _sample_dirichlet _standard_gamma '
+                         '_standard_gamma_grad binomial',
  'random.factories': 'rand rand_like randint randint_like randn randn_like randperm',
  'random.fill': 'cauchy_ exponential_ geometric_ log_normal_ normal_ random_ uniform_',
  'random.sampling': 'bernoulli bernoulli_ multinomial normal poisson',
