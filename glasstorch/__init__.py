@@ -98,7 +98,9 @@ _LAZY_SUBMODULES = frozenset(
     # (Note [Shell modules])
     | {"types", "functional", "library", "overrides", "multiprocessing", "quasirandom"}
     | {"ao", "quantization", "masked", "sparse", "nested", "package", "monitor", "nativert",
-       "numa", "contrib"})
+       "numa", "contrib"}
+    # probability distributions (issue 20)
+    | {"distributions"})
 # the anomaly switches of torch's top level
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
