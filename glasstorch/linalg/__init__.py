@@ -5,6 +5,7 @@ Its functions are the bindings of the operators declared with ``python_module="l
 `aten/binding.py`.
 """
 from ..aten import binding as _binding
+from ..aten.native.linalg.lapack import LinAlgError  # noqa: F401
 
 __getattr__ = _binding.namespace_getattr(__name__, "linalg", "linalg_")
 
