@@ -344,7 +344,7 @@ class _CorrCholesky(Constraint):
 
     def check(self, value):
         tolerance = torch.finfo(value.dtype).eps * value.size(-1) * 10
-        row_norm = torch.linalg.norm(value.detach(), dim=-1)
+        row_norm = value.detach().norm(dim=-1)
         unit_rows = (row_norm - 1.0).abs().le(tolerance).all(dim=-1)
         return _LowerCholesky().check(value) & unit_rows
 
