@@ -24,6 +24,8 @@ SCRIPTS = {
     "dataloader": (ROOT / "tests" / "nn" / "scripts" / "dataloader_regression.py", ["50"]),
     "mnist": (ROOT / "tests" / "nn" / "scripts" / "mnist_net.py", ["50"]),
     "cifar_resnet": (ROOT / "tests" / "nn" / "scripts" / "cifar_resnet.py", ["50"]),
+    "vae": (ROOT / "tests" / "distributions" / "scripts" / "vae.py", ["50"]),
+    "reinforce": (ROOT / "tests" / "distributions" / "scripts" / "reinforce.py", ["50"]),
 }
 IMPORT = "import glasstorch as torch\n"
 
