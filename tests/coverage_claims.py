@@ -103,7 +103,7 @@ CLAIMED = {
     "nested tensors (no issue filed yet; torch.nested and torch.masked import as shells)":
         "jagged",
     "torch.func and torch.distributions (issues 21 and "
-    "20)": "func vmap distributions",
+    "20)": "func vmap",
     "torch.export, torch.fx and symbolic shapes (a later issue, as issue 14 says)": """
         SymBool SymFloat SymInt sym_constrain_range sym_constrain_range_for_size sym_float
         sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum""",
@@ -134,7 +134,6 @@ CLAIMED_MODULES = {
         torch.nn.utils.memory_format torch.nn.utils.parametrizations torch.nn.utils.parametrize
         torch.nn.utils.prune torch.nn.utils.rnn torch.nn.utils.spectral_norm
         torch.nn.utils.stateless torch.nn.utils.weight_norm""",
-    "distributions (issue 20)": "torch.distributions",
     "torch.func (issue 21)": "torch.func",
 }
 

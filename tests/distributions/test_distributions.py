@@ -90,6 +90,27 @@ def test_properties_and_densities(name, dtype):
     assert repr(mine) == repr(theirs)
 
 
+@pytest.mark.parametrize("name", sorted(ALL_CASES))
+def test_expand(name):
+    """expand: the new batch shape, shared parameters, densities of the expanded batch."""
+    (mine, my_values), (theirs, their_values) = (_build(name, gt, "float64"),
+                                                 _build(name, torch, "float64"))
+    shape = (2,) + tuple(theirs.batch_shape)
+    mine, theirs = mine.expand(shape), theirs.expand(shape)
+    assert type(mine).__name__ == type(theirs).__name__
+    assert tuple(mine.batch_shape) == shape and tuple(mine.event_shape) == tuple(
+        theirs.event_shape)
+    assert mine._validate_args == theirs._validate_args
+    _assert_same(_outcome(lambda: mine.log_prob(my_values)),
+                 _outcome(lambda: theirs.log_prob(their_values)), f"{name} expanded", "float64")
+    _assert_same(_outcome(lambda: mine.mean), _outcome(lambda: theirs.mean),
+                 f"{name} expanded mean", "float64")
+    gt.manual_seed(1)
+    torch.manual_seed(1)
+    _assert_same(_outcome(lambda: mine.sample((2,))), _outcome(lambda: theirs.sample((2,))),
+                 f"{name} expanded sample", "float64")
+
+
 @pytest.mark.filterwarnings("ignore:Singular sample detected")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("name", sorted(ALL_CASES))
@@ -103,11 +124,6 @@ def test_seeded_draws_equal_torch(name, dtype):
         again = _outcome(lambda: mine.rsample(shape)), _outcome(lambda: theirs.rsample(shape))
         _assert_same(*again, f"{name}.rsample({shape})", dtype)
     assert gt.get_rng_state().numpy().tobytes() == torch.get_rng_state().numpy().tobytes()
-
-
-def _parameters(distribution_and_values):
-    distribution, _ = distribution_and_values
-    return distribution
 
 
 def _leaves(distribution, module):

@@ -106,3 +106,29 @@ def test_register_kl_prefers_the_most_specific_pair():
 def test_register_kl_refuses_non_distributions():
     with pytest.raises(TypeError):
         gt.distributions.register_kl(int, gt.distributions.Normal)
+
+
+def _exp_family(m, k):
+    D = m.distributions
+    dt = m.float64
+    return {
+        "Normal": D.Normal(m.tensor([0.0, 1.0], dtype=dt), m.tensor([1.0, 2.0], dtype=dt) + k),
+        "Gamma": D.Gamma(m.tensor([0.5, 3.0], dtype=dt) + k, m.tensor([1.0, 2.0], dtype=dt)),
+        "Poisson": D.Poisson(m.tensor([0.5, 3.0], dtype=dt) + k),
+        "Wishart": D.Wishart(m.tensor(3.0, dtype=dt) + k,
+                             m.tensor([[2.0, 0.3], [0.3, 1.0]], dtype=dt)),
+    }
+
+
+@pytest.mark.parametrize("name", ["Normal", "Gamma", "Poisson", "Wishart"])
+def test_exponential_family_entropy_and_bregman_kl(name):
+    """The entropy from the log normaliser (ExponentialFamily.entropy, which the
+    subclasses override) and, for Wishart, the Bregman-divergence KL."""
+    results = []
+    for m in (gt, torch):
+        p, q = _exp_family(m, 0)[name], _exp_family(m, 1)[name]
+        entropy = m.distributions.ExponentialFamily.entropy(p)
+        kl = m.distributions.kl.kl_divergence(p, q)
+        results.append((entropy.detach().numpy(), kl.detach().numpy()))
+    for mine, theirs in zip(*results):
+        np.testing.assert_allclose(mine, theirs, 1e-9, 1e-11)
