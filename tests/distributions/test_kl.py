@@ -114,13 +114,13 @@ def _exp_family(m, k):
     return {
         "Normal": D.Normal(m.tensor([0.0, 1.0], dtype=dt), m.tensor([1.0, 2.0], dtype=dt) + k),
         "Gamma": D.Gamma(m.tensor([0.5, 3.0], dtype=dt) + k, m.tensor([1.0, 2.0], dtype=dt)),
-        "Poisson": D.Poisson(m.tensor([0.5, 3.0], dtype=dt) + k),
+        "Exponential": D.Exponential(m.tensor([0.5, 3.0], dtype=dt) + k),
         "Wishart": D.Wishart(m.tensor(3.0, dtype=dt) + k,
                              m.tensor([[2.0, 0.3], [0.3, 1.0]], dtype=dt)),
     }
 
 
-@pytest.mark.parametrize("name", ["Normal", "Gamma", "Poisson", "Wishart"])
+@pytest.mark.parametrize("name", ["Normal", "Gamma", "Exponential", "Wishart"])
 def test_exponential_family_entropy_and_bregman_kl(name):
     """The entropy from the log normaliser (ExponentialFamily.entropy, which the
     subclasses override) and, for Wishart, the Bregman-divergence KL."""
