@@ -114,6 +114,7 @@ _FAMILY_FUNCTIONS = {
     "nonzero": ("indexing.masked", "nonzero_function"),
     "norm": ("reduction.norms", "norm_function"),
     "cdist": ("linalg.distance", "cdist_function"),
+    "lu": ("linalg.lu_decomposition", "lu_function"),
     "meshgrid": ("shape.combine", "meshgrid_function"),
     "broadcast_tensors": ("shape.combine", "broadcast_tensors_function"),
     "block_diag": ("shape.combine", "block_diag_function"),

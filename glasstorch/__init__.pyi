@@ -97,6 +97,7 @@ from glasstorch.aten.native.creation.ranges import range_function as range
 from glasstorch.aten.native.indexing.masked import nonzero_function as nonzero
 from glasstorch.aten.native.linalg.distance import cdist_function as cdist
 from glasstorch.aten.native.linalg.einsum import einsum_function as einsum
+from glasstorch.aten.native.linalg.lu_decomposition import lu_function as lu
 from glasstorch.aten.native.linalg.matmul import chain_matmul_function as chain_matmul
 from glasstorch.aten.native.linalg.matmul import tensordot_function as tensordot
 from glasstorch.aten.native.reduction.norms import norm_function as norm
@@ -961,6 +962,10 @@ def logsumexp(input: Tensor, dim: _int | _size, keepdim: _bool = ..., *, out: Te
 
 def lt(input: Tensor, other: Tensor | _Number, *, out: Tensor | None = ...) -> Tensor: ...
 
+def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor: ...
+
+def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: _bool = ..., unpack_pivots: _bool = ..., *, out: Tensor | None = ...) -> tuple[Tensor, Tensor, Tensor]: ...
+
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: _float = ..., reduction: _int = ...) -> Tensor: ...
 
 @overload
@@ -1385,6 +1390,8 @@ def subtract(input: Tensor | _Number, other: Tensor | _Number, *, alpha: _Number
 def sum(input: Tensor, *, dtype: _dtype | None = ...) -> Tensor: ...
 @overload
 def sum(input: Tensor, dim: _int | _size | None, keepdim: _bool = ..., *, dtype: _dtype | None = ..., out: Tensor | None = ...) -> Tensor: ...
+
+def svd(input: Tensor, some: _bool = ..., compute_uv: _bool = ...) -> tuple[Tensor, Tensor, Tensor]: ...
 
 def swapaxes(input: Tensor, axis0: _int, axis1: _int) -> Tensor: ...
 

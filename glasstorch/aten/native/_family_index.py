@@ -3,28 +3,29 @@
 FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.conversion',
  'creation.ranges', 'shape.split_views', 'shape.shape', 'indexing.advanced',
  'pointwise.unary', 'indexing.scatter', 'indexing.index_along', 'indexing.masked',
- 'indexing.take', 'pointwise.binary', 'linalg.blas', 'linalg.addmm', 'linalg.triangular',
- 'shape.triangular', 'linalg.cholesky', 'linalg.solve', 'linalg.determinant',
+ 'indexing.take', 'pointwise.binary', 'linalg.blas', 'linalg.addmm', 'shape.triangular',
+ 'linalg.triangular', 'linalg.cholesky', 'linalg.solve', 'linalg.svd', 'linalg.determinant',
  'reduction.sum', 'reduction.norms', 'linalg.distance', 'linalg.eigh', 'linalg.einsum',
- 'linalg.matmul', 'nn.activation', 'nn.activation_gated', 'nn.activation_smooth',
- 'pointwise.special', 'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash',
- 'nn.softmax', 'nn.attention', 'pointwise.binary_scalar', 'nn.normalization',
- 'nn.batch_norm', 'nn.batch_norm_variants', 'nn.convolution', 'nn.padding_modes',
- 'nn.padding', 'nn.convolution_functions', 'nn.distances', 'random.fill',
- 'random.factories', 'random.sampling', 'nn.dropout', 'nn.embedding', 'nn.pixel_shuffle',
- 'nn.grid_sampler', 'nn.group_norm', 'nn.im2col', 'nn.loss_regression', 'nn.loss_binary',
- 'nn.loss_nll', 'nn.loss_cross_entropy', 'nn.loss_embedding', 'nn.loss_margin',
- 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool',
- 'nn.upsample', 'optim.steps', 'pointwise.binary_math', 'pointwise.comparison',
- 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build', 'pointwise.conj',
- 'pointwise.division', 'pointwise.minmax', 'pointwise.power', 'pointwise.predicates',
- 'pointwise.rounding', 'pointwise.ternary', 'pointwise.trigonometric',
- 'random.distributions', 'reduction.extrema', 'reduction.hashing', 'reduction.scan',
- 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
- 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
- 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
- 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
+ 'linalg.lu_decomposition', 'linalg.matmul', 'nn.activation', 'nn.activation_gated',
+ 'nn.activation_smooth', 'pointwise.special', 'nn.activation_gelu', 'nn.activation_rrelu',
+ 'nn.attention_flash', 'nn.softmax', 'nn.attention', 'pointwise.binary_scalar',
+ 'nn.normalization', 'nn.batch_norm', 'nn.batch_norm_variants', 'nn.convolution',
+ 'nn.padding_modes', 'nn.padding', 'nn.convolution_functions', 'nn.distances',
+ 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout', 'nn.embedding',
+ 'nn.pixel_shuffle', 'nn.grid_sampler', 'nn.group_norm', 'nn.im2col', 'nn.loss_regression',
+ 'nn.loss_binary', 'nn.loss_nll', 'nn.loss_cross_entropy', 'nn.loss_embedding',
+ 'nn.loss_margin', 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional',
+ 'nn.pooling_unpool', 'nn.upsample', 'optim.steps', 'pointwise.binary_math',
+ 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
+ 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
+ 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'random.distributions', 'reduction.extrema',
+ 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
+ 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
+ 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
+ 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -59,11 +60,16 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'linalg.distance': 'function:_euclidean_dist function:cross function:renorm '
                     'linalg:linalg_cross method:cross method:renorm method:renorm_',
  'linalg.eigh': 'linalg:linalg_eigh linalg:linalg_eigvalsh',
+ 'linalg.lu_decomposition': 'function:_lu_with_info function:lu_solve function:lu_unpack '
+                            'linalg:linalg_lu linalg:linalg_lu_factor '
+                            'linalg:linalg_lu_factor_ex linalg:linalg_lu_solve '
+                            'method:lu_solve',
  'linalg.matmul': 'function:bilinear function:ger function:inner function:matmul '
                   'function:outer linalg:linalg_matmul linalg:linalg_multi_dot method:ger '
                   'method:inner method:matmul method:outer nn:linear',
  'linalg.solve': 'function:inverse linalg:linalg_inv linalg:linalg_inv_ex '
                  'linalg:linalg_solve linalg:linalg_solve_ex method:inverse',
+ 'linalg.svd': 'function:svd linalg:linalg_svd linalg:linalg_svdvals method:svd',
  'linalg.triangular': 'function:triangular_solve linalg:linalg_solve_triangular '
                       'method:triangular_solve',
  'nn.activation': 'function:_prelu_kernel function:hardshrink function:prelu '
@@ -361,10 +367,13 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                     'renorm_',
  'linalg.eigh': '_linalg_eigh linalg_eigh linalg_eigvalsh',
  'linalg.einsum': 'einsum',
+ 'linalg.lu_decomposition': '_lu_with_info linalg_lu linalg_lu_factor linalg_lu_factor_ex '
+                            'linalg_lu_solve lu_solve lu_unpack',
  'linalg.matmul': 'bilinear chain_matmul ger inner linalg_matmul linalg_multi_dot linear '
                   'matmul outer tensordot',
  'linalg.solve': '_linalg_solve_ex inverse linalg_inv linalg_inv_ex linalg_solve '
                  'linalg_solve_ex',
+ 'linalg.svd': '_linalg_svd linalg_svd linalg_svdvals svd',
  'linalg.triangular': 'linalg_solve_triangular triangular_solve',
  'nn.activation': '_prelu_kernel _prelu_kernel_backward hardshrink hardshrink_backward '
                   'hardtanh hardtanh_ hardtanh_backward leaky_relu leaky_relu_ '

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ... import functions as at
 from ...derivatives import derivative_helper
 from ...backends import register_meta
@@ -20,7 +21,8 @@ from ..shape.triangular import exact_out_dtype
 from .lapack import (check_floating, check_kernel_dtype, check_square, column_major_strides,
                      real_dtype)
 from .lu import lu_factor_into
-from .solve import linalg_solve, linalg_solve_ex
+from .solve import linalg_solve
+from .svd import linalg_svd
 
 
 def factor_transposed(A: np.ndarray, LU: np.ndarray, pivots: np.ndarray) -> None:
@@ -53,10 +55,32 @@ def _det_meta(A, out=None, python_words=False):
 @derivative_helper
 def det_backward(grad, A, result):
     """``d det(A) = det(A) tr(A^{-1} dA)``, so ``gA = conj(g det(A)) A^{-H}``: a solve
-    with A^H of the diagonal matrix ``conj(det) g I``."""
+    with A^H of the diagonal matrix ``conj(det) g I``. A singular matrix has no inverse
+    but cofactors all the same: when the backward is itself recorded, as torch does,
+    `det_backward_singular` reaches them through the SVD; otherwise, as torch's
+    perturbed LU does, the zero determinant makes the gradient zero."""
+    singular = result == 0
+    if bool(singular.any()):
+        if not local_keys.excluded & AUTOGRAD:
+            return det_backward_singular(grad, A)
+        identity = at.eye(A.shape[-1], dtype=A.dtype)
+        A = at.where(singular.unsqueeze(-1).unsqueeze(-1), identity, A)
     scaled = grad * result.conj()
     diagonal = at.diag_embed(scaled.unsqueeze(-1).expand(A.shape[:-1]))
-    return linalg_solve_ex.call(A.mH, diagonal, True, False)[0]
+    return linalg_solve.call(A.mH, diagonal, True)
+
+
+@derivative_helper
+def det_backward_singular(grad, A):
+    """``det(A) = det(U) det(V^H) prod(S)`` for ``A = U diag(S) V^H``: the cofactor
+    matrix is ``conj(g det(U) det(V^H)) U diag(d prod(S) / dS) V^H``, the products of
+    all singular values but one, which stay finite where some are zero."""
+    U, S, Vh = linalg_svd.call(A, False, None)
+    phase = (linalg_det.call(U) * linalg_det.call(Vh)).conj()
+    others = at.stack([at.cat([S[..., :i], S[..., i + 1:]], -1).prod(-1)
+                       for i in range(S.shape[-1])], -1)
+    D = (grad * phase).unsqueeze(-1) * others
+    return (U * D.unsqueeze(-2)).matmul(Vh)
 
 
 @op("linalg_det(Tensor A) -> Tensor", meta=_det_meta, out=True, python_module="linalg",

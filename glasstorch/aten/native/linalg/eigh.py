@@ -13,6 +13,7 @@ from ...dispatcher import ops
 from ...backends import register_meta
 from ...registry import TensorMeta, composite, op
 from ..shape.triangular import exact_out_dtype
+from .svd import unused
 from .lapack import (check_floating, check_kernel_dtype, check_square, column_major_strides,
                      real_dtype, raise_for_info)
 
@@ -57,6 +58,8 @@ def eigh_backward(grad_values, grad_vectors, eigenvalues, eigenvectors):
     ``E_ij = L_j - L_i`` off the diagonal. A complex eigenvector is defined up to a
     phase, so a loss that reads the phase has no gradient: refused, as torch does."""
     V = eigenvectors
+    if unused(grad_vectors):        # Note [Missing gradients of decompositions]
+        return V.matmul(grad_values.unsqueeze(-1) * V.mH)
     VhgV = V.mH.matmul(grad_vectors)
     if V.is_complex():
         phase = VhgV.diagonal(0, -2, -1).imag

@@ -29,6 +29,8 @@ from ....c10.dtype import scalar_type_name
 from ....c10.errors import _LinAlgError
 from ....c10.promotion import can_cast
 from ...meta.shape import broadcast_shapes
+from ...structured import TensorMeta, prepare_out
+from ..shape.triangular import exact_out_dtype
 
 LinAlgError = _LinAlgError          # torch.linalg.LinAlgError (torch._C._LinAlgError)
 
@@ -132,6 +134,17 @@ def check_castable_out(name: str, dtype, out) -> None:
                            f"{scalar_type_name(out._dtype)}")
 
 
+def written_out(result, out, overload):
+    """A composite's `result`, or written into its out= tensor (of exactly its dtype;
+    resized as torch resizes, with its warning when out= had elements); `overload`: the
+    composite's out= overload."""
+    if out is None:
+        return result
+    exact_out_dtype(result.dtype, out)
+    prepare_out(overload, out, TensorMeta(tuple(result.shape), result.dtype))
+    return out.copy_(result)
+
+
 def real_dtype(dtype):
     """The real dtype of a complex one (eigenvalues of a Hermitian matrix, |det|)."""
     return dtype.to_real() if dtype.is_complex else dtype
@@ -217,7 +230,9 @@ def raise_for_info(info: np.ndarray, api_name: str, is_matrix: bool) -> None:
     message = info_message(api_name, code)
     if message is None:
         raise RuntimeError(f"{api_name}: Unknown error code: {code}.")
-    raise _LinAlgError(f"{api_name}: {where}{message}")
+    # torch words a singular U for lu_factor as a plain check, not a LinAlgError
+    error = RuntimeError if "lu_factor" in api_name else _LinAlgError
+    raise error(f"{api_name}: {where}{message}")
 
 
 def per_matrix(routine, *batches: np.ndarray):

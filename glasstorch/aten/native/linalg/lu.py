@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .lapack import scipy_linalg
+from .triangular import solve_triangular_into
 
 
 def swaps_from_permutation(perm: np.ndarray) -> np.ndarray:
@@ -56,3 +57,51 @@ def lu_factor_into(A: np.ndarray, LU: np.ndarray, pivots: np.ndarray,
     if info is not None:
         zero = np.einsum("...ii->...i", upper[..., :k, :k]) == 0
         info[...] = np.where(zero.any(-1), zero.argmax(-1) + 1, 0)
+
+
+def unpack_into(LU: np.ndarray, pivots: np.ndarray, P, L, U) -> None:
+    """Split getrf's storage into P (from the swaps), unit-lower L and upper U; each
+    None when not asked for."""
+    m, n = LU.shape[-2:]
+    k = min(m, n)
+    if L is not None:
+        L[...] = np.tril(LU[..., :, :k], -1) + np.eye(m, k, dtype=L.dtype)
+        U[...] = np.triu(LU[..., :k, :])
+    if P is not None:
+        P[...] = np.swapaxes(permutation_matrix(pivots, m, P.dtype), -1, -2)
+
+
+def permutation_matrix(pivots: np.ndarray, m: int, dtype) -> np.ndarray:
+    """The m x m matrix Q with ``Q A = A[order]``, the rows in the order getrf's swaps
+    leave them (so ``A = Q^T L U``), batched over pivots' leading dims."""
+    batch = pivots.shape[:-1]
+    order = np.broadcast_to(np.arange(m), batch + (m,)).copy()
+    for i in range(pivots.shape[-1]):
+        j = pivots[..., i:i + 1].astype(np.intp) - 1
+        row_i = order[..., i:i + 1].copy()
+        np.put_along_axis(order, np.full_like(j, i), np.take_along_axis(order, j, -1), -1)
+        np.put_along_axis(order, j, row_i, -1)
+    return np.eye(m, dtype=dtype)[order]
+
+
+def lu_solve_into(LU: np.ndarray, pivots: np.ndarray, B: np.ndarray, left: bool,
+                  adjoint: bool, out: np.ndarray) -> None:
+    """``out = op(A)^{-1} B`` (or ``B op(A)^{-1}`` unless `left`) from A's factorization
+    ``A = P L U``: a permutation and two triangular solves, batched (Note [Batched LAPACK])."""
+    if not left:                  # X A = B: conj(X^T) solves A^H Y = B^H (the other op)
+        Y = np.empty(np.swapaxes(out, -1, -2).shape, out.dtype)
+        lu_solve_into(LU, pivots, np.swapaxes(B, -1, -2).conj(), True, not adjoint, Y)
+        np.copyto(out, np.swapaxes(Y, -1, -2).conj())
+        return
+    n = LU.shape[-1]
+    batch = out.shape[:-2]
+    Q = permutation_matrix(np.broadcast_to(pivots, batch + pivots.shape[-1:]), n, out.dtype)
+    LU = np.broadcast_to(LU, batch + (n, n))
+    half = np.empty_like(out)
+    if adjoint:                   # A^H = U^H L^H Q: U^H is lower, L^H unit upper
+        solve_triangular_into(np.swapaxes(LU, -1, -2).conj(), B, False, True, False, half)
+        solve_triangular_into(np.swapaxes(LU, -1, -2).conj(), half, True, True, True, half)
+        np.copyto(out, np.swapaxes(Q, -1, -2) @ half)
+        return
+    solve_triangular_into(LU, Q @ B, False, True, True, half)
+    solve_triangular_into(LU, half, True, True, False, out)
