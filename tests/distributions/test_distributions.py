@@ -90,6 +90,7 @@ def test_properties_and_densities(name, dtype):
     assert repr(mine) == repr(theirs)
 
 
+@pytest.mark.filterwarnings("ignore:Singular sample detected")   # Wishart, both libraries
 @pytest.mark.parametrize("name", sorted(ALL_CASES))
 def test_expand(name):
     """expand: the new batch shape, shared parameters, densities of the expanded batch."""

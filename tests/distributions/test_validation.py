@@ -91,3 +91,17 @@ def test_validate_args_false_turns_off_one_distribution():
     assert gt.isnan(d.log_prob(gt.tensor(0.0)))
     with pytest.raises(ValueError):
         gt.distributions.Distribution.set_default_validate_args("yes")
+
+
+def test_wishart_warns_as_torch_does():
+    """torch 2.13 redraws the samples that pass its singularity check (and warns):
+    glasstorch does the same, so the warning and the draws agree."""
+    outcomes = []
+    for m in (gt, torch):
+        m.manual_seed(0)
+        w = m.distributions.Wishart(m.tensor(3.0), covariance_matrix=m.eye(2))
+        with pytest.warns(UserWarning, match="^Singular sample detected.$"):
+            outcomes.append(w.rsample().numpy())
+        with pytest.warns(UserWarning, match="^Low df values detected"):
+            m.distributions.Wishart(m.tensor(1.5), covariance_matrix=m.eye(2))
+    np.testing.assert_allclose(outcomes[0], outcomes[1], 1e-6, 1e-7)

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from ... import libm
 from .stream import ScalarDraws
 
 # log(k!) - (Stirling's approximation of it), for k = 0 .. 9
@@ -29,8 +30,15 @@ def _stirling_tail(k: float) -> float:
     return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / square) / square) / (k + 1)
 
 
-def _inversion(count, prob, draws: ScalarDraws) -> float:
-    log_q = float(np.log1p(-prob))
+def _log1p(x, scalar) -> float:
+    """C's log1p of a double, or log1pf of a float (as ATen calls it on scalar_t)."""
+    if scalar is float:
+        return math.log1p(x)
+    return float(libm.log1p(np.array([x], np.float32))[0])
+
+
+def _inversion(count, prob, draws: ScalarDraws, scalar) -> float:
+    log_q = _log1p(-prob, scalar)
     total, successes = 0.0, 0.0
     while True:
         total += math.ceil(math.log(draws.uniform()) / log_q)
@@ -40,7 +48,8 @@ def _inversion(count, prob, draws: ScalarDraws) -> float:
 
 
 def _btrs(count, prob, draws: ScalarDraws, scalar) -> float:
-    spread = float(np.sqrt(count * prob * (scalar(1.0) - prob)))
+    # sqrtf is the double square root rounded to float (it is correctly rounded)
+    spread = float(scalar(math.sqrt(count * prob * (scalar(1.0) - prob))))
     b = 1.15 + 2.53 * spread
     a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
     c = float(count * prob) + 0.5
@@ -80,17 +89,17 @@ def _binomial_one(count, prob, draws: ScalarDraws, scalar) -> float:
     if count * q >= 10:
         k = _btrs(count, q, draws, scalar)
     else:
-        k = _inversion(count, q, draws)
+        k = _inversion(count, q, draws, scalar)
     return float(count) - k if mirrored else float(k)
 
 
 def sample_binomial(generator, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
     """One Binomial(count, prob) draw per element (arrays of one shape and dtype,
     float32 or float64), in C order."""
-    scalar = np.float32 if count.dtype == np.float32 else np.float64
-    counts = np.ascontiguousarray(count).reshape(-1)
-    probs = np.ascontiguousarray(prob).reshape(-1)
-    draws = ScalarDraws(generator, 2 * counts.size + 1)
+    scalar = np.float32 if count.dtype == np.float32 else float   # Python floats: faster
+    counts = [scalar(n) for n in np.ascontiguousarray(count).reshape(-1).tolist()]
+    probs = [scalar(p) for p in np.ascontiguousarray(prob).reshape(-1).tolist()]
+    draws = ScalarDraws(generator, 2 * len(counts) + 1)
     samples = [_binomial_one(n, p, draws, scalar) for n, p in zip(counts, probs)]
     draws.close()
     return np.array(samples, dtype=count.dtype).reshape(count.shape)
