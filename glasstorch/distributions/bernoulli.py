@@ -24,7 +24,7 @@ class Bernoulli(ExponentialFamily):
     Example::
 
         >>> m = Bernoulli(torch.tensor([0.3]))
-        >>> m.sample()  # 30% chance 1; 70% chance 0
+        >>> m.sample()
         tensor([ 0.])
     """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}

@@ -24,7 +24,7 @@ class Beta(ExponentialFamily):
     Example::
 
         >>> m = Beta(torch.tensor([0.5]), torch.tensor([0.5]))
-        >>> m.sample()  # Beta distributed with concentration alpha and beta
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"concentration1": constraints.positive,

@@ -22,7 +22,7 @@ class Categorical(Distribution):
     Example::
 
         >>> m = Categorical(torch.tensor([ 0.25, 0.25, 0.25, 0.25 ]))
-        >>> m.sample()  # equal probability of 0, 1, 2, 3
+        >>> m.sample()
         tensor(3)
     """
     arg_constraints = {"probs": constraints.simplex,

@@ -24,7 +24,7 @@ class Cauchy(Distribution):
     Example::
 
         >>> m = Cauchy(torch.tensor([0.0]), torch.tensor([1.0]))
-        >>> m.sample()  # sample from a Cauchy distribution with loc=0 and scale=1
+        >>> m.sample()
         tensor([ 2.3214])
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

@@ -17,7 +17,7 @@ class Chi2(Gamma):
     Example::
 
         >>> m = Chi2(torch.tensor([1.0]))
-        >>> m.sample()  # Chi2 distributed with shape df=1
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"df": constraints.positive}

@@ -44,7 +44,7 @@ class Dirichlet(ExponentialFamily):
     Example::
 
         >>> m = Dirichlet(torch.tensor([0.5, 0.5]))
-        >>> m.sample()  # Dirichlet distributed with concentration [0.5, 0.5]
+        >>> m.sample()
         tensor([ 0.1046,  0.8954])
     """
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}

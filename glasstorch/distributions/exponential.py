@@ -21,7 +21,7 @@ class Exponential(ExponentialFamily):
     Example::
 
         >>> m = Exponential(torch.tensor([1.0]))
-        >>> m.sample()  # Exponential distributed with rate=1
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"rate": constraints.positive}

@@ -24,7 +24,7 @@ class FisherSnedecor(Distribution):
     Example::
 
         >>> m = FisherSnedecor(torch.tensor([1.0]), torch.tensor([2.0]))
-        >>> m.sample()  # Fisher-Snedecor-distributed with df1=1 and df2=2
+        >>> m.sample()
         tensor([ 0.2453])
     """
     arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}

@@ -29,7 +29,7 @@ class Gamma(ExponentialFamily):
     Example::
 
         >>> m = Gamma(torch.tensor([1.0]), torch.tensor([1.0]))
-        >>> m.sample()  # Gamma distributed with concentration=1 and rate=1
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}

@@ -24,7 +24,7 @@ class Geometric(Distribution):
     Example::
 
         >>> m = Geometric(torch.tensor([0.3]))
-        >>> m.sample()  # underlying Bernoulli has 30% chance 1; 70% chance 0
+        >>> m.sample()
         tensor([ 2.])
     """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}

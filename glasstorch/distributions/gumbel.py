@@ -26,7 +26,7 @@ class Gumbel(TransformedDistribution):
     Example::
 
         >>> m = Gumbel(torch.tensor([1.0]), torch.tensor([2.0]))
-        >>> m.sample()  # sample from Gumbel distribution with loc=1, scale=2
+        >>> m.sample()
         tensor([ 1.0124])
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

@@ -22,7 +22,7 @@ class HalfCauchy(TransformedDistribution):
     Example::
 
         >>> m = HalfCauchy(torch.tensor([1.0]))
-        >>> m.sample()  # half-cauchy distributed with scale=1
+        >>> m.sample()
         tensor([ 2.3214])
     """
     arg_constraints = {"scale": constraints.positive}

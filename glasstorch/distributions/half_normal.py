@@ -22,7 +22,7 @@ class HalfNormal(TransformedDistribution):
     Example::
 
         >>> m = HalfNormal(torch.tensor([1.0]))
-        >>> m.sample()  # half-normal distributed with scale=1
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"scale": constraints.positive}

@@ -30,7 +30,7 @@ class Kumaraswamy(TransformedDistribution):
     Example::
 
         >>> m = Kumaraswamy(torch.tensor([1.0]), torch.tensor([1.0]))
-        >>> m.sample()  # sample from a Kumaraswamy distribution with a=1, b=1
+        >>> m.sample()
         tensor([ 0.1729])
     """
     arg_constraints = {"concentration1": constraints.positive,

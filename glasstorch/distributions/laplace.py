@@ -22,7 +22,7 @@ class Laplace(Distribution):
     Example::
 
         >>> m = Laplace(torch.tensor([0.0]), torch.tensor([1.0]))
-        >>> m.sample()  # Laplace distributed with loc=0, scale=1
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

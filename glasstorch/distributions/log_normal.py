@@ -19,7 +19,7 @@ class LogNormal(TransformedDistribution):
     Example::
 
         >>> m = LogNormal(torch.tensor([0.0]), torch.tensor([1.0]))
-        >>> m.sample()  # log-normal distributed with mean=0 and stddev=1
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

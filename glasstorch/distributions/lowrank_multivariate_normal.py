@@ -49,7 +49,7 @@ class LowRankMultivariateNormal(Distribution):
 
         >>> m = LowRankMultivariateNormal(torch.zeros(2), torch.tensor([[1.], [0.]]),
         ...                               torch.ones(2))
-        >>> m.sample()  # normally distributed with mean=`[0,0]`, cov_factor=`[[1],[0]]`
+        >>> m.sample()
         tensor([-0.2102, -0.5429])
     """
     arg_constraints = {"loc": constraints.real_vector,

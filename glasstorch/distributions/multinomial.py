@@ -27,7 +27,7 @@ class Multinomial(Distribution):
     Example::
 
         >>> m = Multinomial(100, torch.tensor([ 1., 1., 1., 1.]))
-        >>> x = m.sample()  # equal probability of 0, 1, 2, 3
+        >>> x = m.sample()
         tensor([ 21.,  24.,  30.,  25.])
     """
     arg_constraints = {"probs": constraints.simplex,

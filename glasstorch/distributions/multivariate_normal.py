@@ -74,7 +74,7 @@ class MultivariateNormal(Distribution):
     Example::
 
         >>> m = MultivariateNormal(torch.zeros(2), torch.eye(2))
-        >>> m.sample()  # normally distributed with mean=`[0,0]` and covariance=`I`
+        >>> m.sample()
         tensor([-0.2102, -0.5429])
     """
     arg_constraints = {"loc": constraints.real_vector,

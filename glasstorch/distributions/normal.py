@@ -23,7 +23,7 @@ class Normal(ExponentialFamily):
     Example::
 
         >>> m = Normal(torch.tensor([0.0]), torch.tensor([1.0]))
-        >>> m.sample()  # normally distributed with loc=0 and scale=1
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

@@ -21,7 +21,7 @@ class OneHotCategorical(Distribution):
     Example::
 
         >>> m = OneHotCategorical(torch.tensor([ 0.25, 0.25, 0.25, 0.25 ]))
-        >>> m.sample()  # equal probability of 0, 1, 2, 3
+        >>> m.sample()
         tensor([ 0.,  0.,  0.,  1.])
     """
     arg_constraints = {"probs": constraints.simplex,

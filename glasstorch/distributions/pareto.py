@@ -20,7 +20,7 @@ class Pareto(TransformedDistribution):
     Example::
 
         >>> m = Pareto(torch.tensor([1.0]), torch.tensor([1.0]))
-        >>> m.sample()  # sample from a Pareto distribution with scale=1 and alpha=1
+        >>> m.sample()
         tensor([ 1.5623])
     """
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}

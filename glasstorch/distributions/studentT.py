@@ -25,7 +25,7 @@ class StudentT(Distribution):
     Example::
 
         >>> m = StudentT(torch.tensor([2.0]))
-        >>> m.sample()  # Student's t-distributed with degrees of freedom=2
+        >>> m.sample()
         tensor([ 0.1046])
     """
     arg_constraints = {"df": constraints.positive, "loc": constraints.real,

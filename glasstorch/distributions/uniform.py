@@ -22,7 +22,7 @@ class Uniform(Distribution):
     Example::
 
         >>> m = Uniform(torch.tensor([0.0]), torch.tensor([5.0]))
-        >>> m.sample()  # uniformly distributed in the range [0.0, 5.0)
+        >>> m.sample()
         tensor([ 2.3418])
     """
     has_rsample = True

@@ -74,7 +74,7 @@ class VonMises(Distribution):
     Example::
 
         >>> m = VonMises(torch.tensor([1.0]), torch.tensor([1.0]))
-        >>> m.sample()  # von Mises distributed with loc=1 and concentration=1
+        >>> m.sample()
         tensor([1.9777])
     """
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}

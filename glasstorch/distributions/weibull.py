@@ -22,7 +22,7 @@ class Weibull(TransformedDistribution):
     Example::
 
         >>> m = Weibull(torch.tensor([1.0]), torch.tensor([1.0]))
-        >>> m.sample()  # sample from a Weibull distribution with scale=1, concentration=1
+        >>> m.sample()
         tensor([ 0.4784])
     """
     arg_constraints = {"scale": constraints.positive, "concentration": constraints.positive}

@@ -46,9 +46,10 @@ class Wishart(ExponentialFamily):
 
     Example::
 
-        >>> m = Wishart(torch.Tensor([2]), covariance_matrix=torch.eye(2))
-        >>> m.sample()  # Wishart distributed with mean=`df * I` and
-        >>> # variance(x_ij)=`df` for i != j and variance(x_ij)=`2 * df` for i == j
+        >>> m = Wishart(torch.tensor(3.0), covariance_matrix=torch.eye(2))
+        >>> m.mean
+        tensor([[3., 0.],
+                [0., 3.]])
     """
     support = constraints.positive_definite
     has_rsample = True
