@@ -1,7 +1,8 @@
 """torch.distributions.transforms: every transform, gathered from the modules that
-define them (`transform_base`, `transforms_elementwise`, `transforms_structured`)."""
+define them (`transform_base`, `transforms_elementwise`, `transforms_structured`). `_InverseTransform` is importable
+from here too, as libraries built on torch (Pyro) import it."""
 from .transform_base import (ComposeTransform, IndependentTransform, ReshapeTransform,
-                             Transform, identity_transform)
+                             Transform, _InverseTransform, identity_transform)  # noqa: F401
 from .transforms_elementwise import (AbsTransform, AffineTransform,
                                      CumulativeDistributionTransform, ExpTransform,
                                      PowerTransform, SigmoidTransform, SoftplusTransform,
