@@ -98,7 +98,9 @@ _LAZY_SUBMODULES = frozenset(
     # (Note [Shell modules])
     | {"types", "functional", "library", "overrides", "multiprocessing", "quasirandom"}
     | {"ao", "quantization", "masked", "sparse", "nested", "package", "monitor", "nativert",
-       "numa", "contrib"})
+       "numa", "contrib"}
+    # probability distributions (issue 20)
+    | {"distributions"})
 # the anomaly switches of torch's top level
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
@@ -112,6 +114,7 @@ _FAMILY_FUNCTIONS = {
     "nonzero": ("indexing.masked", "nonzero_function"),
     "norm": ("reduction.norms", "norm_function"),
     "cdist": ("linalg.distance", "cdist_function"),
+    "lu": ("linalg.lu_decomposition", "lu_function"),
     "meshgrid": ("shape.combine", "meshgrid_function"),
     "broadcast_tensors": ("shape.combine", "broadcast_tensors_function"),
     "block_diag": ("shape.combine", "block_diag_function"),

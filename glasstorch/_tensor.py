@@ -63,6 +63,7 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
     unique = _FamilyMethod("sorting.unique", "unique")            # Python functions in torch too
     unique_consecutive = _FamilyMethod("sorting.unique", "unique_consecutive")
     norm = _FamilyMethod("reduction.norms", "tensor_norm")     # torch.norm's routing, Python in torch
+    lu = _FamilyMethod("linalg.lu_decomposition", "lu_method")    # torch.lu, Python in torch
 
     # ----- Python protocol --------------------------------------------------------
     def __len__(self) -> int:

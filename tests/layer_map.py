@@ -46,6 +46,8 @@ LAYERS = {
     "utils": ("glasstorch/utils/",),
     "linalg": ("glasstorch/linalg/",),
     "special": ("glasstorch/special/",),
+    # torch.distributions, written over the namespace as a torch user writes
+    "distributions": ("glasstorch/distributions/",),
     # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
     # asks it whether a group exists)
     "distributed": ("glasstorch/distributed/",),
@@ -100,6 +102,7 @@ MAY_IMPORT = {
     "utils": CORE,
     "linalg": ("aten",),
     "special": ("aten",),
+    "distributions": CORE + ("nn", "namespace"),
     "distributed": CORE + ("namespace",),
     "distributed optim": CORE + ("distributed", "optim", "namespace"),
     "entry points": CORE + ("utils", "nn", "distributed", "namespace"),

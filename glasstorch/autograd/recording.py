@@ -301,8 +301,8 @@ def _output_index(names: tuple, name: str) -> int:
     """Outputs are named ('result', its schema name) or ('result0', name0, 'result1', ...)."""
     if names[0] == "result":
         return 0
-    position = names.index(name)
-    return sum(1 for n in names[:position + 1] if n.startswith("result")) - 1
+    position = names.index(name)        # an output may itself be named "result"
+    return sum(1 for n in names[:position + 1] if n[6:].isdigit() and n[:6] == "result") - 1
 
 
 # Operators with formulas whose result may legitimately leave the differentiable

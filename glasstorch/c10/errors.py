@@ -18,3 +18,10 @@ class FatalError(Exception):
     """An unrecoverable error of torch's core (torch raises it where it cannot go on)."""
 
     __module__ = "torch"
+
+
+class _LinAlgError(RuntimeError):
+    """A linear algebra routine failed on its input (a singular matrix, one not
+    positive-definite, no convergence): `torch.linalg.LinAlgError`."""
+
+    __module__ = "torch._C"

@@ -6,8 +6,16 @@ Its functions are the bindings of the operators declared with ``python_module="l
 """
 from ..aten import binding as _binding
 
-__getattr__ = _binding.namespace_getattr(__name__, "linalg", "linalg_")
+_operator = _binding.namespace_getattr(__name__, "linalg", "linalg_")
+
+
+def __getattr__(name: str):
+    if name == "LinAlgError":           # its family loads on first use, as the operators'
+        from ..aten.native.linalg.lapack import LinAlgError
+        return LinAlgError
+    return _operator(name)
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_binding.namespace_names("linalg", "linalg_")))
+    return sorted(set(globals()) | {"LinAlgError"}
+                  | set(_binding.namespace_names("linalg", "linalg_")))

@@ -30,6 +30,8 @@ SCRIPTS = {
                                  ["50", "LSTM"]),
     "time_sequence_prediction": (ROOT / "tests" / "nn" / "scripts" /
                                  "time_sequence_prediction.py", ["50"]),
+    "vae": (ROOT / "tests" / "distributions" / "scripts" / "vae.py", ["50"]),
+    "reinforce": (ROOT / "tests" / "distributions" / "scripts" / "reinforce.py", ["50"]),
 }
 IMPORT = "import glasstorch as torch\n"
 

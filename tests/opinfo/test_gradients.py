@@ -51,6 +51,16 @@ _LAST_WRITE = ("forward AD: with duplicate indices the derived tangent sums the 
 _SRC_SHAPE = ("forward AD: src's backward gradient has the index's shape, so a src larger than "
               "the index gets no derived tangent for its extra elements")
 KNOWN_FORWARD: dict = {
+    **dict.fromkeys(("linalg_cholesky_ex", "linalg_cholesky", "cholesky"), (
+        "linalg: torch's tangent of cholesky reads a non-Hermitian tangent whole; the tangent "
+        "derived from the backward formula sees its Hermitian part, as the gradient of a "
+        "Hermitian input does (they agree on Hermitian tangents)")),
+    "triangular_solve": ("linalg: torch's tangent of triangular_solve multiplies the whole of "
+                         "A's tangent, untransposed, into the solution; the tangent derived "
+                         "from the backward formula reads the triangle A's values come from"),
+    "cholesky_inverse": ("linalg: torch's tangent of cholesky_inverse reads the factor's "
+                         "triangle only; the derived one, the adjoint of torch's backward, "
+                         "reads the whole tangent"),
     "native_batch_norm_backward": _BATCH_NORM_STATISTICS,
     "batch_norm_backward": _BATCH_NORM_STATISTICS,
     "linalg_matrix_norm.str_ord": _NO_SVD_DERIVATIVE,

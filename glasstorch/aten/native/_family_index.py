@@ -3,27 +3,30 @@
 FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.conversion',
  'creation.ranges', 'shape.split_views', 'shape.shape', 'indexing.advanced',
  'pointwise.unary', 'indexing.scatter', 'indexing.index_along', 'indexing.masked',
- 'indexing.take', 'pointwise.binary', 'linalg.blas', 'linalg.addmm', 'reduction.sum',
- 'reduction.norms', 'shape.triangular', 'linalg.distance', 'linalg.einsum', 'linalg.matmul',
- 'nn.activation', 'nn.activation_gated', 'nn.activation_smooth', 'pointwise.special',
- 'nn.activation_gelu', 'nn.activation_rrelu', 'nn.attention_flash', 'nn.softmax',
- 'nn.attention', 'pointwise.binary_scalar', 'nn.normalization', 'nn.batch_norm',
- 'nn.batch_norm_variants', 'nn.convolution', 'nn.padding_modes', 'nn.padding',
- 'nn.convolution_functions', 'nn.distances', 'random.fill', 'random.factories',
- 'random.sampling', 'nn.dropout', 'nn.embedding', 'nn.pixel_shuffle', 'nn.grid_sampler',
- 'nn.group_norm', 'nn.im2col', 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll',
- 'nn.loss_cross_entropy', 'nn.loss_ctc', 'nn.loss_embedding', 'nn.loss_margin',
- 'nn.pooling', 'nn.pooling_adaptive', 'nn.pooling_fractional', 'nn.pooling_unpool',
- 'nn.rnn_cells', 'nn.rnn', 'nn.rnn_packing', 'nn.upsample', 'nn.weight_norm', 'optim.steps',
- 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
- 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
- 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
- 'pointwise.trigonometric', 'reduction.extrema', 'reduction.hashing', 'reduction.scan',
- 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
- 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
- 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
- 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
+ 'indexing.take', 'pointwise.binary', 'linalg.blas', 'linalg.addmm', 'shape.triangular',
+ 'linalg.triangular', 'linalg.cholesky', 'linalg.solve', 'linalg.svd', 'linalg.determinant',
+ 'reduction.sum', 'reduction.norms', 'linalg.distance', 'linalg.eigh', 'linalg.einsum',
+ 'linalg.lu_decomposition', 'linalg.matmul', 'nn.activation', 'nn.activation_gated',
+ 'nn.activation_smooth', 'pointwise.special', 'nn.activation_gelu', 'nn.activation_rrelu',
+ 'nn.attention_flash', 'nn.softmax', 'nn.attention', 'pointwise.binary_scalar',
+ 'nn.normalization', 'nn.batch_norm', 'nn.batch_norm_variants', 'nn.convolution',
+ 'nn.padding_modes', 'nn.padding', 'nn.convolution_functions', 'nn.distances',
+ 'random.fill', 'random.factories', 'random.sampling', 'nn.dropout', 'nn.embedding',
+ 'nn.pixel_shuffle', 'nn.grid_sampler', 'nn.group_norm', 'nn.im2col', 'nn.loss_regression',
+ 'nn.loss_binary', 'nn.loss_nll', 'nn.loss_cross_entropy', 'nn.loss_ctc',
+ 'nn.loss_embedding', 'nn.loss_margin', 'nn.pooling', 'nn.pooling_adaptive',
+ 'nn.pooling_fractional', 'nn.pooling_unpool', 'nn.rnn_cells', 'nn.rnn', 'nn.rnn_packing',
+ 'nn.upsample', 'nn.weight_norm', 'optim.steps', 'pointwise.binary_math',
+ 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
+ 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
+ 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'random.distributions', 'reduction.extrema',
+ 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
+ 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
+ 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
+ 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -49,11 +52,27 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                  'method:baddbmm method:baddbmm_',
  'linalg.blas': 'function:bmm function:dot function:mm function:mv function:vdot '
                 'method:bmm method:dot method:mm method:mv method:vdot',
+ 'linalg.cholesky': 'function:_linalg_check_errors function:cholesky '
+                    'function:cholesky_inverse function:cholesky_solve '
+                    'linalg:linalg_cholesky linalg:linalg_cholesky_ex method:cholesky '
+                    'method:cholesky_inverse method:cholesky_solve',
+ 'linalg.determinant': 'function:det function:logdet function:slogdet linalg:linalg_det '
+                       'linalg:linalg_slogdet method:det method:logdet method:slogdet',
  'linalg.distance': 'function:_euclidean_dist function:cross function:renorm '
                     'linalg:linalg_cross method:cross method:renorm method:renorm_',
+ 'linalg.eigh': 'linalg:linalg_eigh linalg:linalg_eigvalsh',
+ 'linalg.lu_decomposition': 'function:_lu_with_info function:lu_solve function:lu_unpack '
+                            'linalg:linalg_lu linalg:linalg_lu_factor '
+                            'linalg:linalg_lu_factor_ex linalg:linalg_lu_solve '
+                            'method:lu_solve',
  'linalg.matmul': 'function:bilinear function:ger function:inner function:matmul '
                   'function:outer linalg:linalg_matmul linalg:linalg_multi_dot method:ger '
                   'method:inner method:matmul method:outer nn:linear',
+ 'linalg.solve': 'function:inverse linalg:linalg_inv linalg:linalg_inv_ex '
+                 'linalg:linalg_solve linalg:linalg_solve_ex method:inverse',
+ 'linalg.svd': 'function:svd linalg:linalg_svd linalg:linalg_svdvals method:svd',
+ 'linalg.triangular': 'function:triangular_solve linalg:linalg_solve_triangular '
+                      'method:triangular_solve',
  'nn.activation': 'function:_prelu_kernel function:hardshrink function:prelu '
                   'function:threshold function:threshold_ method:hardshrink method:prelu '
                   'nn:hardtanh nn:hardtanh_ nn:leaky_relu nn:leaky_relu_ nn:relu6 '
@@ -249,6 +268,9 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                     'method:positive method:reciprocal method:reciprocal_ method:rsqrt '
                     'method:rsqrt_ method:sgn method:sgn_ method:sign method:sign_ '
                     'method:sqrt method:sqrt_ method:square method:square_',
+ 'random.distributions': 'function:_dirichlet_grad function:_sample_dirichlet '
+                         'function:_standard_gamma function:_standard_gamma_grad '
+                         'function:binomial',
  'random.factories': 'function:rand function:rand_like function:randint '
                      'function:randint_like function:randn function:randn_like '
                      'function:randperm',
@@ -347,11 +369,22 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'indexing.take': 'put put_ take take_along_dim',
  'linalg.addmm': 'addbmm addbmm_ addmm addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_',
  'linalg.blas': 'bmm dot mm mv vdot',
+ 'linalg.cholesky': '_linalg_check_errors cholesky cholesky_inverse cholesky_solve '
+                    'linalg_cholesky linalg_cholesky_ex',
+ 'linalg.determinant': '_linalg_det _linalg_slogdet det linalg_det linalg_slogdet logdet '
+                       'slogdet',
  'linalg.distance': '_cdist_forward _euclidean_dist cdist cross linalg_cross renorm '
                     'renorm_',
+ 'linalg.eigh': '_linalg_eigh linalg_eigh linalg_eigvalsh',
  'linalg.einsum': 'einsum',
+ 'linalg.lu_decomposition': '_lu_with_info linalg_lu linalg_lu_factor linalg_lu_factor_ex '
+                            'linalg_lu_solve lu_solve lu_unpack',
  'linalg.matmul': 'bilinear chain_matmul ger inner linalg_matmul linalg_multi_dot linear '
                   'matmul outer tensordot',
+ 'linalg.solve': '_linalg_solve_ex inverse linalg_inv linalg_inv_ex linalg_solve '
+                 'linalg_solve_ex',
+ 'linalg.svd': '_linalg_svd linalg_svd linalg_svdvals svd',
+ 'linalg.triangular': 'linalg_solve_triangular triangular_solve',
  'nn.activation': '_prelu_kernel _prelu_kernel_backward hardshrink hardshrink_backward '
                   'hardtanh hardtanh_ hardtanh_backward leaky_relu leaky_relu_ '
                   'leaky_relu_backward prelu relu6 relu6_ softshrink softshrink_backward '
@@ -473,6 +506,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                     'log10 log10_ log1p log1p_ log2 log2_ log_ neg neg_ negative negative_ '
                     'positive reciprocal reciprocal_ rsqrt rsqrt_ sgn sgn_ sign sign_ sqrt '
                     'sqrt_ square square_',
+ 'random.distributions': '_dirichlet_grad _sample_dirichlet _standard_gamma '
+                         '_standard_gamma_grad binomial',
  'random.factories': 'rand rand_like randint randint_like randn randn_like randperm',
  'random.fill': 'cauchy_ exponential_ geometric_ log_normal_ normal_ random_ uniform_',
  'random.sampling': 'bernoulli bernoulli_ multinomial normal poisson',

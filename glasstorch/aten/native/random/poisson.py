@@ -15,26 +15,7 @@ import math
 
 import numpy as np
 
-from .bits import uniform_double
-
-
-class _Stream:
-    """Uniform doubles handed out in order from blocks drawn ahead of time."""
-
-    def __init__(self, generator, expected: int) -> None:
-        self.generator = generator
-        self.snapshot = generator.snapshot()
-        self.block = max(expected, 64)
-        self.values = uniform_double(generator, self.block).tolist()
-
-    def more(self) -> list:
-        self.values += uniform_double(self.generator, self.block).tolist()
-        return self.values
-
-    def settle(self, used: int) -> None:
-        """Leave the generator as if exactly `used` uniforms had been drawn."""
-        self.generator.restore(self.snapshot)
-        self.generator.random(2 * used)
+from .stream import UniformStream
 
 
 def _ptrs_constants(rate: float) -> tuple:
@@ -43,7 +24,7 @@ def _ptrs_constants(rate: float) -> tuple:
     return a, b, 1.1239 + 1.1328 / (b - 3.4), 0.9277 - 3.6224 / (b - 2), math.log(rate)
 
 
-def _large_rate(rate: float, stream: _Stream, used: int) -> tuple:
+def _large_rate(rate: float, stream: UniformStream, used: int) -> tuple:
     """One PTRS draw: (count, uniforms used so far)."""
     a, b, inverse_alpha, v_r, log_rate = _ptrs_constants(rate)
     values = stream.values
@@ -66,7 +47,7 @@ def _large_rate(rate: float, stream: _Stream, used: int) -> tuple:
 def sample_poisson(generator, rates: np.ndarray) -> np.ndarray:
     """One Poisson draw per rate (rates >= 0, float64), in order, as float64 counts."""
     counts = []
-    stream = _Stream(generator, int(np.minimum(rates, 10.0).sum() + 2 * rates.size) + 1)
+    stream = UniformStream(generator, int(np.minimum(rates, 10.0).sum() + 2 * rates.size) + 1)
     values, used = stream.values, 0
     for rate in rates.tolist():
         if rate >= 10:

@@ -41,12 +41,16 @@ def _values_checked(values: np.ndarray, message: str, valid) -> None:
 # ----------------------------------------------------------------------------------
 # bernoulli
 # ----------------------------------------------------------------------------------
-def _bernoulli_tensor_meta(self, p, generator=None):
+def _check_bernoulli_dtypes(self, p) -> None:
     if self._dtype not in _BERNOULLI_SELF:
         raise not_implemented("bernoulli_tensor_cpu_self_", self._dtype)
     expand.call(p, self._size, False)
     if p._dtype not in FLOATING:
         raise not_implemented("bernoulli_tensor_cpu_p_", p._dtype)
+
+
+def _bernoulli_tensor_meta(self, p, generator=None):
+    _check_bernoulli_dtypes(self, p)
     check_no_internal_overlap(self)
     return TensorMeta(self._size, self._dtype, self._stride)
 
@@ -116,7 +120,7 @@ register_meta(bernoulli_float_, same_as_self)
 
 
 def _bernoulli_meta(self, generator=None, out=None):
-    _bernoulli_tensor_meta(self, self)
+    _check_bernoulli_dtypes(self, self)        # the draws go to a fresh tensor: any layout
     return _bernoulli_result(self, generator, out)
 
 

@@ -178,6 +178,11 @@ def _narrow(m, g):
             m.poisson(m.full((5,), 3000.0, dtype=m.float16), generator=g))
 
 
+@recipe("bernoulli of expanded probabilities (drawn into a fresh tensor)")
+def _bernoulli_expanded(m, g):
+    return m.bernoulli(m.tensor([0.2, 0.7]).expand(3, 2), generator=g)
+
+
 @recipe("poisson")
 def _poisson(m, g):
     return m.poisson(m.tensor([[0.0, 0.5, 3.0], [9.99, 10.0, 250.0]]), generator=g)

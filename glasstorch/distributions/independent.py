@@ -1,0 +1,104 @@
+"""`Independent`: batch dimensions of a distribution reinterpreted as event ones."""
+from __future__ import annotations
+
+import glasstorch as torch
+
+from . import constraints
+from .distribution import Distribution
+from .utils import _sum_rightmost
+
+__all__ = ["Independent"]
+
+
+class Independent(Distribution):
+    """`base_distribution` with its `reinterpreted_batch_ndims` rightmost batch
+    dimensions read as event dimensions: `log_prob` sums over them. A diagonal normal
+    becomes a multivariate one with the shapes of a `MultivariateNormal`.
+
+    Args:
+        base_distribution (Distribution): the base distribution.
+        reinterpreted_batch_ndims (int): how many batch dimensions become event ones.
+
+    Example::
+
+        >>> loc = torch.zeros(3)
+        >>> scale = torch.ones(3)
+        >>> diagn = Independent(Normal(loc, scale), 1)
+        >>> [diagn.batch_shape, diagn.event_shape]
+        [torch.Size([]), torch.Size([3])]
+    """
+    arg_constraints: dict = {}
+
+    def __init__(self, base_distribution, reinterpreted_batch_ndims: int,
+                 validate_args=None) -> None:
+        if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
+            raise ValueError("Expected reinterpreted_batch_ndims <= "
+                             "len(base_distribution.batch_shape), actual "
+                             f"{reinterpreted_batch_ndims} vs "
+                             f"{len(base_distribution.batch_shape)}")
+        shape = base_distribution.batch_shape + base_distribution.event_shape
+        event_dim = reinterpreted_batch_ndims + len(base_distribution.event_shape)
+        self.base_dist = base_distribution
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+        super().__init__(shape[:len(shape) - event_dim], shape[len(shape) - event_dim:],
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Independent, _instance)
+        batch_shape = torch.Size(batch_shape)
+        new.base_dist = self.base_dist.expand(
+            batch_shape + self.event_shape[:self.reinterpreted_batch_ndims])
+        new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
+        super(Independent, new).__init__(batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def has_rsample(self) -> bool:
+        return self.base_dist.has_rsample
+
+    @property
+    def has_enumerate_support(self) -> bool:
+        if self.reinterpreted_batch_ndims > 0:
+            return False
+        return self.base_dist.has_enumerate_support
+
+    @constraints.dependent_property
+    def support(self):
+        result = self.base_dist.support
+        if self.reinterpreted_batch_ndims:
+            result = constraints.independent(result, self.reinterpreted_batch_ndims)
+        return result
+
+    @property
+    def mean(self):
+        return self.base_dist.mean
+
+    @property
+    def mode(self):
+        return self.base_dist.mode
+
+    @property
+    def variance(self):
+        return self.base_dist.variance
+
+    def sample(self, sample_shape=torch.Size()):
+        return self.base_dist.sample(sample_shape)
+
+    def rsample(self, sample_shape=torch.Size()):
+        return self.base_dist.rsample(sample_shape)
+
+    def log_prob(self, value):
+        return _sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
+
+    def entropy(self):
+        return _sum_rightmost(self.base_dist.entropy(), self.reinterpreted_batch_ndims)
+
+    def enumerate_support(self, expand: bool = True):
+        if self.reinterpreted_batch_ndims > 0:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand=expand)
+
+    def __repr__(self) -> str:
+        return (self.__class__.__name__
+                + f"({self.base_dist}, {self.reinterpreted_batch_ndims})")

@@ -1,0 +1,59 @@
+"""The log-normal distribution: exp of a normal."""
+from __future__ import annotations
+
+from . import constraints
+from .normal import Normal
+from .transformed_distribution import TransformedDistribution
+from .transforms import ExpTransform
+
+__all__ = ["LogNormal"]
+
+
+class LogNormal(TransformedDistribution):
+    """The distribution of exp(X) for X ~ Normal(loc, scale).
+
+    Args:
+        loc (float or Tensor): the mean of log of the distribution.
+        scale (float or Tensor): the standard deviation of log of the distribution.
+
+    Example::
+
+        >>> m = LogNormal(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> m.sample()
+        tensor([ 0.1046])
+    """
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        base_dist = Normal(loc, scale, validate_args=validate_args)
+        super().__init__(base_dist, ExpTransform(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(LogNormal, _instance)
+        return super().expand(batch_shape, _instance=new)
+
+    @property
+    def loc(self):
+        return self.base_dist.loc
+
+    @property
+    def scale(self):
+        return self.base_dist.scale
+
+    @property
+    def mean(self):
+        return (self.loc + self.scale.pow(2) / 2).exp()
+
+    @property
+    def mode(self):
+        return (self.loc - self.scale.square()).exp()
+
+    @property
+    def variance(self):
+        scale2 = self.scale.pow(2)
+        return scale2.expm1() * (2 * self.loc + scale2).exp()
+
+    def entropy(self):
+        return self.base_dist.entropy() + self.loc
