@@ -16,6 +16,8 @@ torch = pytest.importorskip("torch")
 # percent of samples matching, and the number of samples (a run that silently skips
 # records must not pass)
 FLOORS = {"reverse": (99.7, 3709), "forward": (99.0, 3211)}
+# The families of later issues, each with its own floors: family -> {mode: (rate, fewest)}
+FAMILY_FLOORS = {"special": {"reverse": (100.0, 39), "forward": (100.0, 39)}}
 
 
 @pytest.mark.parametrize("mode", sorted(FLOORS))
@@ -26,4 +28,16 @@ def test_rate_never_drops(mode):
     samples, matched = harness.totals(results)
     rate, fewest = FLOORS[mode]
     assert samples >= fewest, f"only {samples} samples ran; at least {fewest} should"
+    assert 100.0 * matched / samples >= rate, harness.format_details(results)
+
+
+@pytest.mark.parametrize("mode", sorted(FLOORS))
+@pytest.mark.parametrize("family", sorted(FAMILY_FLOORS))
+def test_family_rate_never_drops(family, mode):
+    results = harness.run(torch, mode, families=(family,))
+    print()
+    print(harness.format_table(results, mode))
+    samples, matched = harness.totals(results)
+    rate, fewest = FAMILY_FLOORS[family][mode]
+    assert samples >= fewest, f"only {samples} samples of {family} ran; at least {fewest} should"
     assert 100.0 * matched / samples >= rate, harness.format_details(results)
