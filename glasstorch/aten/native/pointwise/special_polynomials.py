@@ -253,19 +253,19 @@ special_chebyshev_polynomial_v = _declare(
     "V_n, with ``V_n(cos t) = cos((n + 1/2) t) / cos(t / 2)``.", "tensor([-1., 41.])")
 special_chebyshev_polynomial_w = _declare(
     "chebyshev_polynomial_w", chebyshev_w, "The Chebyshev polynomial of the fourth kind "
-    "W_n, with ``W_n(cos t) = sin((n + 1/2) t) / sin(t / 2)``.", "tensor([ 1., 71.])")
+    "W_n, with ``W_n(cos t) = sin((n + 1/2) t) / sin(t / 2)``.", "tensor([-1., 71.])")
 special_shifted_chebyshev_polynomial_t = _declare(
     "shifted_chebyshev_polynomial_t", shifted_chebyshev_t, "The Chebyshev polynomial T_n "
-    "shifted to [0, 1]: ``T_n(2x - 1)``.", "tensor([  0., 99.])")
+    "shifted to [0, 1]: ``T_n(2x - 1)``.", "tensor([-0., 99.])")
 special_shifted_chebyshev_polynomial_u = _declare(
     "shifted_chebyshev_polynomial_u", shifted_chebyshev_u, "The Chebyshev polynomial U_n "
-    "shifted to [0, 1]: ``U_n(2x - 1)``.", "tensor([  0., 120.])")
+    "shifted to [0, 1]: ``U_n(2x - 1)``.", "tensor([ -0., 204.])")
 special_shifted_chebyshev_polynomial_v = _declare(
     "shifted_chebyshev_polynomial_v", shifted_chebyshev_v, "The Chebyshev polynomial V_n "
-    "shifted to [0, 1]: ``V_n(2x - 1)``.", "tensor([-1., 89.])")
+    "shifted to [0, 1]: ``V_n(2x - 1)``.", "tensor([  1., 169.])")
 special_shifted_chebyshev_polynomial_w = _declare(
     "shifted_chebyshev_polynomial_w", shifted_chebyshev_w, "The Chebyshev polynomial W_n "
-    "shifted to [0, 1]: ``W_n(2x - 1)``.", "tensor([  1., 151.])")
+    "shifted to [0, 1]: ``W_n(2x - 1)``.", "tensor([ -1., 239.])")
 special_hermite_polynomial_h = _declare(
     "hermite_polynomial_h", hermite_h, "The physicists' Hermite polynomial H_n "
     "(``H_3(x) = 8x^3 - 12x``).", "tensor([-5., 40.])")
