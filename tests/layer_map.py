@@ -46,6 +46,9 @@ LAYERS = {
     "utils": ("glasstorch/utils/",),
     "linalg": ("glasstorch/linalg/",),
     "special": ("glasstorch/special/",),
+    # torch.masked: masked reductions and normalizations, written over the namespace as a
+    # torch user writes them
+    "masked": ("glasstorch/masked/",),
     # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
     # asks it whether a group exists)
     "distributed": ("glasstorch/distributed/",),
@@ -98,6 +101,7 @@ MAY_IMPORT = {
     "utils": CORE,
     "linalg": ("aten",),
     "special": ("aten",),
+    "masked": CORE + ("namespace",),
     "distributed": CORE + ("namespace",),
     "entry points": CORE + ("utils", "nn", "distributed", "namespace"),
     "nn": CORE + ("utils", "distributed", "namespace"),

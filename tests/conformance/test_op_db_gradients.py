@@ -17,7 +17,11 @@ torch = pytest.importorskip("torch")
 # records must not pass)
 FLOORS = {"reverse": (99.7, 3709), "forward": (99.0, 3211)}
 # The families of later issues, each with its own floors: family -> {mode: (rate, fewest)}
-FAMILY_FLOORS = {"special": {"reverse": (100.0, 39), "forward": (100.0, 39)}}
+# The masked records run their first 40 samples each (all 1270 take a minute; then 98.3%
+# forward: vector_norm's tangent is NaN at a zero vector where torch's is 0).
+FAMILY_FLOORS = {"special": {"reverse": (100.0, 39), "forward": (100.0, 39)},
+                 "masked": {"reverse": (100.0, 524), "forward": (100.0, 524)}}
+FAMILY_LIMITS = {"masked": 40}
 
 
 @pytest.mark.parametrize("mode", sorted(FLOORS))
@@ -34,7 +38,7 @@ def test_rate_never_drops(mode):
 @pytest.mark.parametrize("mode", sorted(FLOORS))
 @pytest.mark.parametrize("family", sorted(FAMILY_FLOORS))
 def test_family_rate_never_drops(family, mode):
-    results = harness.run(torch, mode, families=(family,))
+    results = harness.run(torch, mode, limit=FAMILY_LIMITS.get(family), families=(family,))
     print()
     print(harness.format_table(results, mode))
     samples, matched = harness.totals(results)
