@@ -38,13 +38,16 @@ def _degree(n: np.ndarray) -> np.ndarray:
 def _recurrence(degree, first, second, step):
     """The polynomial of each element's degree (>= 0) from degrees 0 and 1 (`first`,
     `second`) and ``step(k, p, q)``, the k-th step of the recurrence (degree k + 1 from
-    k - 1 and k)."""
+    k - 1 and k). Once every element still climbing is NaN (an overflow ran into
+    ``inf - inf``), the rest of the climb is NaN too and is not run."""
     result = np.where(degree == 0, first, second)
     highest = int(degree.max(initial=1))
     p, q = first, second
     for k in range(1, highest):
         p, q = q, step(k, p, q)
         result = np.where(degree == k + 1, q, result)
+        if k % 32 == 0 and np.isnan(q[degree > k + 1]).all():
+            return np.where(degree > k + 1, q.dtype.type(np.nan), result)
     return result
 
 
@@ -101,7 +104,8 @@ def _chebyshev_recurrence(y, degree, second):
 def _chebyshev_t(y, degree, threshold, ends):
     nf = degree.astype(y.dtype)
     inside, angle = _acos_inside(y, degree, threshold)
-    return _finish(degree, _chebyshev_recurrence(y, degree, y),
+    climbing = np.where(inside, 0, degree)          # the trigonometric form takes these
+    return _finish(degree, _chebyshev_recurrence(y, climbing, y),
                    *ends, (inside, _cos(nf * angle)))
 
 
@@ -111,7 +115,8 @@ def _chebyshev_u(y, degree, threshold, ends):
     sine = _sin(angle)
     trig = np.where(sine != 0, _sin((nf + 1) * angle) / sine,
                     (nf + 1) * _cos((nf + 1) * angle) / y)
-    return _finish(degree, _chebyshev_recurrence(y, degree, y + y), *ends, (inside, trig))
+    climbing = np.where(inside, 0, degree)
+    return _finish(degree, _chebyshev_recurrence(y, climbing, y + y), *ends, (inside, trig))
 
 
 def _chebyshev_v(y, degree, threshold, ends):
@@ -119,7 +124,9 @@ def _chebyshev_v(y, degree, threshold, ends):
     inside, angle = _acos_inside(y, degree, threshold)
     trig = np.where(_sin(angle / 2) != 1, _cos((nf + 0.5) * angle) / _cos(angle / 2),
                     _parity(degree, y, nf + nf + 1, -(nf + nf + 1)))
-    return _finish(degree, _chebyshev_recurrence(y, degree, y + y - 1), *ends, (inside, trig))
+    climbing = np.where(inside, 0, degree)
+    return _finish(degree, _chebyshev_recurrence(y, climbing, y + y - 1), *ends,
+                   (inside, trig))
 
 
 def _chebyshev_w(y, degree, threshold, ends, at_one):
@@ -127,7 +134,9 @@ def _chebyshev_w(y, degree, threshold, ends, at_one):
     inside, angle = _acos_inside(y, degree, threshold)
     trig = np.where(_cos(angle / 2) != 1, _sin((nf + 0.5) * angle) / _sin(angle / 2),
                     at_one)
-    return _finish(degree, _chebyshev_recurrence(y, degree, y + y + 1), *ends, (inside, trig))
+    climbing = np.where(inside, 0, degree)
+    return _finish(degree, _chebyshev_recurrence(y, climbing, y + y + 1), *ends,
+                   (inside, trig))
 
 
 def _ends(x, low, high, at_low, at_high):
