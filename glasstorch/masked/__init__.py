@@ -10,7 +10,7 @@ operators they are computed with.
 torch's MaskedTensor class (torch.masked.maskedtensor) is not written yet: its names
 say so.
 """
-from ..aten.torch_names import missing_attribute
+from ..aten.torch_names import missing_attribute, torch_names
 from .normalizations import (cumprod, cumsum, log_softmax, logaddexp, normalize, softmax,
                              softmin)
 from .reductions import (amax, amin, argmax, argmin, logsumexp, mean, median, norm, prod,
@@ -23,3 +23,7 @@ __all__ = ["amax", "amin", "argmax", "argmin", "cumprod", "cumsum", "log_softmax
 
 def __getattr__(name: str):
     raise missing_attribute(__name__, name)
+
+
+def __dir__():
+    return sorted(set(globals()) | torch_names("torch.masked"))

@@ -66,6 +66,7 @@ def test_no_gradient_reaches_masked_out_elements():
 def test_masked_tensor_is_not_written_yet():
     with pytest.raises(AttributeError, match="does not implement torch.masked.MaskedTensor"):
         gt.masked.MaskedTensor
+    assert {"MaskedTensor", "masked_tensor", "sum", "softmax"} <= set(dir(gt.masked))
 
 
 def test_matches_torch_with_a_broadcast_mask():
