@@ -89,8 +89,9 @@ def _doc(summary: str, name: str, example: str) -> str:
 #     and asymptotic forms (above), but sums each table of coefficients as it is, where
 #     Cephes' denominators carry a leading coefficient of 1 that their tables leave out.
 #     So torch's values differ from SciPy's (Cephes') by up to ~1e-6 relatively for
-#     |x| below about 6. The kernels here take Cephes' published coefficients and sum
-#     them as torch does, in the compute dtype, for torch's values.
+#     |x| below about 6, and Ai's in [-2.6, -2.09]. The kernels here take Cephes'
+#     published coefficients and sum them as torch does, in the compute dtype, for
+#     torch's values.
 _J0_NUMERATOR = (-4.79443220978201773821e+09, 1.95617491946556577543e+12,
                  -2.49248344360967716204e+14, 9.70862251047306323952e+15)
 _J0_DENOMINATOR = (4.99563147152651017219e+02, 1.73785401676374683123e+05,
@@ -282,10 +283,55 @@ def _spherical_j0(x: np.ndarray) -> np.ndarray:
     return np.where(np.isinf(x), x.dtype.type(0), value)
 
 
+# Ai's asymptotic form below -2.09, as torch sums it (Note [torch's Bessel functions J and
+# Y]: the denominators' leading 1 is left out): (f numerator, f denominator, g numerator,
+# g denominator), Cephes' coefficients
+_AIRY_NEGATIVE = ((-1.31696323418331795333e-01, -6.26456544431912369773e-01,
+                   -6.93158036036933542233e-01, -2.79779981545119124951e-01,
+                   -4.91900132609500318020e-02, -4.06265923594885404393e-03,
+                   -1.59276496239262096340e-04, -2.77649108155232920844e-06,
+                   -1.67787698489114633780e-08),
+                  (1.33560420706553243746e+01, 3.26825032795224613948e+01,
+                   2.67367040941499554804e+01, 9.18707402907259625840e+00,
+                   1.47529146771666414581e+00, 1.15687173795188044134e-01,
+                   4.40291641615211203805e-03, 7.54720348287414296618e-05,
+                   4.51850092970580378464e-07),
+                  (1.97339932091685679179e-02, 3.91103029615688277255e-01,
+                   1.06579897599595591108e+00, 9.39169229816650230044e-01,
+                   3.51465656105547619242e-01, 6.33888919628925490927e-02,
+                   5.85804113048388458567e-03, 2.82851600836737019778e-04,
+                   6.98793669997260967291e-06, 8.11789239554389293311e-08,
+                   3.41551784765923618484e-10),
+                  (9.30892908077441974853e+00, 1.98352928718312140417e+01,
+                   1.55646628932864612953e+01, 5.47686069422975497931e+00,
+                   9.54293611618961883998e-01, 8.64580826352392193095e-02,
+                   4.12656523824222607191e-03, 1.01259085116509135510e-04,
+                   1.17166733214413521882e-06, 4.91834570062930015649e-09))
+_ONE_OVER_SQRT_PI = 5.64189583547756286948e-01
+
+
+def _airy_negative(x: np.ndarray) -> np.ndarray:
+    """Ai(x) for x < -2.09: ``(sin(t) (1 + z^2 f) - cos(t) z g) / (sqrt(pi) (-x)^(1/4))``,
+    ``zeta = 2/3 (-x)^(3/2)``, ``z = 1 / zeta``, ``t = zeta + pi / 4``."""
+    kind = x.dtype.type
+    zeta = kind(-2) * x * np.sqrt(-x) / kind(3)
+    z = kind(1) / zeta
+    squared = z * z
+    f = _horner(squared, _AIRY_NEGATIVE[0]) / _horner(squared, _AIRY_NEGATIVE[1])
+    g = _horner(squared, _AIRY_NEGATIVE[2]) / _horner(squared, _AIRY_NEGATIVE[3])
+    t = zeta + kind(0.25 * np.pi)
+    return kind(_ONE_OVER_SQRT_PI) / np.sqrt(np.sqrt(-x)) * (
+        np.sin(t) * (1 + squared * f) - np.cos(t) * (z * g))
+
+
 def _airy_ai(x: np.ndarray) -> np.ndarray:
-    """Ai(x): SciPy's, except that torch's series give 0 (not NaN) for huge positive x."""
-    value = scipy_special("special.airy_ai").airy(x)[0]
-    return np.where(np.isnan(value) & (x > 0), x.dtype.type(0), value)
+    """Ai(x): torch's asymptotic form below -2.09, SciPy's (Cephes') elsewhere; NaN at
+    ``±inf`` and 0 above 103.892, as torch's kernel gives."""
+    with np.errstate(all="ignore"):
+        value = np.where(x < -2.09, _airy_negative(np.minimum(x, -2.09)),
+                         scipy_special("special.airy_ai").airy(x)[0])
+    value = np.where(x > 103.892, x.dtype.type(0), value)
+    return np.where(np.isinf(x), x.dtype.type(np.nan), value)
 
 
 special_spherical_bessel_j0 = special_function("spherical_bessel_j0", _spherical_j0, _doc(

@@ -19,7 +19,7 @@ POLYNOMIALS = ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_po
 UNARY = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
          "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
          "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0",
-         "i0e", "i1", "i1e", "log_ndtr", "ndtr", "entr")
+         "i0e", "i1", "i1e", "log_ndtr", "ndtr", "entr", "airy_ai")
 TOLERANCE = {"float32": dict(rtol=1.3e-6, atol=1e-5), "float64": dict(rtol=1e-7, atol=1e-7)}
 
 
@@ -62,9 +62,10 @@ def test_recorded_values(name, arguments, expected):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("name", ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1"])
+@pytest.mark.parametrize("name", ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+                                  "airy_ai"])
 def test_bessel_follows_torch_along_the_line(name, dtype):
-    """torch's J and Y (Note [torch's Bessel functions J and Y]) at 4001 points of
+    """torch's J, Y and Ai (Note [torch's Bessel functions J and Y]) at 4001 points of
     [-20, 20], where SciPy's differ from them by up to ~1e-6."""
     torch = pytest.importorskip("torch")
     x = np.concatenate([np.linspace(-20, 20, 4001), [0.0, -0.0, 1e-6, NAN, INF, -INF, 1e10]])
