@@ -160,7 +160,8 @@ def median(input: torch.Tensor, dim: int = -1, *, keepdim: bool = False, dtype=N
     single = canonical_dims(dim, input.ndim)[0]
     floating = input.dtype.is_floating_point
     values = input if floating else input.to(dtype=torch.float)
-    result = torch.nanmedian(masked_input("median", values, mask), single, keepdim).values
+    values = masked_input("median", values, mask)
+    result = torch.nanmedian(values, single, bool(keepdim)).values
     if floating:
         return result
     if torch.isnan(result).any():
@@ -250,5 +251,6 @@ def logsumexp(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=Non
         tensor([0.6931, 1.0000])
     """
     dims = canonical_dims(dim, input.ndim)
-    result = torch.logsumexp(masked_input("logsumexp", input, mask), dims, keepdim=keepdim)
+    values = masked_input("logsumexp", input, mask)
+    result = torch.logsumexp(values, dims, keepdim=bool(keepdim))
     return result.to(dtype=input.dtype if dtype is None else dtype)
