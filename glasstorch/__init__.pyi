@@ -28,6 +28,7 @@ from glasstorch import hub as hub
 from glasstorch import jit as jit
 from glasstorch import library as library
 from glasstorch import linalg as linalg
+from glasstorch import masked as masked
 from glasstorch import mps as mps
 from glasstorch import mtia as mtia
 from glasstorch import multiprocessing as multiprocessing
@@ -225,7 +226,6 @@ int8: dtype
 int: dtype
 legacy_contiguous_format: Any
 long: dtype
-masked: Any
 monitor: Any
 nan: builtins.float
 nativert: Any

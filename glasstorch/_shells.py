@@ -24,7 +24,7 @@ SHELLS = frozenset("""
     torch.ao torch.ao.quantization torch.ao.nn torch.ao.nn.quantized torch.ao.nn.qat
     torch.ao.nn.intrinsic torch.ao.nn.quantizable torch.ao.pruning torch.ao.ns
     torch.quantization torch.nn.quantized torch.nn.qat torch.nn.intrinsic
-    torch.nn.quantizable torch.nn.cpp torch.nn.backends torch.masked torch.sparse
+    torch.nn.quantizable torch.nn.cpp torch.nn.backends torch.sparse
     torch.nested torch.package
     torch.monitor torch.nativert torch.numa torch.contrib
     torch.utils.hipify torch.utils.mobile_optimizer torch.utils.bundled_inputs

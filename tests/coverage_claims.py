@@ -98,7 +98,7 @@ CLAIMED = {
     "sparse tensors (no issue filed yet; torch.sparse imports as a shell)": """
         sparse_bsc_tensor sparse_bsr_tensor sparse_compressed_tensor sparse_coo_tensor
         sparse_csc_tensor sparse_csr_tensor""",
-    "nested tensors (no issue filed yet; torch.nested and torch.masked import as shells)":
+    "nested tensors (no issue filed yet; torch.nested imports as a shell)":
         "jagged",
     "torch.func and torch.distributions (issues 21 and "
     "20)": "func vmap",

@@ -48,6 +48,9 @@ LAYERS = {
     "special": ("glasstorch/special/",),
     # torch.distributions, written over the namespace as a torch user writes
     "distributions": ("glasstorch/distributions/",),
+    # torch.masked: masked reductions and normalizations, written over the namespace as a
+    # torch user writes them
+    "masked": ("glasstorch/masked/",),
     # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
     # asks it whether a group exists)
     "distributed": ("glasstorch/distributed/",),
@@ -103,6 +106,7 @@ MAY_IMPORT = {
     "linalg": ("aten",),
     "special": ("aten",),
     "distributions": CORE + ("nn", "namespace"),
+    "masked": CORE + ("namespace",),
     "distributed": CORE + ("namespace",),
     "distributed optim": CORE + ("distributed", "optim", "namespace"),
     "entry points": CORE + ("utils", "nn", "distributed", "namespace"),

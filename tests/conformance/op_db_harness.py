@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:                 # run as a script from a checkout
 import glasstorch as gt  # noqa: E402
 
 DTYPES = ("float32", "float64", "int64", "bool", "complex64")
-EXCLUDED_PREFIXES = ("special.", "jiterator_")     # out of scope; CUDA only
+EXCLUDED_PREFIXES = ("special.", "jiterator_")     # the "special" family; CUDA only
 
 # The operators of the reductions, scans, sorting, indexing, joining and matmul issue,
 # by torch's record names (random samplers are checked bitwise in tests/aten/native/random/test_random.py;
@@ -139,6 +139,10 @@ FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPE
             "resampling": lambda entry: entry.name in RESAMPLING,
             "transformer": lambda entry: entry.name in TRANSFORMER,
             "pooling": lambda entry: entry.name in POOLING}
+
+# torch.special's records and torch.masked's (issue 18, items 3 and 5).
+FAMILIES.update({"special": lambda entry: entry.name.startswith("special."),
+                 "masked": lambda entry: entry.name.startswith("masked.")})
 
 
 # ----------------------------------------------------------------------------------

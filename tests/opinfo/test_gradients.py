@@ -93,8 +93,6 @@ KNOWN_FORWARD: dict = {
 # The same for second derivatives (backward through the formulas).
 KNOWN_SECOND: dict = {
     "linalg_matrix_norm.str_ord": _NO_SVD_DERIVATIVE,
-    "i0": "pointwise/special.py: i0's derivative calls special_i1 through SciPy, not an "
-          "operator, so it has no derivative of its own (torch's special_i1 has one)",
     **dict.fromkeys(("quantile", "nanquantile"), (
         "reduction/quantile.py: quantile has one node whose formula differentiates "
         "differently from torch's, which records the ops of its decomposition")),
@@ -103,8 +101,9 @@ KNOWN_SECOND: dict = {
 }
 # Single samples: (entry, sample index) -> reason.
 KNOWN_SAMPLES = {
-    ("logit", 37): "torch's vectorized CPU loop gives 0 for a NaN input with eps, its "
-                   "scalar loop (and glasstorch) NaN",
+    **dict.fromkeys((("logit", 37), ("special_logit", 37)),
+                    "torch's vectorized CPU loop gives 0 for a NaN input with eps, its "
+                    "scalar loop (and glasstorch) NaN"),
 }
 
 

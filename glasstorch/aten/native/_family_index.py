@@ -19,14 +19,15 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.upsample', 'nn.weight_norm', 'optim.steps', 'pointwise.binary_math',
  'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
  'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
- 'pointwise.predicates', 'pointwise.rounding', 'pointwise.ternary',
- 'pointwise.trigonometric', 'random.distributions', 'reduction.extrema',
- 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
- 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
- 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
- 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
- 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
- 'sorting.unique')
+ 'pointwise.predicates', 'pointwise.rounding', 'pointwise.special_aliases',
+ 'pointwise.special_bessel', 'pointwise.special_binary', 'pointwise.special_gaussian',
+ 'pointwise.special_polynomials', 'pointwise.ternary', 'pointwise.trigonometric',
+ 'random.distributions', 'reduction.extrema', 'reduction.hashing', 'reduction.scan',
+ 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
+ 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
+ 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
+ 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
+ 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -227,6 +228,43 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                       'method:logit method:logit_ method:mvlgamma method:mvlgamma_ '
                       'method:polygamma method:polygamma_ method:sigmoid method:sigmoid_ '
                       'special:special_entr',
+ 'pointwise.special_aliases': 'special:special_digamma special:special_erf '
+                              'special:special_erfc special:special_erfinv '
+                              'special:special_exp2 special:special_expit '
+                              'special:special_expm1 special:special_gammainc '
+                              'special:special_gammaincc special:special_gammaln '
+                              'special:special_i0 special:special_log1p '
+                              'special:special_log_softmax special:special_logit '
+                              'special:special_logsumexp special:special_multigammaln '
+                              'special:special_polygamma special:special_psi '
+                              'special:special_round special:special_sinc '
+                              'special:special_softmax special:special_xlogy',
+ 'pointwise.special_bessel': 'special:special_airy_ai special:special_bessel_j0 '
+                             'special:special_bessel_j1 special:special_bessel_y0 '
+                             'special:special_bessel_y1 special:special_i0e '
+                             'special:special_i1 special:special_i1e '
+                             'special:special_modified_bessel_i0 '
+                             'special:special_modified_bessel_i1 '
+                             'special:special_modified_bessel_k0 '
+                             'special:special_modified_bessel_k1 '
+                             'special:special_scaled_modified_bessel_k0 '
+                             'special:special_scaled_modified_bessel_k1 '
+                             'special:special_spherical_bessel_j0',
+ 'pointwise.special_binary': 'special:special_xlog1py special:special_zeta',
+ 'pointwise.special_gaussian': 'special:special_erfcx special:special_log_ndtr '
+                               'special:special_ndtr special:special_ndtri',
+ 'pointwise.special_polynomials': 'special:special_chebyshev_polynomial_t '
+                                  'special:special_chebyshev_polynomial_u '
+                                  'special:special_chebyshev_polynomial_v '
+                                  'special:special_chebyshev_polynomial_w '
+                                  'special:special_hermite_polynomial_h '
+                                  'special:special_hermite_polynomial_he '
+                                  'special:special_laguerre_polynomial_l '
+                                  'special:special_legendre_polynomial_p '
+                                  'special:special_shifted_chebyshev_polynomial_t '
+                                  'special:special_shifted_chebyshev_polynomial_u '
+                                  'special:special_shifted_chebyshev_polynomial_v '
+                                  'special:special_shifted_chebyshev_polynomial_w',
  'pointwise.ternary': 'function:addcdiv function:addcmul function:lerp function:where '
                       'method:addcdiv method:addcdiv_ method:addcmul method:addcmul_ '
                       'method:lerp method:lerp_ method:where',
@@ -496,6 +534,33 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'pointwise.special': 'digamma digamma_ erf erf_ erfc erfc_ erfinv erfinv_ i0 i0_ igamma '
                       'igamma_ igammac igammac_ lgamma lgamma_ logit logit_ mvlgamma '
                       'mvlgamma_ polygamma polygamma_ sigmoid sigmoid_ special_entr',
+ 'pointwise.special_aliases': 'special_digamma special_erf special_erfc special_erfinv '
+                              'special_exp2 special_expit special_expm1 special_gammainc '
+                              'special_gammaincc special_gammaln special_i0 special_log1p '
+                              'special_log_softmax special_logit special_logsumexp '
+                              'special_multigammaln special_polygamma special_psi '
+                              'special_round special_sinc special_softmax special_xlogy',
+ 'pointwise.special_bessel': 'special_airy_ai special_bessel_j0 special_bessel_j1 '
+                             'special_bessel_y0 special_bessel_y1 special_i0e special_i1 '
+                             'special_i1e special_modified_bessel_i0 '
+                             'special_modified_bessel_i1 special_modified_bessel_k0 '
+                             'special_modified_bessel_k1 special_scaled_modified_bessel_k0 '
+                             'special_scaled_modified_bessel_k1 '
+                             'special_spherical_bessel_j0',
+ 'pointwise.special_binary': 'special_xlog1py special_zeta',
+ 'pointwise.special_gaussian': 'special_erfcx special_log_ndtr special_ndtr special_ndtri',
+ 'pointwise.special_polynomials': 'special_chebyshev_polynomial_t '
+                                  'special_chebyshev_polynomial_u '
+                                  'special_chebyshev_polynomial_v '
+                                  'special_chebyshev_polynomial_w '
+                                  'special_hermite_polynomial_h '
+                                  'special_hermite_polynomial_he '
+                                  'special_laguerre_polynomial_l '
+                                  'special_legendre_polynomial_p '
+                                  'special_shifted_chebyshev_polynomial_t '
+                                  'special_shifted_chebyshev_polynomial_u '
+                                  'special_shifted_chebyshev_polynomial_v '
+                                  'special_shifted_chebyshev_polynomial_w',
  'pointwise.ternary': 'addcdiv addcdiv_ addcmul addcmul_ lerp lerp_ where',
  'pointwise.trigonometric': 'acos acos_ acosh acosh_ arccos arccos_ arccosh arccosh_ '
                             'arcsin arcsin_ arcsinh arcsinh_ arctan arctan_ arctanh '

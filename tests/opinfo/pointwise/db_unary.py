@@ -173,7 +173,8 @@ def known_where(dtypes: tuple, reason: str, when=_odd_empty, samples=sample_unar
 # ----- error inputs ------------------------------------------------------------------
 TORCH_NAMES = {gt.bool: "Bool", gt.uint16: "UInt16", gt.uint32: "UInt32", gt.uint64: "UInt64",
                gt.int64: "Long", gt.uint8: "Byte", gt.complex64: "ComplexFloat",
-               gt.complex128: "ComplexDouble", gt.float32: "Float"}
+               gt.complex128: "ComplexDouble", gt.float32: "Float", gt.float16: "Half",
+               gt.bfloat16: "BFloat16"}
 
 
 def _x(dtype, *args, **kwargs):

@@ -75,18 +75,21 @@ def _is_half(value) -> bool:
     return isinstance(value, TensorBase) and value._dtype in (dtypes.float16, dtypes.complex32)
 
 
-def tensor_needed(name: str, second: str = "other"):
+def tensor_needed(name: str, second: str = "other", first: str | None = None):
     """A `check` for operators whose torch overloads all take a tensor (``pow(2, 3)`` is a
-    TypeError in torch, where ``add(2, 3)`` is not): torch's message for numbers alone."""
+    TypeError in torch, where ``add(2, 3)`` is not): torch's message for numbers alone.
+    `first` names the first argument where the schema does not call it `self`."""
+    tensor_first, number_first = (first, first) if first else ("input", "self")
+
     def check(self, other, *rest):
         if isinstance(self, TensorBase) or isinstance(other, TensorBase):
             return
         raise TypeError(
             f"{name}() received an invalid combination of arguments - got "
             f"({type(self).__name__}, {type(other).__name__}), but expected one of:\n"
-            f" * (Tensor input, Tensor {second}, *, Tensor out = None)\n"
-            f" * (Number self, Tensor {second}, *, Tensor out = None)\n"
-            f" * (Tensor input, Number {second}, *, Tensor out = None)\n")
+            f" * (Tensor {tensor_first}, Tensor {second}, *, Tensor out = None)\n"
+            f" * (Number {number_first}, Tensor {second}, *, Tensor out = None)\n"
+            f" * (Tensor {tensor_first}, Number {second}, *, Tensor out = None)\n")
     return check
 
 

@@ -26,7 +26,6 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ....c10.dtype import from_numpy_dtype, scalar_type_name
 from ....c10.promotion import can_cast
-from ....c10.tensor_impl import wrap_array
 from ...derivatives import derivative_helper
 from ...meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
 from ...pointwise import pointwise
@@ -412,16 +411,8 @@ register_meta(mvlgamma, _mvlgamma_result)
 
 
 # ----------------------------------------------------------------------------------
-# Bessel
+# Bessel (the others are in special_bessel.py; i0's derivative is its operator special_i1)
 # ----------------------------------------------------------------------------------
-@derivative_helper
-def special_i1(self):
-    """The modified Bessel function I1 (i0's derivative), computed by SciPy."""
-    values = self.detach().numpy()
-    i1 = scipy_special("i0").i1(values)
-    return wrap_array(np.ascontiguousarray(i1, dtype=values.dtype), self._dtype)
-
-
 @pointwise("i0(Tensor self) -> Tensor", **FLOAT_RESULT,
            grad={"self": "grad * special_i1(self)"})
 def i0(self, *, out):
