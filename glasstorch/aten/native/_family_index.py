@@ -23,7 +23,7 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
  'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
  'sorting.histogram', 'sorting.histogramdd', 'sorting.unique', 'spectral.fft',
- 'spectral.fft_functions', 'spectral.fft_nd')
+ 'spectral.fft_functions', 'spectral.fft_helpers', 'spectral.fft_nd', 'spectral.windows')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -329,9 +329,13 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'spectral.fft': 'function:_fft_c2c function:_fft_c2r function:_fft_r2c',
  'spectral.fft_functions': 'fft:fft_fft fft:fft_hfft fft:fft_ifft fft:fft_ihfft '
                            'fft:fft_irfft fft:fft_rfft',
+ 'spectral.fft_helpers': 'fft:fft_fftfreq fft:fft_fftshift fft:fft_ifftshift '
+                         'fft:fft_rfftfreq',
  'spectral.fft_nd': 'fft:fft_fft2 fft:fft_fftn fft:fft_hfft2 fft:fft_hfftn fft:fft_ifft2 '
                     'fft:fft_ifftn fft:fft_ihfft2 fft:fft_ihfftn fft:fft_irfft2 '
-                    'fft:fft_irfftn fft:fft_rfft2 fft:fft_rfftn'}
+                    'fft:fft_irfftn fft:fft_rfft2 fft:fft_rfftn',
+ 'spectral.windows': 'function:bartlett_window function:blackman_window '
+                     'function:hamming_window function:hann_window function:kaiser_window'}
 
 OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'indexing.advanced': 'index index_put index_put_',
@@ -505,5 +509,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'sorting.unique': '_unique _unique2 unique_consecutive unique_dim unique_dim_consecutive',
  'spectral.fft': '_fft_c2c _fft_c2r _fft_r2c',
  'spectral.fft_functions': 'fft_fft fft_hfft fft_ifft fft_ihfft fft_irfft fft_rfft',
+ 'spectral.fft_helpers': 'fft_fftfreq fft_fftshift fft_ifftshift fft_rfftfreq',
  'spectral.fft_nd': 'fft_fft2 fft_fftn fft_hfft2 fft_hfftn fft_ifft2 fft_ifftn fft_ihfft2 '
-                    'fft_ihfftn fft_irfft2 fft_irfftn fft_rfft2 fft_rfftn'}
+                    'fft_ihfftn fft_irfft2 fft_irfftn fft_rfft2 fft_rfftn',
+ 'spectral.windows': 'bartlett_window blackman_window hamming_window hann_window '
+                     'kaiser_window'}
