@@ -23,7 +23,8 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
  'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
  'sorting.histogram', 'sorting.histogramdd', 'sorting.unique', 'spectral.fft',
- 'spectral.fft_functions', 'spectral.fft_helpers', 'spectral.fft_nd', 'spectral.windows')
+ 'spectral.fft_functions', 'spectral.fft_helpers', 'spectral.fft_nd', 'spectral.stft',
+ 'spectral.istft', 'spectral.windows')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -334,6 +335,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'spectral.fft_nd': 'fft:fft_fft2 fft:fft_fftn fft:fft_hfft2 fft:fft_hfftn fft:fft_ifft2 '
                     'fft:fft_ifftn fft:fft_ihfft2 fft:fft_ihfftn fft:fft_irfft2 '
                     'fft:fft_irfftn fft:fft_rfft2 fft:fft_rfftn',
+ 'spectral.istft': 'function:istft method:istft',
+ 'spectral.stft': 'function:stft method:stft',
  'spectral.windows': 'function:bartlett_window function:blackman_window '
                      'function:hamming_window function:hann_window function:kaiser_window'}
 
@@ -512,5 +515,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'spectral.fft_helpers': 'fft_fftfreq fft_fftshift fft_ifftshift fft_rfftfreq',
  'spectral.fft_nd': 'fft_fft2 fft_fftn fft_hfft2 fft_hfftn fft_ifft2 fft_ifftn fft_ihfft2 '
                     'fft_ihfftn fft_irfft2 fft_irfftn fft_rfft2 fft_rfftn',
+ 'spectral.istft': 'istft',
+ 'spectral.stft': 'stft',
  'spectral.windows': 'bartlett_window blackman_window hamming_window hann_window '
                      'kaiser_window'}
