@@ -46,6 +46,9 @@ LAYERS = {
     "utils": ("glasstorch/utils/",),
     "linalg": ("glasstorch/linalg/",),
     "special": ("glasstorch/special/",),
+    # spectral (issue 18): torch.fft over aten; torch.signal written in torch operators
+    "fft": ("glasstorch/fft/",),
+    "signal": ("glasstorch/signal/",),
     # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
     # asks it whether a group exists)
     "distributed": ("glasstorch/distributed/",),
@@ -98,6 +101,8 @@ MAY_IMPORT = {
     "utils": CORE,
     "linalg": ("aten",),
     "special": ("aten",),
+    "fft": ("aten",),
+    "signal": CORE + ("namespace",),
     "distributed": CORE + ("namespace",),
     "entry points": CORE + ("utils", "nn", "distributed", "namespace"),
     "nn": CORE + ("utils", "distributed", "namespace"),
