@@ -156,5 +156,5 @@ def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=
         spectra = ops.aten._fft_r2c.default.call(framed, [2], code, onesided)
     spectra = ops.aten.transpose_.default.call(spectra, 1, 2)
     if self.dim() == 1:
-        spectra = ops.aten.squeeze.dim.call(spectra, 0)
+        spectra = ops.aten.squeeze_.dim.call(spectra, 0)
     return spectra if return_complex else ops.aten.view_as_real.default.call(spectra)

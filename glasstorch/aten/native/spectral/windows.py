@@ -24,14 +24,6 @@ _C_NAMES = {dtypes.int64: "long int", dtypes.int32: "int", dtypes.int16: "short 
             dtypes.int8: "signed char", dtypes.uint8: "unsigned char", dtypes.bool: "bool"}
 
 
-def window_op(schema: str):
-    """Declare a window factory: a composite whose body runs below autograd, as a
-    factory's kernel does, so that a periodic window is a fresh tensor and not an
-    autograd view of the longer one it was cut from (its storage is the longer one's,
-    as in torch)."""
-    return composite(schema, grad={})
-
-
 def _check_window(name: str, window_length: int, dtype) -> None:
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got "
@@ -73,7 +65,7 @@ def _raised_cosine(alpha: float, beta: float):
     return shape
 
 
-@window_op(f"hann_window(int window_length, {_OPTIONS}) -> Tensor")
+@composite(f"hann_window(int window_length, {_OPTIONS}) -> Tensor")
 def hann_window(window_length, dtype=None, layout=None, device=None, pin_memory=None):
     """The Hann window: ``0.5 - 0.5 * cos(2 pi n / (N - 1))``, zero at both ends.
 
@@ -95,7 +87,7 @@ def hann_window(window_length, dtype=None, layout=None, device=None, pin_memory=
     return hann_window_periodic.call(window_length, True, dtype, layout, device, pin_memory)
 
 
-@window_op(f"hann_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
+@composite(f"hann_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
 def hann_window_periodic(window_length, periodic, dtype=None, layout=None, device=None,
                          pin_memory=None):
     """The Hann window; see `torch.hann_window`."""
@@ -103,7 +95,7 @@ def hann_window_periodic(window_length, periodic, dtype=None, layout=None, devic
                   _raised_cosine(0.5, 0.5))
 
 
-@window_op(f"hamming_window(int window_length, {_OPTIONS}) -> Tensor")
+@composite(f"hamming_window(int window_length, {_OPTIONS}) -> Tensor")
 def hamming_window(window_length, dtype=None, layout=None, device=None, pin_memory=None):
     """The Hamming window: ``alpha - beta * cos(2 pi n / (N - 1))``.
 
@@ -126,7 +118,7 @@ def hamming_window(window_length, dtype=None, layout=None, device=None, pin_memo
                                                    layout, device, pin_memory)
 
 
-@window_op(f"hamming_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
+@composite(f"hamming_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
 def hamming_window_periodic(window_length, periodic, dtype=None, layout=None, device=None,
                             pin_memory=None):
     """The Hamming window; see `torch.hamming_window`."""
@@ -134,7 +126,7 @@ def hamming_window_periodic(window_length, periodic, dtype=None, layout=None, de
                                                    layout, device, pin_memory)
 
 
-@window_op(f"hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, "
+@composite(f"hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, "
            f"{_OPTIONS}) -> Tensor")
 def hamming_window_periodic_alpha(window_length, periodic, alpha, dtype=None, layout=None,
                                   device=None, pin_memory=None):
@@ -143,7 +135,7 @@ def hamming_window_periodic_alpha(window_length, periodic, alpha, dtype=None, la
                                                    layout, device, pin_memory)
 
 
-@window_op(f"hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, "
+@composite(f"hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, "
            f"float beta, {_OPTIONS}) -> Tensor")
 def hamming_window_periodic_alpha_beta(window_length, periodic, alpha, beta, dtype=None,
                                        layout=None, device=None, pin_memory=None):
@@ -161,7 +153,7 @@ def _blackman(length, options):
     return ops.aten.add.Tensor.call(ops.aten.sub.Tensor.call(first, second, 1), 0.42, 1)
 
 
-@window_op(f"blackman_window(int window_length, {_OPTIONS}) -> Tensor")
+@composite(f"blackman_window(int window_length, {_OPTIONS}) -> Tensor")
 def blackman_window(window_length, dtype=None, layout=None, device=None, pin_memory=None):
     """The Blackman window: ``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``.
 
@@ -178,7 +170,7 @@ def blackman_window(window_length, dtype=None, layout=None, device=None, pin_mem
     return blackman_window_periodic.call(window_length, True, dtype, layout, device, pin_memory)
 
 
-@window_op(f"blackman_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
+@composite(f"blackman_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
 def blackman_window_periodic(window_length, periodic, dtype=None, layout=None, device=None,
                              pin_memory=None):
     """The Blackman window; see `torch.blackman_window`."""
@@ -195,7 +187,7 @@ def _bartlett(length, options):
     return ramp
 
 
-@window_op(f"bartlett_window(int window_length, {_OPTIONS}) -> Tensor")
+@composite(f"bartlett_window(int window_length, {_OPTIONS}) -> Tensor")
 def bartlett_window(window_length, dtype=None, layout=None, device=None, pin_memory=None):
     """The Bartlett (triangular) window: ``1 - |2n / (N - 1) - 1|``.
 
@@ -212,7 +204,7 @@ def bartlett_window(window_length, dtype=None, layout=None, device=None, pin_mem
     return bartlett_window_periodic.call(window_length, True, dtype, layout, device, pin_memory)
 
 
-@window_op(f"bartlett_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
+@composite(f"bartlett_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
 def bartlett_window_periodic(window_length, periodic, dtype=None, layout=None, device=None,
                              pin_memory=None):
     """The Bartlett window; see `torch.bartlett_window`."""
@@ -241,7 +233,7 @@ def _kaiser(beta: float):
     return shape
 
 
-@window_op(f"kaiser_window(int window_length, {_OPTIONS}) -> Tensor")
+@composite(f"kaiser_window(int window_length, {_OPTIONS}) -> Tensor")
 def kaiser_window(window_length, dtype=None, layout=None, device=None, pin_memory=None):
     """The Kaiser window: ``I0(beta * sqrt(1 - ((n - m) / m)^2)) / I0(beta)``, with
     ``m = (N - 1) / 2`` and I0 the modified Bessel function of order zero.
@@ -260,7 +252,7 @@ def kaiser_window(window_length, dtype=None, layout=None, device=None, pin_memor
     return kaiser_window_beta.call(window_length, True, 12.0, dtype, layout, device, pin_memory)
 
 
-@window_op(f"kaiser_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
+@composite(f"kaiser_window.periodic(int window_length, bool periodic, {_OPTIONS}) -> Tensor")
 def kaiser_window_periodic(window_length, periodic, dtype=None, layout=None, device=None,
                            pin_memory=None):
     """The Kaiser window; see `torch.kaiser_window`."""
@@ -268,7 +260,7 @@ def kaiser_window_periodic(window_length, periodic, dtype=None, layout=None, dev
                                    pin_memory)
 
 
-@window_op(f"kaiser_window.beta(int window_length, bool periodic, float beta, {_OPTIONS}) "
+@composite(f"kaiser_window.beta(int window_length, bool periodic, float beta, {_OPTIONS}) "
            f"-> Tensor")
 def kaiser_window_beta(window_length, periodic, beta, dtype=None, layout=None, device=None,
                        pin_memory=None):
