@@ -117,8 +117,20 @@ RESAMPLING = frozenset("""
     nn.functional.pixel_unshuffle nn.functional.channel_shuffle grid_sampler_3d
 """.split())
 
+# The spectral records of issue 18 (torch.fft, stft / istft, torch.signal.windows).
+SPECTRAL = frozenset("""
+    fft.fft fft.ifft fft.fft2 fft.ifft2 fft.fftn fft.ifftn fft.rfft fft.irfft fft.rfft2
+    fft.irfft2 fft.rfftn fft.irfftn fft.hfft fft.ihfft fft.hfft2 fft.ihfft2 fft.hfftn
+    fft.ihfftn fft.fftshift fft.ifftshift stft istft
+    signal.windows.bartlett signal.windows.blackman signal.windows.cosine
+    signal.windows.exponential signal.windows.gaussian signal.windows.general_cosine
+    signal.windows.general_hamming signal.windows.hamming signal.windows.hann
+    signal.windows.kaiser signal.windows.nuttall
+""".split())
+
 FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS,
-            "resampling": lambda entry: entry.name in RESAMPLING}
+            "resampling": lambda entry: entry.name in RESAMPLING,
+            "spectral": lambda entry: entry.name in SPECTRAL}
 
 
 # ----------------------------------------------------------------------------------

@@ -27,3 +27,17 @@ def test_rate_never_drops(mode):
     rate, fewest = FLOORS[mode]
     assert samples >= fewest, f"only {samples} samples ran; at least {fewest} should"
     assert 100.0 * matched / samples >= rate, harness.format_details(results)
+
+
+# the same, for the families of later issues run on their own: family -> mode -> floors
+FAMILY_FLOORS = {"spectral": {"reverse": (100.0, 163), "forward": (100.0, 163)}}
+
+
+@pytest.mark.parametrize("family,mode", [(family, mode) for family in sorted(FAMILY_FLOORS)
+                                         for mode in sorted(FAMILY_FLOORS[family])])
+def test_family_rate_never_drops(family, mode):
+    results = harness.run(torch, mode, families=(family,))
+    samples, matched = harness.totals(results)
+    rate, fewest = FAMILY_FLOORS[family][mode]
+    assert samples >= fewest, f"only {samples} {family} samples ran; at least {fewest} should"
+    assert 100.0 * matched / samples >= rate, harness.format_details(results)

@@ -166,8 +166,6 @@ def general_cosine(M: int, *, a: Iterable, sym: bool = True, dtype=None,
     """
     dtype = dtype or torch.get_default_dtype()
     _check("general_cosine", M, dtype, layout)
-    if a is None:
-        raise ValueError("Coefficients are required for the general cosine window")
     if not isinstance(a, Iterable):
         raise TypeError("Coefficients must be a list/tuple")
     if not a:

@@ -16,10 +16,10 @@ def _check_istft(self, n_fft, hop_length, win_length, window, onesided, prefix) 
         raise RuntimeError(f"{prefix}expected a tensor with 2 or 3 dimensions of complex "
                            f"dtype, but got {self.dim()}")
     bins = self._size[-2]
-    if onesided is False and bins != n_fft:
+    if not onesided and bins != n_fft:
         raise RuntimeError(f"{prefix}expected the frequency dimension (3rd to the last) of the "
                            f"input tensor to match n_fft when onesided=False, but got {bins}")
-    if onesided is not False and bins != n_fft // 2 + 1:
+    if onesided and bins != n_fft // 2 + 1:
         raise RuntimeError(f"{prefix}expected the frequency dimension (3rd to the last) of the "
                            f"input tensor to match n_fft / 2 + 1 when onesided=True, but got "
                            f"{bins}")
@@ -76,6 +76,8 @@ def istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tru
               f"hop_length={hop_length}, win_length={win_length}, window={_window_text(window)}, "
               f"center={int(center)}, normalized={int(normalized)}, onesided={_flag(onesided)}, "
               f"length={_flag(length)}, return_complex={int(return_complex)}) ")
+    if onesided is None:              # a spectrum of n_fft bins is two-sided
+        onesided = self.dim() < 2 or self._size[-2] != n_fft
     _check_istft(self, n_fft, hop_length, win_length, window, onesided, prefix + ": ")
     if window is None:
         warn_once("A window was not provided. A rectangular window will be applied.Please "
@@ -95,7 +97,7 @@ def istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     else:
         if window._dtype.is_complex:
             raise RuntimeError("Complex windows are incompatible with return_complex=False")
-        if onesided is False:
+        if not onesided:
             spectra = ops.aten.narrow.default.call(spectra, 2, 0, n_fft // 2 + 1)
         frames = ops.aten._fft_c2r.default.call(spectra, [2], code, n_fft)
     return _overlap_added(self, frames, window, hop_length, n_fft, center, length, prefix)
