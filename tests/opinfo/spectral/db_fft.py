@@ -13,10 +13,19 @@ from ..core import BOOL, COMPLEX, ErrorInput, OpInfo, SampleInput, make_tensor
 
 REAL = (gt.int64, gt.float32, gt.float64)
 ANY = BOOL + REAL + COMPLEX
-# torch's FFT out= takes a result of any dtype (it casts into it); glasstorch's refuses
-# one the result cannot be cast to, as its other out= operators do.
+# torch's FFT operators write out= through a copy, which casts into any dtype (so do
+# torch.fft's functions, tested as such); the operators' own out= refuses a result it
+# cannot cast to, as glasstorch's structured operators do.
 _OUT_CASTS = {"test_out_matches_torch": pytest.mark.xfail(
-    strict=True, reason="spectral: torch's FFT out= casts into any dtype, glasstorch refuses")}
+    strict=True, reason="spectral: torch's _fft_*.out casts into any dtype, glasstorch's "
+                        "structured out= refuses")}
+# A float32 transform written into a float64 out= is compared at float64's tolerance:
+# MKL's and pocketfft's float32 roundings differ there (the values test compares them at
+# float32's). The four 1-D functions whose samples happen to agree are not marked.
+_OUT_ROUNDING = {"test_out_matches_torch": pytest.mark.xfail(
+    strict=True, reason="spectral: float32 FFT roundings (MKL vs pocketfft) compared at "
+                        "float64 tolerance in a float64 out=")}
+_OUT_AGREES = ("fft", "ifft", "rfft", "ihfft")
 _SWAP = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
 
 
@@ -109,12 +118,14 @@ def errors_rfftn():
 
 def _one_dim(name, ref, dtypes, errors=lambda: ()):
     return OpInfo(f"fft_{name}", variants=(f"fft.{name}",), ref=ref, dtypes=dtypes,
-                  sample_inputs=sample_one_dim, error_inputs=errors, out=f"fft.{name}", marks=_OUT_CASTS)
+                  sample_inputs=sample_one_dim, error_inputs=errors, out=f"fft.{name}",
+                  marks={} if name in _OUT_AGREES else _OUT_ROUNDING)
 
 
 def _multi_dim(name, ref, dtypes, samples, errors=lambda: ()):
     return OpInfo(f"fft_{name}", variants=(f"fft.{name}",), ref=ref, dtypes=dtypes,
-                  sample_inputs=samples, error_inputs=errors, out=f"fft.{name}", marks=_OUT_CASTS)
+                  sample_inputs=samples, error_inputs=errors, out=f"fft.{name}",
+                  marks=_OUT_ROUNDING)
 
 
 # ----- the operators below them --------------------------------------------------------

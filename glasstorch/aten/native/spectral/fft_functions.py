@@ -19,7 +19,8 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
 from ....c10.promotion import get_default_dtype
 from ...dispatcher import ops
-from ...registry import composite
+from ...registry import TensorMeta, composite
+from ...structured import prepare_out
 from .fft import BY_N, BY_ROOT_N, NO_SCALING
 
 _ONE_DIM = "SymInt? n=None, int dim=-1, str? norm=None"
@@ -117,41 +118,55 @@ def shape_and_dims(x, s, dim) -> tuple:
 # ----------------------------------------------------------------------------------
 # The three kinds of transform, to a fresh result or into out=
 # ----------------------------------------------------------------------------------
-def c2c(x, dims, code: int, forward: bool, out):
+def written(name: str, result, out):
+    """`result`, or `result` written into out= as torch's FFTs write it: an `out` of the
+    result's kind (complex, or real floating point), resized to the result's shape
+    (warning when it held elements), the result copied into it (cast to its precision)."""
     if out is None:
-        return ops.aten._fft_c2c.default.call(x, dims, code, forward)
-    return ops.aten._fft_c2c.out.call(x, dims, code, forward, out)
+        return result
+    if result._dtype.is_complex and not out._dtype.is_complex:
+        raise RuntimeError(f"{name} expects a complex output tensor, but got "
+                           f"{scalar_type_name(out._dtype)}")
+    if not result._dtype.is_complex and not out._dtype.is_floating_point:
+        raise RuntimeError(f"{name} expects a floating point output tensor, but got "
+                           f"{scalar_type_name(out._dtype)}")
+    if out._size != result._size:
+        prepare_out(ops.aten._fft_c2c.out, out, TensorMeta(result._size, out._dtype))
+    return ops.aten.copy_.default.call(out, result, False)
 
 
-def r2c(x, dims, code: int, onesided: bool, out):
+def conjugated(name: str, result, out):
+    """The conjugate of `result`: a lazy view, or (as torch) its physical conjugate
+    written into out=, which must then have the result's dtype."""
     if out is None:
-        return ops.aten._fft_r2c.default.call(x, dims, code, onesided)
-    return ops.aten._fft_r2c.out.call(x, dims, code, onesided, out)
+        return ops.aten.conj.default.call(result)
+    if not out._dtype.is_complex:
+        return written(name, result, out)       # refused: the result is complex
+    return ops.aten.conj_physical.out.call(result, out)
 
 
-def c2r(x, dims, code: int, last_dim_size: int, out):
-    if out is None:
-        return ops.aten._fft_c2r.default.call(x, dims, code, last_dim_size)
-    return ops.aten._fft_c2r.out.call(x, dims, code, last_dim_size, out)
+def c2c(x, dims, code: int, forward: bool):
+    return ops.aten._fft_c2c.default.call(x, dims, code, forward)
 
 
-def conjugated(x, out):
-    """The conjugate of a result: a lazy view, or written into out=."""
-    if out is None:
-        return ops.aten.conj.default.call(x)
-    return ops.aten.conj_physical.out.call(x, out)
+def r2c(x, dims, code: int, onesided: bool):
+    return ops.aten._fft_r2c.default.call(x, dims, code, onesided)
+
+
+def c2r(x, dims, code: int, last_dim_size: int):
+    return ops.aten._fft_c2r.default.call(x, dims, code, last_dim_size)
 
 
 # ----------------------------------------------------------------------------------
 # The 1-D transforms
 # ----------------------------------------------------------------------------------
-def one_dim_complex(x, n, dim, norm, forward: bool, out):
+def one_dim_complex(name: str, x, n, dim, norm, forward: bool, out):
     """fft / ifft of a complex input."""
     dim = _wrap(dim, x.dim())
     n = x._size[dim] if n is None else n
     _check_points(n)
     x = resize(promote(x, True), (dim,), (n,))
-    return c2c(x, [dim], norm_code(norm, forward), forward, out)
+    return written(name, c2c(x, [dim], norm_code(norm, forward), forward), out)
 
 
 def one_dim_real(name: str, x, n, dim, norm, forward: bool, onesided: bool, out):
@@ -165,13 +180,11 @@ def one_dim_real(name: str, x, n, dim, norm, forward: bool, onesided: bool, out)
     n = x._size[dim] if n is None else n
     _check_points(n)
     x = resize(x, (dim,), (n,))
-    code = norm_code(norm, forward)
-    if forward:
-        return r2c(x, [dim], code, onesided, out)
-    return conjugated(r2c(x, [dim], code, onesided, None), out)
+    result = r2c(x, [dim], norm_code(norm, forward), onesided)
+    return written(name, result, out) if forward else conjugated(name, result, out)
 
 
-def one_dim_to_real(x, n, dim, norm, forward: bool, out):
+def one_dim_to_real(name: str, x, n, dim, norm, forward: bool, out):
     """irfft, hfft: a one-sided spectrum to `n` real samples (2 * (size - 1) by default)."""
     x = promote(x, True)
     dim = _wrap(dim, x.dim())
@@ -180,7 +193,7 @@ def one_dim_to_real(x, n, dim, norm, forward: bool, out):
     x = resize(x, (dim,), (n // 2 + 1,))
     if forward:                         # hfft: the spectrum of the conjugate's inverse
         x = ops.aten.conj.default.call(x)
-    return c2r(x, [dim], norm_code(norm, forward), n, out)
+    return written(name, c2r(x, [dim], norm_code(norm, forward), n), out)
 
 
 @composite(f"fft_fft(Tensor self, {_ONE_DIM}) -> Tensor", python_module="fft", out=True)
@@ -200,7 +213,7 @@ def fft_fft(self, n=None, dim=-1, norm=None, out=None):
         tensor([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
     """
     if self._dtype.is_complex:
-        return one_dim_complex(self, n, dim, norm, True, out)
+        return one_dim_complex("fft", self, n, dim, norm, True, out)
     return one_dim_real("fft", self, n, dim, norm, True, False, out)
 
 
@@ -214,7 +227,7 @@ def fft_ifft(self, n=None, dim=-1, norm=None, out=None):
         tensor([1.+0.j, 2.+0.j, 3.+0.j, 4.+0.j])
     """
     if self._dtype.is_complex:
-        return one_dim_complex(self, n, dim, norm, False, out)
+        return one_dim_complex("ifft", self, n, dim, norm, False, out)
     return one_dim_real("ifft", self, n, dim, norm, False, False, out)
 
 
@@ -241,7 +254,7 @@ def fft_irfft(self, n=None, dim=-1, norm=None, out=None):
         >>> torch.fft.irfft(torch.tensor([10.+0.j, -2.+2.j, -2.+0.j]))
         tensor([1., 2., 3., 4.])
     """
-    return one_dim_to_real(self, n, dim, norm, False, out)
+    return one_dim_to_real("irfft", self, n, dim, norm, False, out)
 
 
 @composite(f"fft_hfft(Tensor self, {_ONE_DIM}) -> Tensor", python_module="fft", out=True)
@@ -254,7 +267,7 @@ def fft_hfft(self, n=None, dim=-1, norm=None, out=None):
         >>> torch.fft.hfft(torch.tensor([2.5+0.j, -0.5-0.5j, -0.5+0.j]))
         tensor([1., 2., 3., 4.])
     """
-    return one_dim_to_real(self, n, dim, norm, True, out)
+    return one_dim_to_real("hfft", self, n, dim, norm, True, out)
 
 
 @composite(f"fft_ihfft(Tensor self, {_ONE_DIM}) -> Tensor", python_module="fft", out=True)

@@ -12,14 +12,15 @@ from ....c10.dtype import scalar_type_name
 from ...dispatcher import ops
 from ...registry import composite
 from .fft_functions import (_N_DIM, _TWO_DIM, c2c, c2r, conjugated, norm_code, promote, r2c,
-                            resize, shape_and_dims)
+                            resize, shape_and_dims, written)
 
 
 def complex_nd(x, s, dim, norm, forward: bool, out):
     """fftn / ifftn: a complex-to-complex transform (a real input made complex)."""
     x = promote(x, True)
     shape, dims = shape_and_dims(x, s, dim)
-    return c2c(resize(x, dims, shape), dims, norm_code(norm, forward), forward, out)
+    return written("fftn", c2c(resize(x, dims, shape), dims, norm_code(norm, forward), forward),
+                   out)
 
 
 def _at_least_one(name: str, dims) -> None:
@@ -39,11 +40,12 @@ def real_nd(name: str, x, s, dim, norm, forward: bool, out):
     x = resize(x, dims, shape)
     code = norm_code(norm, forward)
     if forward:
-        return r2c(x, dims, code, True, out)
-    half = r2c(x, dims[-1:], code, True, None)
+        return written(name, r2c(x, dims, code, True), out)
+    half = r2c(x, dims[-1:], code, True)
     if len(dims) == 1:
-        return conjugated(half, out)
-    return c2c(ops.aten.conj_physical.default.call(half), dims[:-1], code, False, out)
+        return conjugated(name, half, out)
+    return written(name, c2c(ops.aten.conj_physical.default.call(half), dims[:-1], code, False),
+                   out)
 
 
 def to_real_nd(name: str, x, s, dim, norm, forward: bool, out):
@@ -57,10 +59,10 @@ def to_real_nd(name: str, x, s, dim, norm, forward: bool, out):
     x = resize(x, dims, shape[:-1] + [last_size // 2 + 1])
     code = norm_code(norm, forward)
     if not forward:
-        return c2r(x, dims, code, last_size, out)
+        return written(name, c2r(x, dims, code, last_size), out)
     if len(dims) > 1:        # hfftn: the other dims forwards, then the conjugate's inverse
-        x = c2c(x, dims[:-1], code, True, None)
-    return c2r(ops.aten.conj.default.call(x), dims[-1:], code, last_size, out)
+        x = c2c(x, dims[:-1], code, True)
+    return written(name, c2r(ops.aten.conj.default.call(x), dims[-1:], code, last_size), out)
 
 
 @composite(f"fft_fft2(Tensor self, {_TWO_DIM}) -> Tensor", python_module="fft", out=True)

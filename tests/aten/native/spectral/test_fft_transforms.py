@@ -139,6 +139,10 @@ _BAD_CALLS = [
     lambda m: m.fft.rfftn(m.tensor(2.0)),
     lambda m: m.fft.fftfreq(4, dtype=m.int64),
     lambda m: m.ops.aten._fft_c2c(m.ones(4), [0], 0, True),
+    lambda m: m.fft.fft(m.ones(4), out=m.empty(4)),
+    lambda m: m.fft.fft2(m.ones(2, 4), out=m.empty(4, dtype=m.int64)),
+    lambda m: m.fft.irfft(m.ones(4, dtype=m.complex64), out=m.empty(6, dtype=m.complex64)),
+    lambda m: m.fft.ifft(m.ones(4), out=m.empty(4, dtype=m.complex128)),
     lambda m: m.ops.aten._fft_r2c(m.ones(4, dtype=m.float16), [0], 0, True),
 ]
 
@@ -165,6 +169,10 @@ def test_meta_tensors_get_the_shape_dtype_and_layout():
 
 
 def test_out_writes_the_given_tensor():
+    """out= is resized and written (cast to a wider complex dtype), as torch writes it."""
+    wide = gt.empty(0, dtype=gt.complex128)
+    assert gt.fft.fft(gt.ones(4), out=wide) is wide and wide.dtype == gt.complex128
+    np.testing.assert_array_equal(wide.numpy(), [4, 0, 0, 0])
     x = gt.randn(3, 8)
     out = gt.empty(3, 5, dtype=gt.complex64)
     result = gt.fft.rfft(x, out=out)
