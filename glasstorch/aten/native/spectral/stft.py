@@ -97,6 +97,8 @@ def stft_center(self, n_fft, hop_length=None, win_length=None, window=None, cent
             real input and window).
         return_complex (bool, optional): a complex result; required for real inputs
             (False, deprecated, gives real and imaginary parts in a last dim of 2).
+        align_to_window (bool, optional): with ``center=False``, start frame t where
+            its window starts (sample t * hop_length) rather than its n_fft frame.
 
     Returns:
         Tensor: ``(*, freq, frames)``.
@@ -106,6 +108,8 @@ def stft_center(self, n_fft, hop_length=None, win_length=None, window=None, cent
         >>> torch.stft(torch.ones(8), 4, window=torch.ones(4), return_complex=True).shape
         torch.Size([3, 9])
     """
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
     if center:
         ndim = self.dim()
         padded = ops.aten.view.default.call(self, [1] * (3 - ndim) + list(self._size))
@@ -135,9 +139,11 @@ def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=
               f"onesided={_flag(onesided)}, return_complex={int(return_complex)}, "
               f"align_to_window={_flag(align_to_window)}) : ")
     _check_stft(self, n_fft, hop_length, win_length, window, prefix)
-    if align_to_window:
-        raise NotImplementedError("glasstorch's stft does not take align_to_window=True yet")
     signals = self if self.dim() == 2 else ops.aten.unsqueeze.default.call(self, 0)
+    if align_to_window and win_length < n_fft:     # frames start where their window does
+        left = (n_fft - win_length) // 2
+        signals = ops.aten.constant_pad_nd.default.call(
+            signals, [left, n_fft - win_length - left], 0)
     frames = 1 + (signals._size[1] - n_fft) // hop_length
     step = signals._stride[1]
     framed = ops.aten.as_strided.default.call(
