@@ -13,14 +13,8 @@ the non-negative frequencies of the last dim: the rest is their conjugate), and
 Kernels call `scipy.fft` (imported on first use): it computes float32 input in single
 precision and returns complex64, as torch does (NumPy's own FFT widens to complex128).
 
-Note [FFT result layout]
-    torch's CPU FFT writes its result in an order of its own: the untransformed (batch)
-    dims outermost, ordered by the input's strides (largest first), then the transformed
-    dims, each its own stride run, innermost last. `_fft_c2c` orders the transformed
-    dims by the input's strides too (so a transposed input gives a transposed result);
-    `_fft_r2c` and `_fft_c2r` keep the last listed dim innermost and order the others
-    by stride. The meta rules give those strides, so a result is laid out as torch's
-    is: `fft(x, dim=0)` of a row-major matrix is column-major.
+Results are laid out as torch lays them out (Note [FFT result layout] in
+`fft_layout.py`), on CPU and on meta tensors.
 """
 from __future__ import annotations
 
@@ -28,10 +22,12 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
+from ...backends import register_meta
 from ...derivatives import derivative_helper
 from ...dispatcher import ops
 from ...parallel import get_num_threads
 from ...registry import TensorMeta, op
+from . import fft_layout as layout
 
 NO_SCALING, BY_ROOT_N, BY_N = 0, 1, 2
 # scipy.fft's `norm` for each code, for forward and for backward transforms
@@ -76,47 +72,46 @@ def _refuse_half(self: np.ndarray) -> None:
         raise RuntimeError(f"MKL FFT doesn't support tensors of type: {scalar_type_name(dtype)}")
 
 
-def _by_stride(self, dims) -> list:
-    """`dims` ordered by `self`'s strides, largest first (ties keep their order)."""
-    return sorted(dims, key=lambda d: -self._stride[d])
-
-
-def fft_strides(self, size: tuple, dims: list) -> tuple:
-    """The strides of an FFT result of `size` transforming `dims` (in their memory
-    order, innermost last) of `self` (Note [FFT result layout])."""
-    batch = _by_stride(self, [d for d in range(len(size)) if d not in dims])
-    stride = [0] * len(size)
-    step = 1
-    for d in reversed(dims):
-        stride[d] = step
-        step *= max(size[d], 1)
-    for d in reversed(batch):
-        stride[d] = step
-        step *= size[d]
-    return tuple(stride)
+def _result_size(self, dim, last_size) -> tuple:
+    size = list(self._size)
+    if dim and last_size is not None:
+        size[dim[-1]] = last_size
+    return tuple(size)
 
 
 def _c2c_meta(self, dim, normalization, forward, out=None):
     _require_complex(self)
-    return TensorMeta(self._size, self._dtype, fft_strides(self, self._size, _by_stride(self, dim)))
+    return TensorMeta(self._size, self._dtype, layout.cpu_c2c(self._stride, self._size, dim))
 
 
 def _r2c_meta(self, dim, normalization, onesided, out=None):
     _require_floating(self)
-    size = list(self._size)
-    if onesided and dim:
-        size[dim[-1]] = size[dim[-1]] // 2 + 1
-    order = _by_stride(self, dim[:-1]) + list(dim[-1:])
-    return TensorMeta(tuple(size), self._dtype.to_complex(), fft_strides(self, tuple(size), order))
+    size = _result_size(self, dim, self._size[dim[-1]] // 2 + 1 if onesided and dim else None)
+    return TensorMeta(size, self._dtype.to_complex(), layout.cpu_r2c(self._stride, size, dim))
 
 
 def _c2r_meta(self, dim, normalization, last_dim_size, out=None):
     _require_complex(self)
-    size = list(self._size)
-    if dim:
-        size[dim[-1]] = last_dim_size
-    order = _by_stride(self, dim[:-1]) + list(dim[-1:])
-    return TensorMeta(tuple(size), self._dtype.to_real(), fft_strides(self, tuple(size), order))
+    size = _result_size(self, dim, last_dim_size)
+    stride = layout.cpu_c2r(self._stride, self._size, size, dim)
+    return TensorMeta(size, self._dtype.to_real(), stride)
+
+
+def _c2c_meta_key(self, dim, normalization, forward, out=None):
+    _require_complex(self)
+    return TensorMeta(self._size, self._dtype, layout.staged(self._stride, self._size, dim))
+
+
+def _r2c_meta_key(self, dim, normalization, onesided, out=None):
+    described = _r2c_meta(self, dim, normalization, onesided)
+    stride = layout.meta_r2c(self._stride, self._size, described.shape, dim)
+    return TensorMeta(described.shape, described.dtype, stride)
+
+
+def _c2r_meta_key(self, dim, normalization, last_dim_size, out=None):
+    described = _c2r_meta(self, dim, normalization, last_dim_size)
+    stride = layout.meta_c2r(self._stride, self._size, described.shape, dim)
+    return TensorMeta(described.shape, described.dtype, stride)
 
 
 # ----------------------------------------------------------------------------------
@@ -199,3 +194,9 @@ def fft_c2r(self, dim, normalization, last_dim_size, *, out):
     shape = [out.shape[d] for d in dim]
     norm = _SCIPY_NORM[False][normalization]
     out[...] = scipy_fft().irfftn(self, s=shape, axes=dim, norm=norm, workers=_workers(self))
+
+
+# torch's Meta key lays results out as its CUDA FFT does (Note [FFT result layout])
+register_meta(fft_c2c, _c2c_meta_key)
+register_meta(fft_r2c, _r2c_meta_key)
+register_meta(fft_c2r, _c2r_meta_key)
