@@ -26,6 +26,12 @@ _OUT_ROUNDING = {"test_out_matches_torch": pytest.mark.xfail(
     strict=True, reason="spectral: float32 FFT roundings (MKL vs pocketfft) compared at "
                         "float64 tolerance in a float64 out=")}
 _OUT_AGREES = ("fft", "ifft", "rfft", "ihfft")
+# torch's Meta key lays some results out as its CUDA FFT does, not as its CPU kernels
+# (Note [FFT result layout]); test_differential holds meta results to torch's meta.
+_META_LAYOUT = {"test_meta": pytest.mark.xfail(
+    strict=True, reason="spectral: torch's meta FFT layout (cuFFT's stages) differs from its "
+                        "CPU one on these samples")}
+_META_DIFFERS = ("rfft2", "rfftn", "irfftn", "hfft2")
 _SWAP = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
 
 
@@ -123,9 +129,9 @@ def _one_dim(name, ref, dtypes, errors=lambda: ()):
 
 
 def _multi_dim(name, ref, dtypes, samples, errors=lambda: ()):
+    marks = dict(_OUT_ROUNDING, **(_META_LAYOUT if name in _META_DIFFERS else {}))
     return OpInfo(f"fft_{name}", variants=(f"fft.{name}",), ref=ref, dtypes=dtypes,
-                  sample_inputs=samples, error_inputs=errors, out=f"fft.{name}",
-                  marks=_OUT_ROUNDING)
+                  sample_inputs=samples, error_inputs=errors, out=f"fft.{name}", marks=marks)
 
 
 # ----- the operators below them --------------------------------------------------------
