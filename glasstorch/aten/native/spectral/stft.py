@@ -17,7 +17,7 @@ from ....c10.dtype import scalar_type_name
 from ...context import warn_once
 from ...dispatcher import ops
 from ...registry import composite
-from .fft import BY_N, BY_ROOT_N, NO_SCALING
+from .fft import BY_ROOT_N, NO_SCALING
 
 _STFT_OPTIONS = ("bool normalized=False, bool? onesided=None, bool? return_complex=None, "
                  "bool? align_to_window=None")
@@ -119,6 +119,23 @@ def stft_center(self, n_fft, hop_length=None, win_length=None, window=None, cent
                      return_complex, align_to_window)
 
 
+def _windowed_frames(self, n_fft, hop_length, win_length, window, align_to_window):
+    """``(batch, frames, n_fft)``: frames `hop_length` apart (a strided view of the
+    signals), times the window zero-padded to `n_fft`."""
+    signals = self if self.dim() == 2 else ops.aten.unsqueeze.default.call(self, 0)
+    if align_to_window and win_length < n_fft:     # frames start where their window does
+        left = (n_fft - win_length) // 2
+        signals = ops.aten.constant_pad_nd.default.call(
+            signals, [left, n_fft - win_length - left], 0)
+    count = 1 + (signals._size[1] - n_fft) // hop_length
+    step = signals._stride[1]
+    framed = ops.aten.as_strided.default.call(
+        signals, (signals._size[0], count, n_fft), (signals._stride[0], hop_length * step, step),
+        signals._offset)
+    window = padded_window(window, n_fft, win_length)
+    return framed if window is None else ops.aten.mul.Tensor.call(framed, window)
+
+
 @composite(f"stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
            f"Tensor? window=None, {_STFT_OPTIONS}) -> Tensor", method=True)
 def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=False,
@@ -139,19 +156,7 @@ def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=
               f"onesided={_flag(onesided)}, return_complex={int(return_complex)}, "
               f"align_to_window={_flag(align_to_window)}) : ")
     _check_stft(self, n_fft, hop_length, win_length, window, prefix)
-    signals = self if self.dim() == 2 else ops.aten.unsqueeze.default.call(self, 0)
-    if align_to_window and win_length < n_fft:     # frames start where their window does
-        left = (n_fft - win_length) // 2
-        signals = ops.aten.constant_pad_nd.default.call(
-            signals, [left, n_fft - win_length - left], 0)
-    frames = 1 + (signals._size[1] - n_fft) // hop_length
-    step = signals._stride[1]
-    framed = ops.aten.as_strided.default.call(
-        signals, (signals._size[0], frames, n_fft), (signals._stride[0], hop_length * step, step),
-        signals._offset)
-    window = padded_window(window, n_fft, win_length)
-    if window is not None:
-        framed = ops.aten.mul.Tensor.call(framed, window)
+    framed = _windowed_frames(self, n_fft, hop_length, win_length, window, align_to_window)
     code = BY_ROOT_N if normalized else NO_SCALING
     if framed._dtype.is_complex:
         if onesided:
