@@ -99,8 +99,6 @@ _LAZY_SUBMODULES = frozenset(
     | {"types", "functional", "library", "overrides", "multiprocessing", "quasirandom"}
     | {"ao", "quantization", "masked", "sparse", "nested", "package", "monitor", "nativert",
        "numa", "contrib"})
-# spectral (issue 18): torch.fft, torch.signal
-_LAZY_SUBMODULES |= {"fft", "signal"}
 # the anomaly switches of torch's top level
 _ANOMALY_FUNCTIONS = {name: ("autograd.anomaly_mode", name) for name in (
     "is_anomaly_enabled", "set_anomaly_enabled", "is_anomaly_check_nan_enabled")}
@@ -165,6 +163,10 @@ _MODULE_FUNCTIONS = {
     "Storage": ("storage", "FloatStorage"),
     "GradScaler": ("amp.grad_scaler", "GradScaler"),
 }
+# spectral (issue 18): torch.fft, torch.signal, and torch.signal.windows, which torch's
+# namespace also holds as torch.windows
+_LAZY_SUBMODULES |= {"fft", "signal"}
+_MODULE_FUNCTIONS["windows"] = ("signal", "windows")
 
 
 def __getattr__(name: str):

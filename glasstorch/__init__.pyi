@@ -158,6 +158,7 @@ from glasstorch.random import set_rng_state as set_rng_state
 from glasstorch.random import thread_safe_generator as thread_safe_generator
 from glasstorch.serialization import load as load
 from glasstorch.serialization import save as save
+from glasstorch.signal import windows as windows
 from glasstorch.storage import TypedStorage as TypedStorage
 AcceleratorError: builtins.type
 BFloat16Storage: Any

@@ -95,7 +95,6 @@ CLAIMED = {
     "and 16)": """
         ctc_loss embedding_bag gru gru_cell lstm lstm_cell native_norm norm_except_dim
         rnn_relu rnn_relu_cell rnn_tanh rnn_tanh_cell""",
-    "spectral functions and windows (issue 18)": "windows",
     "sparse tensors (no issue filed yet; torch.sparse imports as a shell)": """
         sparse_bsc_tensor sparse_bsr_tensor sparse_compressed_tensor sparse_coo_tensor
         sparse_csc_tensor sparse_csr_tensor""",
