@@ -50,6 +50,17 @@ def _workers(x: np.ndarray) -> int:
     return get_num_threads() if x.size >= 1 << 16 else 1
 
 
+def _scipy(name: str, x: np.ndarray, dim, norm: str, sizes=None) -> np.ndarray:
+    """scipy.fft's transform `name` (``"fft"``, ``"irfft"``, ...) of `x` over `dim`: its
+    1-D form for one dim (less overhead per call), its N-D form (``fftn``) otherwise;
+    `sizes` are the signal sizes of the dims, where they are not `x`'s."""
+    transforms = scipy_fft()
+    if len(dim) == 1:
+        return getattr(transforms, name)(x, sizes and sizes[0], dim[0], norm,
+                                         workers=_workers(x))
+    return getattr(transforms, name + "n")(x, sizes, dim, norm, workers=_workers(x))
+
+
 # ----------------------------------------------------------------------------------
 # Meta rules: dtype checks and torch's result layout
 # ----------------------------------------------------------------------------------
@@ -164,9 +175,8 @@ def fft_c2c(self, dim, normalization, forward, *, out):
     if not dim or self.size == 0:
         out[...] = self
         return
-    transform = scipy_fft().fftn if forward else scipy_fft().ifftn
     norm = _SCIPY_NORM[forward][normalization]
-    out[...] = transform(self, axes=dim, norm=norm, workers=_workers(self))
+    out[...] = _scipy("fft" if forward else "ifft", self, dim, norm)
 
 
 @op("_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor",
@@ -178,9 +188,7 @@ def fft_r2c(self, dim, normalization, onesided, *, out):
     _refuse_half(self)
     if self.size == 0:
         return
-    transform = scipy_fft().rfftn if onesided else scipy_fft().fftn
-    norm = _SCIPY_NORM[True][normalization]
-    out[...] = transform(self, axes=dim, norm=norm, workers=_workers(self))
+    out[...] = _scipy("rfft" if onesided else "fft", self, dim, _SCIPY_NORM[True][normalization])
 
 
 @op("_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor",
@@ -191,9 +199,8 @@ def fft_c2r(self, dim, normalization, last_dim_size, *, out):
     `dim` holding frequencies ``0 .. last_dim_size // 2``) to a real signal."""
     if out.size == 0:
         return
-    shape = [out.shape[d] for d in dim]
-    norm = _SCIPY_NORM[False][normalization]
-    out[...] = scipy_fft().irfftn(self, s=shape, axes=dim, norm=norm, workers=_workers(self))
+    sizes = [out.shape[d] for d in dim]
+    out[...] = _scipy("irfft", self, dim, _SCIPY_NORM[False][normalization], sizes)
 
 
 # torch's Meta key lays results out as its CUDA FFT does (Note [FFT result layout])
