@@ -166,6 +166,10 @@ _MODULE_FUNCTIONS = {
     "Storage": ("storage", "FloatStorage"),
     "GradScaler": ("amp.grad_scaler", "GradScaler"),
 }
+# spectral (issue 18): torch.fft, torch.signal, and torch.signal.windows, which torch's
+# namespace also holds as torch.windows
+_LAZY_SUBMODULES |= {"fft", "signal"}
+_MODULE_FUNCTIONS["windows"] = ("signal", "windows")
 
 
 def __getattr__(name: str):

@@ -92,9 +92,6 @@ CLAIMED = {
     "convolution, pooling, normalization, recurrent and loss kernels (issues 15 "
     "and 16)": """
         embedding_bag native_norm""",
-    "spectral functions and windows (issue 18)": """
-        fft signal windows stft istft bartlett_window blackman_window hamming_window hann_window
-        kaiser_window""",
     "sparse tensors (no issue filed yet; torch.sparse imports as a shell)": """
         sparse_bsc_tensor sparse_bsr_tensor sparse_compressed_tensor sparse_coo_tensor
         sparse_csc_tensor sparse_csr_tensor""",
@@ -110,7 +107,6 @@ CLAIMED = {
 CLAIMED_TENSOR = {
     "linear algebra (issue 18)": """
         eig geqrf lstsq matrix_exp matrix_power orgqr ormqr pinverse qr solve symeig""",
-    "spectral functions (issue 18)": "stft istft",
     "sparse tensors (no issue filed yet)": """
         ccol_indices coalesce col_indices crow_indices dense_dim indices is_coalesced
         is_sparse_csr row_indices sparse_dim sparse_mask to_dense to_sparse to_sparse_bsc
@@ -125,7 +121,6 @@ def names(table: dict) -> dict:
 
 # torch modules another issue builds (the modules of the areas above).
 CLAIMED_MODULES = {
-    "linear algebra, spectral functions and windows (issue 18)": "torch.fft torch.signal",
     "recurrent networks, attention and the rest of nn.utils (issue 16)": """
         torch.nn.utils.stateless""",
     "torch.func (issue 21)": "torch.func",

@@ -51,6 +51,9 @@ LAYERS = {
     # torch.masked: masked reductions and normalizations, written over the namespace as a
     # torch user writes them
     "masked": ("glasstorch/masked/",),
+    # spectral (issue 18): torch.fft over aten; torch.signal written in torch operators
+    "fft": ("glasstorch/fft/",),
+    "signal": ("glasstorch/signal/",),
     # torch.distributed: the process-group API (nn.parallel's DistributedDataParallel
     # asks it whether a group exists)
     "distributed": ("glasstorch/distributed/",),
@@ -107,6 +110,8 @@ MAY_IMPORT = {
     "special": ("aten",),
     "distributions": CORE + ("nn", "namespace"),
     "masked": CORE + ("namespace",),
+    "fft": ("aten",),
+    "signal": CORE + ("namespace",),
     "distributed": CORE + ("namespace",),
     "distributed optim": CORE + ("distributed", "optim", "namespace"),
     "entry points": CORE + ("utils", "nn", "distributed", "namespace"),

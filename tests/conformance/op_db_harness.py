@@ -119,6 +119,17 @@ RESAMPLING = frozenset("""
     nn.functional.pixel_unshuffle nn.functional.channel_shuffle grid_sampler_3d
 """.split())
 
+# The spectral records of issue 18 (torch.fft, stft / istft, torch.signal.windows).
+SPECTRAL = frozenset("""
+    fft.fft fft.ifft fft.fft2 fft.ifft2 fft.fftn fft.ifftn fft.rfft fft.irfft fft.rfft2
+    fft.irfft2 fft.rfftn fft.irfftn fft.hfft fft.ihfft fft.hfft2 fft.ihfft2 fft.hfftn
+    fft.ihfftn fft.fftshift fft.ifftshift stft istft
+    signal.windows.bartlett signal.windows.blackman signal.windows.cosine
+    signal.windows.exponential signal.windows.gaussian signal.windows.general_cosine
+    signal.windows.general_hamming signal.windows.hamming signal.windows.hann
+    signal.windows.kaiser signal.windows.nuttall
+""".split())
+
 # The pooling, embedding-bag and remaining loss records of issue 15 (items 2, 5, 6).
 POOLING = frozenset("""
     nn.functional.max_pool1d nn.functional.max_pool2d nn.functional.max_pool3d
@@ -138,7 +149,8 @@ TRANSFORMER = frozenset({"nn.functional.multi_head_attention_forward"})
 FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPERATORS,
             "resampling": lambda entry: entry.name in RESAMPLING,
             "transformer": lambda entry: entry.name in TRANSFORMER,
-            "pooling": lambda entry: entry.name in POOLING}
+            "pooling": lambda entry: entry.name in POOLING,
+            "spectral": lambda entry: entry.name in SPECTRAL}
 
 # torch.special's records and torch.masked's (issue 18, items 3 and 5).
 FAMILIES.update({"special": lambda entry: entry.name.startswith("special."),

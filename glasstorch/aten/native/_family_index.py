@@ -27,7 +27,9 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
  'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
  'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique')
+ 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique', 'spectral.fft',
+ 'spectral.fft_functions', 'spectral.fft_helpers', 'spectral.fft_nd', 'spectral.stft',
+ 'spectral.istft', 'spectral.windows')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -394,7 +396,19 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                         'function:_histogramdd_from_bin_tensors',
  'sorting.sort': 'function:argsort function:msort function:sort function:topk '
                  'method:argsort method:msort method:sort method:topk',
- 'sorting.unique': 'function:_unique function:_unique2'}
+ 'sorting.unique': 'function:_unique function:_unique2',
+ 'spectral.fft': 'function:_fft_c2c function:_fft_c2r function:_fft_r2c',
+ 'spectral.fft_functions': 'fft:fft_fft fft:fft_hfft fft:fft_ifft fft:fft_ihfft '
+                           'fft:fft_irfft fft:fft_rfft',
+ 'spectral.fft_helpers': 'fft:fft_fftfreq fft:fft_fftshift fft:fft_ifftshift '
+                         'fft:fft_rfftfreq',
+ 'spectral.fft_nd': 'fft:fft_fft2 fft:fft_fftn fft:fft_hfft2 fft:fft_hfftn fft:fft_ifft2 '
+                    'fft:fft_ifftn fft:fft_ihfft2 fft:fft_ihfftn fft:fft_irfft2 '
+                    'fft:fft_irfftn fft:fft_rfft2 fft:fft_rfftn',
+ 'spectral.istft': 'function:istft method:istft',
+ 'spectral.stft': 'function:stft method:stft',
+ 'spectral.windows': 'function:bartlett_window function:blackman_window '
+                     'function:hamming_window function:hann_window function:kaiser_window'}
 
 OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'indexing.advanced': 'index index_put index_put_',
@@ -612,4 +626,13 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'sorting.histogramdd': '_histogramdd_bin_edges _histogramdd_from_bin_cts '
                         '_histogramdd_from_bin_tensors',
  'sorting.sort': 'argsort msort sort topk',
- 'sorting.unique': '_unique _unique2 unique_consecutive unique_dim unique_dim_consecutive'}
+ 'sorting.unique': '_unique _unique2 unique_consecutive unique_dim unique_dim_consecutive',
+ 'spectral.fft': '_fft_c2c _fft_c2r _fft_r2c',
+ 'spectral.fft_functions': 'fft_fft fft_hfft fft_ifft fft_ihfft fft_irfft fft_rfft',
+ 'spectral.fft_helpers': 'fft_fftfreq fft_fftshift fft_ifftshift fft_rfftfreq',
+ 'spectral.fft_nd': 'fft_fft2 fft_fftn fft_hfft2 fft_hfftn fft_ifft2 fft_ifftn fft_ihfft2 '
+                    'fft_ihfftn fft_irfft2 fft_irfftn fft_rfft2 fft_rfftn',
+ 'spectral.istft': 'istft',
+ 'spectral.stft': 'stft',
+ 'spectral.windows': 'bartlett_window blackman_window hamming_window hann_window '
+                     'kaiser_window'}
