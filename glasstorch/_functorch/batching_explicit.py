@@ -1,0 +1,197 @@
+"""Explicit batching rules: operators whose arguments mean more than dims, sizes or
+broadcasting (Note [Batching rules from declarations] in batching_rules.py).
+
+Each rule is ``rule(op, entry, args)``: `entry` is the running vmap (its level and
+batch size); the rule runs operators on the batch-in-front values and wraps what
+they return.
+"""
+from __future__ import annotations
+
+from ..aten.dispatcher import operator_entry
+from ..aten.meta.shape import wrap_dim
+from .batching_fallback import per_sample
+from .batched_tensor import CONTROL_FLOW, ITEM, align, front, materialise, wrap
+
+
+def _call(name: str, overload: str = "default"):
+    return operator_entry(name, overload)
+
+
+def _refuse_item(op, entry, args):
+    raise RuntimeError(ITEM)
+
+
+def _refuse_control_flow(op, entry, args):
+    raise RuntimeError(CONTROL_FLOW)
+
+
+# ----------------------------------------------------------------------------------
+# Products
+# ----------------------------------------------------------------------------------
+def _matrices(args: tuple, entry) -> list:
+    """The tensor arguments with the batch in front where they have one."""
+    return [a if (m := front(a, entry.level)) is None else m for a in args]
+
+
+def _by_matmul(op, entry, args):
+    """mm and bmm: matmul of the values broadcasts the batch of either side."""
+    a, b = _matrices(args[:2], entry)
+    return wrap(_call("matmul")(a, b), entry.level)
+
+
+def _mv(op, entry, args):
+    matrix, vector = _matrices(args[:2], entry)
+    column = _call("unsqueeze")(vector, -1)
+    return wrap(_call("squeeze", "dim")(_call("matmul")(matrix, column), -1), entry.level)
+
+
+def _dot(op, entry, args):
+    a, b = _matrices(args[:2], entry)
+    return wrap(_call("sum", "dim_IntList")(_call("mul", "Tensor")(a, b), [-1], False, None),
+                entry.level)
+
+
+def _addmm(op, entry, args):
+    bias, mat1, mat2, beta, alpha = args
+    product = _call("matmul")(*_matrices((mat1, mat2), entry))
+    moved = front(bias, entry.level)
+    bias = bias if moved is None else align(moved, 2)
+    if alpha != 1:
+        product = _call("mul", "Scalar")(product, alpha)
+    if beta == 0:
+        result = _call("add", "Tensor")(product, _call("mul", "Scalar")(bias, 0), 1)
+    else:
+        result = _call("add", "Tensor")(product, bias, beta) if beta == 1 else \
+            _call("add", "Tensor")(product, _call("mul", "Scalar")(bias, beta), 1)
+    if result.dim() == 2:               # nothing batched but the bias: give it its batch
+        result = materialise(result, entry.level, entry.batch_size)
+    return wrap(result, entry.level)
+
+
+def _convolution(op, entry, args):
+    """A batched input folds its batch into the conv's own; a batched weight runs per
+    sample."""
+    value, weight, bias = args[0], args[1], args[2]
+    moved = front(value, entry.level)
+    if moved is None or front(weight, entry.level) is not None or \
+            (bias is not None and front(bias, entry.level) is not None):
+        return per_sample(op, entry, args)
+    size = tuple(moved._size)
+    folded = _call("reshape")(moved, (size[0] * size[1],) + size[2:])
+    out = op.call(folded, *args[1:])
+    return wrap(_call("reshape")(out, size[:2] + tuple(out._size[1:])), entry.level)
+
+
+# ----------------------------------------------------------------------------------
+# Whole-tensor reductions: the sample flattened, reduced along its one dim
+# ----------------------------------------------------------------------------------
+def _flat(args: tuple, entry):
+    moved = front(args[0], entry.level)
+    return _call("reshape")(moved, (entry.batch_size, -1))
+
+
+def _whole(name: str, overload: str, extra=lambda args: ()):
+    def reduce_whole(op, entry, args):
+        flat = _flat(args, entry)
+        return wrap(_call(name, overload)(flat, *extra(args)), entry.level)
+    return reduce_whole
+
+
+# ----------------------------------------------------------------------------------
+# Views whose arguments are not plain dims
+# ----------------------------------------------------------------------------------
+def _permute(op, entry, args):
+    moved = front(args[0], entry.level)
+    rank = args[0].dim()
+    dims = [0] + [wrap_dim(d, rank) + 1 for d in args[1]]
+    return wrap(op.call(moved, dims), entry.level)
+
+
+def _t(op, entry, args):
+    moved = front(args[0], entry.level)
+    if args[0].dim() < 2:
+        return wrap(_call("alias")(moved), entry.level)
+    return wrap(_call("transpose", "int")(moved, 1, 2), entry.level)
+
+
+def _squeeze(op, entry, args):
+    moved = front(args[0], entry.level)
+    dims = [d + 1 for d, s in enumerate(args[0]._size) if s == 1]
+    return wrap(_call("squeeze", "dims")(moved, dims), entry.level)
+
+
+def _expand(op, entry, args):
+    size = tuple(args[1])
+    moved = align(front(args[0], entry.level), len(size))
+    return wrap(op.call(moved, (entry.batch_size,) + size, *args[2:]), entry.level)
+
+
+def _view(op, entry, args):
+    """`view` of a batch-in-front value; where moving the batch left strides that
+    cannot be viewed so, a reshape (torch's rule copies there too)."""
+    moved = front(args[0], entry.level)
+    size = (entry.batch_size,) + tuple(args[1])
+    try:
+        return wrap(op.call(moved, size), entry.level)
+    except RuntimeError:
+        if moved is args[0]._value:
+            raise
+        return wrap(_call("reshape")(moved, size), entry.level)
+
+
+def _roll(op, entry, args):
+    if not args[2]:                    # rolls the flattened tensor
+        return per_sample(op, entry, args)
+    moved = front(args[0], entry.level)
+    rank = args[0].dim()
+    return wrap(op.call(moved, args[1], [wrap_dim(d, rank) + 1 for d in args[2]]),
+                entry.level)
+
+
+def _index(op, entry, args):
+    """Advanced indexing of a batched tensor by unbatched indices next to each other
+    (so that the indexed dims stay in place behind the batch); anything else runs
+    per sample."""
+    moved = front(args[0], entry.level)
+    indices = list(args[1])
+    used = [i for i, index in enumerate(indices) if index is not None]
+    if moved is None or not used or used != list(range(used[0], used[-1] + 1)) or any(
+            front(indices[i], entry.level) is not None for i in used):
+        return per_sample(op, entry, args)
+    return wrap(op.call(moved, [None] + indices), entry.level)
+
+
+def _inplace_view(name: str, overload: str):
+    """An in-place view (`t_`, `squeeze_`): the view made out of place, then taken on
+    by the batched tensor itself."""
+    def restride(op, entry, args):
+        view = _call(name, overload)(*args)
+        target = args[0]
+        target._value, target._bdim = view._value, view._bdim
+        target._size, target._stride, target._offset = view._size, view._stride, view._offset
+        return target
+    return restride
+
+
+RULES = {
+    "_local_scalar_dense": _refuse_item,
+    "is_nonzero": _refuse_control_flow,
+    "equal": _refuse_control_flow,
+    "mm": _by_matmul, "bmm": _by_matmul, "mv": _mv, "dot": _dot, "addmm": _addmm,
+    "convolution": _convolution,
+    "sum": _whole("sum", "dim_IntList", lambda args: ([1], False, args[1])),
+    "mean": _whole("mean", "dim", lambda args: ([1], False, args[1])),
+    "prod": _whole("prod", "dim_int", lambda args: (1, False, args[1])),
+    "max": _whole("amax", "default", lambda args: ([1], False)),
+    "min": _whole("amin", "default", lambda args: ([1], False)),
+    "all": _whole("all", "dim", lambda args: (1, False)),
+    "any": _whole("any", "dim", lambda args: (1, False)),
+    "norm.Scalar": _whole("norm", "ScalarOpt_dim", lambda args: (args[1], [1], False)),
+    "permute": _permute, "t": _t, "squeeze": _squeeze, "expand": _expand, "view": _view,
+    "_unsafe_view": _view, "roll": _roll, "index.Tensor": _index,
+    "squeeze_": _inplace_view("squeeze", "default"), "squeeze_.dim": _inplace_view("squeeze", "dim"),
+    "squeeze_.dims": _inplace_view("squeeze", "dims"), "t_": _inplace_view("t", "default"),
+    "transpose_": _inplace_view("transpose", "int"),
+    "swapaxes_": _inplace_view("transpose", "int"), "swapdims_": _inplace_view("transpose", "int"),
+    "unsqueeze_": _inplace_view("unsqueeze", "default"),
+}
