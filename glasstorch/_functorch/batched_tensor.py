@@ -29,6 +29,7 @@ import threading
 from .._tensor import Tensor
 from ..aten.dispatcher import operator_entry
 from ..c10.dispatch_key import BATCHED, DispatchKey, KEYS_BY_DEVICE_TYPE
+from ..c10.tensor_impl import set_batched_alias
 
 _PLAIN_KEYS = int(DispatchKey.ADInplaceOrView | DispatchKey.CPU | DispatchKey.Meta)
 
@@ -82,6 +83,23 @@ def add_batch_dim(value: Tensor, bdim: int, level: int) -> BatchedTensor:
     t._keys = BATCHED | (value._keys & _PLAIN_KEYS or KEYS_BY_DEVICE_TYPE[value._device.type])
     t._autograd = None
     return t
+
+
+def _alias(source: BatchedTensor, alias) -> BatchedTensor:
+    """`make_view` of a batched tensor with its own geometry (autograd's saved values,
+    `unpack_dual`'s primal): a batched tensor over the same value. Any other geometry
+    has no meaning for a batched tensor, whose memory is not its own."""
+    if (alias._size, alias._stride, alias._offset, alias._dtype) != \
+            (source._size, source._stride, source._offset, source._dtype):
+        raise RuntimeError("vmap: a view of a batched tensor was made from its memory; "
+                           "views of batched tensors go through their operators")
+    result = add_batch_dim(source._value, source._bdim, source._level)
+    result._base = alias._base
+    result._keys |= alias._keys
+    return result
+
+
+set_batched_alias(_alias)
 
 
 def batch_level(value) -> int:

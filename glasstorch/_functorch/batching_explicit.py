@@ -161,6 +161,63 @@ def _index(op, entry, args):
     return wrap(op.call(moved, [None] + indices), entry.level)
 
 
+# ----------------------------------------------------------------------------------
+# nll_loss: the batch folded into the loss's own, reduced per sample afterwards
+# ----------------------------------------------------------------------------------
+_NONE, _MEAN = 0, 1
+
+
+def _nll_folded(entry, self, target):
+    """self and target with the batch in front, and folded into their first dim."""
+    s = materialise(self, entry.level, entry.batch_size)
+    t = materialise(target, entry.level, entry.batch_size)
+    if self.dim() == 1:                 # one sample of one class vector: no dim to fold into
+        return s, t, s, t
+    return s, t, s.reshape((-1,) + tuple(s._size[2:])), t.reshape(-1)
+
+
+def _nll_total(target, weight, ignore_index: int, dtype):
+    """Each sample's total weight: the weights of its targets that are not ignored."""
+    valid = target.ne(ignore_index)
+    if weight is None:
+        picked = valid.to(dtype)
+    else:
+        picked = weight[target.where(valid, 0)] * valid
+    return picked.sum(list(range(1, target.dim()))) if target.dim() > 1 else picked
+
+
+def _nll_loss_forward(op, entry, args):
+    self, target, weight, reduction, ignore_index = args
+    if weight is not None and front(weight, entry.level) is not None:
+        return per_sample(op, entry, args)
+    s, t, folded_self, folded_target = _nll_folded(entry, self, target)
+    losses = op.call(folded_self, folded_target, weight, _NONE, ignore_index)[0].reshape(t._size)
+    total = _nll_total(t, weight, ignore_index, self.dtype)
+    if reduction != _NONE:
+        if losses.dim() > 1:
+            losses = losses.sum(list(range(1, losses.dim())))
+        if reduction == _MEAN:
+            losses = losses / total
+    return wrap((losses, total), entry.level)
+
+
+def _nll_loss_backward(op, entry, args):
+    grad, self, target, weight, reduction, ignore_index, total_weight = args
+    if weight is not None and front(weight, entry.level) is not None:
+        return per_sample(op, entry, args)
+    s, t, folded_self, folded_target = _nll_folded(entry, self, target)
+    upstream = materialise(grad, entry.level, entry.batch_size)
+    if reduction != _NONE:
+        if reduction == _MEAN:
+            upstream = upstream / materialise(total_weight, entry.level, entry.batch_size)
+        upstream = upstream.reshape((-1,) + (1,) * (t.dim() - 1)).expand(t._size)
+    folded_grad = upstream if self.dim() == 1 else upstream.reshape(-1)
+    unused = folded_self.new_zeros(())
+    result = op.call(folded_grad, folded_self, folded_target, weight, _NONE, ignore_index,
+                     unused)
+    return wrap(result.reshape(s._size), entry.level)
+
+
 def _inplace_view(name: str, overload: str):
     """An in-place view (`t_`, `squeeze_`): the view made out of place, then taken on
     by the batched tensor itself."""
@@ -194,4 +251,5 @@ RULES = {
     "transpose_": _inplace_view("transpose", "int"),
     "swapaxes_": _inplace_view("transpose", "int"), "swapdims_": _inplace_view("transpose", "int"),
     "unsqueeze_": _inplace_view("unsqueeze", "default"),
+    "nll_loss_forward": _nll_loss_forward, "nll_loss_backward": _nll_loss_backward,
 }

@@ -110,8 +110,16 @@ def _stacked(results: list, level: int):
 # Randomness (Note [Randomness under vmap])
 # ----------------------------------------------------------------------------------
 def is_random(op: OpOverload) -> bool:
-    return op._schema.name.rstrip("_") in _RANDOM_NAMES or any(
-        a.type.base == "Generator" for a in op._schema.arguments)
+    """Whether `op` draws random numbers (its schema takes a generator, or it is one of
+    the few random operators whose schemas do not)."""
+    found = _RANDOM.get(op)
+    if found is None:
+        found = _RANDOM[op] = op._schema.name.rstrip("_") in _RANDOM_NAMES or any(
+            a.type.base == "Generator" for a in op._schema.arguments)
+    return found
+
+
+_RANDOM: dict = {}           # OpOverload -> whether it is random
 
 
 def _generator(op: OpOverload, args: tuple):

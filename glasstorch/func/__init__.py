@@ -7,7 +7,9 @@ parameters and buffers it is given.
 """
 from .._functorch.eager_transforms import grad, grad_and_value, jvp, linearize, vjp
 from .._functorch.jacobians import hessian, jacfwd, jacrev
+from .._functorch.module_state import (functional_call, replace_all_batch_norm_modules_,
+                                      stack_module_state)
 from .._functorch.vmap import vmap
 
 __all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd",
-           "hessian"]
+           "hessian", "functional_call", "stack_module_state", "replace_all_batch_norm_modules_"]
