@@ -69,17 +69,49 @@ def _addmm(op, entry, args):
 
 
 def _convolution(op, entry, args):
-    """A batched input folds its batch into the conv's own; a batched weight runs per
-    sample."""
+    """A batched input alone folds its batch into the conv's own; a batched weight (or
+    bias) becomes groups: the samples' channels side by side, one group set each."""
     value, weight, bias = args[0], args[1], args[2]
-    moved = front(value, entry.level)
-    if moved is None or front(weight, entry.level) is not None or \
-            (bias is not None and front(bias, entry.level) is not None):
+    if front(weight, entry.level) is None and (bias is None or front(bias, entry.level) is None):
+        moved = front(value, entry.level)
+        size = tuple(moved._size)
+        folded = moved.reshape((size[0] * size[1],) + size[2:])
+        out = op.call(folded, *args[1:])
+        return wrap(out.reshape(size[:2] + tuple(out._size[1:])), entry.level)
+    if args[6] or value.dim() != weight.dim():       # transposed, or unbatched input
         return per_sample(op, entry, args)
-    size = tuple(moved._size)
-    folded = _call("reshape")(moved, (size[0] * size[1],) + size[2:])
-    out = op.call(folded, *args[1:])
-    return wrap(_call("reshape")(out, size[:2] + tuple(out._size[1:])), entry.level)
+    return _grouped_convolution(op, entry, args)
+
+
+def _grouped_convolution(op, entry, args):
+    value, weight, bias, groups = args[0], args[1], args[2], args[8]
+    size, level = entry.batch_size, entry.level
+    w = materialise(weight, level, size)                       # (B, O, I/g, k...)
+    x = materialise(value, level, size)                        # (B, N, C, spatial...)
+    n, c = x._size[1], x._size[2]
+    x = x.movedim(0, 1).reshape((n, size * c) + tuple(x._size[3:]))
+    w = w.reshape((-1,) + tuple(w._size[2:]))
+    b = None if bias is None else materialise(bias, level, size).reshape(-1)
+    out = op.call(x, w, b, *args[3:8], groups * size)          # (N, B*O, spatial...)
+    out = out.reshape((n, size, -1) + tuple(out._size[2:])).movedim(1, 0)
+    return wrap(out, level)
+
+
+def _fold_leading(op, entry, args):
+    """Operators that treat the planes of their first dim alike (pooling and its
+    backward): every tensor gets the batch, folded into its first dim."""
+    size, level = entry.batch_size, entry.level
+    new = list(args)
+    for i in op.tensor_args:
+        if args[i] is not None:
+            batched = materialise(args[i], level, size)
+            new[i] = batched.reshape((-1,) + tuple(batched._size[2:]))
+    result = op.call(*new)
+
+    def unfold(folded):
+        return folded.reshape((size, -1) + tuple(folded._size[1:]))
+    return wrap(tuple(unfold(r) for r in result) if isinstance(result, tuple) else unfold(result),
+                level)
 
 
 # ----------------------------------------------------------------------------------
@@ -252,4 +284,9 @@ RULES = {
     "swapaxes_": _inplace_view("transpose", "int"), "swapdims_": _inplace_view("transpose", "int"),
     "unsqueeze_": _inplace_view("unsqueeze", "default"),
     "nll_loss_forward": _nll_loss_forward, "nll_loss_backward": _nll_loss_backward,
+    **{name: _fold_leading for name in (
+        "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool3d_with_indices",
+        "max_pool3d_with_indices_backward", "avg_pool2d", "avg_pool2d_backward", "avg_pool3d",
+        "avg_pool3d_backward", "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward",
+        "_adaptive_avg_pool3d", "_adaptive_avg_pool3d_backward")},
 }

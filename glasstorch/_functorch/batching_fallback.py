@@ -29,7 +29,8 @@ from .batched_tensor import CONTROL_FLOW, batch_level, levels, wrap
 FALLBACK_OPS: set = set()        # qualified names of the operators that ran per sample
 _WARN = [False]
 # random operators whose schemas take no generator
-_RANDOM_NAMES = frozenset({"native_dropout", "dropout", "rrelu", "rrelu_with_noise"})
+_RANDOM_NAMES = frozenset({"native_dropout", "dropout", "rrelu", "rrelu_with_noise", "rand_like",
+                           "randn_like", "randint_like"})
 RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
                 "use the 'same' or 'different' randomness flags on vmap or perform the "
                 "randomness operation out of vmap")
@@ -111,11 +112,13 @@ def _stacked(results: list, level: int):
 # ----------------------------------------------------------------------------------
 def is_random(op: OpOverload) -> bool:
     """Whether `op` draws random numbers (its schema takes a generator, or it is one of
-    the few random operators whose schemas do not)."""
+    the few random operators whose schemas do not; `rand` is random because
+    `rand.generator` is)."""
     found = _RANDOM.get(op)
     if found is None:
         found = _RANDOM[op] = op._schema.name.rstrip("_") in _RANDOM_NAMES or any(
-            a.type.base == "Generator" for a in op._schema.arguments)
+            a.type.base == "Generator" for overload in op.overloadpacket._overloads.values()
+            for a in overload._schema.arguments)
     return found
 
 
@@ -178,8 +181,10 @@ def vmap_mode_kernel(op: OpOverload, keyset: int, args: tuple):
     entry = levels.stack[-1]
     if entry.randomness == "error":
         raise RuntimeError(RANDOM_ERROR)
-    if entry.randomness == "same":
-        return op.redispatch(keyset, args)
-    if op.kind is not SchemaKind.functional:
+    if entry.randomness == "different" and op.kind is not SchemaKind.functional:
         raise RuntimeError(DIFFERENT_INPLACE)
-    return _stacked([op.redispatch(keyset, args) for _ in range(entry.batch_size)], entry.level)
+    with _RuleRunning():              # the kernel's own calls (uniform_ of its result)
+        if entry.randomness == "same":
+            return op.redispatch(keyset, args)
+        draws = [op.redispatch(keyset, args) for _ in range(entry.batch_size)]
+    return _stacked(draws, entry.level)

@@ -29,7 +29,7 @@ Note [Batching rules from declarations]
 """
 from __future__ import annotations
 
-from ..aten.dispatcher import OpOverload, register_fallback
+from ..aten.dispatcher import OpOverload, ops, register_fallback
 from ..aten.meta.shape import wrap_dim
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import DispatchKey
@@ -221,8 +221,16 @@ def same_rank_rule(arguments):
     return same_rank
 
 
+# Composites whose bodies would draw into an unbatched tensor they make: their batched
+# calls take the rule instead (torch gives them batching rules too).
+_RULES_OVER_BODIES = ("rand_like", "randn_like", "randint_like")
+
+
 def install() -> None:
     """Serve the FuncTorchBatched key for every operator, and the vmap-mode key."""
     register_fallback(DispatchKey.FuncTorchBatched, batched_kernel)
     register_fallback(DispatchKey.FuncTorchVmapMode, batching_fallback.vmap_mode_kernel)
+    for name in _RULES_OVER_BODIES:
+        for overload in getattr(ops.aten, name)._overloads.values():
+            overload.register(DispatchKey.FuncTorchBatched, batched_kernel)
 
