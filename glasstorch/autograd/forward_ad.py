@@ -31,6 +31,7 @@ from ..c10.dispatch_key import AUTOGRAD, BATCHED, FORWARD_AD, MATH_BITS, local_k
 from ..c10.tensor_impl import TensorBase, make_view
 from .grad_mode import enable_grad
 from .gradients import grad as autograd_grad
+from .saved import set_tangent_holder
 
 UnpackedDualTensor = collections.namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
@@ -147,6 +148,16 @@ def _hold(tensor, tangent) -> None:
     meta.fw_grad = tangent
     tensor._keys |= AUTOGRAD | FORWARD_AD
     _duals.append(weakref.ref(tensor))
+
+
+def hold_if_active(tensor, tangent) -> None:
+    """Give `tensor` the `tangent` while a forward level is active (a saved output's
+    tangent, when a backward runs under forward mode)."""
+    if _levels:
+        _hold(tensor, tangent)
+
+
+set_tangent_holder(hold_if_active)
 
 
 def _with_layout_of(tensor, tangent, dtype=None):

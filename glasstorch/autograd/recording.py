@@ -410,6 +410,14 @@ def _set_output_tangent(recording, values: dict, tangents: dict, result) -> None
                 held.copy_(tangent)
 
 
+def _save_output_tangents(saved: dict, outputs_read: tuple, result) -> None:
+    """The saved outputs keep their tangents: a backward run under forward mode (a
+    Hessian by forward-over-reverse) differentiates the formulas reading them."""
+    outputs = list(result) if isinstance(result, (tuple, list)) else [result]
+    for name, index in outputs_read:
+        saved[name].tangent = forward_ad.tangent_of(outputs[index])
+
+
 def _functional_kernel(declaration, overload):
     recording = _Recording(declaration, overload)
 
@@ -439,6 +447,8 @@ def _functional_kernel(declaration, overload):
             _attach(node, result, saved, plan.outputs)
         if tangents is not None:
             _output_tangents(recording, args, tangents, result)
+            if mask and plan.outputs:
+                _save_output_tangents(saved, plan.outputs, result)
         return result
     run_autograd.__qualname__ = f"{declaration.name} (autograd: record, then run below)"
     return run_autograd
