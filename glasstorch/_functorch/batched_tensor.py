@@ -28,6 +28,7 @@ import threading
 
 from .._tensor import Tensor
 from ..aten.dispatcher import operator_entry
+from ..aten.meta.shape import wrap_dim
 from ..c10.dispatch_key import BATCHED, DispatchKey, KEYS_BY_DEVICE_TYPE
 from ..c10.tensor_impl import set_batched_alias
 
@@ -121,12 +122,16 @@ def wrap(result, level: int):
     """Results of a call on batch-in-front values, wrapped as batched tensors of `level`."""
     if isinstance(result, Tensor):
         return add_batch_dim(result, 0, level)
-    if isinstance(result, tuple):
-        return type(result)(*[wrap(r, level) for r in result]) \
-            if hasattr(result, "_fields") else tuple(wrap(r, level) for r in result)
+    if isinstance(result, tuple):          # torch.return_types take one sequence
+        return type(result)([wrap(r, level) for r in result])
     if isinstance(result, list):
         return [wrap(r, level) for r in result]
     return result
+
+
+def shift_dim(dim: int, rank: int) -> int:
+    """A sample's `dim` (wrapped against its `rank`) as a dim of the batch-in-front value."""
+    return wrap_dim(dim, rank) + 1
 
 
 def align(value, rank: int):

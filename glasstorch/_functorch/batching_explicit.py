@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from ..aten.dispatcher import operator_entry
 from ..aten.meta.shape import wrap_dim
+from . import batching_nn
 from .batching_fallback import per_sample
-from .batched_tensor import CONTROL_FLOW, ITEM, align, front, materialise, wrap
+from .batched_tensor import CONTROL_FLOW, ITEM, align, front, materialise, shift_dim, wrap
 
 
 def _call(name: str, overload: str = "default"):
@@ -97,23 +98,6 @@ def _grouped_convolution(op, entry, args):
     return wrap(out, level)
 
 
-def _fold_leading(op, entry, args):
-    """Operators that treat the planes of their first dim alike (pooling and its
-    backward): every tensor gets the batch, folded into its first dim."""
-    size, level = entry.batch_size, entry.level
-    new = list(args)
-    for i in op.tensor_args:
-        if args[i] is not None:
-            batched = materialise(args[i], level, size)
-            new[i] = batched.reshape((-1,) + tuple(batched._size[2:]))
-    result = op.call(*new)
-
-    def unfold(folded):
-        return folded.reshape((size, -1) + tuple(folded._size[1:]))
-    return wrap(tuple(unfold(r) for r in result) if isinstance(result, tuple) else unfold(result),
-                level)
-
-
 # ----------------------------------------------------------------------------------
 # Whole-tensor reductions: the sample flattened, reduced along its one dim
 # ----------------------------------------------------------------------------------
@@ -132,6 +116,66 @@ def _whole(name: str, overload: str, extra=lambda args: ()):
 # ----------------------------------------------------------------------------------
 # Views whose arguments are not plain dims
 # ----------------------------------------------------------------------------------
+def _arg_extreme(op, entry, args):
+    """argmax / argmin: over the whole sample (dim None), the sample flattened."""
+    if args[1] is not None:
+        moved = front(args[0], entry.level)
+        if args[0].dim() == 0:
+            return wrap(op.call(moved.unsqueeze(1), 1, False), entry.level)
+        return wrap(op.call(moved, shift_dim(args[1], args[0].dim()), args[2]), entry.level)
+    found = op.call(_flat(args, entry), 1, False)
+    if args[2]:                          # keepdim: every dim of the sample, of size 1
+        found = found.reshape((entry.batch_size,) + (1,) * args[0].dim())
+    return wrap(found, entry.level)
+
+
+def _masked_fill(op, entry, args):
+    """masked_fill with a tensor value (one 0-dim value per sample when batched): a
+    `where` of the aligned tensors, in self's dtype."""
+    self, mask, value = args
+    rank = max(self.dim(), mask.dim())
+    mask, value, self_ = [a if (m := front(a, entry.level)) is None else align(m, rank)
+                          for a in (mask, value, self)]
+    return wrap(_call("where", "self")(mask, value.to(self.dtype), self_), entry.level)
+
+
+def _trace(op, entry, args):
+    moved = front(args[0], entry.level)
+    return wrap(moved.diagonal(0, 1, 2).sum(-1), entry.level)
+
+
+def _repeat(op, entry, args):
+    repeats = tuple(args[1])
+    moved = align(front(args[0], entry.level), len(repeats))
+    return wrap(op.call(moved, (1,) + repeats), entry.level)
+
+
+def _along_index(op, entry, args):
+    """index_select / index_fill: a batched self along an unbatched index (the dim
+    shifted); a batched index or value runs per sample."""
+    moved = front(args[0], entry.level)
+    if moved is None or any(front(a, entry.level) is not None for a in args[2:]):
+        return per_sample(op, entry, args)
+    rank = max(args[0].dim(), 1)
+    if args[0].dim() == 0:
+        return per_sample(op, entry, args)
+    return wrap(op.call(moved, shift_dim(args[1], rank), *args[2:]), entry.level)
+
+
+def _values(rule):
+    """`rule`'s first result alone (``median()`` is ``median.dim``'s values)."""
+    def values(op, entry, args):
+        return rule(op, entry, args)[0]
+    return values
+
+
+def _count_nonzero(op, entry, args):
+    if args[1] is None or args[0].dim() == 0:
+        return wrap(op.call(_flat(args, entry), 1), entry.level)
+    moved = front(args[0], entry.level)
+    return wrap(op.call(moved, shift_dim(args[1], args[0].dim())), entry.level)
+
+
 def _permute(op, entry, args):
     moved = front(args[0], entry.level)
     rank = args[0].dim()
@@ -169,6 +213,13 @@ def _view(op, entry, args):
         if moved is args[0]._value:
             raise
         return wrap(_call("reshape")(moved, size), entry.level)
+
+
+def _reshape_alias(op, entry, args):
+    """`_reshape_alias` names strides computed from the sample's own, which say
+    nothing about the value's: a reshape of the value (a view where it can be one)."""
+    moved = front(args[0], entry.level)
+    return wrap(_call("reshape")(moved, (entry.batch_size,) + tuple(args[1])), entry.level)
 
 
 def _roll(op, entry, args):
@@ -277,14 +328,25 @@ RULES = {
     "any": _whole("any", "dim", lambda args: (1, False)),
     "norm.Scalar": _whole("norm", "ScalarOpt_dim", lambda args: (args[1], [1], False)),
     "permute": _permute, "t": _t, "squeeze": _squeeze, "expand": _expand, "view": _view,
-    "_unsafe_view": _view, "roll": _roll, "index.Tensor": _index,
+    "_unsafe_view": _view, "_reshape_alias": _reshape_alias, "roll": _roll, "index.Tensor": _index,
     "squeeze_": _inplace_view("squeeze", "default"), "squeeze_.dim": _inplace_view("squeeze", "dim"),
     "squeeze_.dims": _inplace_view("squeeze", "dims"), "t_": _inplace_view("t", "default"),
     "transpose_": _inplace_view("transpose", "int"),
     "swapaxes_": _inplace_view("transpose", "int"), "swapdims_": _inplace_view("transpose", "int"),
     "unsqueeze_": _inplace_view("unsqueeze", "default"),
+    "var": _whole("var", "correction", lambda args: ([1], int(args[1]), False)),
+    "std": _whole("std", "correction", lambda args: ([1], int(args[1]), False)),
+    "var_mean": _whole("var_mean", "correction", lambda args: ([1], int(args[1]), False)),
+    "std_mean": _whole("std_mean", "correction", lambda args: ([1], int(args[1]), False)),
+    "median": _values(_whole("median", "dim", lambda args: (1, False))),
+    "nanmedian": _values(_whole("nanmedian", "dim", lambda args: (1, False))),
+    "count_nonzero": _count_nonzero, "trace": _trace, "repeat": _repeat,
+    "index_select": _along_index, "index_fill.int_Tensor": _along_index,
+    "index_fill.int_Scalar": _along_index,
+    **batching_nn.RULES,
+    "argmax": _arg_extreme, "argmin": _arg_extreme, "masked_fill.Tensor": _masked_fill,
     "nll_loss_forward": _nll_loss_forward, "nll_loss_backward": _nll_loss_backward,
-    **{name: _fold_leading for name in (
+    **{name: batching_nn.fold for name in (
         "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool3d_with_indices",
         "max_pool3d_with_indices_backward", "avg_pool2d", "avg_pool2d_backward", "avg_pool3d",
         "avg_pool3d_backward", "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward",

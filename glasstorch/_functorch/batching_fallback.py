@@ -100,8 +100,8 @@ def _stacked(results: list, level: int):
     if isinstance(first, TensorBase):
         return wrap(operator_entry("stack", "default")(results, 0), level)
     if isinstance(first, (tuple, list)):
-        parts = [_stacked([r[i] for r in results], level) for i in range(len(first))]
-        return type(first)(*parts) if hasattr(first, "_fields") else type(first)(parts)
+        return type(first)([_stacked([r[i] for r in results], level)
+                            for i in range(len(first))])
     if all(r == first for r in results):
         return first
     raise RuntimeError(CONTROL_FLOW)

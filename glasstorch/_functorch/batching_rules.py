@@ -30,13 +30,12 @@ Note [Batching rules from declarations]
 from __future__ import annotations
 
 from ..aten.dispatcher import OpOverload, ops, register_fallback
-from ..aten.meta.shape import wrap_dim
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import DispatchKey
 from ..c10.tensor_impl import TensorBase
 from . import batching_explicit, batching_fallback
 from .batched_tensor import (BatchedTensor, add_batch_dim, align, current_level, front,
-                             materialise, wrap)
+                             materialise, shift_dim, wrap)
 
 # Operators that are elementwise although declared in another form (activations written
 # as structured kernels, the *_like factories, copies).
@@ -49,15 +48,19 @@ ELEMENTWISE = frozenset({
     "sigmoid_backward", "tanh_backward", "hardsigmoid", "hardswish", "mish", "celu", "selu",
     "logit", "nan_to_num", "clamp", "clamp_min", "clamp_max", "lerp", "where", "addcmul",
     "addcdiv", "native_dropout_backward", "_conj_physical", "conj_physical", "resolve_conj",
-    "resolve_neg", "bernoulli", "positive", "sgn", "mse_loss_backward"})
+    "resolve_neg", "bernoulli", "positive", "sgn", "complex", "polar", "ldexp", "isclose",
+    "nextafter", "mvlgamma", "frexp", "log_sigmoid_forward", "log_sigmoid_backward"})
 DIM_ARGUMENTS = frozenset({"dim", "dims", "dim0", "dim1", "dim2", "start_dim", "end_dim",
                            "source", "destination"})
 # ops of one tensor, taking dims, whose dims may name the end (one past the last dim)
-_ONE_PAST = frozenset({"unsqueeze"})
+_ONE_PAST = frozenset({"unsqueeze", "diag_embed"})
 SAME_RANK = frozenset({
     "cat", "stack", "gather", "scatter", "scatter_add", "scatter_reduce", "take_along_dim",
     "_softmax_backward_data", "_log_softmax_backward_data", "index_add", "index_copy",
-    "masked_scatter", "slice_scatter", "select_scatter", "diagonal_scatter"})
+    "slice_scatter", "select_scatter", "diagonal_scatter"})
+# operators of one tensor whose dims do not say where they act per sample (renorm's
+# norms run over every other dim): they run per sample
+_NOT_DIM_RULES = frozenset({"renorm", "resize", "resize_as"})
 _SIZE_ARGUMENTS = ("size",)
 
 
@@ -95,9 +98,11 @@ def derive_rule(op: OpOverload):
         return batching_fallback.random_rule(explicit or _generic(op, name, decl))
     if explicit is not None:
         return explicit
-    if decl is not None and decl.kind == "composite" and name not in SAME_RANK:
+    generic = _generic(op, name, decl)
+    if decl is not None and decl.kind == "composite" and generic is not elementwise \
+            and name not in SAME_RANK:
         return _decomposed(decl.form.body)
-    return _generic(op, name, decl) or batching_fallback.per_sample
+    return generic or batching_fallback.per_sample
 
 
 def _generic(op: OpOverload, name: str, decl):
@@ -110,7 +115,8 @@ def _generic(op: OpOverload, name: str, decl):
     arguments = op._schema.arguments
     if base in SAME_RANK:
         return same_rank_rule(arguments)
-    if kind is SchemaKind.inplace or len(op.tensor_args) != 1 or op.tensor_args[0] != 0:
+    if kind is SchemaKind.inplace or len(op.tensor_args) != 1 or op.tensor_args[0] != 0 \
+            or base in _NOT_DIM_RULES:
         return None
     dims = tuple(i for i, a in enumerate(arguments) if a.name in DIM_ARGUMENTS
                  and a.type.base in ("int", "SymInt"))
@@ -163,13 +169,8 @@ def elementwise(op: OpOverload, entry, args: tuple):
 # ----------------------------------------------------------------------------------
 # Dims and sizes
 # ----------------------------------------------------------------------------------
-def shift_dim(dim: int, rank: int) -> int:
-    """A sample's `dim` (wrapped against its `rank`) as a dim of the batch-in-front value."""
-    return wrap_dim(dim, rank) + 1
-
-
-def _shifted(value, rank: int):
-    if value is None:                    # a reduction over every dim of the sample
+def _shifted(value, rank: int, every_when_empty: bool = False):
+    if value is None or every_when_empty and not value:   # a reduction over every dim
         return list(range(1, rank + 1))
     if isinstance(value, (list, tuple)):
         return [shift_dim(d, rank) for d in value]
@@ -181,32 +182,53 @@ def dim_rule(dims: tuple, sizes: tuple, extra_rank: int):
     def dims_and_sizes(op, entry, args):
         moved = front(args[0], entry.level)
         rank = args[0].dim() + extra_rank
-        if moved is None or rank == 0:    # a 0-dim sample's dim 0 has no batched twin
+        if moved is None:
             return batching_fallback.per_sample(op, entry, args)
+        scalar = rank == 0 and bool(dims)  # a 0-dim sample's dim 0: one of one element
         new = list(args)
-        new[0] = moved
+        new[0] = moved.unsqueeze(1) if scalar else moved
+        rank = max(rank, 1)
         for i in dims:
             if args[i] is None and op._schema.arguments[i].type.base == "int" \
                     and not op._schema.arguments[i].type.is_list:
                 return batching_fallback.per_sample(op, entry, args)
-            new[i] = _shifted(args[i], rank)
+            new[i] = _shifted(args[i], rank, op._schema.arguments[i].type.size == 1)
         for i in sizes:
             new[i] = (entry.batch_size,) + tuple(args[i])
-        return wrap(op.call(*new), entry.level)
+        result = op.call(*new)
+        if scalar:
+            result = _squeezed(result)
+        return wrap(result, entry.level)
     return dims_and_sizes
+
+
+def _squeezed(result):
+    """A 0-dim sample's results: the dim it was given, if it kept it, taken away."""
+    if isinstance(result, tuple):
+        return type(result)([_squeezed(r) for r in result])
+    return result.squeeze(1) if isinstance(result, TensorBase) and result.dim() == 2 else result
 
 
 def same_rank_rule(arguments):
     """Operators whose tensors line up dim by dim: every tensor gets the batch (expanded
     where it has none) and the dims shift past it."""
-    dims = tuple(i for i, a in enumerate(arguments) if a.name in DIM_ARGUMENTS)
+    dims = tuple(i for i, a in enumerate(arguments) if a.name in DIM_ARGUMENTS
+                 and a.type.base in ("int", "SymInt"))
+    # index_add / index_copy: the index is a list of positions along dim, not a tensor
+    # lined up with self (a batched one runs per sample)
+    index = next((i for i, a in enumerate(arguments) if a.name == "index"), None) \
+        if arguments[0].name == "self" and any(a.name == "source" for a in arguments) else None
 
     def same_rank(op, entry, args):
         level, size = entry.level, entry.batch_size
+        if index is not None and front(args[index], level) is not None:
+            return batching_fallback.per_sample(op, entry, args)
         new = list(args)
         rank = None
         for i in op.tensor_args:
             value = args[i]
+            if i == index:
+                continue
             if isinstance(value, (list, tuple)):
                 new[i] = [materialise(v, level, size) for v in value]
                 rank = rank if rank is not None or not value else value[0].dim()
