@@ -8,7 +8,7 @@ left out, each kept here as data with its reason:
   types, quantized and backend-library kernels (mkldnn, miopen, cudnn, fbgemm), sparse
   internals, the multi-GPU batch-norm kernels. glasstorch leaves them out for good.
 * CLAIMED: names another issue builds: linear algebra and spectral functions (18), the
-  convolution, pooling, normalization and recurrent kernels (15, 16), torch.func (21),
+  convolution, pooling, normalization and recurrent kernels (15, 16),
   distributions (20); and the areas no issue is filed for yet (sparse and nested tensors,
   graph capture). They leave this list as that work lands.
 """
@@ -103,8 +103,7 @@ CLAIMED = {
         sparse_csc_tensor sparse_csr_tensor""",
     "nested tensors (no issue filed yet; torch.nested and torch.masked import as shells)":
         "jagged",
-    "torch.func and torch.distributions (issues 21 and "
-    "20)": "func vmap distributions binomial",
+    "torch.distributions (issue 20)": "distributions binomial",
     "torch.export, torch.fx and symbolic shapes (a later issue, as issue 14 says)": """
         SymBool SymFloat SymInt sym_constrain_range sym_constrain_range_for_size sym_float
         sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum""",
@@ -135,9 +134,8 @@ CLAIMED_MODULES = {
         torch.nn.attention torch.nn.utils.fusion torch.nn.utils.init
         torch.nn.utils.memory_format torch.nn.utils.parametrizations torch.nn.utils.parametrize
         torch.nn.utils.prune torch.nn.utils.rnn torch.nn.utils.spectral_norm
-        torch.nn.utils.stateless torch.nn.utils.weight_norm""",
+        torch.nn.utils.weight_norm""",
     "distributions (issue 20)": "torch.distributions",
-    "torch.func (issue 21)": "torch.func",
 }
 
 # Names of torch's submodules left out: namespace -> {reason: names}.
