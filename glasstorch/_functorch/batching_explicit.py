@@ -53,20 +53,21 @@ def _dot(op, entry, args):
 
 
 def _addmm(op, entry, args):
+    """beta * bias + alpha * (mat1 @ mat2), the bias lined up behind the batch; with
+    beta 0 the bias is not read (torch's rule: its NaNs do not show)."""
     bias, mat1, mat2, beta, alpha = args
     product = _call("matmul")(*_matrices((mat1, mat2), entry))
-    moved = front(bias, entry.level)
-    bias = bias if moved is None else align(moved, 2)
     if alpha != 1:
         product = _call("mul", "Scalar")(product, alpha)
     if beta == 0:
-        result = _call("add", "Tensor")(product, _call("mul", "Scalar")(bias, 0), 1)
-    else:
-        result = _call("add", "Tensor")(product, bias, beta) if beta == 1 else \
-            _call("add", "Tensor")(product, _call("mul", "Scalar")(bias, beta), 1)
-    if result.dim() == 2:               # nothing batched but the bias: give it its batch
-        result = materialise(result, entry.level, entry.batch_size)
-    return wrap(result, entry.level)
+        if product.dim() == 2:          # only the bias was batched
+            product = materialise(product, entry.level, entry.batch_size)
+        return wrap(product, entry.level)
+    moved = front(bias, entry.level)
+    bias = bias if moved is None else align(moved, 2)
+    if beta != 1:
+        bias = _call("mul", "Scalar")(bias, beta)
+    return wrap(_call("add", "Tensor")(product, bias, 1), entry.level)
 
 
 def _convolution(op, entry, args):
@@ -329,7 +330,8 @@ RULES = {
     "norm.Scalar": _whole("norm", "ScalarOpt_dim", lambda args: (args[1], [1], False)),
     "permute": _permute, "t": _t, "squeeze": _squeeze, "expand": _expand, "view": _view,
     "_unsafe_view": _view, "_reshape_alias": _reshape_alias, "roll": _roll, "index.Tensor": _index,
-    "squeeze_": _inplace_view("squeeze", "default"), "squeeze_.dim": _inplace_view("squeeze", "dim"),
+    "squeeze_": _inplace_view("squeeze", "default"),
+    "squeeze_.dim": _inplace_view("squeeze", "dim"),
     "squeeze_.dims": _inplace_view("squeeze", "dims"), "t_": _inplace_view("t", "default"),
     "transpose_": _inplace_view("transpose", "int"),
     "swapaxes_": _inplace_view("transpose", "int"), "swapdims_": _inplace_view("transpose", "int"),

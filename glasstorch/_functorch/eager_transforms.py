@@ -64,9 +64,10 @@ def _differentiable(value):
     return alias
 
 
-def _keeps_graph(level: _Level, *trees) -> bool:
-    """Whether the outside can use this level's graph (so it is recorded)."""
-    if not is_grad_enabled():
+def _keeps_graph(level: _Level, grad_enabled: bool, *trees) -> bool:
+    """Whether the outside (where grad mode was `grad_enabled`) can use this level's
+    graph (so it is recorded)."""
+    if not grad_enabled:
         return False
     return level.outer or any(isinstance(v, TensorBase) and v.requires_grad
                               for tree in trees for v in tree_flatten(tree)[0])
@@ -82,15 +83,17 @@ def _zeros_like(value):
     return operator_entry("zeros_like", "default")(value, None, None, None, None, None)
 
 
-def _gradients(outputs: list, inputs: list, cotangents, keep: bool) -> list:
-    found = [o for o in outputs if o.requires_grad]
-    if not found:
+def _gradients(outputs: list, inputs: list, cotangents, keep: bool,
+               again: bool = False) -> list:
+    """The gradients of `outputs` (weighted by `cotangents`) with respect to `inputs`,
+    zeros where unused; `again`: the graph serves later calls too (a vjp_fn)."""
+    if not any(o.requires_grad for o in outputs):
         return [_zeros_like(i) for i in inputs]
     pairs = [(o, c) for o, c in zip(outputs, cotangents or [None] * len(outputs))
              if o.requires_grad]
     grads = autograd_grad([o for o, _ in pairs], inputs,
                           None if cotangents is None else [c for _, c in pairs],
-                          retain_graph=True, create_graph=keep, allow_unused=True)
+                          retain_graph=again or keep, create_graph=keep, allow_unused=True)
     return [g if g is not None else _zeros_like(i) for g, i in zip(grads, inputs)]
 
 
@@ -160,8 +163,9 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
     """
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        grad_enabled = is_grad_enabled()
         with _Level() as level, enable_grad():
-            keep = _keeps_graph(level, args, kwargs)
+            keep = _keeps_graph(level, grad_enabled, args, kwargs)
             new_args, chosen = _with_differentiable(args, argnums)
             output, aux = _split_aux(func(*new_args, **kwargs), has_aux, "grad_and_value(f)(*args)")
             _check_scalar(output)
@@ -234,8 +238,9 @@ def vjp(func: Callable, *primals, has_aux: bool = False):
         >>> vjp_fn(torch.ones(2))
         (tensor([1., 1.]),)
     """
+    grad_enabled = is_grad_enabled()
     with _Level() as level, enable_grad():
-        keep = _keeps_graph(level, primals)
+        keep = _keeps_graph(level, grad_enabled, primals)
         inputs = tree_map(_differentiable, primals)
         output, aux = _split_aux(func(*inputs), has_aux, "vjp(f, *primals)")
         flat_out, out_spec = tree_flatten(output)
@@ -251,9 +256,10 @@ def vjp(func: Callable, *primals, has_aux: bool = False):
             raise RuntimeError(f"Expected pytree structure of cotangents to be the same as "
                                f"pytree structure of outputs to the function. cotangents: "
                                f"{_brief(ct_spec)}, primal output: {_brief(out_spec)}")
+        grad_enabled = is_grad_enabled()
         with _Level() as inner, enable_grad():
-            keep_ct = keep or _keeps_graph(inner, cotangents)
-            grads = _gradients(flat_out, flat_in, flat_ct, keep_ct)
+            keep_ct = keep or _keeps_graph(inner, grad_enabled, cotangents)
+            grads = _gradients(flat_out, flat_in, flat_ct, keep_ct, again=True)
         return _detached(tree_unflatten(grads, in_spec), keep_ct)
     result = (_detached(output, keep), vjp_fn)
     if has_aux:

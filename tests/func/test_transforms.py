@@ -90,8 +90,8 @@ def test_has_aux_argnums_and_structures():
     assert [tuple(j.shape) for pair in jac for j in pair] == [(2, 2)] * 4
     jac = func.jacfwd(lambda a, b: {"p": a * b}, argnums=1)(x, x)
     assert gt.equal(jac["p"], gt.diag(x))
-    out, jvp_out, aux = func.jvp(lambda a: (a.exp(), a.sum()), (x,), (gt.ones(2, dtype=gt.float64),),
-                                 has_aux=True)
+    ones = gt.ones(2, dtype=gt.float64)
+    out, jvp_out, aux = func.jvp(lambda a: (a.exp(), a.sum()), (x,), (ones,), has_aux=True)
     assert gt.allclose(jvp_out, x.exp()) and aux.item() == 3.0
 
 
