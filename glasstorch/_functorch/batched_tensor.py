@@ -190,3 +190,22 @@ def current_level(level: int) -> VmapLevel:
         "vmap: a batched tensor escaped the vmap that created it (it was stored outside the "
         "function, or returned inside a container vmap does not look into). Return it from "
         "the function instead.")
+
+
+def debug_unwrap(tensor, *, recurse: bool = True):
+    """The tensor a batched tensor wraps (all levels down with `recurse`); any other
+    tensor as it is. For looking at values while debugging a vmapped function.
+
+    Example::
+
+        >>> def f(t):
+        ...     print(torch.func.debug_unwrap(t).shape)
+        ...     return t
+        >>> _ = torch.func.vmap(f)(torch.zeros(3, 2))
+        torch.Size([3, 2])
+    """
+    while type(tensor) is BatchedTensor:
+        tensor = tensor._value
+        if not recurse:
+            break
+    return tensor

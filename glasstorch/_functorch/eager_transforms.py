@@ -376,3 +376,30 @@ def linearize(func: Callable, *primals):
     def jvp_fn(*tangents):
         return jvp(func, primals, tangents)[1]
     return output, jvp_fn
+
+
+def functionalize(func: Callable, *, remove: str = "mutations") -> Callable:
+    """`func` with its in-place writes taken out, as torch's functionalization does
+    for graph capture. Eager results are the same either way, so this build runs
+    `func` as it is (there is no graph to rewrite).
+
+    Args:
+        func (Callable): the function.
+        remove (str): "mutations" or "mutations_and_views".
+
+    Returns:
+        A function returning what `func` returns.
+    """
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(f"functionalize(f, remove='mutations'): received invalid argument "
+                             f"for remove={remove}. Valid options are:\n     remove='mutations': "
+                             f"all inplace and out= operators will be removed from the program, "
+                             f"and replaced with their out-of-place equivalents.\n     "
+                             f"remove='mutations_and_views': In addition to the above, all "
+                             f"aliasing operators {{view}} will be replaced with their "
+                             f"non-aliasing counterparts, {{view}}_copy.\n")
+
+    @functools.wraps(func)
+    def functionalized(*args, **kwargs):
+        return func(*args, **kwargs)
+    return functionalized

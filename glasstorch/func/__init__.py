@@ -5,11 +5,14 @@ key; `grad`, `vjp`, `jvp`, `jacrev`, `jacfwd` and `hessian` differentiate functi
 composing with `vmap` and with each other; `functional_call` runs a module with the
 parameters and buffers it is given.
 """
-from .._functorch.eager_transforms import grad, grad_and_value, jvp, linearize, vjp
+from .._functorch.batched_tensor import debug_unwrap
+from .._functorch.eager_transforms import (functionalize, grad, grad_and_value, jvp, linearize,
+                                           vjp)
 from .._functorch.jacobians import hessian, jacfwd, jacrev
 from .._functorch.module_state import (functional_call, replace_all_batch_norm_modules_,
                                       stack_module_state)
 from .._functorch.vmap import vmap
 
 __all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd",
-           "hessian", "functional_call", "stack_module_state", "replace_all_batch_norm_modules_"]
+           "hessian", "functional_call", "stack_module_state", "replace_all_batch_norm_modules_",
+           "functionalize", "debug_unwrap"]

@@ -95,6 +95,15 @@ def test_has_aux_argnums_and_structures():
     assert gt.allclose(jvp_out, x.exp()) and aux.item() == 3.0
 
 
+def test_functionalize_gives_the_functions_results():
+    def f(x):
+        y = x.clone()
+        y.add_(1)
+        return y * 2
+    x = gt.tensor([1., 2.])
+    assert gt.equal(func.functionalize(f)(x), f(x))
+
+
 def test_results_do_not_leak_inner_graphs_but_compose_with_outer_autograd():
     x = gt.tensor([1., 2.], dtype=gt.float64)
     assert not func.grad(lambda a: (a ** 3).sum())(x).requires_grad
@@ -121,6 +130,7 @@ ERRORS = [
     ("jvp structure", lambda m, x: m.func.jvp(lambda t: t, (x,), (x, x))),
     ("jvp size", lambda m, x: m.func.jvp(lambda t: t, (x,), (x[:2],))),
     ("jacrev argnum", lambda m, x: m.func.jacrev(lambda t: t, argnums=2)(x)),
+    ("functionalize remove", lambda m, x: m.func.functionalize(lambda t: t, remove="bad")),
 ]
 
 

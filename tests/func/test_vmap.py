@@ -148,3 +148,11 @@ def test_errors_match_torch(name):
     with pytest.raises(type(expected.value)) as got:
         call(gt, gt.randn(3, 4))
     assert str(got.value) == str(expected.value)
+
+
+def test_debug_unwrap_shows_the_value():
+    seen = []
+    vmap(vmap(lambda t: seen.append((gt.func.debug_unwrap(t).shape,
+                                     gt.func.debug_unwrap(t, recurse=False).shape)) or t))(
+        gt.zeros(2, 3, 4))
+    assert seen == [((2, 3, 4), (3, 4))]
