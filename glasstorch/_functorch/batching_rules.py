@@ -38,11 +38,12 @@ from .batched_tensor import (BatchedTensor, add_batch_dim, align, current_level,
                              materialise, shift_dim, wrap)
 
 # Operators that are elementwise although declared in another form (activations written
-# as structured kernels, the *_like factories, copies).
+# as structured kernels, the *_like factories, copies); in-place ones by their name
+# without the trailing "_".
 ELEMENTWISE = frozenset({
     "clone", "detach", "alias", "_to_copy", "lift_fresh", "zeros_like", "ones_like",
-    "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "fill_", "fill",
-    "zero_", "copy_", "masked_fill", "relu", "relu_", "gelu", "gelu_backward", "silu",
+    "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "fill",
+    "zero", "copy", "masked_fill", "relu", "gelu", "gelu_backward", "silu",
     "silu_backward", "elu", "elu_backward", "leaky_relu", "leaky_relu_backward", "hardtanh",
     "hardtanh_backward", "softplus", "softplus_backward", "threshold", "threshold_backward",
     "sigmoid_backward", "tanh_backward", "hardsigmoid", "hardswish", "mish", "celu", "selu",

@@ -156,3 +156,33 @@ def test_debug_unwrap_shows_the_value():
                                      gt.func.debug_unwrap(t, recurse=False).shape)) or t))(
         gt.zeros(2, 3, 4))
     assert seen == [((2, 3, 4), (3, 4))]
+
+
+def _assign_row(t):
+    copy = t.clone()
+    copy[0] = t[1]
+    return copy
+
+
+NN_CASES = {
+    "conv2d": (lambda a: gt.nn.functional.conv2d(a, gt.ones(2, 3, 3, 3), padding=1),
+               (4, 1, 3, 5, 5)),
+    "layer_norm": (lambda a: gt.nn.functional.layer_norm(a, (5,)), (4, 3, 5)),
+    "max_pool": (lambda a: gt.nn.functional.max_pool2d(a, 2), (4, 2, 3, 6, 6)),
+    "cross_entropy": (lambda a: gt.nn.functional.cross_entropy(a, a.softmax(-1)), (4, 3, 5)),
+    "topk": (lambda a: a.topk(2, dim=1).values, (4, 3, 5)),
+    "setitem": (_assign_row, (4, 3, 5)),
+    "mse": (lambda a: gt.nn.functional.mse_loss(a, gt.zeros(3, 5)), (4, 3, 5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NN_CASES))
+def test_nn_functions_equal_a_loop_without_the_fallback(name):
+    from glasstorch._functorch import batching_fallback
+    func, shape = NN_CASES[name]
+    gt.manual_seed(1)
+    x = gt.randn(*shape)
+    batching_fallback.FALLBACK_OPS.clear()
+    got = vmap(func)(x)
+    assert not batching_fallback.FALLBACK_OPS
+    assert gt.allclose(got, loop(func, x), atol=1e-5)
