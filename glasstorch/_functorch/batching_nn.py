@@ -11,12 +11,12 @@ _NONE, _MEAN = 0, 1
 
 
 def _aligned(args: tuple, positions, entry, rank: int) -> list:
-    """`args` with the batched tensors at `positions` batch in front, lined up to `rank`."""
+    """`args` with the tensors at `positions` batch in front (expanded where they have
+    none: a loss kernel takes its shapes from one argument), lined up to `rank`."""
     new = list(args)
     for i in positions:
-        moved = front(args[i], entry.level)
-        if moved is not None:
-            new[i] = align(moved, rank)
+        if args[i] is not None:
+            new[i] = align(materialise(args[i], entry.level, entry.batch_size), rank)
     return new
 
 

@@ -147,18 +147,24 @@ def _without_autograd(value):
 # ----------------------------------------------------------------------------------
 def elementwise(op: OpOverload, entry, args: tuple):
     """Broadcasting operators: batched arguments get the batch in front and size-1
-    dims after it, up to the largest sample rank among the tensor arguments."""
+    dims after it, up to the largest sample rank among the tensor arguments. Operators
+    not of the pointwise form (whose results take one argument's shape: the backward of
+    an activation) get the batch on every tensor of a functional call."""
     level = entry.level
     positions = op.tensor_args
     rank = max((len(args[i]._size) for i in positions if isinstance(args[i], TensorBase)),
                default=0)
+    every = op.declaration.kind != "pointwise" and op.kind is SchemaKind.functional
     new = list(args)
     batched_self = False
     for i in positions:
         moved = front(args[i], level)
+        if moved is None and every and isinstance(args[i], TensorBase):
+            moved = materialise(args[i], level, entry.batch_size)
+        elif moved is not None:
+            batched_self = batched_self or i == 0
         if moved is not None:
             new[i] = align(moved, rank)
-            batched_self = batched_self or i == 0
     if op.kind is SchemaKind.inplace:
         if not batched_self:
             batching_fallback.refuse_inplace(op, args, level)
@@ -238,6 +244,8 @@ def same_rank_rule(arguments):
                 rank = value.dim() if rank is None else rank
         if op._schema.name == "stack":        # its dim may name one past the last
             rank += 1
+        elif not rank and dims:               # a 0-dim sample's dim 0: none to shift
+            return batching_fallback.per_sample(op, entry, args)
         for i in dims:
             new[i] = _shifted(args[i], rank)
         return wrap(op.call(*new), level)
