@@ -187,9 +187,10 @@ def current_level(level: int) -> VmapLevel:
         if entry.level == level:
             return entry
     raise RuntimeError(
-        "vmap: a batched tensor escaped the vmap that created it (it was stored outside the "
-        "function, or returned inside a container vmap does not look into). Return it from "
-        "the function instead.")
+        "Either your tensor may have escaped from inside a function being vmapped and this "
+        "is a user error (see https://pytorch.org/functorch/stable/ux_limitations.html), or "
+        "there is an internal functorch error in `gen_vmap_plumbing` Please file an issue "
+        "if it looks like the latter")
 
 
 def debug_unwrap(tensor, *, recurse: bool = True):

@@ -64,6 +64,14 @@ def _differentiable(value):
     return alias
 
 
+def _release(inputs: list) -> None:
+    """The level is over: the leaves it made differentiable stop requiring grad, so
+    that one kept by the function (a leak) is a plain tensor afterwards, as in torch."""
+    for value in inputs:
+        if value.is_leaf and value.requires_grad:
+            value.requires_grad_(False)
+
+
 def _keeps_graph(level: _Level, grad_enabled: bool, *trees) -> bool:
     """Whether the outside (where grad mode was `grad_enabled`) can use this level's
     graph (so it is recorded)."""
@@ -171,6 +179,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
             _check_scalar(output)
             flat, spec = tree_flatten(chosen)
             grads = _gradients([output], flat, None, keep)
+            _release(flat)
         result = (_detached(tree_unflatten(grads, spec), keep), _detached(output, keep))
         if has_aux:
             _check_aux(aux)

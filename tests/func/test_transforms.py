@@ -107,6 +107,9 @@ def test_functionalize_gives_the_functions_results():
 def test_results_do_not_leak_inner_graphs_but_compose_with_outer_autograd():
     x = gt.tensor([1., 2.], dtype=gt.float64)
     assert not func.grad(lambda a: (a ** 3).sum())(x).requires_grad
+    kept = []
+    func.grad(lambda a: kept.append(a) or (a ** 2).sum())(x)
+    assert not (kept[0] + 1).requires_grad         # the level is over, as in torch
     w = gt.tensor([1., 2.], dtype=gt.float64, requires_grad=True)
     g = func.grad(lambda a: (a ** 3).sum())(w)
     g.sum().backward()

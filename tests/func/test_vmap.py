@@ -136,7 +136,14 @@ ERRORS = [
     ("out_dims None batched", lambda torch, x: torch.vmap(lambda t: t, out_dims=None)(x)),
     ("out_dim range", lambda torch, x: torch.vmap(lambda t: t, out_dims=3)(x)),
     ("scalar in_dim", lambda torch, x: torch.vmap(torch.sin)(torch.tensor(1.))),
+    ("escaped", lambda torch, x: _escaped(torch, x) + 1),
 ]
+
+
+def _escaped(torch, x):
+    kept = []
+    torch.vmap(lambda t: kept.append(t) or t)(x)
+    return kept[0]
 
 
 @pytest.mark.parametrize("name", [name for name, _ in ERRORS])
