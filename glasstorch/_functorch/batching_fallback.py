@@ -71,20 +71,18 @@ def _refuse_unbatched_writes(op: OpOverload, args: tuple, level: int) -> None:
     if not op.written_args:
         return
     if any(batch_level(args[i]) != level for i in op.written_args):
-        refuse_inplace(op, args, level)
+        refuse_inplace()
 
 
-def refuse_inplace(op: OpOverload, args: tuple, level: int) -> None:
-    """torch's error for an in-place write of a batched value into an unbatched self."""
-    other = next(a.name for i, a in enumerate(op._schema.arguments)
-                 if i and batch_level(args[i]) == level)
+def refuse_inplace() -> None:
+    """torch's error for an in-place write of a batched value into an unbatched self
+    (its words are the same for every operator)."""
     raise RuntimeError(
-        f"vmap: {op._schema.name}(self, *extra_args) is not possible because there exists a "
-        f"Tensor `{other}` in extra_args that has more elements than `self`. This happened "
-        f"due to `{other}` being vmapped over but `self` not being vmapped over in a vmap. "
-        f"Please try to use out-of-place operators instead of {op._schema.name}. If said "
-        f"operator is being called inside the PyTorch framework, please file a bug report "
-        f"instead.")
+        "vmap: inplace arithmetic(self, *extra_args) is not possible because there exists a "
+        "Tensor `other` in extra_args that has more elements than `self`. This happened due "
+        "to `other` being vmapped over but `self` not being vmapped over in a vmap. Please "
+        "try to use out-of-place operators instead of inplace arithmetic. If said operator "
+        "is being called inside the PyTorch framework, please file a bug report instead.")
 
 
 def _sample(value, level: int, index: int):

@@ -167,7 +167,7 @@ def elementwise(op: OpOverload, entry, args: tuple):
             new[i] = align(moved, rank)
     if op.kind is SchemaKind.inplace:
         if not batched_self:
-            batching_fallback.refuse_inplace(op, args, level)
+            batching_fallback.refuse_inplace()
         op.call(*new)
         return args[0]
     return wrap(op.call(*new), level)
