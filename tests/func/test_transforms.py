@@ -182,3 +182,26 @@ def test_dp_sgd_per_sample_gradients_equal_a_loop(kind):
     for i in range(5):
         for name, expected in _loop_grads(model, inputs, targets, i).items():
             assert gt.allclose(grads[name][i], expected, rtol=1e-10, atol=1e-12), (name, i)
+
+
+def test_module_jacobians_and_batched_hessians_match_torch():
+    g_model = gt.nn.Sequential(gt.nn.Linear(3, 4), gt.nn.Tanh(), gt.nn.Linear(4, 2)).double()
+    t_model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(),
+                                  torch.nn.Linear(4, 2)).double()
+    t_model.load_state_dict({k: torch.tensor(v.detach().numpy())
+                             for k, v in g_model.state_dict().items()})
+    (gx,), (tx,) = both([RNG.standard_normal((5, 3))])
+    g_params = {k: v.detach() for k, v in g_model.named_parameters()}
+    t_params = {k: v.detach() for k, v in t_model.named_parameters()}
+
+    def ours(x):
+        return func.functional_call(g_model, g_params, (x,)).sum()
+
+    def theirs(x):
+        return torch.func.functional_call(t_model, t_params, (x,)).sum()
+    close(func.vmap(func.hessian(ours))(gx), torch.func.vmap(torch.func.hessian(theirs))(tx))
+    by_params = func.jacrev(lambda p: func.functional_call(g_model, p, (gx,)))(g_params)
+    expected = torch.func.jacrev(lambda p: torch.func.functional_call(t_model, p, (tx,)))(
+        t_params)
+    for name in g_params:
+        close(by_params[name], expected[name])
