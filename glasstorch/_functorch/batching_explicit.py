@@ -52,22 +52,43 @@ def _dot(op, entry, args):
                 entry.level)
 
 
-def _addmm(op, entry, args):
-    """beta * bias + alpha * (mat1 @ mat2), the bias lined up behind the batch; with
-    beta 0 the bias is not read (torch's rule: its NaNs do not show)."""
-    bias, mat1, mat2, beta, alpha = args
-    product = _call("matmul")(*_matrices((mat1, mat2), entry))
+def _matmul(a, b):
+    return _call("matmul")(a, b)
+
+
+# addmm and its relatives: (the product of the two tensors, the sample rank of its result)
+_PRODUCTS = {
+    "addmm": (_matmul, 2),
+    "addmv": (lambda m, v: _matmul(m, v.unsqueeze(-1)).squeeze(-1), 1),
+    "addr": (lambda u, v: u.unsqueeze(-1) * v.unsqueeze(-2), 2),
+    "baddbmm": (_matmul, 3),
+    "addbmm": (lambda a, b: _matmul(a, b).sum(-3), 2),
+}
+
+
+def _add_product(op, entry, args):
+    """beta * bias + alpha * product, the bias lined up behind the batch; with beta 0
+    the bias is not read (torch's rule: its NaNs do not show)."""
+    bias, first, second, beta, alpha = args
+    product_of, rank = _PRODUCTS[op.name]
+    product = product_of(*_matrices((first, second), entry))
     if alpha != 1:
         product = _call("mul", "Scalar")(product, alpha)
     if beta == 0:
-        if product.dim() == 2:          # only the bias was batched
+        if product.dim() == rank:        # only the bias was batched
             product = materialise(product, entry.level, entry.batch_size)
         return wrap(product, entry.level)
     moved = front(bias, entry.level)
-    bias = bias if moved is None else align(moved, 2)
+    bias = bias if moved is None else align(moved, rank)
     if beta != 1:
         bias = _call("mul", "Scalar")(bias, beta)
     return wrap(_call("add", "Tensor")(product, bias, 1), entry.level)
+
+
+def _vdot(op, entry, args):
+    a, b = _matrices(args[:2], entry)
+    return wrap(_call("sum", "dim_IntList")(_call("mul", "Tensor")(a.conj(), b), [-1], False,
+                                            None), entry.level)
 
 
 def _convolution(op, entry, args):
@@ -168,6 +189,37 @@ def _values(rule):
     def values(op, entry, args):
         return rule(op, entry, args)[0]
     return values
+
+
+def _aminmax(op, entry, args):
+    """aminmax over the whole sample (dim None): the sample flattened; over a dim: the
+    dim shifted."""
+    self, dim, keepdim = args
+    if dim is not None and self.dim():
+        return wrap(op.call(front(self, entry.level), shift_dim(dim, self.dim()), keepdim),
+                    entry.level)
+    found = op.call(_flat(args, entry), 1, False)
+    if keepdim:
+        shape = (entry.batch_size,) + (1,) * self.dim()
+        found = type(found)([r.reshape(shape) for r in found])
+    return wrap(found, entry.level)
+
+
+def _msort(op, entry, args):
+    """msort sorts along the sample's first dim."""
+    moved = front(args[0], entry.level)
+    if args[0].dim() == 0:
+        return wrap(moved.clone(), entry.level)
+    return wrap(_call("sort")(moved, 1, False)[0], entry.level)
+
+
+def _dist(op, entry, args):
+    """The p-norm of each sample's difference, over all its elements."""
+    self, other, p = args
+    rank = max(self.dim(), other.dim())
+    a, b = [x if (m := front(x, entry.level)) is None else align(m, rank) for x in (self, other)]
+    difference = _call("sub", "Tensor")(a, b, 1).reshape(entry.batch_size, -1)
+    return wrap(_call("norm", "ScalarOpt_dim")(difference, p, [1], False), entry.level)
 
 
 def _count_nonzero(op, entry, args):
@@ -318,7 +370,8 @@ RULES = {
     "_local_scalar_dense": _refuse_item,
     "is_nonzero": _refuse_control_flow,
     "equal": _refuse_control_flow,
-    "mm": _by_matmul, "bmm": _by_matmul, "mv": _mv, "dot": _dot, "addmm": _addmm,
+    "mm": _by_matmul, "bmm": _by_matmul, "mv": _mv, "dot": _dot, "vdot": _vdot,
+    **{name: _add_product for name in _PRODUCTS},
     "convolution": _convolution,
     "sum": _whole("sum", "dim_IntList", lambda args: ([1], False, args[1])),
     "mean": _whole("mean", "dim", lambda args: ([1], False, args[1])),
@@ -342,6 +395,7 @@ RULES = {
     "std_mean": _whole("std_mean", "correction", lambda args: ([1], int(args[1]), False)),
     "median": _values(_whole("median", "dim", lambda args: (1, False))),
     "nanmedian": _values(_whole("nanmedian", "dim", lambda args: (1, False))),
+    "aminmax": _aminmax, "msort": _msort, "dist": _dist,
     "count_nonzero": _count_nonzero, "trace": _trace, "repeat": _repeat,
     "index_select": _along_index, "index_fill.int_Tensor": _along_index,
     "index_fill.int_Scalar": _along_index,
