@@ -97,6 +97,8 @@ _LAZY_SUBMODULES = frozenset(
     # torch's smaller submodules, and the shells of those not written yet
     # (Note [Shell modules])
     | {"types", "functional", "library", "overrides", "multiprocessing", "quasirandom"}
+    # torch.func (vmap as a dispatch key, the function transforms)
+    | {"func"}
     | {"ao", "quantization", "masked", "sparse", "nested", "package", "monitor", "nativert",
        "numa", "contrib"}
     # probability distributions (issue 20)
@@ -153,6 +155,8 @@ _MODULE_FUNCTIONS = {
         "is_autocast_ipu_enabled", "set_autocast_ipu_enabled", "get_autocast_ipu_dtype",
         "set_autocast_ipu_dtype", "is_autocast_xla_enabled", "set_autocast_xla_enabled",
         "get_autocast_xla_dtype", "set_autocast_xla_dtype")},
+    # function transforms
+    "vmap": ("func", "vmap"),
     # entry points
     "compile": ("_dynamo.entry", "compile"),
     "cond": ("_higher_order", "cond"), "while_loop": ("_higher_order", "while_loop"),

@@ -22,6 +22,7 @@ from glasstorch import distributed as distributed
 from glasstorch import distributions as distributions
 from glasstorch import export as export
 from glasstorch import fft as fft
+from glasstorch import func as func
 from glasstorch import functional as functional
 from glasstorch import futures as futures
 from glasstorch import fx as fx
@@ -54,6 +55,7 @@ from glasstorch import xpu as xpu
 from glasstorch._dlpack import from_dlpack as from_dlpack
 from glasstorch._dlpack import to_dlpack as to_dlpack
 from glasstorch._dynamo.entry import compile as compile
+from glasstorch._functorch.vmap import vmap as vmap
 from glasstorch._higher_order import cond as cond
 from glasstorch._higher_order import while_loop as while_loop
 from glasstorch._tensor import Tensor as Tensor

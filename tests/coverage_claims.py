@@ -8,7 +8,7 @@ left out, each kept here as data with its reason:
   types, quantized and backend-library kernels (mkldnn, miopen, cudnn, fbgemm), sparse
   internals, the multi-GPU batch-norm kernels. glasstorch leaves them out for good.
 * CLAIMED: names another issue builds: linear algebra and spectral functions (18), the
-  convolution, pooling, normalization and recurrent kernels (15, 16), torch.func (21),
+  convolution, pooling, normalization and recurrent kernels (15, 16),
   distributions (20); and the areas no issue is filed for yet (sparse and nested tensors,
   graph capture). They leave this list as that work lands.
 """
@@ -97,8 +97,6 @@ CLAIMED = {
         sparse_csc_tensor sparse_csr_tensor""",
     "nested tensors (no issue filed yet; torch.nested imports as a shell)":
         "jagged",
-    "torch.func and torch.distributions (issues 21 and "
-    "20)": "func vmap",
     "torch.export, torch.fx and symbolic shapes (a later issue, as issue 14 says)": """
         SymBool SymFloat SymInt sym_constrain_range sym_constrain_range_for_size sym_float
         sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum""",
@@ -121,9 +119,6 @@ def names(table: dict) -> dict:
 
 # torch modules another issue builds (the modules of the areas above).
 CLAIMED_MODULES = {
-    "recurrent networks, attention and the rest of nn.utils (issue 16)": """
-        torch.nn.utils.stateless""",
-    "torch.func (issue 21)": "torch.func",
 }
 
 # Names of torch's submodules left out: namespace -> {reason: names}.

@@ -87,6 +87,9 @@ LAYERS = {
                 "glasstorch/utils/model_zoo.py", "glasstorch/utils/collect_env.py",
                 "glasstorch/utils/cpp_extension.py", "glasstorch/quasirandom.py",
                 "glasstorch/_shells.py"),
+    # torch.func: vmap's batched tensors and batching rules (the FuncTorchBatched key's
+    # kernels, installed on first use), the function transforms, modules as functions
+    "func": ("glasstorch/func/", "glasstorch/_functorch/"),
     # the torch namespace itself: re-exports, and the namespaces loaded on first use
     # (and ``python -m glasstorch``, which runs a script with ``import torch`` answered by it)
     "namespace": ("glasstorch/__init__.py", "glasstorch/torch_alias.py",
@@ -122,6 +125,7 @@ MAY_IMPORT = {
     "profiler": CORE + ("optim",),
     "devices": CORE + ("namespace",),
     "modules": CORE + ("utils", "nn", "entry points", "namespace"),
+    "func": CORE + ("utils", "nn", "namespace"),
     "namespace": tuple(LAYERS),
 }
 

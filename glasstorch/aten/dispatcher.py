@@ -262,10 +262,10 @@ class OpOverload:
         for key in DISPATCH_ORDER:
             kernel = self.kernels.get(key)
             if kernel is not None:
-                lines.append(f"  {key.name:<16} {_kernel_label(kernel)}")
+                lines.append(f"  {key.name:<17} {_kernel_label(kernel)}")
             fast = self.fast_paths.get(int(key))
             if fast is not None:
-                lines.append(f"    {'fast path':<14} {_kernel_label(fast)}")
+                lines.append(f"    {'fast path':<15} {_kernel_label(fast)}")
         return "\n".join(lines)
 
 

@@ -27,10 +27,11 @@ import weakref
 
 from ..aten.binding import get_binding
 from ..aten.derivatives import sum_to
-from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, MATH_BITS, local_keys
+from ..c10.dispatch_key import AUTOGRAD, BATCHED, FORWARD_AD, MATH_BITS, local_keys
 from ..c10.tensor_impl import TensorBase, make_view
 from .grad_mode import enable_grad
 from .gradients import grad as autograd_grad
+from .saved import set_tangent_holder
 
 UnpackedDualTensor = collections.namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
@@ -99,7 +100,7 @@ def set_tangent(tensor, tangent) -> None:
     it has none: what is written into a view is written into its base (torch's
     behaviour for in-place writes to views)."""
     base = tensor._base
-    if base is None:
+    if base is None or (tensor._keys | tangent._keys) & BATCHED:   # a vmap's: no geometry
         _hold(tensor, _with_layout_of(tensor, tangent))
         return
     if tangent_of(base) is None:
@@ -149,9 +150,22 @@ def _hold(tensor, tangent) -> None:
     _duals.append(weakref.ref(tensor))
 
 
+def hold_if_active(tensor, tangent) -> None:
+    """Give `tensor` the `tangent` while a forward level is active (a saved output's
+    tangent, when a backward runs under forward mode)."""
+    if _levels:
+        _hold(tensor, tangent)
+
+
+set_tangent_holder(hold_if_active)
+
+
 def _with_layout_of(tensor, tangent, dtype=None):
     """`tangent` if it has `tensor`'s layout, else a copy of it (zeros when None) in a
-    fresh storage of `tensor`'s storage size with `tensor`'s geometry."""
+    fresh storage of `tensor`'s storage size with `tensor`'s geometry. A vmap's batched
+    tangent is kept as it is: its own layout is never read (Note [vmap under autograd])."""
+    if tangent is not None and tangent._keys & BATCHED:
+        return tangent
     if tangent is not None and tangent._size == tensor._size \
             and tangent._stride == tensor._stride and tangent._offset == tensor._offset \
             and tangent._storage.nbytes() * tensor._dtype.itemsize \

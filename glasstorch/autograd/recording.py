@@ -18,7 +18,7 @@ import numpy as np
 
 from ..aten.derivatives import INPUT_FACTS, REFUSES_GRAD
 from ..aten.schema import SchemaKind
-from ..c10.dispatch_key import AUTOGRAD, FORWARD_AD, DispatchKey, local_keys
+from ..c10.dispatch_key import AUTOGRAD, BATCHED, FORWARD_AD, DispatchKey, local_keys
 from ..c10 import dtype as dtypes
 from ..c10.promotion import scalar_dtype
 from ..c10.tensor_impl import TensorBase, wrap_array
@@ -357,11 +357,14 @@ def _detached(value, argument):
 
 def _output_tangents(recording, args: tuple, tangents: dict, result) -> None:
     """Tangents of a functional operator's results: a view's is the same view of its
-    source's tangent (forward_ad.py), any other's comes from the formulas."""
-    if recording.declaration.kind != "view":
+    source's tangent (forward_ad.py), any other's comes from the formulas (a view of a
+    vmap's batched tensor too: a batched tensor's geometry is not its memory's)."""
+    source = forward_ad.tangent_of(args[0])
+    if recording.declaration.kind != "view" or (
+            source is not None and (source._keys | args[0]._keys) & BATCHED):
         _set_output_tangent(recording, _jvp_values(recording, args), tangents, result)
         return
-    if forward_ad.tangent_of(args[0]) is not None:
+    if source is not None:
         forward_ad.set_view_tangents(args[0], result if type(result) is list else [result])
 
 
@@ -407,6 +410,14 @@ def _set_output_tangent(recording, values: dict, tangents: dict, result) -> None
                 held.copy_(tangent)
 
 
+def _save_output_tangents(saved: dict, outputs_read: tuple, result) -> None:
+    """The saved outputs keep their tangents: a backward run under forward mode (a
+    Hessian by forward-over-reverse) differentiates the formulas reading them."""
+    outputs = list(result) if isinstance(result, (tuple, list)) else [result]
+    for name, index in outputs_read:
+        saved[name].tangent = forward_ad.tangent_of(outputs[index])
+
+
 def _functional_kernel(declaration, overload):
     recording = _Recording(declaration, overload)
 
@@ -436,6 +447,8 @@ def _functional_kernel(declaration, overload):
             _attach(node, result, saved, plan.outputs)
         if tangents is not None:
             _output_tangents(recording, args, tangents, result)
+            if mask and plan.outputs:
+                _save_output_tangents(saved, plan.outputs, result)
         return result
     run_autograd.__qualname__ = f"{declaration.name} (autograd: record, then run below)"
     return run_autograd

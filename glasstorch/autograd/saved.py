@@ -26,11 +26,21 @@ _HINT = ("Hint: enable anomaly detection to find the operation that failed to co
          "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
+# forward_ad.hold_if_active, installed by forward_ad (which imports this module)
+_tangent_holder: list = [None]
+
+
+def set_tangent_holder(function) -> None:
+    """Install forward mode's ``function(tensor, tangent)``, which unpacking a saved
+    output with a tangent calls."""
+    _tangent_holder[0] = function
+
+
 class SavedTensor:
     """One tensor saved for backward, with the version it had."""
 
     __slots__ = ("data", "version", "output_nr", "is_output", "released", "packed",
-                 "unpack_hook")
+                 "unpack_hook", "tangent")
 
     def __init__(self, tensor, is_output: bool = False, output_nr: int = 0) -> None:
         if tensor._keys & INFERENCE:
@@ -49,6 +59,7 @@ class SavedTensor:
         self.data = make_view(tensor, (tensor._size, tensor._stride, tensor._offset), None) \
             if is_output else tensor
         self.unpack_hook = self.packed = None
+        self.tangent = None       # an output's forward-mode tangent, given once it has one
         if _hooks.stack:                      # saved_tensors_hooks: keep what pack made
             pack, self.unpack_hook = _hooks.stack[-1]
             self.packed = pack(tensor)
@@ -70,6 +81,8 @@ class SavedTensor:
             meta.grad_fn = node
             meta.output_nr = self.output_nr
             alias._keys |= AUTOGRAD
+            if self.tangent is not None:      # forward mode over this backward (hessian)
+                _tangent_holder[0](alias, self.tangent)
             return alias
         return tensor
 

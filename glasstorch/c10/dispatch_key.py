@@ -29,7 +29,10 @@ class DispatchKey(enum.IntFlag):
     `Negative` and `Conjugate` are torch's math bits (Note [Math bits] in
     aten/math_bits.py): a lazy negation / conjugation carried by a view. `AutocastCPU`
     (Note [Autocast as a dispatch key] in aten/autocast.py) is thread-local, present
-    while CPU autocast is on. Keys added later took the next free bits, so the order
+    while CPU autocast is on. `FuncTorchBatched` is on vmap's batched tensors and
+    `FuncTorchVmapMode` is thread-local while a vmap runs (it catches random
+    factories); both sit under Autograd (Note [vmap under autograd] in
+    _functorch/batched_tensor.py). Keys added later took the next free bits, so the order
     is `DISPATCH_ORDER`, not the bits' values.
     """
 
@@ -43,11 +46,14 @@ class DispatchKey(enum.IntFlag):
     AutocastCPU = 128
     Conjugate = 256
     Negative = 512
+    FuncTorchBatched = 1024
+    FuncTorchVmapMode = 2048
 
 
 # Highest priority first: the order a call visits the keys.
 DISPATCH_ORDER = (DispatchKey.Inference, DispatchKey.AutocastCPU, DispatchKey.ForwardAD,
-                  DispatchKey.Autograd, DispatchKey.ADInplaceOrView, DispatchKey.Negative,
+                  DispatchKey.Autograd, DispatchKey.FuncTorchBatched,
+                  DispatchKey.FuncTorchVmapMode, DispatchKey.ADInplaceOrView, DispatchKey.Negative,
                   DispatchKey.Conjugate, DispatchKey.Python, DispatchKey.Meta, DispatchKey.CPU)
 # key -> the bits of the keys after it in DISPATCH_ORDER (what a kernel hands on to)
 KEYS_BELOW = {key: sum(int(k) for k in DISPATCH_ORDER[i + 1:])
@@ -65,6 +71,8 @@ AUTOCAST_CPU = int(DispatchKey.AutocastCPU)
 CONJUGATE = int(DispatchKey.Conjugate)
 NEGATIVE = int(DispatchKey.Negative)
 MATH_BITS = CONJUGATE | NEGATIVE
+BATCHED = int(DispatchKey.FuncTorchBatched)
+VMAP_MODE = int(DispatchKey.FuncTorchVmapMode)
 KEYS_BY_DEVICE_TYPE = {"cpu": CPU_KEYS, "meta": META_KEYS}
 
 

@@ -448,9 +448,22 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
         vc = self._vc = VersionCounter()
     t._vc = vc
     t._base = base
-    t._keys = self._keys & ~(dispatch_key.AUTOGRAD | dispatch_key.FORWARD_AD)
+    keys = t._keys = self._keys & ~(dispatch_key.AUTOGRAD | dispatch_key.FORWARD_AD)
     t._autograd = None
+    if keys & dispatch_key.BATCHED:        # a vmap's batched tensor: its alias is one too
+        return _batched_alias(self, t)
     return t
+
+
+def _batched_alias(source: TensorBase, alias: TensorBase) -> TensorBase:
+    raise RuntimeError("a batched tensor exists only while torch.func is loaded")
+
+
+def set_batched_alias(function) -> None:
+    """Install functorch's rule for `make_view` of a batched tensor (c10 does not know
+    vmap): ``function(source, alias)`` returns the batched alias to use instead."""
+    global _batched_alias
+    _batched_alias = function
 
 
 def wrap_array(arr: np.ndarray, dtype: _dtype) -> TensorBase:

@@ -38,8 +38,13 @@ _NODES = {
     collections.deque: (lambda tree: (list(tree), tree.maxlen),
                         lambda children, maxlen: collections.deque(children, maxlen)),
     collections.namedtuple: (lambda tree: (list(tree), type(tree)),
-                             lambda children, kind: kind(*children)),
+                             lambda children, kind: _rebuilt(kind, children)),
 }
+
+
+def _rebuilt(kind, children):
+    """A namedtuple of `children`; torch.return_types (structseqs) take one sequence."""
+    return kind(children) if hasattr(kind, "n_fields") else kind(*children)
 
 
 def _node_type(tree) -> Any:

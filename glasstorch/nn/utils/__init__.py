@@ -5,7 +5,8 @@ itself; `convert_parameters.py` flattens parameters into one vector and back. Th
 loads on first use: `parametrize` and `parametrizations` (tensors computed from other
 tensors: orthogonal, weight and spectral norm), the older hook-based `weight_norm` and
 `spectral_norm`, `prune`, `fusion` (batch norm folded into the layer before it),
-`init` (`skip_init`), `memory_format` and `rnn` (packed sequences).
+`init` (`skip_init`), `memory_format`, `rnn` (packed sequences) and `stateless`
+(`functional_call`).
 """
 import importlib as _importlib
 
@@ -15,7 +16,7 @@ from .convert_parameters import parameters_to_vector, vector_to_parameters  # no
 
 _LAZY_SUBMODULES = frozenset({"parametrize", "parametrizations", "weight_norm",
                               "spectral_norm", "prune", "fusion", "init", "memory_format",
-                              "rnn"})
+                              "rnn", "stateless"})
 # names torch binds here -> the submodule defining them (loaded on first use)
 _LAZY_NAMES = {
     "weight_norm": "weight_norm", "remove_weight_norm": "weight_norm",
