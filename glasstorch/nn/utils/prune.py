@@ -243,7 +243,30 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
+class _UnstructuredByRank(BasePruningMethod):
+    """Prunes the `amount` entries ranked first by `_chosen` (the unstructured methods
+    differ only in how they rank).
+
+    Args:
+        amount (int or float): how many entries (int) or what fraction of them (float
+            in [0, 1]).
+    """
+
+    PRUNING_TYPE = "unstructured"
+
+    def __init__(self, amount) -> None:
+        _validate_pruning_amount_init(amount)
+        self.amount = amount
+
+    def compute_mask(self, t, default_mask):
+        count = _count_to_prune(self.amount, t.nelement())
+        mask = default_mask.clone(memory_format=torch.contiguous_format)
+        if count != 0:
+            mask.view(-1)[self._chosen(t, count)] = 0
+        return mask
+
+
+class RandomUnstructured(_UnstructuredByRank):
     """Prunes `amount` entries chosen uniformly at random.
 
     Args:
@@ -251,19 +274,8 @@ class RandomUnstructured(BasePruningMethod):
             in [0, 1]).
     """
 
-    PRUNING_TYPE = "unstructured"
-
-    def __init__(self, amount) -> None:
-        _validate_pruning_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        count = _count_to_prune(self.amount, t.nelement())
-        mask = default_mask.clone(memory_format=torch.contiguous_format)
-        if count != 0:
-            chosen = torch.topk(torch.rand_like(t).view(-1), k=count)
-            mask.view(-1)[chosen.indices] = 0
-        return mask
+    def _chosen(self, t, count: int):
+        return torch.topk(torch.rand_like(t).view(-1), k=count).indices
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -271,7 +283,7 @@ class RandomUnstructured(BasePruningMethod):
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_UnstructuredByRank):
     """Prunes the `amount` entries of smallest absolute value.
 
     Args:
@@ -279,19 +291,8 @@ class L1Unstructured(BasePruningMethod):
             in [0, 1]).
     """
 
-    PRUNING_TYPE = "unstructured"
-
-    def __init__(self, amount) -> None:
-        _validate_pruning_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        count = _count_to_prune(self.amount, t.nelement())
-        mask = default_mask.clone(memory_format=torch.contiguous_format)
-        if count != 0:
-            smallest = torch.topk(torch.abs(t).view(-1), k=count, largest=False)
-            mask.view(-1)[smallest.indices] = 0
-        return mask
+    def _chosen(self, t, count: int):
+        return torch.topk(torch.abs(t).view(-1), k=count, largest=False).indices
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
