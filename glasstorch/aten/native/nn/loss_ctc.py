@@ -26,7 +26,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.tensor_impl import wrap_array
 from ... import functions as at
-from ...backends import missing_meta_message
+from ...backends import no_meta_kernel, register_meta
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from .batch_norm import _NOT_FLOATING
@@ -46,11 +46,12 @@ def _refuse_dtype(log_probs, kernel: str) -> None:
                                   f"'{scalar_type_name(dtype)}'")
 
 
-def _check_arguments(log_probs, targets, input_lengths, target_lengths, blank: int) -> int:
+def _check_arguments(log_probs, targets, input_lengths, target_lengths, blank: int,
+                     on_meta: bool) -> int:
     """torch's checks of `_ctc_loss`, in its order; returns the longest target."""
     if targets._dtype not in (dtypes.int64, dtypes.int32):
         name = scalar_type_name(targets._dtype)
-        legacy = f"Meta{name}Type" if targets.device.type == "meta" else f"torch.{name}Tensor"
+        legacy = f"Meta{name}Type" if on_meta else f"torch.{name}Tensor"
         raise RuntimeError(f"Expected tensor for argument #2 'targets' to have scalar type Int; "
                            f"but got {legacy} instead ({_CHECKED})")
     if len(log_probs._size) != 3:
@@ -98,14 +99,20 @@ def _check_targets(targets, target_lengths, batch: int) -> int:
     return longest
 
 
-def _ctc_meta(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
-    _refuse_dtype(log_probs, "ctc_loss_meta" if log_probs.device.type == "meta" else
-                  "ctc_loss_cpu")
-    longest = _check_arguments(log_probs, targets, list(input_lengths), list(target_lengths),
-                               blank)
-    steps, batch, _ = log_probs._size
-    return (TensorMeta((batch,), log_probs._dtype),
-            TensorMeta((batch, steps, 2 * longest + 1), log_probs._dtype))
+def _ctc_meta_rule(on_meta: bool):
+    """`_ctc_loss`'s meta rule: the CPU kernel's checks, or (`on_meta`) those of torch's
+    Meta kernel, worded for its own dtype loop and legacy type names."""
+    def meta(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+        _refuse_dtype(log_probs, "ctc_loss_meta" if on_meta else "ctc_loss_cpu")
+        longest = _check_arguments(log_probs, targets, list(input_lengths),
+                                   list(target_lengths), blank, on_meta)
+        steps, batch, _ = log_probs._size
+        return (TensorMeta((batch,), log_probs._dtype),
+                TensorMeta((batch, steps, 2 * longest + 1), log_probs._dtype))
+    return meta
+
+
+_ctc_meta = _ctc_meta_rule(on_meta=False)
 
 
 def _checked_lengths(input_lengths, target_lengths) -> tuple:
@@ -300,8 +307,6 @@ def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, zero_inf
 
 def _ctc_tensor_meta(log_probs, targets, input_lengths, target_lengths, blank=0,
                      zero_infinity=False):
-    if log_probs.device.type == "meta":          # torch has no Meta kernel for this overload
-        raise NotImplementedError(missing_meta_message("aten::_ctc_loss.Tensor"))
     lengths = _checked_lengths(input_lengths, target_lengths)
     return _ctc_meta(log_probs, targets, *lengths, blank, zero_infinity)
 
@@ -318,9 +323,8 @@ def _ctc_loss_tensor(log_probs, targets, input_lengths, target_lengths, blank, z
 
 
 def _backward_meta(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood,
-                   log_alpha, blank, zero_infinity=False, out=None):
-    _refuse_dtype(log_probs, "ctc_loss_backward_meta" if log_probs.device.type == "meta" else
-                  "ctc_loss_backward_cpu")
+                   log_alpha, blank, zero_infinity=False, out=None, kernel="ctc_loss_backward_cpu"):
+    _refuse_dtype(log_probs, kernel)
     if out is not None and out._dtype != log_probs._dtype:       # not a structured kernel
         raise RuntimeError(f"Expected out tensor to have dtype "
                            f"{type_meta_name(log_probs._dtype)}, but got "
@@ -338,6 +342,11 @@ def _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths,
     each input's length (and for infinite losses, with `zero_infinity`)."""
     _run_ctc_backward(grad, log_probs, targets, input_lengths, target_lengths,
                       neg_log_likelihood, log_alpha, blank, zero_infinity, out)
+
+
+def _backward_meta_on_meta(*args, **kwargs):
+    """`_backward_meta` worded as torch's Meta kernel."""
+    return _backward_meta(*args, **kwargs, kernel="ctc_loss_backward_meta")
 
 
 def _backward_tensor_meta(grad, log_probs, targets, input_lengths, target_lengths,
@@ -411,10 +420,19 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
 def ctc_loss_tensor(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
                     zero_infinity=False):
     """`ctc_loss` with the lengths as integral tensors."""
-    if log_probs.device.type == "meta":      # torch's composite reaches _ctc_loss.Tensor
-        batched = log_probs.dim() == 3
+    try:
+        input_lengths.tolist(), target_lengths.tolist()
+    except NotImplementedError:     # lengths without data (meta): torch's composite reaches
+        batched = log_probs.dim() == 3              # _ctc_loss.Tensor, which refuses them
         log_probs = log_probs if batched else log_probs.unsqueeze(1)
         _ctc_loss_tensor.call(log_probs, targets.to(dtypes.int64), input_lengths,
                               target_lengths, blank, zero_infinity)
     lengths = _checked_lengths(input_lengths, target_lengths)
     return ctc_loss(log_probs, targets, *lengths, blank, reduction, zero_infinity)
+
+
+# torch's Meta kernels: `_ctc_loss`'s checks in their meta wording; none for the overloads
+# taking lengths as tensors
+register_meta(_ctc_loss, _ctc_meta_rule(on_meta=True))
+register_meta(_ctc_loss_backward, _backward_meta_on_meta)
+no_meta_kernel(_ctc_loss_tensor)
