@@ -4,7 +4,8 @@ The harness (`op_db_harness.py`) runs every CPU sample (float32, float64, int64,
 complex64) of every record of a family that glasstorch has, and the records' error
 inputs: "pointwise" (the unary and binary ufunc records, issue 4), "operators"
 (reductions, scans, sorting, indexing, joining, matmul: issue 5) and "resampling"
-(interpolate, grid_sample, unfold, pixel and channel shuffles: issue 15). The rates may
+(interpolate, grid_sample, unfold, pixel and channel shuffles: issue 15) and "linalg"
+(torch.linalg and the top-level linear algebra functions: issue 18). The rates may
 only go up: when a change raises them, raise the floors below to the new values. `pytest -s`
 prints the tables; the script prints every failure
 (``python tests/conformance/op_db_harness.py --family operators --details``).
@@ -25,8 +26,12 @@ FLOORS = {
                   "complex64": 99.8},
     "resampling": {"all": 100.0, "float32": 100.0, "float64": 100.0, "int64": 100.0,
                    "bool": 100.0, "complex64": 100.0},
+    # the misses: singular vectors' and eigenvectors' signs, which follow the LAPACK build
+    # (NumPy's OpenBLAS, torch's MKL), and float32 matrix_exp's rounding
+    "linalg": {"all": 97.9, "float32": 96.7, "float64": 98.2, "int64": 96.0, "bool": 100.0,
+               "complex64": 98.7},
 }
-ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 258, "resampling": 0}
+ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 258, "resampling": 0, "linalg": 9}
 
 
 @pytest.fixture(scope="module", params=sorted(FLOORS))
