@@ -96,6 +96,8 @@ from glasstorch.aten.native.creation.ranges import range_function as range
 from glasstorch.aten.native.indexing.masked import nonzero_function as nonzero
 from glasstorch.aten.native.linalg.distance import cdist_function as cdist
 from glasstorch.aten.native.linalg.einsum import einsum_function as einsum
+from glasstorch.aten.native.linalg.lowrank import pca_lowrank as pca_lowrank
+from glasstorch.aten.native.linalg.lowrank import svd_lowrank as svd_lowrank
 from glasstorch.aten.native.linalg.lu_decomposition import lu_function as lu
 from glasstorch.aten.native.linalg.matmul import chain_matmul_function as chain_matmul
 from glasstorch.aten.native.linalg.matmul import tensordot_function as tensordot

@@ -27,9 +27,10 @@ FLOORS = {
     "resampling": {"all": 100.0, "float32": 100.0, "float64": 100.0, "int64": 100.0,
                    "bool": 100.0, "complex64": 100.0},
     # the misses: singular vectors' and eigenvectors' signs, which follow the LAPACK build
-    # (NumPy's OpenBLAS, torch's MKL), and float32 matrix_exp's rounding
-    "linalg": {"all": 97.9, "float32": 96.7, "float64": 98.2, "int64": 96.0, "bool": 100.0,
-               "complex64": 98.7},
+    # (NumPy's OpenBLAS, torch's MKL: svd, eigh, eig, and svd_lowrank / pca_lowrank's
+    # vectors, whose S agrees), and float32 matrix_exp's rounding
+    "linalg": {"all": 96.3, "float32": 95.2, "float64": 96.7, "int64": 96.0, "bool": 100.0,
+               "complex64": 97.1},
 }
 ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 258, "resampling": 0, "linalg": 9}
 

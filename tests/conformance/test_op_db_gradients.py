@@ -33,7 +33,7 @@ def test_rate_never_drops(mode):
 # eigenvectors' signs (they follow the LAPACK build), torch's tangents of cholesky and
 # triangular_solve for non-Hermitian / non-triangular tangents (tests/opinfo's
 # KNOWN_FORWARD says why) and the norms' subgradients at zero.
-LINALG_FLOORS = {"reverse": (94.5, 1781), "forward": (92.1, 1624)}
+LINALG_FLOORS = {"reverse": (96.0, 1781), "forward": (92.0, 1624)}
 
 
 @pytest.mark.parametrize("mode", sorted(LINALG_FLOORS))

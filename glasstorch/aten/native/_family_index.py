@@ -6,8 +6,8 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'indexing.take', 'pointwise.binary', 'linalg.blas', 'linalg.addmm', 'shape.triangular',
  'linalg.triangular', 'linalg.cholesky', 'linalg.solve', 'linalg.svd', 'linalg.determinant',
  'reduction.sum', 'reduction.norms', 'linalg.distance', 'linalg.eig', 'linalg.eigh',
- 'linalg.einsum', 'linalg.lu_decomposition', 'linalg.matmul', 'linalg.matrix_functions',
- 'linalg.matrix_norms', 'linalg.qr', 'nn.activation', 'nn.activation_gated',
+ 'linalg.einsum', 'linalg.ldl', 'linalg.qr', 'linalg.lu_decomposition', 'linalg.matmul',
+ 'linalg.matrix_functions', 'linalg.matrix_norms', 'nn.activation', 'nn.activation_gated',
  'nn.activation_smooth', 'pointwise.special', 'nn.activation_gelu', 'nn.activation_rrelu',
  'nn.attention_flash', 'nn.softmax', 'nn.attention', 'pointwise.binary_scalar',
  'nn.normalization', 'nn.batch_norm', 'nn.batch_norm_variants', 'nn.convolution',
@@ -61,6 +61,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                     'linalg:linalg_cross method:cross method:renorm method:renorm_',
  'linalg.eig': 'linalg:linalg_eig linalg:linalg_eigvals',
  'linalg.eigh': 'linalg:linalg_eigh linalg:linalg_eigvalsh',
+ 'linalg.ldl': 'linalg:linalg_ldl_factor linalg:linalg_ldl_factor_ex '
+               'linalg:linalg_ldl_solve',
  'linalg.lu_decomposition': 'function:_lu_with_info function:lu_solve function:lu_unpack '
                             'linalg:linalg_lu linalg:linalg_lu_factor '
                             'linalg:linalg_lu_factor_ex linalg:linalg_lu_solve '
@@ -378,6 +380,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'linalg.eig': '_linalg_eigvals linalg_eig linalg_eigvals',
  'linalg.eigh': '_linalg_eigh linalg_eigh linalg_eigvalsh',
  'linalg.einsum': 'einsum',
+ 'linalg.ldl': 'linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve',
  'linalg.lu_decomposition': '_lu_with_info linalg_lu linalg_lu_factor linalg_lu_factor_ex '
                             'linalg_lu_solve lu_solve lu_unpack',
  'linalg.matmul': 'bilinear chain_matmul ger inner linalg_matmul linalg_multi_dot linear '

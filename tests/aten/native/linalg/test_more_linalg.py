@@ -104,3 +104,23 @@ def test_vander_of_top_level():
     assert gt.vander(gt.tensor(x)).tolist() == torch.vander(torch.tensor(x)).tolist()
     assert gt.vander(gt.tensor(x), 2, True).tolist() == torch.vander(torch.tensor(x), 2,
                                                                        True).tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, A: lib.svd_lowrank(A, q=3),
+    lambda lib, A: lib.svd_lowrank(A.mT, q=3, niter=1),
+    lambda lib, A: lib.svd_lowrank(A, q=3, M=A[..., :1, :]),
+    lambda lib, A: lib.pca_lowrank(A),
+], ids=["tall", "wide", "M", "pca"])
+def test_lowrank_draws_torchs_sketch(call):
+    """Seeded alike, the same sketch: S equal, U and V equal up to each column's sign."""
+    A = _array((2, 8, 5))
+    found = []
+    for lib in (torch, gt):
+        lib.manual_seed(0)
+        found.append([t.numpy() for t in call(lib, lib.tensor(A))])
+    (tU, tS, tV), (U, S, V) = found
+    np.testing.assert_allclose(S, tS, rtol=1e-10)
+    signs = np.sign(np.sum(U * tU, axis=-2, keepdims=True))
+    np.testing.assert_allclose(U * signs, tU, atol=1e-10)
+    np.testing.assert_allclose(V * signs, tV, atol=1e-10)
