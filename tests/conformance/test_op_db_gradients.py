@@ -30,10 +30,11 @@ def test_rate_never_drops(mode):
 
 
 # The linear algebra records (issue 18), float64: the misses are singular vectors' and
-# eigenvectors' signs (they follow the LAPACK build), torch's tangents of cholesky and
-# triangular_solve for non-Hermitian / non-triangular tangents (tests/opinfo's
-# KNOWN_FORWARD says why) and the norms' subgradients at zero.
-LINALG_FLOORS = {"reverse": (96.0, 1781), "forward": (92.0, 1624)}
+# eigenvectors' signs (they follow the LAPACK build: svd, eigh, svd_lowrank and
+# pca_lowrank's vectors), lstsq's gradients with driver='gels' (not understood yet), torch's
+# tangents of cholesky and triangular_solve for non-Hermitian / non-triangular tangents
+# (tests/opinfo's KNOWN_FORWARD says why) and the norms' subgradients at zero.
+LINALG_FLOORS = {"reverse": (94.3, 1813), "forward": (90.2, 1656)}
 
 
 @pytest.mark.parametrize("mode", sorted(LINALG_FLOORS))

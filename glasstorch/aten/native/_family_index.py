@@ -77,7 +77,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                             'linalg:linalg_tensorinv linalg:linalg_tensorsolve '
                             'linalg:linalg_vander linalg:linalg_vecdot method:matrix_exp '
                             'method:matrix_power method:pinverse',
- 'linalg.matrix_norms': 'linalg:linalg_cond linalg:linalg_matrix_norm linalg:linalg_norm',
+ 'linalg.matrix_norms': 'function:frobenius_norm function:nuclear_norm linalg:linalg_cond '
+                        'linalg:linalg_matrix_norm linalg:linalg_norm',
  'linalg.qr': 'function:geqrf function:orgqr function:ormqr function:qr '
               'linalg:linalg_householder_product linalg:linalg_qr method:geqrf '
               'method:orgqr method:ormqr method:qr',
@@ -389,7 +390,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                             'linalg_matrix_power linalg_matrix_rank linalg_pinv '
                             'linalg_tensorinv linalg_tensorsolve linalg_vander '
                             'linalg_vecdot matrix_exp matrix_power pinverse vander',
- 'linalg.matrix_norms': 'linalg_cond linalg_matrix_norm linalg_norm',
+ 'linalg.matrix_norms': 'frobenius_norm linalg_cond linalg_matrix_norm linalg_norm '
+                        'nuclear_norm',
  'linalg.qr': 'geqrf linalg_householder_product linalg_qr orgqr ormqr qr',
  'linalg.solve': '_linalg_solve_ex inverse linalg_inv linalg_inv_ex linalg_solve '
                  'linalg_solve_ex',

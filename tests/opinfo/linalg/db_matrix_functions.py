@@ -172,4 +172,20 @@ OPS = [
     OpInfo("linalg_cond.p_str", variants=("linalg.cond",), ref=_cond,
            sample_inputs=lambda dtype: (SampleInput(a, "fro") for a in _squares(dtype)),
            dtypes=LINALG_DTYPES),
+    OpInfo("frobenius_norm.dim", variants=("frobenius_norm",),
+           ref=lambda a, dim, keepdim=False: np.sqrt(np.sum(np.abs(wide(a)) ** 2, axis=tuple(
+               dim), keepdims=keepdim)).astype(real_of(a)),
+           sample_inputs=lambda dtype: (SampleInput(a, d) for a in _squares(dtype)
+                                        for d in ((0,), (-2, -1))),
+           dtypes=LINALG_DTYPES, out="frobenius_norm"),
+    OpInfo("nuclear_norm", variants=("nuclear_norm",),
+           ref=lambda a, keepdim=False: np.asarray(np.linalg.norm(wide(a), "nuc")).astype(
+               real_of(a)),
+           sample_inputs=lambda dtype: (SampleInput(general((3, 3), dtype)),),
+           dtypes=LINALG_DTYPES, out="nuclear_norm"),
+    OpInfo("nuclear_norm.dim", variants=("nuclear_norm",),
+           ref=lambda a, dim, keepdim=False: np.linalg.norm(wide(a), "nuc", axis=tuple(
+               dim)).astype(real_of(a)),
+           sample_inputs=lambda dtype: (SampleInput(general((2, 3, 3), dtype), (1, 2)),),
+           dtypes=LINALG_DTYPES, out="nuclear_norm"),
 ]

@@ -1,6 +1,7 @@
 """Matrix norms with a numeric order, the general norm and the condition number:
 linalg_matrix_norm (its Scalar-order overload; 'fro' and 'nuc' are
-`reduction/norms.py`'s), linalg_norm, linalg_cond. All written in other operators.
+`reduction/norms.py`'s), linalg_norm, linalg_cond, and the deprecated frobenius_norm and
+nuclear_norm. All written in other operators.
 """
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from ....c10.dtype import scalar_type_name
 from ...dispatcher import ops
 from ...meta.shape import wrap_dim
 from ...registry import composite
+from ..shape.shape import _warn_once
+from ..shape.triangular import exact_out_dtype
 from ..reduction.norms import linalg_matrix_norm as matrix_norm_str, linalg_vector_norm
 from .lapack import castable_out, check_square
 from .solve import linalg_inv
@@ -133,3 +136,58 @@ def linalg_cond_str(self, p):
     """linalg.cond with 'fro' or 'nuc'."""
     return _cond(self, p)
 
+
+
+def _deprecated(name: str, replacement: str) -> None:
+    """torch's deprecation warning, once per process as torch gives it."""
+    _warn_once(f"at::{name} is deprecated and it is just left for JIT compatibility. It will "
+               f"be removed in a future PyTorch release. Please use `{replacement}` instead")
+
+
+@composite("frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
+           out=True)
+def frobenius_norm(self, dim, keepdim=False, out=None):
+    """The 2-norm of the elements over `dim` (deprecated: `torch.linalg.vector_norm`).
+
+    Example::
+
+        >>> torch.frobenius_norm(torch.eye(2), dim=(0, 1))
+        tensor(1.4142)
+    """
+    _deprecated("frobenius_norm", "linalg.vector_norm(A, 2., dim, keepdim)")
+    if len(dim) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
+                           f"instead.")
+    if out is None:
+        return linalg_vector_norm.call(self, 2, dim, keepdim, None)
+    exact_out_dtype(self.dtype.to_real(), out)        # no dtype taken from out=, unlike norms
+    return ops.aten.linalg_vector_norm.out.call(self, 2, dim, keepdim, None, out)
+
+
+def _nuclear(self, dim, keepdim: bool, out):
+    _deprecated("nuclear_norm", "linalg.matrix_norm(A, 'nuc', dim, keepdim)")
+    if out is None:
+        return matrix_norm_str.call(self, "nuc", dim, keepdim, None)
+    if out.dtype != self.dtype.to_real():
+        raise RuntimeError(f"linalg.matrix_norm expected out tensor dtype "
+                           f"{scalar_type_name(self.dtype.to_real())} but got: "
+                           f"{scalar_type_name(out.dtype)}")
+    return ops.aten.linalg_matrix_norm.str_ord_out.call(self, "nuc", dim, keepdim, None, out)
+
+
+@composite("nuclear_norm(Tensor self, bool keepdim=False) -> Tensor", out=True)
+def nuclear_norm(self, keepdim=False, out=None):
+    """The sum of the singular values (deprecated: `torch.linalg.matrix_norm(A, 'nuc')`).
+
+    Example::
+
+        >>> torch.nuclear_norm(torch.eye(2))
+        tensor(2.)
+    """
+    return _nuclear(self, (-2, -1), keepdim, out)
+
+
+@composite("nuclear_norm.dim(Tensor self, int[2] dim, bool keepdim=False) -> Tensor", out=True)
+def nuclear_norm_dim(self, dim, keepdim=False, out=None):
+    """The nuclear norm over the two dims `dim`."""
+    return _nuclear(self, tuple(dim), keepdim, out)
