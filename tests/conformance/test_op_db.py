@@ -28,9 +28,10 @@ FLOORS = {
                    "bool": 100.0, "complex64": 100.0},
     # the misses: singular vectors' and eigenvectors' signs, which follow the LAPACK build
     # (NumPy's OpenBLAS, torch's MKL: svd, eigh, eig, and svd_lowrank / pca_lowrank's
-    # vectors, whose S agrees), and float32 matrix_exp's rounding
-    "linalg": {"all": 96.3, "float32": 95.2, "float64": 96.7, "int64": 96.0, "bool": 100.0,
-               "complex64": 97.1},
+    # vectors, whose S agrees), and float32 matrix_exp's rounding; a tenth below the
+    # measured rates, which move by a sample between runs
+    "linalg": {"all": 96.2, "float32": 95.1, "float64": 96.5, "int64": 96.0, "bool": 100.0,
+               "complex64": 97.0},
 }
 ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 258, "resampling": 0, "linalg": 9}
 
