@@ -117,6 +117,11 @@ _FAMILY_FUNCTIONS = {
     "norm": ("reduction.norms", "norm_function"),
     "cdist": ("linalg.distance", "cdist_function"),
     "lu": ("linalg.lu_decomposition", "lu_function"),
+    "svd_lowrank": ("linalg.lowrank", "svd_lowrank"),
+    "pca_lowrank": ("linalg.lowrank", "pca_lowrank"),
+    # torch's linear algebra functions removed in 1.9: each raises torch's message
+    **{name: ("linalg.removed", name) for name in ("eig", "lstsq", "matrix_rank", "solve",
+                                                   "symeig")},
     "meshgrid": ("shape.combine", "meshgrid_function"),
     "broadcast_tensors": ("shape.combine", "broadcast_tensors_function"),
     "block_diag": ("shape.combine", "block_diag_function"),

@@ -64,6 +64,10 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
     unique_consecutive = _FamilyMethod("sorting.unique", "unique_consecutive")
     norm = _FamilyMethod("reduction.norms", "tensor_norm")     # torch.norm's routing, Python in torch
     lu = _FamilyMethod("linalg.lu_decomposition", "lu_method")    # torch.lu, Python in torch
+    eig = _FamilyMethod("linalg.removed", "eig")                # removed in 1.9: they raise
+    lstsq = _FamilyMethod("linalg.removed", "lstsq")
+    solve = _FamilyMethod("linalg.removed", "solve")
+    symeig = _FamilyMethod("linalg.removed", "symeig")
 
     # ----- Python protocol --------------------------------------------------------
     def __len__(self) -> int:

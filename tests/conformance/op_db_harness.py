@@ -119,6 +119,20 @@ RESAMPLING = frozenset("""
     nn.functional.pixel_unshuffle nn.functional.channel_shuffle grid_sampler_3d
 """.split())
 
+# The linear algebra records of issue 18 (item 1); linalg.cross, linalg.multi_dot,
+# linalg.vector_norm and norm stay in "operators".
+LINALG = frozenset("""
+    cholesky cholesky_inverse cholesky_solve geqrf linalg.cholesky linalg.cholesky_ex
+    linalg.cond linalg.det linalg.diagonal linalg.eig linalg.eigh linalg.eigvals
+    linalg.eigvalsh linalg.householder_product linalg.inv linalg.inv_ex linalg.ldl_factor
+    linalg.ldl_factor_ex linalg.ldl_solve linalg.lstsq linalg.lu linalg.lu_factor
+    linalg.lu_factor_ex linalg.lu_solve linalg.matrix_norm linalg.matrix_power
+    linalg.matrix_rank linalg.norm linalg.pinv linalg.qr linalg.slogdet linalg.solve
+    linalg.solve_ex linalg.solve_triangular linalg.svd linalg.svdvals linalg.tensorinv
+    linalg.tensorsolve linalg.vander linalg.vecdot logdet lu lu_solve lu_unpack matrix_exp
+    ormqr pca_lowrank pinverse qr svd svd_lowrank triangular_solve
+""".split())
+
 # The spectral records of issue 18 (torch.fft, stft / istft, torch.signal.windows).
 SPECTRAL = frozenset("""
     fft.fft fft.ifft fft.fft2 fft.ifft2 fft.fftn fft.ifftn fft.rfft fft.irfft fft.rfft2
@@ -150,7 +164,8 @@ FAMILIES = {"pointwise": _is_ufunc, "operators": lambda entry: entry.name in OPE
             "resampling": lambda entry: entry.name in RESAMPLING,
             "transformer": lambda entry: entry.name in TRANSFORMER,
             "pooling": lambda entry: entry.name in POOLING,
-            "spectral": lambda entry: entry.name in SPECTRAL}
+            "spectral": lambda entry: entry.name in SPECTRAL,
+            "linalg": lambda entry: entry.name in LINALG}
 
 # torch.special's records and torch.masked's (issue 18, items 3 and 5).
 FAMILIES.update({"special": lambda entry: entry.name.startswith("special."),

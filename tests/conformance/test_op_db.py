@@ -7,8 +7,8 @@ inputs: "pointwise" (the unary and binary ufunc records, issue 4), "operators"
 (interpolate, grid_sample, unfold, pixel and channel shuffles: issue 15), "pooling"
 (pooling, embedding bags, the remaining losses: issue 15; the first 64 samples of each
 record), "transformer" (multi_head_attention_forward: issue 16), "special", "masked"
-and "spectral" (torch.special, torch.masked, torch.fft, stft / istft,
-torch.signal.windows: issue 18). The rates may only go up: when a change
+"spectral" and "linalg" (torch.special, torch.masked, torch.fft, stft / istft,
+torch.signal.windows, torch.linalg and the top-level linear algebra: issue 18). The rates may only go up: when a change
 raises them, raise the floors below to the new values. `pytest -s`
 prints the tables; the script prints every failure
 (``python tests/conformance/op_db_harness.py --family operators --details``).
@@ -41,9 +41,16 @@ FLOORS = {
                "bool": 100.0, "complex64": 100.0},
     "spectral": {"all": 99.7, "float32": 99.6, "float64": 100.0, "int64": 99.3, "bool": 100.0,
                  "complex64": 99.2},
+    # the misses: singular vectors' and eigenvectors' signs, which follow the LAPACK build
+    # (NumPy's OpenBLAS, torch's MKL: svd, eigh, eig, and svd_lowrank / pca_lowrank's
+    # vectors, whose S agrees), and float32 matrix_exp's rounding; a tenth below the
+    # measured rates, which move by a sample between runs
+    "linalg": {"all": 96.2, "float32": 95.1, "float64": 96.5, "int64": 96.0, "bool": 100.0,
+               "complex64": 97.0},
 }
 ERROR_INPUTS_MATCHED = {"pointwise": 121, "operators": 258, "resampling": 0, "transformer": 0,
-                        "pooling": 82, "special": 14, "masked": 0, "spectral": 79}
+                        "pooling": 82, "special": 14, "masked": 0, "spectral": 79,
+                        "linalg": 9}
 
 
 @pytest.fixture(scope="module", params=sorted(FLOORS))

@@ -21,7 +21,11 @@ FLOORS = {"reverse": (99.7, 3901), "forward": (99.0, 3403)}
 # forward: vector_norm's tangent is NaN at a zero vector where torch's is 0).
 FAMILY_FLOORS = {"special": {"reverse": (100.0, 39), "forward": (100.0, 39)},
                  "masked": {"reverse": (100.0, 524), "forward": (100.0, 524)},
-                 "spectral": {"reverse": (100.0, 163), "forward": (100.0, 163)}}
+                 "spectral": {"reverse": (100.0, 163), "forward": (100.0, 163)},
+                 # linalg's misses: singular vectors' and eigenvectors' signs (they follow
+                 # the LAPACK build), lstsq's gradients with driver='gels', torch's own
+                 # tangents of cholesky and triangular_solve, the norms' subgradients at 0
+                 "linalg": {"reverse": (94.3, 1813), "forward": (90.2, 1656)}}
 FAMILY_LIMITS = {"masked": 40}
 
 

@@ -23,7 +23,8 @@ def _train(lib, module, x_shape, steps=3):
     """A few SGD steps on ``sum(module(x)²)``; the module's outputs per step."""
     opt = lib.optim.SGD(module.parameters(), lr=0.05)
     outputs = []
-    x = lib.linspace(-1, 1, int(np.prod(x_shape))).reshape(x_shape)
+    dtype = next(module.parameters()).dtype
+    x = lib.linspace(-1, 1, int(np.prod(x_shape)), dtype=dtype).reshape(x_shape)
     for _ in range(steps):
         opt.zero_grad()
         y = module(x)

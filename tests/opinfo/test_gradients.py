@@ -21,20 +21,21 @@ torch = pytest.importorskip("torch")
 
 # Entries whose gradients differ from torch's, with the reason (strict xfails: when one
 # is fixed the suite says so). Formulas are owned by the declaring family file.
-_NO_SVD_DERIVATIVE = ("reduction: linalg_matrix_norm has no derivative formula (the nuclear "
-                      "norm's needs SVD's, not written yet): backward raises torch's "
-                      "\"derivative ... is not implemented\"; torch differentiates it")
 _BATCH_NORM_STATISTICS = ("autograd: torch differentiates native_batch_norm_backward's saved "
                           "and running statistics in some modes and refuses them in others "
                           "(not implemented / not differentiable); glasstorch refuses the "
                           "running ones and leaves the saved ones unimplemented")
 KNOWN: dict = {
+    **dict.fromkeys(("vander", "linalg_cond", "linalg_cond.p_str"), (
+        "linalg: torch's own backward fails here (a saved tensor its decomposition then "
+        "modifies in place: 'modified by an inplace operation'); glasstorch differentiates")),
+    "geqrf": "autograd: torch's not-implemented derivative raises NotImplementedError, "
+             "glasstorch's NotImplemented node a RuntimeError (same words)",
     "native_batch_norm_backward": _BATCH_NORM_STATISTICS,
     "batch_norm_backward": _BATCH_NORM_STATISTICS,
     "view_as_complex_copy": "autograd: torch refuses to record view_as_complex_copy (its "
                             "complex result is not on its list of ops with complex "
                             "gradients); glasstorch records it as view_as_complex",
-    "linalg_matrix_norm.str_ord": _NO_SVD_DERIVATIVE,
     "hardsigmoid_backward": "activation: torch leaves hardsigmoid_backward's derivative "
                             "unimplemented (raises); glasstorch declares one, which forward AD "
                             "of hardsigmoid (derived from backward formulas) needs",
@@ -63,7 +64,6 @@ KNOWN_FORWARD: dict = {
                          "reads the whole tangent"),
     "native_batch_norm_backward": _BATCH_NORM_STATISTICS,
     "batch_norm_backward": _BATCH_NORM_STATISTICS,
-    "linalg_matrix_norm.str_ord": _NO_SVD_DERIVATIVE,
     **dict.fromkeys(("var.dim", "var.correction", "std", "std.dim", "std.correction",
                      "var_mean.dim", "var_mean.correction", "std_mean",
                      "std_mean.dim", "std_mean.correction", "linalg_vector_norm"), _SINGULAR),
@@ -92,7 +92,6 @@ KNOWN_FORWARD: dict = {
 }
 # The same for second derivatives (backward through the formulas).
 KNOWN_SECOND: dict = {
-    "linalg_matrix_norm.str_ord": _NO_SVD_DERIVATIVE,
     **dict.fromkeys(("quantile", "nanquantile"), (
         "reduction/quantile.py: quantile has one node whose formula differentiates "
         "differently from torch's, which records the ops of its decomposition")),

@@ -5,8 +5,9 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'pointwise.unary', 'indexing.scatter', 'indexing.index_along', 'indexing.masked',
  'indexing.take', 'pointwise.binary', 'linalg.blas', 'linalg.addmm', 'shape.triangular',
  'linalg.triangular', 'linalg.cholesky', 'linalg.solve', 'linalg.svd', 'linalg.determinant',
- 'reduction.sum', 'reduction.norms', 'linalg.distance', 'linalg.eigh', 'linalg.einsum',
- 'linalg.lu_decomposition', 'linalg.matmul', 'nn.activation', 'nn.activation_gated',
+ 'reduction.sum', 'reduction.norms', 'linalg.distance', 'linalg.eig', 'linalg.eigh',
+ 'linalg.einsum', 'linalg.ldl', 'linalg.qr', 'linalg.lu_decomposition', 'linalg.matmul',
+ 'linalg.matrix_functions', 'linalg.matrix_norms', 'nn.activation', 'nn.activation_gated',
  'nn.activation_smooth', 'pointwise.special', 'nn.activation_gelu', 'nn.activation_rrelu',
  'nn.attention_flash', 'nn.softmax', 'nn.attention', 'pointwise.binary_scalar',
  'nn.normalization', 'nn.batch_norm', 'nn.batch_norm_variants', 'nn.convolution',
@@ -63,7 +64,10 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                        'linalg:linalg_slogdet method:det method:logdet method:slogdet',
  'linalg.distance': 'function:_euclidean_dist function:cross function:renorm '
                     'linalg:linalg_cross method:cross method:renorm method:renorm_',
+ 'linalg.eig': 'linalg:linalg_eig linalg:linalg_eigvals',
  'linalg.eigh': 'linalg:linalg_eigh linalg:linalg_eigvalsh',
+ 'linalg.ldl': 'linalg:linalg_ldl_factor linalg:linalg_ldl_factor_ex '
+               'linalg:linalg_ldl_solve',
  'linalg.lu_decomposition': 'function:_lu_with_info function:lu_solve function:lu_unpack '
                             'linalg:linalg_lu linalg:linalg_lu_factor '
                             'linalg:linalg_lu_factor_ex linalg:linalg_lu_solve '
@@ -71,6 +75,18 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'linalg.matmul': 'function:bilinear function:ger function:inner function:matmul '
                   'function:outer linalg:linalg_matmul linalg:linalg_multi_dot method:ger '
                   'method:inner method:matmul method:outer nn:linear',
+ 'linalg.matrix_functions': 'function:matrix_exp function:matrix_power function:pinverse '
+                            'function:vander linalg:linalg_diagonal linalg:linalg_lstsq '
+                            'linalg:linalg_matrix_exp linalg:linalg_matrix_power '
+                            'linalg:linalg_matrix_rank linalg:linalg_pinv '
+                            'linalg:linalg_tensorinv linalg:linalg_tensorsolve '
+                            'linalg:linalg_vander linalg:linalg_vecdot method:matrix_exp '
+                            'method:matrix_power method:pinverse',
+ 'linalg.matrix_norms': 'function:frobenius_norm function:nuclear_norm linalg:linalg_cond '
+                        'linalg:linalg_matrix_norm linalg:linalg_norm',
+ 'linalg.qr': 'function:geqrf function:orgqr function:ormqr function:qr '
+              'linalg:linalg_householder_product linalg:linalg_qr method:geqrf '
+              'method:orgqr method:ormqr method:qr',
  'linalg.solve': 'function:inverse linalg:linalg_inv linalg:linalg_inv_ex '
                  'linalg:linalg_solve linalg:linalg_solve_ex method:inverse',
  'linalg.svd': 'function:svd linalg:linalg_svd linalg:linalg_svdvals method:svd',
@@ -328,7 +344,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                           'function:trapezoid function:trapz method:diff',
  'reduction.moments': 'function:logsumexp function:std function:std_mean function:var '
                       'function:var_mean method:logsumexp method:std method:var',
- 'reduction.norms': 'function:dist linalg:linalg_vector_norm method:dist',
+ 'reduction.norms': 'function:dist linalg:linalg_matrix_norm linalg:linalg_vector_norm '
+                    'method:dist',
  'reduction.order_statistics': 'function:kthvalue function:median function:mode '
                                'function:nanmedian method:kthvalue method:median '
                                'method:mode method:nanmedian',
@@ -427,12 +444,21 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                        'slogdet',
  'linalg.distance': '_cdist_forward _euclidean_dist cdist cross linalg_cross renorm '
                     'renorm_',
+ 'linalg.eig': '_linalg_eigvals linalg_eig linalg_eigvals',
  'linalg.eigh': '_linalg_eigh linalg_eigh linalg_eigvalsh',
  'linalg.einsum': 'einsum',
+ 'linalg.ldl': 'linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve',
  'linalg.lu_decomposition': '_lu_with_info linalg_lu linalg_lu_factor linalg_lu_factor_ex '
                             'linalg_lu_solve lu_solve lu_unpack',
  'linalg.matmul': 'bilinear chain_matmul ger inner linalg_matmul linalg_multi_dot linear '
                   'matmul outer tensordot',
+ 'linalg.matrix_functions': 'linalg_diagonal linalg_lstsq linalg_matrix_exp '
+                            'linalg_matrix_power linalg_matrix_rank linalg_pinv '
+                            'linalg_tensorinv linalg_tensorsolve linalg_vander '
+                            'linalg_vecdot matrix_exp matrix_power pinverse vander',
+ 'linalg.matrix_norms': 'frobenius_norm linalg_cond linalg_matrix_norm linalg_norm '
+                        'nuclear_norm',
+ 'linalg.qr': 'geqrf linalg_householder_product linalg_qr orgqr ormqr qr',
  'linalg.solve': '_linalg_solve_ex inverse linalg_inv linalg_inv_ex linalg_solve '
                  'linalg_solve_ex',
  'linalg.svd': '_linalg_svd linalg_svd linalg_svdvals svd',

@@ -2,9 +2,9 @@
 
 `clip_grad.py` holds gradient clipping (by total norm or by value) and the total norm
 itself; `convert_parameters.py` flattens parameters into one vector and back. The rest
-loads on first use: `parametrize` and `parametrizations` (tensors computed from other
-tensors: orthogonal, weight and spectral norm), the older hook-based `weight_norm` and
-`spectral_norm`, `prune`, `fusion` (batch norm folded into the layer before it),
+loads on first use, but for the older hook-based `weight_norm` and `spectral_norm`:
+`parametrize` and `parametrizations` (tensors computed from other tensors: orthogonal,
+weight and spectral norm), `prune`, `fusion` (batch norm folded into the layer before it),
 `init` (`skip_init`), `memory_format`, `rnn` (packed sequences) and `stateless`
 (`functional_call`).
 """
@@ -13,14 +13,15 @@ import importlib as _importlib
 from .clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm)
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+# bound now, as torch binds them: `weight_norm` and `spectral_norm` name both a submodule
+# and its function, and importing the submodule later must not rebind the name
+from .spectral_norm import remove_spectral_norm, spectral_norm  # noqa: F401
+from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
 
-_LAZY_SUBMODULES = frozenset({"parametrize", "parametrizations", "weight_norm",
-                              "spectral_norm", "prune", "fusion", "init", "memory_format",
-                              "rnn", "stateless"})
+_LAZY_SUBMODULES = frozenset({"parametrize", "parametrizations", "prune", "fusion", "init",
+                              "memory_format", "rnn", "stateless"})
 # names torch binds here -> the submodule defining them (loaded on first use)
 _LAZY_NAMES = {
-    "weight_norm": "weight_norm", "remove_weight_norm": "weight_norm",
-    "spectral_norm": "spectral_norm", "remove_spectral_norm": "spectral_norm",
     "fuse_conv_bn_eval": "fusion", "fuse_conv_bn_weights": "fusion",
     "fuse_linear_bn_eval": "fusion", "fuse_linear_bn_weights": "fusion",
     "skip_init": "init",
@@ -30,8 +31,6 @@ _LAZY_NAMES = {
 
 
 def __getattr__(name: str):
-    # `weight_norm` and `spectral_norm` are both a submodule and the function it defines:
-    # as in torch, the attribute is the function
     if name in _LAZY_NAMES:
         module = _importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}")
         value = getattr(module, name)

@@ -273,6 +273,8 @@ def cholesky_inverse(self, upper, *, out):
         tensor([[ 0.3125, -0.1250],
                 [-0.1250,  0.2500]])
     """
+    if self.size == 0:
+        return
     diagonal = np.einsum("...ii->...i", self)   # a zero pivot: LAPACK's potri refuses
     singular = (diagonal == 0)
     info = np.where(singular.any(-1), singular.argmax(-1) + 1, 0)

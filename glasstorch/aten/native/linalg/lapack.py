@@ -126,11 +126,11 @@ def batch_shape(first: tuple, second: tuple, python_words: bool = False) -> tupl
     return tuple(common)
 
 
-def check_castable_out(name: str, dtype, out) -> None:
+def check_castable_out(name: str, dtype, out, what: str = "result") -> None:
     """An out= these kernels write with a cast: any dtype `dtype` safely casts to."""
     if out is not None and not can_cast(dtype, out._dtype):
-        raise RuntimeError(f"{name}: Expected result to be safely castable from "
-                           f"{scalar_type_name(dtype)} dtype, but got result with dtype "
+        raise RuntimeError(f"{name}: Expected {what} to be safely castable from "
+                           f"{scalar_type_name(dtype)} dtype, but got {what} with dtype "
                            f"{scalar_type_name(out._dtype)}")
 
 
@@ -142,6 +142,19 @@ def written_out(result, out, overload):
         return result
     exact_out_dtype(result.dtype, out)
     prepare_out(overload, out, TensorMeta(tuple(result.shape), result.dtype))
+    return out.copy_(result)
+
+
+def castable_out(result, out, overload, name: str, what: str = "result", exact: bool = False):
+    """A composite's `result`, or written into its out= tensor, which may have any dtype
+    the result casts to (torch's words for the others, naming `name`); `exact`: then only
+    the result's own dtype."""
+    if out is None:
+        return result
+    check_castable_out(name, result.dtype, out, what)
+    if exact:
+        exact_out_dtype(result.dtype, out)
+    prepare_out(overload, out, TensorMeta(tuple(result.shape), out._dtype))
     return out.copy_(result)
 
 

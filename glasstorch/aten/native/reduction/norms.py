@@ -18,6 +18,7 @@ import numpy as np
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import promote_types
 from ...derivatives import derivative_helper, sum_to
+from ...dispatcher import ops
 from ...meta.reduction import reduced_shape, reduction_dims
 from ...meta.shape import broadcast_shapes, wrap_dim
 from ...registry import TensorMeta, op
@@ -367,13 +368,23 @@ def _matrix_norm_meta(self, ord="fro", dim=(-2, -1), keepdim=False, dtype=None, 
     return TensorMeta(reduced_shape(self._size, (rows, columns), keepdim), result)
 
 
-# No derivative formula (the nuclear norm's needs SVD's, not written yet): autograd
-# records a NotImplemented node for it, so a result of an input that requires grad
-# requires grad, as torch's does, and backward raises "derivative for
-# aten::linalg_matrix_norm is not implemented" instead of silently dropping the term.
+@derivative_helper
+def matrix_norm_backward(grad, self, result, ord: str, dim, keepdim: bool):
+    """'fro': the 2-norm's gradient over both dims; 'nuc': ``d sum(S) = Re tr(U^H dA V)``,
+    so ``gA = g U V^H`` (the SVD's, through `_linalg_svd`)."""
+    if ord == "fro":
+        return norm_backward(grad, self, 2, result, dim, keepdim)
+    rows, columns = reduction_dims(dim, self.dim())
+    moved = self.movedim((rows, columns), (-2, -1))
+    U, _, Vh = ops.aten._linalg_svd.default(moved, False, True)
+    scale = restore_reduced_dims(grad, dim, tuple(self.shape), keepdim)
+    return U.matmul(Vh).movedim((-2, -1), (rows, columns)) * scale
+
+
 @op("linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], "
     "bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", meta=_matrix_norm_meta,
-    function=False, out=True, out_overload="str_ord_out")
+    python_module="linalg", out=True, out_overload="str_ord_out",
+    grad={"self": "matrix_norm_backward(grad, self, result, ord, dim, keepdim)"})
 def linalg_matrix_norm(self, ord, dim, keepdim, dtype, *, out):
     """The matrix norm of `self` over the two dims `dim`: 'fro' (the 2-norm of the
     elements) or 'nuc' (the sum of the singular values, by NumPy's SVD). torch.norm

@@ -207,15 +207,13 @@ def test_sum_fast_path_agrees_with_the_structured_path(make):
     assert fast.numpy().tobytes() == general.numpy().tobytes()
 
 
-def test_nuclear_norm_refuses_backward_instead_of_dropping_it():
-    """The nuclear norm has no derivative yet: its result still requires grad (as torch's
-    does) and backward raises torch's "not implemented" error, rather than the term
-    silently leaving the graph (op_db gradient harness)."""
-    x = gt.eye(3, dtype=gt.float64).requires_grad_()
+def test_nuclear_norm_differentiates_through_the_svd():
+    """d ||A||_* = Re tr(U^H dA V): the gradient of the nuclear norm is U V^H (for
+    diag(3, -2): diag(1, -1)); with no_grad the result does not require grad."""
+    x = gt.tensor([[3.0, 0.0], [0.0, -2.0]], dtype=gt.float64).requires_grad_()
     y = gt.norm(x, "nuc")
-    assert y.item() == 3.0 and y.requires_grad
-    with pytest.raises(RuntimeError, match="^derivative for aten::linalg_matrix_norm is not "
-                                           "implemented$"):
-        (y + x.sum()).backward()
+    assert y.item() == 5.0 and y.requires_grad
+    (y + x.sum()).backward()
+    assert x.grad.tolist() == [[2.0, 1.0], [1.0, 0.0]]
     with gt.no_grad():
         assert not gt.norm(x, "nuc").requires_grad
