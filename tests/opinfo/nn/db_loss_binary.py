@@ -197,8 +197,7 @@ def errors_bce_logits():
                      r"\[2, 3, 4\]$", known_bug_on_meta=META_DATA)
     ints = make_tensor((3,), gt.int64, low=0, high=2)
     yield ErrorInput(SampleInput(ints, ints), NotImplementedError,
-                     r"^\"log_sigmoid_cpu\" not implemented for 'Long'$",
-                     known_bug_on_meta=META_DATA)
+                     r"^\"log_sigmoid_cpu\" not implemented for 'Long'$")
 
 
 def errors_soft_margin():
