@@ -12,9 +12,11 @@ import op_db_vmap as harness
 
 torch = pytest.importorskip("torch")
 
-RECORDS = 365            # records torch's vmap supports on these samples (fewer: skipped)
+RECORDS = 366            # records torch's vmap supports on these samples (fewer: skipped)
 PASSING = 364
-FALLBACK = 42
+# nn.functional.ctc_loss joined the operators' records: it runs the fallback, and its
+# .Tensor overload fails when the lengths are batched (the composite reads their values)
+FALLBACK = 43
 
 
 @pytest.fixture(scope="module")
