@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .utils import _check_one_of, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
-__all__ = ["ProbsOrLogits", "ProbsOrLogitsParam"]
+__all__ = ["ProbsOrLogits", "ProbsOrLogitsParam", "CategoricalParams", "RelaxedParams"]
 
 _NAMES = ("probs", "logits")
 
@@ -71,3 +71,40 @@ class ProbsOrLogitsParam(ProbsOrLogits):
     @property
     def param_shape(self):
         return self._param.size()
+
+
+class CategoricalParams:
+    """Mixin for a distribution built over a `Categorical` (its `_categorical`),
+    whose probs, logits and parameter tensor are that categorical's."""
+
+    def _new(self, *args, **kwargs):
+        return self._categorical._new(*args, **kwargs)
+
+    @property
+    def param_shape(self):
+        return self._categorical.param_shape
+
+    @property
+    def probs(self):
+        return self._categorical.probs
+
+    @property
+    def logits(self):
+        return self._categorical.logits
+
+
+class RelaxedParams:
+    """Mixin for a relaxed distribution, a transformed one whose base distribution
+    holds the temperature, probs and logits."""
+
+    @property
+    def temperature(self):
+        return self.base_dist.temperature
+
+    @property
+    def logits(self):
+        return self.base_dist.logits
+
+    @property
+    def probs(self):
+        return self.base_dist.probs

@@ -7,7 +7,7 @@ from . import constraints
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .probs_or_logits import ProbsOrLogitsParam
+from .probs_or_logits import ProbsOrLogitsParam, RelaxedParams
 from .utils import broadcast_all, clamp_probs
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
@@ -54,7 +54,7 @@ class LogitRelaxedBernoulli(ProbsOrLogitsParam, Distribution):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class RelaxedBernoulli(RelaxedParams, TransformedDistribution):
     """A relaxed Bernoulli distribution on (0, 1): a continuous, reparameterisable
     stand-in for a Bernoulli, sharper as `temperature` falls.
 
@@ -81,15 +81,3 @@ class RelaxedBernoulli(TransformedDistribution):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         return super().expand(batch_shape, _instance=new)
-
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs
