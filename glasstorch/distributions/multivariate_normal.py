@@ -51,7 +51,29 @@ def _batch_mahalanobis(bL, bx):
     return permuted.permute(permute_inv_dims).reshape(bx_batch_shape)
 
 
-class MultivariateNormal(Distribution):
+class _NormalOnVectors:
+    """Mixin for a normal distribution on vectors, its covariance factored one way or
+    another: `loc` is its mean and mode, and its entropy follows from the
+    log-determinant of the covariance."""
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    def _matrix_shape(self):
+        return self._batch_shape + self._event_shape + self._event_shape
+
+    def _entropy(self, half_log_det):
+        """The entropy, given half the log-determinant of the covariance."""
+        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
+        return H if len(self._batch_shape) == 0 else H.expand(self._batch_shape)
+
+
+class MultivariateNormal(_NormalOnVectors, Distribution):
     """A multivariate normal distribution with mean `loc` and a covariance given by
     one of `covariance_matrix`, `precision_matrix` or `scale_tril` (its lower Cholesky
     factor, the cheapest: the others are factored first).
@@ -105,9 +127,6 @@ class MultivariateNormal(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    def _matrix_shape(self):
-        return self._batch_shape + self._event_shape + self._event_shape
-
     @lazy_property
     def scale_tril(self):
         return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
@@ -123,17 +142,12 @@ class MultivariateNormal(Distribution):
             self._matrix_shape())
 
     @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
-
-    @property
     def variance(self):
         return self._unbroadcasted_scale_tril.pow(2).sum(-1).expand(
             self._batch_shape + self._event_shape)
+
+    def _half_log_det(self):
+        return self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
@@ -144,10 +158,7 @@ class MultivariateNormal(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         M = _batch_mahalanobis(self._unbroadcasted_scale_tril, value - self.loc)
-        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - half_log_det
+        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - self._half_log_det()
 
     def entropy(self):
-        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
-        return H if len(self._batch_shape) == 0 else H.expand(self._batch_shape)
+        return self._entropy(self._half_log_det())
