@@ -5,12 +5,13 @@ import glasstorch as torch
 
 from . import constraints
 from .distribution import Distribution
+from .symmetric import SymmetricAboutLoc
 from .utils import broadcast_all
 
 __all__ = ["Laplace"]
 
 
-class Laplace(Distribution):
+class Laplace(SymmetricAboutLoc, Distribution):
     """A Laplace distribution with location `loc` and scale `scale`.
 
     Args:
@@ -26,14 +27,6 @@ class Laplace(Distribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

@@ -8,6 +8,7 @@ import glasstorch as torch
 from . import constraints
 from .covariance import _expand_given_matrices, _given_matrix, _scale_tril_of
 from .distribution import Distribution
+from .symmetric import SymmetricAboutLoc
 from .utils import _standard_normal, lazy_property
 
 __all__ = ["MultivariateNormal"]
@@ -51,18 +52,9 @@ def _batch_mahalanobis(bL, bx):
     return permuted.permute(permute_inv_dims).reshape(bx_batch_shape)
 
 
-class _NormalOnVectors:
+class _NormalOnVectors(SymmetricAboutLoc):
     """Mixin for a normal distribution on vectors, its covariance factored one way or
-    another: `loc` is its mean and mode, and its entropy follows from the
-    log-determinant of the covariance."""
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+    another: its entropy follows from the log-determinant of the covariance."""
 
     def _matrix_shape(self):
         return self._batch_shape + self._event_shape + self._event_shape

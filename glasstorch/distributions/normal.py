@@ -8,12 +8,13 @@ import glasstorch as torch
 
 from . import constraints
 from .exp_family import ExponentialFamily
+from .symmetric import SymmetricAboutLoc
 from .utils import _standard_normal, broadcast_all
 
 __all__ = ["Normal"]
 
 
-class Normal(ExponentialFamily):
+class Normal(SymmetricAboutLoc, ExponentialFamily):
     """A normal distribution with mean `loc` and standard deviation `scale`.
 
     Args:
@@ -30,14 +31,6 @@ class Normal(ExponentialFamily):
     support = constraints.real
     has_rsample = True
     _mean_carrier_measure = 0
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def stddev(self):
