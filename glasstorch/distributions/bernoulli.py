@@ -35,12 +35,7 @@ class Bernoulli(ProbsOrLogitsParam, ExponentialFamily):
         super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Bernoulli, _instance)
-        batch_shape = torch.Size(batch_shape)
-        self._expand_probs_or_logits(new, batch_shape)
-        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(Bernoulli, batch_shape, _instance)
 
     @property
     def mean(self):

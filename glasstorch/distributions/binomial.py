@@ -41,13 +41,7 @@ class Binomial(ProbsOrLogitsParam, Distribution):
         super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Binomial, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.total_count = self.total_count.expand(batch_shape)
-        self._expand_probs_or_logits(new, batch_shape)
-        super(Binomial, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(Binomial, batch_shape, _instance, "total_count")
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):

@@ -48,13 +48,8 @@ class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
         super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(ContinuousBernoulli, _instance)
-        new._lims = self._lims
-        batch_shape = torch.Size(batch_shape)
-        self._expand_probs_or_logits(new, batch_shape)
-        super(ContinuousBernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(ContinuousBernoulli, batch_shape, _instance,
+                                       copied=("_lims",))
 
     def _outside_unstable_region(self):
         return torch.max(torch.le(self.probs, self._lims[0]),

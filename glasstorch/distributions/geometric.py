@@ -45,12 +45,7 @@ class Geometric(ProbsOrLogits, Distribution):
                 f"found invalid values:\n{value.data[~valid]}")
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Geometric, _instance)
-        batch_shape = torch.Size(batch_shape)
-        self._expand_probs_or_logits(new, batch_shape)
-        super(Geometric, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(Geometric, batch_shape, _instance)
 
     @property
     def mean(self):

@@ -53,13 +53,8 @@ class Multinomial(CategoricalParams, Distribution):
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Multinomial, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.total_count = self.total_count
-        new._categorical = self._categorical.expand(batch_shape)
-        super(Multinomial, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(Multinomial, batch_shape, _instance, "_categorical",
+                                       copied=("total_count",))
 
     @constraints.dependent_property(is_discrete=True, event_dim=1)
     def support(self):

@@ -34,13 +34,7 @@ class NegativeBinomial(ProbsOrLogitsParam, Distribution):
         super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(NegativeBinomial, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.total_count = self.total_count.expand(batch_shape)
-        self._expand_probs_or_logits(new, batch_shape)
-        super(NegativeBinomial, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(NegativeBinomial, batch_shape, _instance, "total_count")
 
     @property
     def mean(self):

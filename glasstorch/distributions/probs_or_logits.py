@@ -48,6 +48,13 @@ class ProbsOrLogits:
             if name in self.__dict__:
                 new._store_param(name, self.__dict__[name].expand(param_shape))
 
+    def _expand_attributes(self, cls, batch_shape, _instance, *names: str, copied=()):
+        """`Distribution._expand_attributes`, carrying over probs and logits too (when
+        they have no dimensions beyond the batch ones)."""
+        new = super()._expand_attributes(cls, batch_shape, _instance, *names, copied=copied)
+        self._expand_probs_or_logits(new, new.batch_shape)
+        return new
+
     @lazy_property
     def logits(self):
         return probs_to_logits(self.probs, is_binary=self._binary_events)

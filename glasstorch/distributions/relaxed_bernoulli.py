@@ -31,13 +31,8 @@ class LogitRelaxedBernoulli(ProbsOrLogitsParam, Distribution):
         super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.temperature = self.temperature
-        self._expand_probs_or_logits(new, batch_shape)
-        super(LogitRelaxedBernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(LogitRelaxedBernoulli, batch_shape, _instance,
+                                       copied=("temperature",))
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
