@@ -5,13 +5,13 @@ import glasstorch as torch
 
 from . import constraints
 from .distribution import Distribution
-from .utils import (_check_one_of, _enumerate_values, lazy_property, logits_to_probs,
-                    probs_to_logits)
+from .probs_or_logits import ProbsOrLogitsParam
+from .utils import _check_one_of, _enumerate_values
 
 __all__ = ["Categorical"]
 
 
-class Categorical(Distribution):
+class Categorical(ProbsOrLogitsParam, Distribution):
     """A categorical distribution over the indices of the last dimension of `probs`
     (or `logits`), the other dimensions batching it.
 
@@ -28,18 +28,18 @@ class Categorical(Distribution):
     arg_constraints = {"probs": constraints.simplex,
                        "logits": constraints.independent(constraints.real, 1)}
     has_enumerate_support = True
+    _binary_events = False
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
         _check_one_of(probs, logits)
         if probs is not None:
             if probs.dim() < 1:
                 raise ValueError("`probs` parameter must be at least one-dimensional.")
-            self.probs = probs / probs.sum(-1, keepdim=True)
+            self._store_param("probs", probs / probs.sum(-1, keepdim=True))
         else:
             if logits.dim() < 1:
                 raise ValueError("`logits` parameter must be at least one-dimensional.")
-            self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)
-        self._param = self.probs if probs is not None else self.logits
+            self._store_param("logits", logits - logits.logsumexp(dim=-1, keepdim=True))
         self._num_events = self._param.size()[-1]
         batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else torch.Size()
         super().__init__(batch_shape, validate_args=validate_args)
@@ -48,35 +48,15 @@ class Categorical(Distribution):
         new = self._get_checked_instance(Categorical, _instance)
         batch_shape = torch.Size(batch_shape)
         param_shape = batch_shape + torch.Size((self._num_events,))
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(param_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(param_shape)
-            new._param = new.logits
+        self._expand_probs_or_logits(new, param_shape)
         new._num_events = self._num_events
         super(Categorical, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
 
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
-
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self._num_events - 1)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     @property
     def mean(self):

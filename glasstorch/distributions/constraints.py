@@ -99,21 +99,28 @@ class _DependentProperty(property, _Dependent):
                                   event_dim=self._event_dim)
 
 
-class _IndependentConstraint(Constraint):
-    """`base_constraint` with `reinterpreted_batch_ndims` more dimensions read as one
-    event: an event satisfies it when all its elements do."""
+class _ConstraintOnBase(Constraint):
+    """A constraint built on another, `base_constraint`: discrete when it is."""
 
-    def __init__(self, base_constraint: Constraint, reinterpreted_batch_ndims: int) -> None:
+    def __init__(self, base_constraint: Constraint) -> None:
         assert isinstance(base_constraint, Constraint)
-        assert isinstance(reinterpreted_batch_ndims, int)
-        assert reinterpreted_batch_ndims >= 0
         self.base_constraint = base_constraint
-        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
         super().__init__()
 
     @property
     def is_discrete(self) -> bool:
         return self.base_constraint.is_discrete
+
+
+class _IndependentConstraint(_ConstraintOnBase):
+    """`base_constraint` with `reinterpreted_batch_ndims` more dimensions read as one
+    event: an event satisfies it when all its elements do."""
+
+    def __init__(self, base_constraint: Constraint, reinterpreted_batch_ndims: int) -> None:
+        assert isinstance(reinterpreted_batch_ndims, int)
+        assert reinterpreted_batch_ndims >= 0
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+        super().__init__(base_constraint)
 
     @property
     def event_dim(self) -> int:
@@ -133,18 +140,9 @@ class _IndependentConstraint(Constraint):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-class MixtureSameFamilyConstraint(Constraint):
+class MixtureSameFamilyConstraint(_ConstraintOnBase):
     """The support of a `MixtureSameFamily`: a value is valid when it lies in the
     support of the components (checked against each, as one)."""
-
-    def __init__(self, base_constraint: Constraint) -> None:
-        assert isinstance(base_constraint, Constraint)
-        self.base_constraint = base_constraint
-        super().__init__()
-
-    @property
-    def is_discrete(self) -> bool:
-        return self.base_constraint.is_discrete
 
     @property
     def event_dim(self) -> int:

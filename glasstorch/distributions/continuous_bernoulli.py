@@ -2,20 +2,19 @@
 from __future__ import annotations
 
 import math
-from numbers import Number
 
 import glasstorch as torch
 from glasstorch.nn.functional import binary_cross_entropy_with_logits
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import (_check_one_of, broadcast_all, clamp_probs, lazy_property,
-                    logits_to_probs, probs_to_logits)
+from .probs_or_logits import ProbsOrLogitsParam
+from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs
 
 __all__ = ["ContinuousBernoulli"]
 
 
-class ContinuousBernoulli(ExponentialFamily):
+class ContinuousBernoulli(ProbsOrLogitsParam, ExponentialFamily):
     """A continuous Bernoulli distribution (Loaiza-Ganem and Cunningham, 2019): density
     proportional to probs**x (1 - probs)**(1 - x) on [0, 1]. Near probs = 1/2 (within
     `lims`) the closed forms lose precision, and Taylor expansions stand in for them.
@@ -38,39 +37,19 @@ class ContinuousBernoulli(ExponentialFamily):
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501),
                  validate_args=None) -> None:
-        _check_one_of(probs, logits)
+        (param,) = self._init_probs_or_logits(probs, logits)
         if probs is not None:
-            is_scalar = isinstance(probs, Number)
-            (self.probs,) = broadcast_all(probs)
             # the probabilities are checked before clamping (which would hide bad ones)
             if validate_args is not None:
-                if not self.arg_constraints["probs"].check(self.probs).all():
+                if not self.arg_constraints["probs"].check(param).all():
                     raise ValueError("The parameter probs has invalid values")
-            self.probs = clamp_probs(self.probs)
-        else:
-            is_scalar = isinstance(logits, Number)
-            (self.logits,) = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = torch.Size() if is_scalar else self._param.size()
+            self._store_param("probs", clamp_probs(param))
         self._lims = lims
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(ContinuousBernoulli, _instance)
-        new._lims = self._lims
-        batch_shape = torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
-        super(ContinuousBernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
+        return self._expand_attributes(ContinuousBernoulli, batch_shape, _instance,
+                                       copied=("_lims",))
 
     def _outside_unstable_region(self):
         return torch.max(torch.le(self.probs, self._lims[0]),
@@ -119,16 +98,8 @@ class ContinuousBernoulli(ExponentialFamily):
         return torch.where(self._outside_unstable_region(), variances, taylor)
 
     @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
     def probs(self):
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

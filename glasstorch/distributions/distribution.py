@@ -88,6 +88,20 @@ class Distribution:
         """
         raise NotImplementedError
 
+    def _expand_attributes(self, cls, batch_shape, _instance, *names: str, copied=()):
+        """The usual body of `expand`: a `cls` instance whose attributes `names`
+        (tensors or distributions) are this one's expanded to `batch_shape`, and
+        whose attributes `copied` are this one's as they are."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = torch.Size(batch_shape)
+        for name in copied:
+            setattr(new, name, getattr(self, name))
+        for name in names:
+            setattr(new, name, getattr(self, name).expand(batch_shape))
+        super(cls, new).__init__(batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     @property
     def batch_shape(self):
         """The shape over which parameters are batched."""

@@ -1,8 +1,6 @@
 """The Fisher-Snedecor (F) distribution."""
 from __future__ import annotations
 
-from numbers import Number
-
 import glasstorch as torch
 
 from . import constraints
@@ -35,22 +33,11 @@ class FisherSnedecor(Distribution):
         self.df1, self.df2 = broadcast_all(df1, df2)
         self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
         self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
-        if isinstance(df1, Number) and isinstance(df2, Number):
-            batch_shape = torch.Size()
-        else:
-            batch_shape = self.df1.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self.df1.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(FisherSnedecor, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.df1 = self.df1.expand(batch_shape)
-        new.df2 = self.df2.expand(batch_shape)
-        new._gamma1 = self._gamma1.expand(batch_shape)
-        new._gamma2 = self._gamma2.expand(batch_shape)
-        super(FisherSnedecor, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(FisherSnedecor, batch_shape, _instance,
+                                       "df1", "df2", "_gamma1", "_gamma2")
 
     @property
     def mean(self):

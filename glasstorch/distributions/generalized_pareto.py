@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from numbers import Number, Real
+from numbers import Real
 
 import glasstorch as torch
 
@@ -38,21 +38,11 @@ class GeneralizedPareto(Distribution):
 
     def __init__(self, loc, scale, concentration, validate_args=None) -> None:
         self.loc, self.scale, self.concentration = broadcast_all(loc, scale, concentration)
-        if all(isinstance(v, Number) for v in (loc, scale, concentration)):
-            batch_shape = torch.Size()
-        else:
-            batch_shape = self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self.loc.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(GeneralizedPareto, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape)
-        super(GeneralizedPareto, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(GeneralizedPareto, batch_shape, _instance,
+                                       "loc", "scale", "concentration")
 
     def _zero_and_safe_concentration(self):
         """(where xi is 0, xi with those replaced by 1)."""

@@ -1,19 +1,18 @@
 """The geometric distribution: failures before the first success."""
 from __future__ import annotations
 
-from numbers import Number
-
 import glasstorch as torch
 from glasstorch.nn.functional import binary_cross_entropy_with_logits
 
 from . import constraints
 from .distribution import Distribution
-from .utils import _check_one_of, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .probs_or_logits import ProbsOrLogits
+from .utils import broadcast_all
 
 __all__ = ["Geometric"]
 
 
-class Geometric(Distribution):
+class Geometric(ProbsOrLogits, Distribution):
     """A geometric distribution: the number of failures before the first success
     of Bernoulli trials of probability `probs` (in (0, 1]).
 
@@ -31,14 +30,8 @@ class Geometric(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
-        _check_one_of(probs, logits)
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-        else:
-            (self.logits,) = broadcast_all(logits)
-        given = probs if probs is not None else logits
-        batch_shape = torch.Size() if isinstance(given, Number) else given.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        (param,) = self._init_probs_or_logits(probs, logits)
+        super().__init__(param.size(), validate_args=validate_args)
         if self._validate_args and probs is not None:
             self._check_positive(self.probs)
 
@@ -52,15 +45,7 @@ class Geometric(Distribution):
                 f"found invalid values:\n{value.data[~valid]}")
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Geometric, _instance)
-        batch_shape = torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-        super(Geometric, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(Geometric, batch_shape, _instance)
 
     @property
     def mean(self):
@@ -73,14 +58,6 @@ class Geometric(Distribution):
     @property
     def variance(self):
         return (1.0 / self.probs - 1.0) / self.probs
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -7,13 +7,14 @@ import glasstorch as torch
 
 from . import constraints
 from .cauchy import Cauchy
+from .folded import FoldedAtZero
 from .transformed_distribution import TransformedDistribution
 from .transforms import AbsTransform
 
 __all__ = ["HalfCauchy"]
 
 
-class HalfCauchy(TransformedDistribution):
+class HalfCauchy(FoldedAtZero, TransformedDistribution):
     """The distribution of |X| for X ~ Cauchy(0, scale).
 
     Args:
@@ -38,17 +39,9 @@ class HalfCauchy(TransformedDistribution):
         return super().expand(batch_shape, _instance=new)
 
     @property
-    def scale(self):
-        return self.base_dist.scale
-
-    @property
     def mean(self):
         return torch.full(self._extended_shape(), math.inf, dtype=self.scale.dtype,
                           device=self.scale.device)
-
-    @property
-    def mode(self):
-        return torch.zeros_like(self.scale)
 
     @property
     def variance(self):
@@ -59,16 +52,4 @@ class HalfCauchy(TransformedDistribution):
             self._validate_sample(value)
         value = torch.as_tensor(value, dtype=self.base_dist.scale.dtype,
                                 device=self.base_dist.scale.device)
-        log_prob = self.base_dist.log_prob(value) + math.log(2)
-        return torch.where(value >= 0, log_prob, -torch.inf)
-
-    def cdf(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        return 2 * self.base_dist.cdf(value) - 1
-
-    def icdf(self, prob):
-        return self.base_dist.icdf((prob + 1) / 2)
-
-    def entropy(self):
-        return self.base_dist.entropy() - math.log(2)
+        return self._folded_log_prob(value)

@@ -1,18 +1,17 @@
 """The Laplace (double exponential) distribution."""
 from __future__ import annotations
 
-from numbers import Number
-
 import glasstorch as torch
 
 from . import constraints
 from .distribution import Distribution
+from .symmetric import SymmetricAboutLoc
 from .utils import broadcast_all
 
 __all__ = ["Laplace"]
 
 
-class Laplace(Distribution):
+class Laplace(SymmetricAboutLoc, Distribution):
     """A Laplace distribution with location `loc` and scale `scale`.
 
     Args:
@@ -30,14 +29,6 @@ class Laplace(Distribution):
     has_rsample = True
 
     @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
-
-    @property
     def variance(self):
         return 2 * self.scale.pow(2)
 
@@ -47,20 +38,10 @@ class Laplace(Distribution):
 
     def __init__(self, loc, scale, validate_args=None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        if isinstance(loc, Number) and isinstance(scale, Number):
-            batch_shape = torch.Size()
-        else:
-            batch_shape = self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self.loc.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Laplace, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Laplace, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(Laplace, batch_shape, _instance, "loc", "scale")
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -7,7 +7,7 @@ import glasstorch as torch
 
 from . import constraints
 from .distribution import Distribution
-from .multivariate_normal import _batch_mahalanobis, _batch_mv
+from .multivariate_normal import _batch_mahalanobis, _batch_mv, _NormalOnVectors
 from .utils import _standard_normal, lazy_property
 
 __all__ = ["LowRankMultivariateNormal"]
@@ -35,7 +35,7 @@ def _batch_lowrank_mahalanobis(W, D, x, capacitance_tril):
     return term1 - term2
 
 
-class LowRankMultivariateNormal(Distribution):
+class LowRankMultivariateNormal(_NormalOnVectors, Distribution):
     """A multivariate normal whose covariance is ``cov_factor @ cov_factor.T +
     diag(cov_diag)``: log_prob, entropy and sampling cost O(n m^2) for a rank-m factor.
 
@@ -98,17 +98,6 @@ class LowRankMultivariateNormal(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    def _matrix_shape(self):
-        return self._batch_shape + self._event_shape + self._event_shape
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
-
     @lazy_property
     def variance(self):
         return (self._unbroadcasted_cov_factor.pow(2).sum(-1)
@@ -159,5 +148,5 @@ class LowRankMultivariateNormal(Distribution):
         return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + self._log_det() + M)
 
     def entropy(self):
-        H = 0.5 * (self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + self._log_det())
-        return H if len(self._batch_shape) == 0 else H.expand(self._batch_shape)
+        # halving is exact in floating point: this is 0.5 * (n (1 + log 2 pi) + log det)
+        return self._entropy(0.5 * self._log_det())

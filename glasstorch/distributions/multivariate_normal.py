@@ -6,7 +6,9 @@ import math
 import glasstorch as torch
 
 from . import constraints
+from .covariance import _expand_given_matrices, _given_matrix, _scale_tril_of
 from .distribution import Distribution
+from .symmetric import SymmetricAboutLoc
 from .utils import _standard_normal, lazy_property
 
 __all__ = ["MultivariateNormal"]
@@ -50,16 +52,20 @@ def _batch_mahalanobis(bL, bx):
     return permuted.permute(permute_inv_dims).reshape(bx_batch_shape)
 
 
-def _precision_to_scale_tril(P):
-    """The lower Cholesky factor of P^{-1}, from the Cholesky factor of P with its
-    rows and columns reversed (no inverse of P is formed)."""
-    Lf = torch.linalg.cholesky(torch.flip(P, (-2, -1)))
-    L_inv = torch.transpose(torch.flip(Lf, (-2, -1)), -2, -1)
-    identity = torch.eye(P.shape[-1], dtype=P.dtype, device=P.device)
-    return torch.linalg.solve_triangular(L_inv, identity, upper=False)
+class _NormalOnVectors(SymmetricAboutLoc):
+    """Mixin for a normal distribution on vectors, its covariance factored one way or
+    another: its entropy follows from the log-determinant of the covariance."""
+
+    def _matrix_shape(self):
+        return self._batch_shape + self._event_shape + self._event_shape
+
+    def _entropy(self, half_log_det):
+        """The entropy, given half the log-determinant of the covariance."""
+        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
+        return H if len(self._batch_shape) == 0 else H.expand(self._batch_shape)
 
 
-class MultivariateNormal(Distribution):
+class MultivariateNormal(_NormalOnVectors, Distribution):
     """A multivariate normal distribution with mean `loc` and a covariance given by
     one of `covariance_matrix`, `precision_matrix` or `scale_tril` (its lower Cholesky
     factor, the cheapest: the others are factored first).
@@ -88,14 +94,9 @@ class MultivariateNormal(Distribution):
                  validate_args=None) -> None:
         if loc.dim() < 1:
             raise ValueError("loc must be at least one-dimensional.")
-        given = [(name, m) for name, m in (("scale_tril", scale_tril),
-                                           ("covariance_matrix", covariance_matrix),
-                                           ("precision_matrix", precision_matrix))
-                 if m is not None]
-        if len(given) != 1:
-            raise ValueError("Exactly one of covariance_matrix or precision_matrix or "
-                             "scale_tril may be specified.")
-        name, matrix = given[0]
+        name, matrix = _given_matrix(ValueError, scale_tril=scale_tril,
+                                     covariance_matrix=covariance_matrix,
+                                     precision_matrix=precision_matrix)
         if matrix.dim() < 2:
             what = "scale_tril matrix" if name == "scale_tril" else name
             raise ValueError(f"{what} must be at least two-dimensional, with optional "
@@ -104,12 +105,7 @@ class MultivariateNormal(Distribution):
         setattr(self, name, matrix.expand(batch_shape + (-1, -1)))
         self.loc = loc.expand(batch_shape + (-1,))
         super().__init__(batch_shape, self.loc.shape[-1:], validate_args=validate_args)
-        if name == "scale_tril":
-            self._unbroadcasted_scale_tril = scale_tril
-        elif name == "covariance_matrix":
-            self._unbroadcasted_scale_tril = torch.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = _scale_tril_of(name, matrix)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(MultivariateNormal, _instance)
@@ -117,16 +113,11 @@ class MultivariateNormal(Distribution):
         cov_shape = batch_shape + self.event_shape + self.event_shape
         new.loc = self.loc.expand(batch_shape + self.event_shape)
         new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
-        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
-            if name in self.__dict__:
-                setattr(new, name, getattr(self, name).expand(cov_shape))
+        _expand_given_matrices(self, new, cov_shape)
         super(MultivariateNormal, new).__init__(batch_shape, self.event_shape,
                                                 validate_args=False)
         new._validate_args = self._validate_args
         return new
-
-    def _matrix_shape(self):
-        return self._batch_shape + self._event_shape + self._event_shape
 
     @lazy_property
     def scale_tril(self):
@@ -143,17 +134,12 @@ class MultivariateNormal(Distribution):
             self._matrix_shape())
 
     @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
-
-    @property
     def variance(self):
         return self._unbroadcasted_scale_tril.pow(2).sum(-1).expand(
             self._batch_shape + self._event_shape)
+
+    def _half_log_det(self):
+        return self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
@@ -164,10 +150,7 @@ class MultivariateNormal(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         M = _batch_mahalanobis(self._unbroadcasted_scale_tril, value - self.loc)
-        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - half_log_det
+        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - self._half_log_det()
 
     def entropy(self):
-        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
-        return H if len(self._batch_shape) == 0 else H.expand(self._batch_shape)
+        return self._entropy(self._half_log_det())

@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 import math
-from numbers import Number, Real
+from numbers import Real
 
 import glasstorch as torch
 
 from . import constraints
 from .exp_family import ExponentialFamily
+from .symmetric import SymmetricAboutLoc
 from .utils import _standard_normal, broadcast_all
 
 __all__ = ["Normal"]
 
 
-class Normal(ExponentialFamily):
+class Normal(SymmetricAboutLoc, ExponentialFamily):
     """A normal distribution with mean `loc` and standard deviation `scale`.
 
     Args:
@@ -32,14 +33,6 @@ class Normal(ExponentialFamily):
     _mean_carrier_measure = 0
 
     @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
-
-    @property
     def stddev(self):
         return self.scale
 
@@ -49,20 +42,10 @@ class Normal(ExponentialFamily):
 
     def __init__(self, loc, scale, validate_args=None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        if isinstance(loc, Number) and isinstance(scale, Number):
-            batch_shape = torch.Size()
-        else:
-            batch_shape = self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self.loc.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Normal, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Normal, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_attributes(Normal, batch_shape, _instance, "loc", "scale")
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -89,25 +89,25 @@ class Transform:
 
     def __call__(self, x):
         """The transform of `x`."""
-        if self._cache_size == 0:
-            return self._call(x)
-        x_old, y_old = self._cached_x_y
-        if x is x_old:
-            return y_old
-        y = self._call(x)
-        self._cached_x_y = x, y
-        return y
+        return self._through_cache(x, self._call, forward=True)
 
     def _inv_call(self, y):
         """The inverse transform of `y`."""
+        return self._through_cache(y, self._inverse, forward=False)
+
+    def _through_cache(self, value, compute, forward: bool):
+        """compute(value), unless `value` is the very tensor (not merely an equal one)
+        last seen on its side of the cached (x, y) pair: then the other side, so that
+        y = t(x) inverts to that x exactly."""
         if self._cache_size == 0:
-            return self._inverse(y)
+            return compute(value)
         x_old, y_old = self._cached_x_y
-        if y is y_old:
-            return x_old
-        x = self._inverse(y)
-        self._cached_x_y = x, y
-        return x
+        seen, partner = (x_old, y_old) if forward else (y_old, x_old)
+        if value is seen:
+            return partner
+        result = compute(value)
+        self._cached_x_y = (value, result) if forward else (result, value)
+        return result
 
     def _call(self, x):
         raise NotImplementedError

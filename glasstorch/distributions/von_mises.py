@@ -7,6 +7,7 @@ import glasstorch as torch
 
 from . import constraints
 from .distribution import Distribution
+from .symmetric import SymmetricAboutLoc
 from .utils import broadcast_all, lazy_property
 
 __all__ = ["VonMises"]
@@ -60,7 +61,7 @@ def _rejection_sample(loc, concentration, proposal_r, x):
     return (x + math.pi + loc) % (2 * math.pi) - math.pi
 
 
-class VonMises(Distribution):
+class VonMises(SymmetricAboutLoc, Distribution):
     """A von Mises distribution: a circular normal, with mean direction `loc` and
     `concentration` kappa. Samples lie in [-pi, pi).
 
@@ -128,10 +129,6 @@ class VonMises(Distribution):
     @property
     def mean(self):
         """The circular mean."""
-        return self.loc
-
-    @property
-    def mode(self):
         return self.loc
 
     @lazy_property

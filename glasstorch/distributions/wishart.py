@@ -10,7 +10,7 @@ import glasstorch as torch
 from . import constraints
 from .chi2 import Chi2
 from .exp_family import ExponentialFamily
-from .multivariate_normal import _precision_to_scale_tril
+from .covariance import _expand_given_matrices, _given_matrix, _scale_tril_of
 from .utils import lazy_property
 
 __all__ = ["Wishart"]
@@ -64,13 +64,8 @@ class Wishart(ExponentialFamily):
 
     def __init__(self, df, covariance_matrix=None, precision_matrix=None, scale_tril=None,
                  validate_args=None) -> None:
-        given = [(name, m) for name, m in (("covariance_matrix", covariance_matrix),
-                                           ("precision_matrix", precision_matrix),
-                                           ("scale_tril", scale_tril)) if m is not None]
-        if len(given) != 1:
-            raise AssertionError("Exactly one of covariance_matrix or precision_matrix or "
-                                 "scale_tril may be specified.")
-        name, param = given[0]
+        name, param = _given_matrix(AssertionError, covariance_matrix=covariance_matrix,
+                                    precision_matrix=precision_matrix, scale_tril=scale_tril)
         if param.dim() < 2:
             raise ValueError("scale_tril must be at least two-dimensional, with optional "
                              "leading batch dimensions")
@@ -90,12 +85,7 @@ class Wishart(ExponentialFamily):
                           "occur for ndim - 1 < df < ndim.", stacklevel=2)
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
         self._batch_dims = [-(x + 1) for x in range(len(self._batch_shape))]
-        if name == "scale_tril":
-            self._unbroadcasted_scale_tril = scale_tril
-        elif name == "covariance_matrix":
-            self._unbroadcasted_scale_tril = torch.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = _scale_tril_of(name, param)
         self._dist_chi2 = self._bartlett_chi2(batch_shape)
 
     def _bartlett_chi2(self, batch_shape):
@@ -111,9 +101,7 @@ class Wishart(ExponentialFamily):
         new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril.expand(cov_shape)
         new.df = self.df.expand(batch_shape)
         new._batch_dims = [-(x + 1) for x in range(len(batch_shape))]
-        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
-            if name in self.__dict__:
-                setattr(new, name, getattr(self, name).expand(cov_shape))
+        _expand_given_matrices(self, new, cov_shape)
         new._event_shape = self._event_shape
         new._dist_chi2 = new._bartlett_chi2(batch_shape)
         super(Wishart, new).__init__(batch_shape, self.event_shape, validate_args=False)
