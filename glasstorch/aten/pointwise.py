@@ -14,7 +14,8 @@ rest, once for every operator, the way TensorIterator does it:
   * promotion, broadcasting and the result's layout are the meta rule
     (`meta/pointwise.py`);
   * float16 / bfloat16 are widened to float32 for the math and rounded once at the
-    end (opmath); numbers are converted to the compute dtype with C's wraparound;
+    end (opmath); numbers are converted to the compute dtype with C's wraparound
+    (Note [Numbers beside float16]);
   * in-place and out= variants get TensorIterator's checks of the written tensor
     (overlap, dtype) besides the structured ones (`structured.py`);
   * large results are split over the thread pool (`parallel.py`);
@@ -46,7 +47,8 @@ from .structured import Structured, check_inplace, parameter_names, prepare_out
 
 def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=None,
               kernel_check=None, check_out=None, numbers: tuple | None = None,
-              masks: tuple = (), leading: str | None = None, method: bool = True, **options):
+              masks: tuple = (), leading: str | None = None, method: bool = True,
+              numbers_as_given: bool = False, **options):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
@@ -72,6 +74,8 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=No
             the schema's first (`threshold_backward` builds on `self`, then the gradient):
             where the operands' layouts disagree, it decides the result's.
         method: bind as a `Tensor` method too (elementwise operators are, by default).
+        numbers_as_given: a number beside float16 / bfloat16 tensors reaches the kernel
+            unrounded (torch's mul and divisions; Note [Numbers beside float16]).
         options: the variants and bindings, as for `op`: ``inplace``, ``out``,
             ``out_overload``, ``out_names`` (``grad_input`` for the backward operators),
             ``function``, ``grad``, ``python_name``, ``python_module`` (``"nn"``:
@@ -81,7 +85,8 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=No
         kernel_check if check is None else _in_turn(check, kernel_check)
 
     def declare_pointwise(kernel):
-        form = Elementwise(kernel, promotion, checks, check_out, masks, leading)
+        form = Elementwise(kernel, promotion, checks, check_out, masks, leading,
+                           numbers_as_given)
         main = declare(schema, form, kernel=kernel, doc_source=kernel, method=method,
                        numbers=True if numbers is None else frozenset(numbers), **options)
         if kernel_check is not None:
@@ -106,8 +111,9 @@ class Elementwise(Structured):
     how = "elementwise"
 
     def __init__(self, kernel, promotion: Promotion, check, check_out, masks: tuple,
-                 leading: str | None) -> None:
+                 leading: str | None, numbers_as_given: bool = False) -> None:
         self.kernel = kernel
+        self.numbers_as_given = numbers_as_given
         self.promotion = promotion
         self.check = check
         self.check_out = check_out
@@ -139,7 +145,8 @@ class Elementwise(Structured):
                           self.name)
 
     def computer(self, schema: FunctionSchema):
-        return _computer(self.kernel, self.operands, self.inputs, schema.name)
+        return _computer(self.kernel, self.operands, self.inputs, schema.name,
+                         self.numbers_as_given)
 
     def describer(self, meta):
         """torch's kernel refuses a dtype ("... not implemented for 'Float'") only after
@@ -211,7 +218,8 @@ def _meta_rule(operands: tuple, inputs: tuple, promotion: Promotion, check, name
     return meta
 
 
-def _computer(kernel, operands: tuple, inputs: tuple, name: str):
+def _computer(kernel, operands: tuple, inputs: tuple, name: str,
+              numbers_as_given: bool = False):
     """Build ``compute(args, described, out_array)``: convert, run the kernel, cast back.
 
     A kernel with a ``result`` keyword is told the result's NumPy dtype when it differs
@@ -224,6 +232,7 @@ def _computer(kernel, operands: tuple, inputs: tuple, name: str):
     def compute(args, described: ElementwiseMeta, out: np.ndarray) -> None:
         dtype = described.compute._np
         values = list(args)
+        narrow = None if numbers_as_given else _numbers_rounded_to(args, operands, dtype)
         for i in inputs:
             value = values[i]
             if isinstance(value, TensorBase):
@@ -231,6 +240,8 @@ def _computer(kernel, operands: tuple, inputs: tuple, name: str):
                 if i not in operands and value._dtype is not dtypes.bool:
                     values[i] = values[i] != 0   # a mask (where's uint8 condition)
             elif value is not None:
+                if narrow is not None and not isinstance(value, (complex, np.complexfloating)):
+                    value = to_compute_scalar(value, narrow)
                 values[i] = to_compute_scalar(value, dtype)
         if described.compute is dtypes.complex64:      # complex32 operands, if torch lacks
             complex_half.refuse(name, [values[i] for i in operands])      # the kernel
@@ -264,6 +275,34 @@ def _computer(kernel, operands: tuple, inputs: tuple, name: str):
         if not (overlaps_itself(out) and write_in_order(step, values, inputs, out)):
             parallel_elementwise(step, values, inputs, out)
     return compute
+
+
+_REDUCED = (dtypes.float16, dtypes.bfloat16)
+
+
+def _numbers_rounded_to(args, operands: tuple, compute: np.dtype):
+    """The dtype numbers are rounded to before widening, or None.
+
+    Note [Numbers beside float16]
+        When the common dtype of an elementwise call is float16 or bfloat16 (its tensor
+        operands all have it, and a number takes part), TensorIterator converts the
+        number to that dtype with the tensors, and the kernel widens it back to float32
+        for the math: ``half_tensor + 0.4`` adds 0.39990234375. Only mul and the
+        divisions (true, trunc, floor) read the number as given (torch's kernels take
+        the original scalar there); their declarations say so (`numbers_as_given`).
+    """
+    if compute != np.float32:
+        return None
+    found = None
+    for i in operands:
+        value = args[i]
+        if isinstance(value, TensorBase):
+            if value._dtype not in _REDUCED or (found is not None and value._dtype is not found):
+                return None
+            found = value._dtype
+    if found is None or all(isinstance(args[i], TensorBase) for i in operands):
+        return None
+    return found._np
 
 
 def _widened(array: np.ndarray, dtype: np.dtype) -> np.ndarray:

@@ -149,3 +149,29 @@ def test_masks_shape_the_result_but_take_no_part_in_promotion():
     nan = float("nan")
     picked = torch.where(torch.tensor([True, False]), torch.tensor([nan, 1.0]), -0.0)
     assert np.isnan(picked[0].item()) and np.signbit(picked[1].item())   # bits kept as they are
+
+
+NUMBER_CALLS = {
+    "add": lambda lib, t, s: t + s, "rsub": lambda lib, t, s: s - t,
+    "remainder": lambda lib, t, s: t.remainder(s), "fmod": lambda lib, t, s: t.fmod(s),
+    "pow": lambda lib, t, s: s ** (t / 50), "xlogy": lambda lib, t, s: lib.xlogy(t.abs(), s),
+    "ge": lambda lib, t, s: t >= s, "mul": lambda lib, t, s: t * s,
+    "div": lambda lib, t, s: t / s, "floor_divide": lambda lib, t, s: t // s,
+    "trunc": lambda lib, t, s: t.div(s, rounding_mode="trunc"),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(NUMBER_CALLS))
+def test_numbers_beside_float16_round_as_torchs(name, dtype):
+    """Note [Numbers beside float16]: rounded to the tensors' dtype first, but by mul and
+    the divisions."""
+    real = pytest.importorskip("torch")
+    values = np.arange(-50, 50, 0.37, dtype=np.float32)
+    call = NUMBER_CALLS[name]
+    for number in (0.4, 1.3, -2.7):
+        mine = call(torch, torch.tensor(values).to(getattr(torch, dtype)), number)
+        theirs = call(real, real.tensor(values).to(getattr(real, dtype)), number)
+        a = mine.float().numpy() if mine.dtype != torch.bool else mine.numpy()
+        b = theirs.float().numpy() if theirs.dtype != real.bool else theirs.numpy()
+        np.testing.assert_array_equal(a, b)

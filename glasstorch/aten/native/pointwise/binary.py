@@ -263,7 +263,7 @@ def rsub_scalar(self, other, alpha=1):
 # ----------------------------------------------------------------------------------
 # mul, div
 # ----------------------------------------------------------------------------------
-_MUL = dict(inplace=True, out=True,
+_MUL = dict(inplace=True, out=True, numbers_as_given=True,
             grad={"self": "grad * other.conj()", "other": "grad * self.conj()"})
 
 
@@ -286,7 +286,7 @@ def mul(self, other, *, out):
 multiply = pointwise("multiply.Tensor(Tensor self, Tensor other) -> Tensor",
                      **_MUL)(alias_of(mul.declaration.kernel, "mul"))
 
-DIV = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True,
+DIV = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True, numbers_as_given=True,
            kernel_check=refuse_complex_half("div_cpu"),
            grad={"self": "grad / other.conj()",
                  "other": "-grad * ((self / other) / other).conj()"})

@@ -75,6 +75,7 @@ def _rounding_promotion(self, other, rounding_mode=None) -> Promotion:
 
 _DIV_MODE = dict(
     promotion=_rounding_promotion, inplace=True, out=True, out_overload="out_mode",
+    numbers_as_given=True,
     check=_check_rounding, kernel_check=_check_rounding_kernel,
     grad={"self": "grad / other.conj() if rounding_mode is None else zeros_like(grad)",
           "other": "-grad * ((self / other) / other).conj() if rounding_mode is None "
@@ -106,6 +107,7 @@ true_divide = pointwise("true_divide.Tensor(Tensor self, Tensor other) -> Tensor
 # floor_divide, remainder, fmod
 # ----------------------------------------------------------------------------------
 @pointwise("floor_divide(Tensor self, Tensor other) -> Tensor", inplace=True, out=True,
+           numbers_as_given=True,
            kernel_check=refuse("div_floor_cpu", bool_=True, complex_=True))
 def floor_divide(self, other, *, out):
     """Division rounded down (towards minus infinity), in the operands' common dtype.
