@@ -116,12 +116,13 @@ _ctc_meta = _ctc_meta_rule(on_meta=False)
 
 
 def _checked_lengths(input_lengths, target_lengths) -> tuple:
-    """The lengths of the ``.Tensor`` overloads, as lists (torch's integral checks)."""
+    """The lengths of the ``.Tensor`` overloads, as lists (torch's integral checks). Their
+    values are read first: lengths without data (meta) raise NotImplementedError."""
+    found = [lengths.reshape(-1).tolist() for lengths in (input_lengths, target_lengths)]
     for name, lengths in (("input_lengths", input_lengths), ("target_lengths", target_lengths)):
         if lengths._dtype not in _INTEGRAL:
             raise RuntimeError(f"{name} must be integral")
-    return ([int(v) for v in input_lengths.reshape(-1).tolist()],
-            [int(v) for v in target_lengths.reshape(-1).tolist()])
+    return tuple([int(v) for v in values] for values in found)
 
 
 # ----------------------------------------------------------------------------------
@@ -421,13 +422,13 @@ def ctc_loss_tensor(log_probs, targets, input_lengths, target_lengths, blank=0, 
                     zero_infinity=False):
     """`ctc_loss` with the lengths as integral tensors."""
     try:
-        input_lengths.tolist(), target_lengths.tolist()
+        lengths = _checked_lengths(input_lengths, target_lengths)
     except NotImplementedError:     # lengths without data (meta): torch's composite reaches
         batched = log_probs.dim() == 3              # _ctc_loss.Tensor, which refuses them
         log_probs = log_probs if batched else log_probs.unsqueeze(1)
         _ctc_loss_tensor.call(log_probs, targets.to(dtypes.int64), input_lengths,
                               target_lengths, blank, zero_infinity)
-    lengths = _checked_lengths(input_lengths, target_lengths)
+        raise
     return ctc_loss(log_probs, targets, *lengths, blank, reduction, zero_infinity)
 
 
