@@ -116,6 +116,7 @@ class OpOverload:
         self.written_args = tuple(i for i, a in enumerate(schema.arguments) if a.is_write and (
             not schema.returns or returned.intersection(a.alias.before)))
         self._keyset = _keyset_function(schema)
+        self._keys_expression = _INLINE_KEYS.get(self._keyset, "keyset_of(args)")
         self.declaration = None          # the record `registry.py` made this overload from
         self.fast_paths: dict = {}       # backend key (int) -> FastPath
         self.call = self._make_entry()
@@ -157,12 +158,10 @@ class OpOverload:
                     keys |= args[i]._keys
             return keys or _keys_of_device(None, name)
 
-        def keyset_of_two(args):          # the common binary case, unrolled
-            a, b = args[0], args[1]
-            keys = (a._keys if isinstance(a, TensorBase) else 0) | (
-                b._keys if isinstance(b, TensorBase) else 0)
-            return keys or _keys_of_device(None, name)
-        self._keyset = keyset_of_two if positions == (0, 1) and not others else keyset
+        self._keyset = keyset
+        # the common unary and binary cases are written into the entry
+        self._keys_expression = _KEYS_OF_OPERANDS.get(positions, "keyset_of(args)") \
+            if not others else "keyset_of(args)"
         self.call = self._make_entry()
 
     def register_fast_path(self, key: DispatchKey, fast: FastPath) -> None:
@@ -180,54 +179,52 @@ class OpOverload:
         return call_overload(self, args, kwargs)
 
     def _make_entry(self):
-        """The dispatcher entry of this overload, as a closure over its tables.
+        """The dispatcher entry of this overload, as a function over its tables.
 
         `op.call(*args)` is what `op(*args)` does; bindings and hot internal paths use
         it directly to skip the method call. Steps: the key set of the tensor
         arguments, adjusted by thread-local keys when any are in force; then the
-        cached (kernel, keys below) for that key set.
+        cached (kernel, keys below, fast path) for that key set; the fast path, when
+        there is one, is tried first and the kernel runs when it declines. For the
+        common schemas the key set is an expression written into the entry itself
+        (`_ENTRY_SOURCE`): one Python frame per call, not two.
         """
-        op, cache, keyset_of, lookup = self, self._cache, self._keyset, self._lookup
-
-        def call(*args):
-            keyset = keyset_of(args)
-            if not local_keys.plain:
-                keyset = (keyset | local_keys.included) & ~local_keys.excluded
-                if local_keys.observed:
-                    return _observed_dispatch(op, keyset, args, True)
-            try:
-                kernel, below = cache[keyset]
-            except KeyError:
-                kernel, below = lookup(keyset)
-            return kernel(op, below, args)
-        return call
+        names = {"op": self, "cache": self._cache, "keyset_of": self._keyset,
+                 "lookup": self._lookup, "local_keys": local_keys, "TensorBase": TensorBase,
+                 "_observed_dispatch": _observed_dispatch, "_keys_of_device": _keys_of_device}
+        exec(_ENTRY_SOURCE.format(keys=self._keys_expression), names)
+        return names["call"]
 
     def redispatch(self, keyset: int, args: tuple):
         """Hand a call on to the keys in `keyset` (the caller removed its own and higher)."""
         if local_keys.observed:
             return _observed_dispatch(self, keyset, args, False)
         try:
-            kernel, below = self._cache[keyset]
+            kernel, below, fast = self._cache[keyset]
         except KeyError:
-            kernel, below = self._lookup(keyset)
+            kernel, below, fast = self._lookup(keyset)
+        if fast is not None:
+            result = fast(args)
+            if result is not None:
+                return result
         return kernel(self, below, args)
 
     def _lookup(self, keyset: int) -> tuple:
-        """Find (kernel, keys below it) for a key set, and cache it.
+        """Find (kernel, keys below it, fast path or None) for a key set, and cache it.
 
-        With a fast path that applies to the key set, the cached kernel tries it first
-        and runs the general kernel when it declines; one that never declines is cached
-        as the kernel itself (a view made and noted in one call).
+        A fast path that applies to the key set is tried first, and the general kernel
+        runs when it declines; one that never declines is cached as the kernel itself
+        (a view made and noted in one call).
         """
         key, kernel = self._first_kernel(keyset)
         below = keyset & KEYS_BELOW[key]                                # keys under `key`
         fast = self._fast_path(keyset, key)
         if fast is None:
-            entry = (kernel, below)
+            entry = (kernel, below, None)
         elif fast.always:
-            entry = (fast.kernel, below)
+            entry = (fast.kernel, below, None)
         else:
-            entry = (_fast_or_general(fast.kernel, kernel), below)
+            entry = (kernel, below, fast.kernel)
         self._cache[keyset] = entry
         return entry
 
@@ -267,16 +264,6 @@ class OpOverload:
             if fast is not None:
                 lines.append(f"    {'fast path':<15} {_kernel_label(fast)}")
         return "\n".join(lines)
-
-
-def _fast_or_general(fast, general):
-    """A kernel trying `fast(args)` first and running `general` when it declines."""
-    def fast_or_general(op, keyset, args):
-        result = fast(args)
-        if result is None:
-            return general(op, keyset, args)
-        return result
-    return fast_or_general
 
 
 # Kernels serving one key for every operator without its own (torch's `registerFallback`),
@@ -362,6 +349,36 @@ def _keys_of_first(args) -> int:
 
 def _keys_of_first_two(args) -> int:
     return args[0]._keys | args[1]._keys
+
+
+# The key-set functions of the common schemas, as expressions of `args` for the entry
+_INLINE_KEYS = {_keys_of_first: "args[0]._keys",
+                _keys_of_first_two: "args[0]._keys | args[1]._keys"}
+# an elementwise operator's operands, any of which may be a Python number (`accept_numbers`)
+_KEYS_OF_OPERANDS = {
+    (0,): "(args[0]._keys if isinstance(args[0], TensorBase) else 0) "
+          "or _keys_of_device(None, op.name)",
+    (0, 1): "(args[0]._keys if isinstance(args[0], TensorBase) else 0) | "
+            "(args[1]._keys if isinstance(args[1], TensorBase) else 0) "
+            "or _keys_of_device(None, op.name)"}
+
+_ENTRY_SOURCE = """
+def call(*args):
+    keyset = {keys}
+    if not local_keys.plain:
+        keyset = (keyset | local_keys.included) & ~local_keys.excluded
+        if local_keys.observed:
+            return _observed_dispatch(op, keyset, args, True)
+    try:
+        kernel, below, fast = cache[keyset]
+    except KeyError:
+        kernel, below, fast = lookup(keyset)
+    if fast is not None:
+        result = fast(args)
+        if result is not None:
+            return result
+    return kernel(op, below, args)
+"""
 
 
 def _keys_of_device(device, name: str) -> int:
@@ -524,9 +541,13 @@ def _observed_dispatch(op: OpOverload, keyset: int, args: tuple, entry: bool):
         if steppers:
             return _stepped_dispatch(op, keyset, args, steppers)
         try:
-            kernel, below = op._cache[keyset]
+            kernel, below, fast = op._cache[keyset]
         except KeyError:
-            kernel, below = op._lookup(keyset)
+            kernel, below, fast = op._lookup(keyset)
+        if fast is not None:
+            result = fast(args)
+            if result is not None:
+                return result
         return kernel(op, below, args)
     finally:
         for observer, token in reversed(tokens):

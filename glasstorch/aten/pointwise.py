@@ -31,7 +31,7 @@ import numpy as np
 from ..c10 import dtype as dtypes
 from ..c10.dtype import COMPLEX32_PAIR, complex_to_pairs, pairs_to_complex64
 from ..c10.promotion import can_cast, result_type_with_scalar
-from ..c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
+from ..c10.tensor_impl import _STRIDES_CACHE, TensorBase, contiguous_strides, wrap_array
 from .backends import Backend, register_meta
 from .dispatcher import FastPath, OpOverload
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
@@ -359,12 +359,14 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
         if entry is None:
             return None
         size = a._size
-        dense = contiguous_strides(size)
+        dense = _STRIDES_CACHE.get(size) or contiguous_strides(size)
         if binary:
             b = args[1]
             if isinstance(b, TensorBase):
-                if b._dtype is not a._dtype or b._size != size \
-                        or not _row_major_result(a, b, dense, inplace):
+                if b._dtype is not a._dtype or b._size != size:
+                    return None
+                if not (a._stride == dense and b._stride == dense and not inplace) \
+                        and not _row_major_result(a, b, dense, inplace):
                     return None
                 b = b._arr if b._arr is not None else b._np
             elif a._stride != dense and (inplace or any(a._stride)):
@@ -392,7 +394,7 @@ def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bo
         if inplace:
             a._version_counter().value += 1
             return a
-        return wrap_array(out, entry[0])
+        return wrap_array(out, entry[0], dense)
     return fast
 
 

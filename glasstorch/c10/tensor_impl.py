@@ -466,11 +466,12 @@ def set_batched_alias(function) -> None:
     _batched_alias = function
 
 
-def wrap_array(arr: np.ndarray, dtype: _dtype) -> TensorBase:
+def wrap_array(arr: np.ndarray, dtype: _dtype, strides: tuple | None = None) -> TensorBase:
     """A CPU tensor owning the memory of a C-contiguous kernel output `arr`.
 
     This is how every CPU result is born, so it is written out flat: one storage
-    over `arr`'s memory, one tensor whose cached ndarray is `arr` itself.
+    over `arr`'s memory, one tensor whose cached ndarray is `arr` itself. A caller
+    that has the row-major `strides` of `arr`'s shape at hand passes them.
     """
     storage = object.__new__(UntypedStorage)
     storage.device = _CPU
@@ -481,7 +482,7 @@ def wrap_array(arr: np.ndarray, dtype: _dtype) -> TensorBase:
     t = object.__new__(_TensorClass)
     t._storage = storage
     t._size = shape
-    t._stride = contiguous_strides(shape)
+    t._stride = strides if strides is not None else contiguous_strides(shape)
     t._offset = 0
     t._dtype = dtype
     t._device = _CPU
