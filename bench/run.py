@@ -61,11 +61,22 @@ def time_statement(stmt: str, names: dict, repeats: int, target: float) -> float
     return min(timer.repeat(repeat=repeats, number=number)) / number
 
 
+_DEFAULT_THREADS: dict = {}      # library -> its thread count at start
+
+
+def setup_names(case, library) -> dict:
+    """The case's names for `library`, set up on the library's default thread count (a
+    case that wants another count sets it; the next case starts from the default)."""
+    threads = _DEFAULT_THREADS.setdefault(library, library.get_num_threads())
+    library.set_num_threads(threads)
+    return case.setup(library, np)
+
+
 def measure(case, torch, repeats: int, target: float) -> dict:
     """Time one case on every library available; None where it cannot run."""
     row = {"glasstorch": None, "numpy": None, "torch": None, "error": None}
     try:
-        names = case.setup(glasstorch, np)
+        names = setup_names(case, glasstorch)
         exec(case.stmt, dict(names))             # fail fast, before timing
         row["glasstorch"] = time_statement(case.stmt, names, repeats, target)
         if case.numpy is not None:
@@ -75,7 +86,7 @@ def measure(case, torch, repeats: int, target: float) -> dict:
         return row
     if torch is not None:
         try:
-            row["torch"] = time_statement(case.stmt, case.setup(torch, np), repeats, target)
+            row["torch"] = time_statement(case.stmt, setup_names(case, torch), repeats, target)
         except Exception as exc:
             row["error"] = f"torch: {type(exc).__name__}: {exc}".splitlines()[0][:70]
     return row

@@ -21,7 +21,7 @@ from .aten.direct_binding import MISSING
 from .autograd.grad_mode import is_grad_enabled
 from .c10.dtype import type_meta_name
 from .c10.storage import UntypedStorage
-from .c10.tensor_impl import TensorBase, contiguous_strides
+from .c10.tensor_impl import TensorBase, contiguous_strides, forget_array
 
 _aten = ops.aten
 
@@ -164,7 +164,7 @@ class TensorMemory:
         it is there already); returns this tensor."""
         if self._device.type == "cpu" and not self._storage.is_shared():
             self._storage.share_memory_()
-            self._arr = None
+            forget_array(self)
         return self
 
     def is_shared(self) -> bool:
@@ -247,7 +247,7 @@ def set_tensor(self, source, storage_offset: int, size, stride) -> TensorBase:
         storage.resize_(needed)
     self._storage, self._size, self._stride, self._offset = storage, size, stride, storage_offset
     self._device = storage.device
-    self._arr = None
+    forget_array(self)
     self._bump_version()
     return self
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..c10.dtype import complex32, warn_complex32_experimental
 from ..c10.storage import UntypedStorage
-from ..c10.tensor_impl import TensorBase, contiguous_strides, make_tensor, wrap_array
+from ..c10.tensor_impl import TensorBase, contiguous_strides, forget_array, make_tensor, wrap_array
 from .context import fill_uninitialized
 
 
@@ -82,7 +82,7 @@ def resize_tensor(t: TensorBase, shape: tuple, stride: tuple | None = None) -> N
         _fill_grown(t, held, needed)
     t._size = shape
     t._stride = stride
-    t._arr = None
+    forget_array(t)
 
 
 def _fill_grown(t: TensorBase, start: int, end: int) -> None:

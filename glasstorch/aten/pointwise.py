@@ -31,7 +31,8 @@ import numpy as np
 from ..c10 import dtype as dtypes
 from ..c10.dtype import COMPLEX32_PAIR, complex_to_pairs, pairs_to_complex64
 from ..c10.promotion import can_cast, result_type_with_scalar
-from ..c10.tensor_impl import _STRIDES_CACHE, TensorBase, contiguous_strides, wrap_array
+from ..c10.strides import _STRIDES_CACHE, contiguous_strides
+from ..c10.tensor_impl import TensorBase, wrap_array
 from .backends import Backend, register_meta
 from .dispatcher import FastPath, OpOverload
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute

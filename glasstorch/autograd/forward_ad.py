@@ -28,7 +28,7 @@ import weakref
 from ..aten.binding import get_binding
 from ..aten.derivatives import sum_to
 from ..c10.dispatch_key import AUTOGRAD, BATCHED, FORWARD_AD, MATH_BITS, local_keys
-from ..c10.tensor_impl import TensorBase, make_view
+from ..c10.tensor_impl import TensorBase, forget_array, make_view
 from .grad_mode import enable_grad
 from .gradients import grad as autograd_grad
 from .saved import set_tangent_holder
@@ -125,7 +125,7 @@ def restride_tangent(tensor) -> None:
     if tangent is not None:
         tangent._size, tangent._stride, tangent._offset = \
             tensor._size, tensor._stride, tensor._offset
-        tangent._arr = None              # the cached ndarray has the old geometry
+        forget_array(tangent)            # the cached ndarray has the old geometry
 
 
 def view_tangent(tangent, view, source):

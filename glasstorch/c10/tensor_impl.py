@@ -34,6 +34,7 @@ from .dtype import dtype as _dtype, scalar_type_name, type_meta_name
 from .layout import strided, contiguous_format, channels_last, channels_last_3d, preserve_format
 from .size import Size
 from .storage import UntypedStorage
+from .strides import contiguous_strides, is_channels_last_strides, is_contiguous_strides
 
 _tuple_new = tuple.__new__
 
@@ -87,9 +88,22 @@ class AutogradMeta:
 class TensorBase:
     """Storage + geometry + dtype + device, and the autograd fields."""
 
-    __slots__ = ("_storage", "_size", "_stride", "_offset", "_dtype", "_device", "_arr",
+    __slots__ = ("_storage_slot", "_size", "_stride", "_offset", "_dtype", "_device", "_arr",
                  "_vc", "_base", "_keys", "_autograd", "__dict__", "__weakref__")
     _creation_meta = 0      # a view: how it was made (autograd/views.py); 0 is DEFAULT
+
+    @property
+    def _storage(self) -> UntypedStorage:
+        """The storage; one a kernel's result has not needed yet is made now (Note
+        [Storage made on first use])."""
+        storage = self._storage_slot
+        if storage is None:
+            storage = self._storage_slot = _storage_over(self._arr)
+        return storage
+
+    @_storage.setter
+    def _storage(self, storage: UntypedStorage) -> None:
+        self._storage_slot = storage
 
     # ----- geometry ---------------------------------------------------------------
     @property
@@ -414,7 +428,7 @@ def make_tensor(storage: UntypedStorage, size: tuple, stride: tuple, offset: int
         cls: the class of the result; the registered Tensor class by default.
     """
     t = object.__new__(cls or _TensorClass)
-    t._storage = storage
+    t._storage_slot = storage
     t._size = size
     t._stride = stride
     t._offset = offset
@@ -436,7 +450,7 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
     for an alias that is not a view, like `detach`) becomes its `_base`.
     """
     t = object.__new__(_TensorClass)
-    t._storage = self._storage
+    t._storage_slot = self._storage
     t._size = geometry[0]
     t._stride = geometry[1]
     t._offset = geometry[2]
@@ -469,18 +483,14 @@ def set_batched_alias(function) -> None:
 def wrap_array(arr: np.ndarray, dtype: _dtype, strides: tuple | None = None) -> TensorBase:
     """A CPU tensor owning the memory of a C-contiguous kernel output `arr`.
 
-    This is how every CPU result is born, so it is written out flat: one storage
-    over `arr`'s memory, one tensor whose cached ndarray is `arr` itself. A caller
-    that has the row-major `strides` of `arr`'s shape at hand passes them.
+    This is how every CPU result is born, so it is written out flat: one tensor whose
+    cached ndarray is `arr` itself, its storage over `arr`'s memory made when first
+    asked for (Note [Storage made on first use]). A caller that has the row-major
+    `strides` of `arr`'s shape at hand passes them.
     """
-    storage = object.__new__(UntypedStorage)
-    storage.device = _CPU
-    storage._nbytes = arr.nbytes
-    storage._owner = arr
-    storage._bytes = None
     shape = arr.shape
     t = object.__new__(_TensorClass)
-    t._storage = storage
+    t._storage_slot = None
     t._size = shape
     t._stride = strides if strides is not None else contiguous_strides(shape)
     t._offset = 0
@@ -494,55 +504,33 @@ def wrap_array(arr: np.ndarray, dtype: _dtype, strides: tuple | None = None) -> 
     return t
 
 
-def contiguous_strides(size: tuple) -> tuple:
-    """Row-major strides of `size`, as torch computes them (size-0/1 dims count as 1).
-
-    Example: ``contiguous_strides((2, 3, 4)) == (12, 4, 1)``.
-    """
-    cached = _STRIDES_CACHE.get(size)
-    if cached is not None:
-        return cached
-    strides = []
-    step = 1
-    for s in reversed(size):
-        strides.append(step)
-        step *= s if s > 1 else 1
-    strides.reverse()
-    strides = tuple(strides)
-    if len(_STRIDES_CACHE) < 4096:      # shapes repeat: a model uses a few hundred
-        _STRIDES_CACHE[size] = strides
-    return strides
+def _storage_over(arr: np.ndarray) -> UntypedStorage:
+    """The CPU storage of a C-contiguous array a kernel wrote: its bytes are `arr`'s."""
+    storage = object.__new__(UntypedStorage)
+    storage.device = _CPU
+    storage._nbytes = arr.nbytes
+    storage._owner = arr
+    storage._bytes = None
+    return storage
 
 
-_STRIDES_CACHE: dict = {}
+def forget_array(t: TensorBase) -> None:
+    """Drop `t`'s cached ndarray after its geometry changed; its storage is made first
+    when it has none yet, since the array is what that storage would be made from."""
+    if t._storage_slot is None:
+        t._storage_slot = _storage_over(t._arr)
+    t._arr = None
 
 
-def is_contiguous_strides(size: tuple, stride: tuple) -> bool:
-    """torch's rule: dense row-major, ignoring the strides of size-1 dims; empty is contiguous."""
-    if 0 in size:
-        return True
-    expected = 1
-    for s, st in zip(reversed(size), reversed(stride)):
-        if s != 1:
-            if st != expected:
-                return False
-            expected *= s
-    return True
-
-
-def is_channels_last_strides(size: tuple, stride: tuple) -> bool:
-    """Dense with channels (dim 1) innermost, then the spatial dims, then batch."""
-    order = [1] + list(range(len(size) - 1, 1, -1)) + [0]
-    expected = 1
-    for d in order:
-        s = size[d]
-        if s == 0:
-            return True
-        if s != 1:
-            if stride[d] != expected:
-                return False
-            expected *= s
-    return True
+# Note [Storage made on first use]
+# A tensor is storage plus geometry, and a storage is an object of its own: two views
+# share it, `untyped_storage()` returns it, overlap checks compare it by identity. But
+# most results of a kernel are used as values and dropped, and never asked for their
+# storage, so `wrap_array` leaves `_storage_slot` empty: the result's cached ndarray
+# (`_arr`, the kernel's output) holds the memory, and the `_storage` property makes the
+# storage over it on first request (a view, `data_ptr`, `untyped_storage`, an overlap
+# check). The one rule this asks of the code: the cached ndarray is dropped only through
+# `forget_array`, which makes the storage first.
 
 
 def _build_array(t: TensorBase) -> np.ndarray:

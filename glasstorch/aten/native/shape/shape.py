@@ -16,6 +16,7 @@ from ....c10 import dtype as dtypes
 from ....c10.device import device_type
 from ....c10.dispatch_key import CONJUGATE
 from ....c10.layout import contiguous_format
+from ....c10.tensor_impl import forget_array
 from ...backends import register_meta
 from ...dispatcher import ops
 from ...meta.shape import compute_view_stride, infer_size, wrap_dim
@@ -561,7 +562,7 @@ def _restride_by(rule):
     def restride(self, *args):
         size, stride, offset = rule(self, *args)[:3]
         self._size, self._stride, self._offset = size, stride, offset
-        self._arr = None            # the cached ndarray has the old geometry
+        forget_array(self)          # the cached ndarray has the old geometry
         return self
     return restride
 

@@ -1,0 +1,97 @@
+"""Where an operator's time goes: each layer of the call path, timed and counted.
+
+    python bench/layers.py
+
+For a few tiny calls (10 floats, one thread, nothing recorded) it times the call from
+each layer inward, so that the difference between two rows is what the outer layer
+adds:
+
+  * binding      the public call (``a + b``): the Tensor method or torch function, its
+                 argument parsing, then the dispatcher entry;
+  * dispatcher   ``op.call(*args)``: the key set, the cached kernel for it, the fast
+                 path tried first;
+  * kernel       the cached fast path (or kernel) alone: checks, result allocation,
+                 NumPy's ufunc, the result tensor's birth;
+  * NumPy        the ufunc alone, writing into an existing array;
+
+and counts the Python frames the whole call enters (``sys.setprofile``'s "call"
+events), which is the cost that does not depend on the machine. docs/architecture.md
+("Where an operator's time goes") quotes its output.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+import timeit
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+import glasstorch as torch  # noqa: E402
+
+
+def per_call(function, number: int = 2000, repeats: int = 25) -> float:
+    """Microseconds per call: the minimum over `repeats` loops of `number` calls."""
+    return min(timeit.repeat(function, number=number, repeat=repeats)) / number * 1e6
+
+
+def frames(function) -> int:
+    """The Python frames one call of `function` enters (its own not counted)."""
+    count = [0]
+
+    def profile(frame, event, arg):
+        if event == "call":
+            count[0] += 1
+    function()
+    sys.setprofile(profile)
+    try:
+        function()
+    finally:
+        sys.setprofile(None)
+    return count[0] - 1
+
+
+def cached_kernel(op, args: tuple):
+    """The function the dispatcher's cache runs for `args`: the fast path when there
+    is one, else the kernel (called with the keys below it)."""
+    op.call(*args)                                   # fill the cache
+    keyset = next(iter(op._cache))
+    kernel, below, fast = op._cache[keyset]
+    return (lambda: fast(args)) if fast is not None else (lambda: kernel(op, below, args))
+
+
+def layers(name: str, public, op, args: tuple, numpy) -> list:
+    """The rows of one call: (layer, microseconds from this layer inward)."""
+    rows = [("binding", per_call(public)), ("dispatcher", per_call(lambda: op.call(*args))),
+            ("kernel", per_call(cached_kernel(op, args)))]
+    if numpy is not None:
+        rows.append(("NumPy", per_call(numpy)))
+    return rows
+
+
+def main() -> None:
+    torch.set_num_threads(1)
+    a, b, x = torch.rand(10), torch.rand(10), torch.rand(10)
+    na, nb, out = a.numpy(), b.numpy(), np.empty(10, np.float32)
+    aten = torch.ops.aten
+    calls = [
+        ("a + b", lambda: a + b, aten.add.Tensor, (a, b, 1), lambda: np.add(na, nb, out=out)),
+        ("x.exp()", lambda: x.exp(), aten.exp.default, (x,), lambda: np.exp(na, out=out)),
+        ("x.sum()", lambda: x.sum(), aten.sum.default, (x, None), None),
+        ("x.view(-1)", lambda: x.view(-1), aten.view.default, (x, [-1]), None),
+    ]
+    print(f"glasstorch {torch.__version__}, numpy {np.__version__}, Python "
+          f"{sys.version.split()[0]}; microseconds per call (min of 25 loops), 1 thread")
+    print(f"{'call':<12}{'frames':>7}  " + "  ".join(
+        f"{layer:>11}" for layer in ("binding", "dispatcher", "kernel", "NumPy")))
+    for name, public, op, args, numpy in calls:
+        rows = layers(name, public, op, args, numpy)
+        cells = "  ".join(f"{us:>11.2f}" for _, us in rows)
+        print(f"{name:<12}{frames(public):>7}  {cells}")
+
+
+if __name__ == "__main__":
+    main()
