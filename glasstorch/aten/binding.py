@@ -519,13 +519,28 @@ def namespace_getattr(module_name: str, kind: str, prefix: str = ""):
         ``python_module="linalg"``; its function binding is then filed under that kind
         instead of 'function', and the namespace module finds it by name, with the
         module's prefix (``linalg_``) added. Adding a function to a namespace is that
-        one argument; the module itself lists nothing.
+        one argument; the module itself lists nothing. A binding found is put in the
+        module (later look-ups cost nothing), and taken out again when an overload of
+        its name is declared, as the torch module does with its own.
     """
+    import sys
+    cached = set()
+
     def __getattr__(name: str):
         try:
-            return get_binding(kind, prefix + name)
+            function = get_binding(kind, prefix + name)
         except KeyError:
             raise torch_names.missing_attribute(module_name, name) from None
+        setattr(sys.modules[module_name], name, function)
+        cached.add(name)
+        return function
+
+    def forget(declared_kind: str, declared: str) -> None:
+        short = declared[len(prefix):]
+        if declared_kind == kind and declared.startswith(prefix) and short in cached:
+            cached.discard(short)
+            delattr(sys.modules[module_name], short)
+    add_sink(forget)
     return __getattr__
 
 

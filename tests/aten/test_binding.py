@@ -162,3 +162,20 @@ def test_loss_bindings_default_reduction_to_none_as_torch(call):
     assert tuple(mine.shape) == tuple(theirs.shape) == (6,)
     np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-12)
     assert torch.ops.aten.kl_div(torch.tensor(x), torch.tensor(y)).dim() == 0
+
+
+def test_namespace_module_keeps_a_found_binding_until_an_overload_is_declared():
+    """Note [Namespace modules]: a binding found is put in the module; declaring an
+    overload of its name takes it out, so the next look-up regenerates it."""
+    import glasstorch.nn.functional as F
+    from glasstorch.aten import binding
+    found = F.linear
+    assert vars(F)["linear"] is found
+    for sink in binding._SINKS:                # what declaring `nn` `linear` announces
+        sink("nn", "linear")
+    assert "linear" not in vars(F)
+    assert F.linear is binding.get_binding("nn", "linear")
+    assert callable(vars(F)["relu"])           # hand-written functions are never taken out
+    for sink in binding._SINKS:
+        sink("nn", "relu")
+    assert callable(vars(F)["relu"])
