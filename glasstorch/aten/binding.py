@@ -282,6 +282,15 @@ def _make_caller(sig: Signature):
     return call
 
 
+def _out_last(sig: Signature) -> bool:
+    """Whether the signature's caller is `_make_caller`'s plain one choosing between the
+    functional and the out= overload by its last parameter, ``out``."""
+    return (sig.out_overload is not None and sig.params[-1].name == "out"
+            and not (sig.schema.returns and sig.schema.returns[0].type.is_list)
+            and _naming_caller(sig) is None
+            and not (sig.is_method and sig.schema.arguments[0].name != "self"))
+
+
 def _self_moving_caller(sig: Signature):
     """A method whose schema has `self` after other arguments (``polygamma(int n, Tensor
     self)``): the tensor comes first from Python and goes to its place in the schema."""
@@ -349,7 +358,11 @@ def _generate(kind: str, name: str) -> None:
         namespace[f"call_{i}"] = _make_caller(sig)
         namespace.update({f"D_{i}_{j}": p.default for j, p in enumerate(sig.params)})
         blocks.append(_binder_source(sig, i))
-    direct = direct_source(sigs[0], name, kind) if len(sigs) == 1 else None
+    direct = None
+    if len(sigs) == 1:
+        functional_call = _out_last(sigs[0])
+        namespace["functional_0"] = sigs[0].functional.call
+        direct = direct_source(sigs[0], name, kind, functional_call)
     if direct is not None:
         _install_binding(kind, name, "\n\n".join(blocks + [direct]), namespace, sigs)
         return

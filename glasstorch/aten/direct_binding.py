@@ -13,6 +13,7 @@ _FAST_TESTS = {"int": "type({v}) is not int", "SymInt": "type({v}) is not int",
                "ScalarType": "type({v}) is not _dtype", "Layout": "type({v}) is not _Layout",
                "Device": "type({v}) is not _Device",
                "MemoryFormat": "type({v}) is not _MemoryFormat",
+               "Scalar": "type({v}) is not int and type({v}) is not float",
                "Tensor": "not isinstance({v}, _Tensor)"}
 
 
@@ -30,7 +31,7 @@ def conversion_line(p, i: int, index: int) -> str:
     return f"    if {guard}{test}:\n        {value} = C_{index}_{i}({value}, P_{index}_{i})"
 
 
-def direct_source(sig, name: str, kind: str) -> str | None:
+def direct_source(sig, name: str, kind: str, functional_call: bool = False) -> str | None:
     """A binding with the signature's own Python parameters (one overload, no varargs).
 
     Python binds the arguments itself, which is the cheapest binding there is; the
@@ -39,7 +40,10 @@ def direct_source(sig, name: str, kind: str) -> str | None:
     Required parameters default to `MISSING`, which their conversion refuses, so that
     ``torch.cumsum(x, axis=0)`` reaches the body and a missing argument is reported in
     torch's words; ``*extra`` then catches surplus positional arguments, for the same
-    reason. Returns None when the signature cannot be spelled as a Python ``def``.
+    reason. With `functional_call`, a call without ``out=`` goes straight to the
+    functional overload's entry (``functional_0``), not through the caller that
+    chooses between it and the out= overload. Returns None when the signature cannot
+    be spelled as a Python ``def``.
     """
     import keyword
     if sig.varargs or any(keyword.iskeyword(p.name) for p in sig.params):
@@ -59,6 +63,9 @@ def direct_source(sig, name: str, kind: str) -> str | None:
         lines += _numpy_names_branch(sig, name, kind)
     lines += _checks_source(sig, name, bool(missing))
     call_args = (["self"] if kind == "method" else []) + [p.name for p in sig.params]
+    if functional_call:
+        lines += ["    if out is None:",
+                  f"        return functional_0({', '.join(call_args[:-1])})"]
     lines.append(f"    return call_0({', '.join(call_args)})")
     return "\n".join(lines)
 
