@@ -36,7 +36,7 @@ GLASSTORCH = {
 # other modules glasstorch itself brings in, beyond those NumPy and ml_dtypes load
 # (`dataclasses`, `traceback`, `inspect`'s friends are left out on purpose: see Note
 # [Records without dataclasses] in aten/schema.py)
-OTHERS = {"threading", "mmap", "heapq", "_heapq"}
+OTHERS = {"threading", "heapq", "_heapq"}
 
 _PROGRAM = """
 import sys
