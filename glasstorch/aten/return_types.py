@@ -54,8 +54,8 @@ def declare(name: str, fields: tuple) -> None:
 def lookup(name: str):
     """The named-results type of an operator (``frexp`` or ``frexp_out``), or None."""
     found = _TYPES.get(name)
-    if found is None and name in FIELDS:
-        found = _TYPES[name] = _make(name, FIELDS[name])
+    if found is None and name in FIELDS:     # setdefault: one type even when threads race
+        found = _TYPES.setdefault(name, _make(name, FIELDS[name]))
     return found
 
 
