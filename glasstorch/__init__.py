@@ -51,7 +51,7 @@ from ._tensor_queries import (  # noqa: F401
     get_device, typename, set_default_tensor_type)
 from ._tensor_buffers import frombuffer, from_file  # noqa: F401
 from .utils import deterministic as _deterministic  # noqa: F401  (bound at import, as torch's)
-from .utils import dlpack as _dlpack  # noqa: F401
+from .utils.dlpack import to_dlpack  # noqa: F401
 from ._dlpack import from_dlpack  # noqa: F401
 from math import e, inf, nan, pi  # noqa: F401,E402
 newaxis = None
@@ -73,7 +73,6 @@ from .c10.storage import StorageBase  # noqa: F401,E402
 from .autograd._torch_function import (  # noqa: F401,E402
     DisableTorchFunction, DisableTorchFunctionSubclass)
 from .random import thread_safe_generator  # noqa: F401,E402
-to_dlpack = _dlpack.to_dlpack
 
 
 def _forget_function(kind: str, name: str) -> None:
@@ -246,7 +245,7 @@ _binding.add_sink(_forget_function)
 _torch_names.install_missing(Tensor)
 # torch modules glasstorch has as shells (Note [Shell modules]) are found before
 # MissingModules refuses them
-from . import _shells  # noqa: E402
-_shells.install(_sys.meta_path, before=_torch_names.MissingModules)
+from ._shells import install as _install_shells  # noqa: E402
+_install_shells(_sys.meta_path, before=_torch_names.MissingModules)
 if _torch_names.MissingModules not in _sys.meta_path:
     _sys.meta_path.append(_torch_names.MissingModules)

@@ -38,14 +38,12 @@ the same for every form: JAX's `standard_primitive` with ATen's structured kerne
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..c10.dispatch_key import MATH_BITS, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase, make_tensor, make_view
 from .backends import BACKENDS
 from .derivatives import check_formulas
 from .dispatcher import FastPath, OpOverload, get_overload
-from .schema import FunctionSchema, SchemaKind, parse_schema
+from .schema import FunctionSchema, Record, SchemaKind, parse_schema
 from .structured import Structured, bump_written
 # the names family files declare with, beside `op`, `view` and `composite`
 from .structured import TensorMeta, check_castable, fast_path, prepare_out  # noqa: F401
@@ -55,24 +53,30 @@ META = DispatchKey.Meta
 AD_INPLACE_OR_VIEW = DispatchKey.ADInplaceOrView
 
 
-@dataclass
-class Declaration:
-    """Everything declared about one operator; printable, and read by the OpInfo tests."""
+class Declaration(Record):
+    """Everything declared about one operator; printable, and read by the OpInfo tests.
 
-    name: str
-    kind: str                           # the form's: 'op', 'pointwise', 'view', 'composite'
-    overloads: dict = field(default_factory=dict)    # SchemaKind -> OpOverload
-    kernel: object = None
-    meta: object = None
-    grad: dict | None = None
-    method: bool = False
-    function: bool = True
-    python_name: str | None = None
-    doc: str | None = None
-    numbers: bool = False               # Python numbers accepted where the schema says Tensor
-    python_module: str | None = None    # "linalg", "nn": bound in torch.linalg, torch.nn.functional
-    bind_out: bool = True               # out= in the Python binding (else torch.ops.aten only)
-    form: object = None                 # how it is computed (Note [Declaration forms])
+    `kind` is the form's ('op', 'pointwise', 'view', 'composite'); `overloads` maps
+    SchemaKind -> OpOverload; `numbers`: Python numbers accepted where the schema says
+    Tensor; `python_module` ("linalg", "nn"): bound in torch.linalg, torch.nn.functional;
+    `bind_out`: out= in the Python binding (else torch.ops.aten only); `form`: how it is
+    computed (Note [Declaration forms]).
+    """
+
+    _fields = ("name", "kind", "overloads", "kernel", "meta", "grad", "method", "function",
+               "python_name", "doc", "numbers", "python_module", "bind_out", "form")
+
+    def __init__(self, name: str, kind: str, overloads: dict | None = None, kernel=None,
+                 meta=None, grad: dict | None = None, method: bool = False,
+                 function: bool = True, python_name: str | None = None,
+                 doc: str | None = None, numbers: bool = False,
+                 python_module: str | None = None, bind_out: bool = True,
+                 form=None) -> None:
+        vars(self).update(
+            name=name, kind=kind, overloads={} if overloads is None else overloads,
+            kernel=kernel, meta=meta, grad=grad, method=method, function=function,
+            python_name=python_name, doc=doc, numbers=numbers, python_module=python_module,
+            bind_out=bind_out, form=form)
 
 
 DECLARATIONS: dict = {}      # qualified name of the functional overload -> Declaration

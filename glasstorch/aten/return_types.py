@@ -11,7 +11,8 @@ namespace, shows every type declared here.
 from __future__ import annotations
 
 PUBLIC_MODULE = "glasstorch.return_types"      # where users (and pickle) find the types
-TYPES: dict = {}                               # name -> type
+FIELDS: dict = {}                              # name -> field names, of every type declared
+_TYPES: dict = {}                              # name -> type, made on first lookup
 
 
 class _NamedResults(tuple):
@@ -44,21 +45,27 @@ class _NamedResults(tuple):
         return (type(self), (tuple(self),))
 
 
-def declare(name: str, fields: tuple) -> type:
-    """Make ``torch.return_types.<name>`` (and ``<name>_out``) with these field names."""
-    for type_name in (name, name + "_out"):
-        namespace = {"_fields": tuple(fields), "__slots__": (), "__module__": PUBLIC_MODULE,
-                     "__qualname__": type_name}
-        for index, field in enumerate(fields):
-            namespace[field] = property(lambda self, i=index: self[i],
-                                        doc=f"Item {index} of the results.")
-        TYPES[type_name] = type(type_name, (_NamedResults,), namespace)
-    return TYPES[name]
+def declare(name: str, fields: tuple) -> None:
+    """Name ``torch.return_types.<name>`` (and ``<name>_out``) and its fields; each type
+    is made on its first `lookup` (dozens are declared at import, few programs use them)."""
+    FIELDS[name] = FIELDS[name + "_out"] = tuple(fields)
 
 
 def lookup(name: str):
     """The named-results type of an operator (``frexp`` or ``frexp_out``), or None."""
-    return TYPES.get(name)
+    found = _TYPES.get(name)
+    if found is None and name in FIELDS:     # setdefault: one type even when threads race
+        found = _TYPES.setdefault(name, _make(name, FIELDS[name]))
+    return found
+
+
+def _make(type_name: str, fields: tuple) -> type:
+    namespace = {"_fields": fields, "__slots__": (), "__module__": PUBLIC_MODULE,
+                 "__qualname__": type_name}
+    for index, field in enumerate(fields):
+        namespace[field] = property(lambda self, i=index: self[i],
+                                    doc=f"Item {index} of the results.")
+    return type(type_name, (_NamedResults,), namespace)
 
 
 declare("frexp", ("mantissa", "exponent"))

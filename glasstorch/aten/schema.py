@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
 
 
 class SchemaKind(enum.Enum):
@@ -24,13 +23,53 @@ class SchemaKind(enum.Enum):
     mutable = "mutable"         # writes some other argument
 
 
-@dataclass(frozen=True)
-class AliasInfo:
+class Record:
+    """A small record compared and printed by the values of its `_fields`, as a dataclass.
+
+    Note [Records without dataclasses]
+        `@dataclass` writes a class's methods as source text and compiles them when the
+        class is made, at every import (the bytecode cache holds none of it): about half
+        a millisecond a class. The schema's records and the registry's `Declaration` are
+        made at `import glasstorch`, so they share these methods instead; a subclass names
+        its fields in `_fields` and sets them in its own ``__init__``.
+    """
+
+    _fields: tuple = ()
+    __hash__ = None                 # mutable: unhashable, as a dataclass with eq
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__qualname__}({fields})"
+
+
+class FrozenRecord(Record):
+    """A `Record` that cannot change once made, and so is hashable (and shareable)."""
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"cannot assign to field '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field '{name}'")
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+
+class AliasInfo(FrozenRecord):
     """An alias annotation: the alias sets (`a`, `b`, `*`) and whether it is written."""
 
-    before: tuple
-    after: tuple
-    is_write: bool
+    _fields = ("before", "after", "is_write")
+
+    def __init__(self, before: tuple, after: tuple, is_write: bool) -> None:
+        vars(self).update(before=before, after=after, is_write=is_write)
 
     def __str__(self) -> str:
         text = "|".join(self.before) + ("!" if self.is_write else "")
@@ -39,15 +78,18 @@ class AliasInfo:
         return f"({text})"
 
 
-@dataclass(frozen=True)
-class Type:
-    """An argument type: `base` plus list-ness (`size` for `int[2]`) and optional-ness."""
+class Type(FrozenRecord):
+    """An argument type: `base` plus list-ness (`size` for `int[2]`) and optional-ness.
 
-    base: str
-    is_list: bool = False
-    size: int | None = None
-    optional: bool = False
-    element_optional: bool = False     # `Tensor?[]`: a list whose items may be None
+    `element_optional` marks ``Tensor?[]``: a list whose items may be None.
+    """
+
+    _fields = ("base", "is_list", "size", "optional", "element_optional")
+
+    def __init__(self, base: str, is_list: bool = False, size: int | None = None,
+                 optional: bool = False, element_optional: bool = False) -> None:
+        vars(self).update(base=base, is_list=is_list, size=size, optional=optional,
+                          element_optional=element_optional)
 
     def __str__(self) -> str:
         text = self.base + ("?" if self.element_optional else "")
@@ -59,14 +101,16 @@ class Type:
 NO_DEFAULT = object()   # marks an argument without a default
 
 
-@dataclass(frozen=True)
-class Argument:
-    name: str
-    type: Type
-    default: object = NO_DEFAULT
-    kwarg_only: bool = False
-    alias: AliasInfo | None = None
-    default_text: str | None = None    # the default as written in the schema
+class Argument(FrozenRecord):
+    """One argument of a schema; `default_text` is its default as written there."""
+
+    _fields = ("name", "type", "default", "kwarg_only", "alias", "default_text")
+
+    def __init__(self, name: str, type: Type, default: object = NO_DEFAULT,
+                 kwarg_only: bool = False, alias: AliasInfo | None = None,
+                 default_text: str | None = None) -> None:
+        vars(self).update(name=name, type=type, default=default, kwarg_only=kwarg_only,
+                          alias=alias, default_text=default_text)
 
     @property
     def has_default(self) -> bool:
@@ -84,25 +128,28 @@ class Argument:
         return text
 
 
-@dataclass(frozen=True)
-class Return:
-    type: Type
-    name: str | None = None
-    alias: AliasInfo | None = None
+class Return(FrozenRecord):
+    """One result of a schema, named (``Tensor values``) or not."""
+
+    _fields = ("type", "name", "alias")
+
+    def __init__(self, type: Type, name: str | None = None,
+                 alias: AliasInfo | None = None) -> None:
+        vars(self).update(type=type, name=name, alias=alias)
 
     def __str__(self) -> str:
         text = _type_with_alias(self.type, str(self.alias) if self.alias else "")
         return f"{text} {self.name}" if self.name else text
 
 
-@dataclass(frozen=True)
-class FunctionSchema:
+class FunctionSchema(FrozenRecord):
     """A parsed operator schema; `str(schema)` prints it back in ATen's syntax."""
 
-    name: str
-    overload_name: str
-    arguments: tuple
-    returns: tuple
+    _fields = ("name", "overload_name", "arguments", "returns")
+
+    def __init__(self, name: str, overload_name: str, arguments: tuple, returns: tuple) -> None:
+        vars(self).update(name=name, overload_name=overload_name, arguments=arguments,
+                          returns=returns)
 
     @property
     def qualified_name(self) -> str:

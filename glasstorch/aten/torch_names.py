@@ -58,7 +58,7 @@ def torch_names(namespace: str) -> frozenset:
 
 def torch_submodules() -> frozenset:
     """The torch modules a program can import (``'torch.nn.functional'``, ...)."""
-    return sections()["submodules"]
+    return torch_names("submodules")
 
 
 def torch_spelling(module_name: str) -> str:

@@ -7,7 +7,6 @@ that stack, and with `check_nan` a node returning NaN raises naming itself.
 from __future__ import annotations
 
 import threading
-import traceback
 import warnings
 
 
@@ -90,6 +89,7 @@ class detect_anomaly:
 
 def record_stack(node) -> None:
     """Keep the forward call's stack on a node (only while anomaly mode is on)."""
+    import traceback            # only anomaly mode needs it: not loaded at import
     node.metadata["traceback_"] = traceback.format_stack()[:-3]
 
 

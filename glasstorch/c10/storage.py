@@ -7,7 +7,6 @@ allocation to a single NumPy call. On `meta` there are no bytes at all, only a s
 """
 from __future__ import annotations
 
-import mmap
 import weakref
 
 import numpy as np
@@ -139,6 +138,7 @@ class UntypedStorage(StorageBase):
         whose NumPy view was built before keep the old bytes (Note [Cached ndarray
         views]): `Tensor.share_memory_` rebuilds its own."""
         if self.device.type == "cpu" and not self.is_shared():
+            import mmap         # few programs share memory: not loaded at import
             mapping = mmap.mmap(-1, max(self._nbytes, 1))
             shared = np.frombuffer(mapping, np.uint8)[:self._nbytes]
             shared[:] = self._data
@@ -149,6 +149,7 @@ class UntypedStorage(StorageBase):
 
     def is_shared(self) -> bool:
         """Whether the bytes live in a shared memory mapping (`share_memory_`)."""
+        import mmap
         base = self._bytes
         while isinstance(base, np.ndarray):
             base = base.base

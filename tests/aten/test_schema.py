@@ -74,6 +74,7 @@ def test_buffers_written_on_the_side_are_not_versioned():
     a declaration with such a buffer is the operator's functional overload."""
     import glasstorch as torch
     from glasstorch.aten.registry import DECLARATIONS
+    torch.ops.aten.rrelu_with_noise         # its family loads on first use
     declaration = DECLARATIONS["rrelu_with_noise"]
     assert declaration.overloads[SchemaKind.functional].written_args == ()
     assert declaration.overloads[SchemaKind.inplace].written_args == (0,)
@@ -89,3 +90,23 @@ def test_list_default_items_are_single_values():
                           "int[2] dilation=[1, 2]) -> Tensor")
     assert parsed.arguments[2].default == (0,)
     assert parsed.arguments[3].default == (1, 2)
+
+
+def test_records_compare_hash_print_and_refuse_changes():
+    """The records behave as frozen dataclasses would (Note [Records without dataclasses])."""
+    from glasstorch.aten.registry import DECLARATIONS
+    from glasstorch.aten.schema import Type
+    text = "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)"
+    first, again = parse_schema(text), parse_schema(text)
+    assert first is not again and first == again and hash(first) == hash(again)
+    assert first != parse_schema(text.replace("fill_", "zero_")) and first != text
+    with pytest.raises(AttributeError, match="cannot assign to field 'name'"):
+        first.name = "zero_"
+    with pytest.raises(AttributeError, match="cannot delete field 'returns'"):
+        del first.returns
+    assert repr(Type("int", True, 2)) == (
+        "Type(base='int', is_list=True, size=2, optional=False, element_optional=False)")
+    declaration = DECLARATIONS["copy_"]
+    assert repr(declaration).startswith("Declaration(name='copy_', kind='op', overloads={")
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(declaration)

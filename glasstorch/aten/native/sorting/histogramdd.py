@@ -17,13 +17,14 @@ from ....c10.dtype import type_meta_name
 from ....c10.tensor_impl import TensorBase
 from ...backends import no_meta_kernel
 from ...registry import TensorMeta, op
-from ...return_types import declare
+from ...return_types import declare, lookup
 from ..creation.ranges import _linspace_real
 from ..pointwise.unary import refuse
 from .histogram import (_NOT_FLOATING, _check_weight, _histogram_range, _inside,
                         _searched_bins)
 
-_RESULT = declare("histogramdd", ("hist", "bin_edges"))
+declare("histogramdd", ("hist", "bin_edges"))
+_RESULT = lookup("histogramdd")
 _OPTIONS = "float[]? range=None, Tensor? weight=None, bool density=False"
 
 

@@ -1,0 +1,66 @@
+"""`import glasstorch` loads exactly the modules listed here, so that an eager import
+cannot creep back unseen (a module that loads on first use stays off this list; one
+that leaves it updates it). No timing is asserted: `tools/import_time.py` measures."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# glasstorch's own modules (without the "glasstorch." prefix): the core layers, the
+# core operator families (Note [Families load on first use]) and the namespaces torch
+# binds at import
+GLASSTORCH = {
+    "", "_dlpack", "_indexing", "_python_ops", "_shells", "_tensor", "_tensor_buffers",
+    "_tensor_data", "_tensor_device", "_tensor_legacy", "_tensor_memory", "_tensor_new",
+    "_tensor_queries", "linalg", "random", "return_types", "special", "torch_version",
+    "utils", "utils.deterministic", "utils.dlpack", "version",
+    "c10", "c10.cpu_allocator", "c10.device", "c10.dispatch_key", "c10.dtype", "c10.errors",
+    "c10.generator", "c10.layout", "c10.promotion", "c10.size", "c10.storage", "c10.stream",
+    "c10.tensor_impl", "c10.type_info",
+    "aten", "aten.allocation", "aten.backends", "aten.binding", "aten.complex_half",
+    "aten.context", "aten.derivatives", "aten.direct_binding", "aten.dispatcher",
+    "aten.functions", "aten.math_bits", "aten.meta", "aten.meta.pointwise", "aten.meta.shape",
+    "aten.observers", "aten.python_arg", "aten.python_dispatch", "aten.quiet",
+    "aten.registry", "aten.return_types", "aten.schema", "aten.structured",
+    "aten.torch_names",
+    "aten.native", "aten.native._family_index", "aten.native.creation",
+    "aten.native.creation.conversion", "aten.native.creation.copy",
+    "aten.native.creation.factory", "aten.native.shape", "aten.native.shape.view",
+    "autograd", "autograd._torch_function", "autograd.anomaly_mode", "autograd.creation_meta",
+    "autograd.engine", "autograd.formulas", "autograd.forward_ad", "autograd.grad_mode",
+    "autograd.gradcheck", "autograd.gradients", "autograd.graph", "autograd.graph_task",
+    "autograd.inference_mode", "autograd.recording", "autograd.saved",
+    "autograd.saved_mutation", "autograd.variable", "autograd.views",
+}
+# other modules glasstorch itself brings in, beyond those NumPy and ml_dtypes load
+# (`dataclasses`, `traceback`, `inspect`'s friends are left out on purpose: see Note
+# [Records without dataclasses] in aten/schema.py)
+OTHERS = {"threading", "heapq", "_heapq"}
+
+_PROGRAM = """
+import sys
+import numpy, ml_dtypes
+before = set(sys.modules)
+import glasstorch
+print(sorted(set(sys.modules) - before))
+"""
+
+
+def _loaded() -> set:
+    done = subprocess.run([sys.executable, "-c", _PROGRAM], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return set(eval(done.stdout))
+
+
+def test_import_loads_the_listed_modules():
+    loaded = _loaded()
+    own = {name.removeprefix("glasstorch").removeprefix(".") for name in loaded
+           if name == "glasstorch" or name.startswith("glasstorch.")}
+    assert sorted(own - GLASSTORCH) == [], (
+        "`import glasstorch` loads these now: load them on first use, or list them here")
+    assert sorted(GLASSTORCH - own) == [], "no longer loaded at import: remove them here"
+    others = {name for name in loaded if name != "glasstorch" and
+              not name.startswith(("glasstorch.", "__editable__"))}
+    assert sorted(others - OTHERS) == [], "a new eager import of a library module"
