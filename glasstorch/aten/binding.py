@@ -27,10 +27,11 @@ from ..c10.device import device as Device
 from ..c10.layout import layout as Layout, memory_format as MemoryFormat
 from ..c10.tensor_impl import TensorBase
 from . import torch_names
+from .binding_callers import make_caller, out_last
 from .direct_binding import MISSING, conversion_line, direct_source, keywords_given
 from .python_arg import (_CONVERTERS, _LIST_CONVERTERS, _TYPE_TEXT, python_default,
                          NUMPY_NAMES, Mismatch, _describe, to_any, to_bool, to_tensor,
-                         to_tensor_or_number, apply_requires_grad)
+                         to_tensor_or_number)
 from .schema import NO_DEFAULT, FunctionSchema, SchemaKind
 
 _SIGNATURES: dict = {}     # ('function' | 'method', name) -> [Signature's arguments]
@@ -244,87 +245,6 @@ def _fill_table(sig: Signature) -> tuple:
     return tuple(table)
 
 
-# ----------------------------------------------------------------------------------
-# Calling the overloads of a bound signature
-# ----------------------------------------------------------------------------------
-def _make_caller(sig: Signature):
-    functional = sig.functional
-    out_overload = sig.out_overload
-    has_out = out_overload is not None
-    has_rg = sig.params and sig.params[-1].name == "requires_grad"
-    n_schema = len(sig.schema.arguments)
-
-    if sig.schema.returns and sig.schema.returns[0].type.is_list:
-        # `Tensor[]` results: the operator gives a list, torch's Python API a tuple.
-        def call_returning_tuple(*bound):
-            return tuple(functional.call(*bound))
-        return call_returning_tuple
-    named = _naming_caller(sig)
-    if named is not None:
-        return named
-    if sig.is_method and sig.schema.arguments[0].name != "self":
-        return _self_moving_caller(sig)
-    if not has_out and not has_rg:
-        return functional.call
-
-    def call(*bound):
-        values = bound[:n_schema]
-        if has_out:
-            out = bound[n_schema]
-            if out is not None:
-                outs = (out,) if isinstance(out, TensorBase) else tuple(out)
-                result = out_overload.call(*values, *outs)
-                return result
-        result = functional.call(*values)
-        if has_rg and bound[-1]:
-            apply_requires_grad(result, True)
-        return result
-    return call
-
-
-def _out_last(sig: Signature) -> bool:
-    """Whether the signature's caller is `_make_caller`'s plain one choosing between the
-    functional and the out= overload by its last parameter, ``out``."""
-    return (sig.out_overload is not None and sig.params[-1].name == "out"
-            and not (sig.schema.returns and sig.schema.returns[0].type.is_list)
-            and _naming_caller(sig) is None
-            and not (sig.is_method and sig.schema.arguments[0].name != "self"))
-
-
-def _self_moving_caller(sig: Signature):
-    """A method whose schema has `self` after other arguments (``polygamma(int n, Tensor
-    self)``): the tensor comes first from Python and goes to its place in the schema."""
-    position = [a.name for a in sig.schema.arguments].index("self")
-    call = sig.functional.call
-
-    def call_with_self_in_place(self, *bound):
-        return call(*bound[:position], self, *bound[position:])
-    return call_with_self_in_place
-
-
-def _naming_caller(sig: Signature):
-    """For an operator whose schema names its results (``-> (Tensor mantissa, Tensor
-    exponent)``): a caller returning them as ``torch.return_types.<name>`` (or
-    ``<name>_out`` for out=), as torch's Python API does. None when there is no such type."""
-    returns = sig.schema.returns
-    if len(returns) < 2 or not all(r.name for r in returns):
-        return None
-    from . import return_types
-    plain = return_types.lookup(sig.schema.name)
-    if plain is None:
-        return None
-    written = return_types.lookup(sig.schema.name + "_out")
-    functional, out_overload = sig.functional, sig.out_overload
-    n_schema = len(sig.schema.arguments)
-
-    def call_naming_results(*bound):
-        out = bound[n_schema] if out_overload is not None else None
-        if out is None:
-            return plain(functional.call(*bound[:n_schema]))
-        return written(out_overload.call(*bound[:n_schema], *out))
-    return call_naming_results
-
-
 def _binder_namespace(sig: Signature, index: int) -> dict:
     """The names a generated binder refers to: its signature, converters, defaults."""
     namespace = {"Mismatch": Mismatch, "_merge": _merge, "_missing": _missing,
@@ -355,12 +275,12 @@ def _generate(kind: str, name: str) -> None:
     blocks = []
     for i, sig in enumerate(sigs):
         namespace.update(_binder_namespace(sig, i))
-        namespace[f"call_{i}"] = _make_caller(sig)
+        namespace[f"call_{i}"] = make_caller(sig)
         namespace.update({f"D_{i}_{j}": p.default for j, p in enumerate(sig.params)})
         blocks.append(_binder_source(sig, i))
     direct = None
     if len(sigs) == 1:
-        functional_call = _out_last(sigs[0])
+        functional_call = out_last(sigs[0])
         namespace["functional_0"] = sigs[0].functional.call
         direct = direct_source(sigs[0], name, kind, functional_call)
     if direct is not None:
