@@ -450,7 +450,8 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
     for an alias that is not a view, like `detach`) becomes its `_base`.
     """
     t = object.__new__(_TensorClass)
-    t._storage_slot = self._storage
+    storage = self._storage_slot
+    t._storage_slot = storage if storage is not None else self._storage
     t._size = geometry[0]
     t._stride = geometry[1]
     t._offset = geometry[2]

@@ -69,7 +69,8 @@ def _elementwise_loss(name: str, of_difference, input: Tensor, target: Tensor,
     """The operator `name` on input and target broadcast together; with a `weight`, the
     per-element losses ``of_difference(input - target)`` weighted, then reduced."""
     _warn_target_size(input, target, stacklevel=4)
-    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    expanded_input, expanded_target = (input, target) if input._size == target._size else \
+        torch.broadcast_tensors(input, target)      # which gives same-shaped tensors back
     if weight is None:
         return _nn(name)(expanded_input, expanded_target, _reduction.get_enum(reduction))
     _check_weight_size(weight, input)
