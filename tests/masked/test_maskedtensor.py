@@ -66,6 +66,31 @@ def test_shape_operators_move_data_and_mask_together(expression):
     assert ours == theirs
 
 
+def test_every_unary_and_binary_rule_as_torch():
+    """Each name of torch's lists, as a function and as a method (in place too)."""
+    from glasstorch.masked.maskedtensor import ops
+    expressions = []
+    for name in ops.UNARY + ops.BINARY:
+        src = "mi" if name.startswith("bitwise") else "mt"
+        arg = {"pow": "2", "clamp": "0.1, 0.2", "clip": "0.1, 0.2"}.get(name, "")
+        arg = src if name in ops.BINARY else arg
+        expressions += [f"torch.{name}({src}, {arg})" if arg else f"torch.{name}({src})",
+                        f"{src}.{name}({arg})"]
+    for name in ops.UNARY_INPLACE + ops.BINARY_INPLACE:
+        src = "mi" if name.startswith("bitwise") else "mt"
+        arg = {"pow_": "2", "clamp_": "0.1, 0.2", "clip_": "0.1, 0.2"}.get(name, "")
+        expressions.append(f"{src}.clone().{name}({src if name[:-1] in ops.BINARY else arg})")
+    data = [[0.5, -0.2, 0.3], [0.4, 0.25, -0.6]]
+    for expression in expressions:
+        texts = []
+        for lib in (torch, gt):
+            env = {"torch": lib, "mt": lib.masked.masked_tensor(lib.tensor(data), lib.tensor(MASK)),
+                   "mi": lib.masked.masked_tensor(lib.tensor([[1, 2, 3], [4, 5, 6]]),
+                                                  lib.tensor(MASK))}
+            texts.append(repr(eval(expression, env)))
+        assert texts[1] == texts[0], expression
+
+
 def test_accessors():
     mt = gt.masked.masked_tensor(gt.tensor(DATA), gt.tensor(MASK))
     assert gt.masked.is_masked_tensor(mt) and isinstance(mt, gt.Tensor)
@@ -84,7 +109,8 @@ def test_accessors():
     "torch.masked.masked_tensor(data, mask[0])", "torch.masked.masked_tensor(data, mask.t())",
     "torch.masked.masked_tensor(data, mask) + torch.masked.masked_tensor(data, ~mask)",
     "torch.mm(mt, data.t())", "mt.relu()", "mt @ data", "mt.tolist()", "mt.numpy()",
-    "mt.item()", "mt[0, 1].item()", "mt.abs_()"])
+    "mt.item()", "mt[0, 1].item()", "mt.abs_()", "torch.round(mt, decimals=1)",
+    "torch.div(mt, mt, rounding_mode='floor')", "mt.add(mt, alpha=2)"])
 def test_refuses_as_torch(expression):
     errors = []
     for lib in (torch, gt):

@@ -54,7 +54,18 @@ def _masks_match(a, b) -> bool:
     return mask_a.dim() == mask_b.dim() and bool(torch.eq(mask_a, mask_b).all())
 
 
+def _keywords_given(func, args) -> bool:
+    """Whether a keyword-only argument has other than its default (torch hands those to
+    ``__torch_dispatch__`` as kwargs, which the unary and binary rules refuse)."""
+    return any(a.kwarg_only and not (value is a.default or type(value) in (int, float, bool)
+                                     and value == a.default)
+               for a, value in zip(func._schema.arguments, args))
+
+
 def _unary(func, args):
+    if _keywords_given(func, args):
+        raise ValueError("MaskedTensor unary ops require that len(kwargs) == 0. If you need "
+                         "support for this, please open an issue on Github.")
     if any(isinstance(a, torch.Tensor) for a in args[1:]):
         raise TypeError("MaskedTensor unary ops do not support additional Tensor arguments")
     result = func(args[0]._masked_data, *args[1:])
@@ -65,6 +76,8 @@ def _unary(func, args):
 
 
 def _binary(func, args):
+    if _keywords_given(func, args):
+        raise ValueError("len(kwargs) must equal 0")
     if any(isinstance(a, torch.Tensor) for a in args[2:]):
         raise TypeError("MaskedTensor binary ops do not support Tensor arguments aside from "
                         "the lhs and rhs")
