@@ -91,6 +91,22 @@ def test_every_unary_and_binary_rule_as_torch():
         assert texts[1] == texts[0], expression
 
 
+@pytest.mark.parametrize("expression", [
+    "bool(mt[0, 0])", "float(mt[0, 1])", "int(mt.sum())", "mt.sum() > 3", "mt.stride()",
+    "mt.is_contiguous()", "mt.t().is_contiguous()", "list(mt)[1]", "mt.sum(1).tolist()",
+    "mt.data_ptr() == data.data_ptr()"])
+def test_python_protocol_as_torch(expression):
+    results = []
+    for lib in (torch, gt):
+        env = {"torch": lib, "data": lib.tensor(DATA)}
+        env["mt"] = lib.masked.masked_tensor(env["data"], lib.tensor(MASK))
+        try:
+            results.append(repr(eval(expression, env)))
+        except Exception as error:
+            results.append(f"{type(error).__name__}: {error}")
+    assert results[1] == results[0]
+
+
 def test_accessors():
     mt = gt.masked.masked_tensor(gt.tensor(DATA), gt.tensor(MASK))
     assert gt.masked.is_masked_tensor(mt) and isinstance(mt, gt.Tensor)

@@ -92,8 +92,8 @@ class MaskedTensor(torch.Tensor):
 
     def __new__(cls, data, mask, requires_grad: bool = False):
         _check_arguments(data, mask)
-        self = wrap(data, mask, warn=False)
-        self._set_data_mask(data.detach().clone(), mask.clone())
+        self = wrap(data.detach().clone(), mask.clone(), warn=False)
+        self._validate_members()
         self._masked_data.requires_grad_(requires_grad)
         return self
 
@@ -104,8 +104,8 @@ class MaskedTensor(torch.Tensor):
     def _from_values(data, mask) -> "MaskedTensor":
         """A MaskedTensor over a copy of `data` that keeps its autograd graph."""
         _check_arguments(data, mask)
-        result = wrap(data, mask, warn=False)
-        result._set_data_mask(data.clone(), mask.clone())
+        result = wrap(data.clone(), mask.clone(), warn=False)
+        result._validate_members()
         return result
 
     def _set_data_mask(self, data, mask) -> None:
