@@ -107,6 +107,16 @@ def test_python_protocol_as_torch(expression):
     assert results[1] == results[0].replace("torch.masked.", "glasstorch.masked.")
 
 
+@pytest.mark.parametrize("expression", [
+    "torch.masked.sum(mt)", "torch.masked.sum(mt, 1, mask=~mask)", "torch.masked.amax(mt, 1)",
+    "torch.masked.softmax(mt, 1)", "torch.masked.norm(mt, 2.0, 1)", "torch.masked.cumsum(mt, 1)",
+    "torch.masked.argmax(mt, 1)", "torch.masked.logsumexp(mt, 1)", "torch.masked.median(mt, 1)",
+    "torch.masked.normalize(mt, 2.0, 1)", "torch.masked.prod(mt, 1)"])
+def test_masked_functions_read_a_masked_tensors_own_mask(expression):
+    theirs, ours = both(expression)
+    assert ours == theirs and ours.startswith("tensor(")
+
+
 def test_accessors():
     mt = gt.masked.masked_tensor(gt.tensor(DATA), gt.tensor(MASK))
     assert gt.masked.is_masked_tensor(mt) and isinstance(mt, gt.Tensor)
