@@ -109,7 +109,8 @@ class LOBPCG:
     def update_converged_count(self) -> int:
         """How many leading pairs meet the backward-stable test; the count never falls."""
         A_norm, B_norm = self.fvars["A_norm"], self.fvars["B_norm"]
-        scale = torch.norm(self.X, 2, (0,)) * (A_norm + self.E[:self.X.shape[-1]].abs() * B_norm)
+        E = self.E[:self.X.shape[-1]]
+        scale = torch.norm(self.X, 2, (0,)) * (A_norm + E.abs() * B_norm)
         rerr = torch.norm(self.R, 2, (0,)) / scale
         count = 0
         for converged in (rerr < self.fparams["tol"]).tolist():   # a prefix: keeps the order
@@ -215,7 +216,7 @@ class LOBPCG:
         """U's columns made B-orthonormal and B-orthogonal to V's (Duersch's algorithms 3
         and, with ``ortho_use_drop``, 6); empty when U lies in V's span."""
         tau, i_max = self.fparams["ortho_tol"], self.iparams["ortho_i_max"]
-        for key in [key for key in self.fvars if key.startswith("ortho_") and key.endswith("_rerr")]:
+        for key in [k for k in self.fvars if k.startswith("ortho_") and k.endswith("_rerr")]:
             del self.fvars[key]
         self.ivars.pop("ortho_i", 0)
         self.ivars.pop("ortho_j", 0)

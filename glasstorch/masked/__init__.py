@@ -17,9 +17,10 @@ from .reductions import (amax, amin, argmax, argmin, logsumexp, mean, median, no
                          std, sum, var)
 from .maskedtensor import MaskedTensor, as_masked_tensor, is_masked_tensor, masked_tensor
 
-__all__ = ["MaskedTensor", "as_masked_tensor", "is_masked_tensor", "masked_tensor", "amax", "amin", "argmax", "argmin", "cumprod", "cumsum", "log_softmax",
-           "logaddexp", "logsumexp", "mean", "median", "norm", "normalize", "prod",
-           "softmax", "softmin", "std", "sum", "var"]
+__all__ = ["MaskedTensor", "amax", "amin", "argmax", "argmin", "as_masked_tensor", "cumprod",
+           "cumsum", "is_masked_tensor", "log_softmax", "logaddexp", "logsumexp",
+           "masked_tensor", "mean", "median", "norm", "normalize", "prod", "softmax",
+           "softmin", "std", "sum", "var"]
 
 
 def __getattr__(name: str):

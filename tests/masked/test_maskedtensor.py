@@ -84,9 +84,9 @@ def test_every_unary_and_binary_rule_as_torch():
     for expression in expressions:
         texts = []
         for lib in (torch, gt):
-            env = {"torch": lib, "mt": lib.masked.masked_tensor(lib.tensor(data), lib.tensor(MASK)),
-                   "mi": lib.masked.masked_tensor(lib.tensor([[1, 2, 3], [4, 5, 6]]),
-                                                  lib.tensor(MASK))}
+            masked = lib.masked.masked_tensor
+            env = {"torch": lib, "mt": masked(lib.tensor(data), lib.tensor(MASK)),
+                   "mi": masked(lib.tensor([[1, 2, 3], [4, 5, 6]]), lib.tensor(MASK))}
             texts.append(repr(eval(expression, env)))
         assert texts[1] == texts[0], expression
 
@@ -186,7 +186,8 @@ def test_autograd_state_is_the_datas():
     mt = gt.masked.masked_tensor(gt.tensor(DATA), gt.tensor(MASK), requires_grad=True)
     result = mt.sin()
     assert mt.requires_grad and mt.grad_fn is None
-    assert result.requires_grad and not result.is_leaf and result.grad_fn.name() == "SinBackward0"
+    assert result.requires_grad and not result.is_leaf
+    assert result.grad_fn.name() == "SinBackward0"
     result.sum().backward()
     mt.grad = None
     assert mt.grad is None and not mt.requires_grad_(False).requires_grad
