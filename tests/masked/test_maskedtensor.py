@@ -1,6 +1,7 @@
 """torch.masked.MaskedTensor against torch's: construction and its refusals, printing,
 the unary / binary / reduction / shape operators, the operators it refuses, and
 gradients, which reach the data through present elements only."""
+import copy
 import warnings
 
 import pytest
@@ -94,11 +95,12 @@ def test_every_unary_and_binary_rule_as_torch():
 @pytest.mark.parametrize("expression", [
     "bool(mt[0, 0])", "float(mt[0, 1])", "int(mt.sum())", "mt.sum() > 3", "mt.stride()",
     "mt.is_contiguous()", "mt.t().is_contiguous()", "list(mt)[1]", "mt.sum(1).tolist()",
-    "mt.data_ptr() == data.data_ptr()"])
+    "mt.data_ptr() == data.data_ptr()", "copy.deepcopy(mt)", "copy.copy(mt)",
+    "mt.detach().exp_() is not None and mt", "mt.t().add_(1) is not None and mt"])
 def test_python_protocol_as_torch(expression):
     results = []
     for lib in (torch, gt):
-        env = {"torch": lib, "data": lib.tensor(DATA)}
+        env = {"torch": lib, "data": lib.tensor(DATA), "copy": copy}
         env["mt"] = lib.masked.masked_tensor(env["data"], lib.tensor(MASK))
         try:
             results.append(repr(eval(expression, env)))

@@ -17,6 +17,7 @@ Note [MaskedTensor as a wrapper]
 """
 from __future__ import annotations
 
+import copy
 import warnings
 
 import glasstorch as torch
@@ -58,12 +59,19 @@ def is_masked_tensor(obj, /) -> bool:
     return isinstance(obj, MaskedTensor)
 
 
-def wrap(data, mask, warn: bool = True) -> "MaskedTensor":
-    """A MaskedTensor over `data` and `mask` as they are: no copy, no checks, the data's
-    autograd graph kept (how operators' results are made). Like torch's, each result
-    warns that the API is a prototype (Python shows it once per place that made it)."""
-    if warn:
+def wrap(data, mask, fresh: bool = True) -> "MaskedTensor":
+    """A MaskedTensor over `data` and `mask`, unchecked, the data's autograd graph kept.
+
+    `fresh` (how operators' results are made) warns that the API is a prototype, as
+    each of torch's results does (Python shows it once per place that made one), and
+    gives the result copies of its own, so that it aliases no operand, as torch's
+    constructor copies. Data in an autograd graph is kept as it is: its copy would be
+    the result's `grad_fn` (CloneBackward0) where torch's is the operator's.
+    """
+    if fresh:
         warnings.warn(_PROTOTYPE, UserWarning, stacklevel=3)
+        data = data if data.requires_grad else data.clone()
+        mask = mask.clone()
     t = make_tensor(data._storage, data._size, data._stride, data._offset, data._dtype,
                     None, MaskedTensor)
     t._keys = PYTHON | (KEYS_BY_DEVICE_TYPE[data.device.type] & _WRAPPER_KEYS)
@@ -92,7 +100,7 @@ class MaskedTensor(torch.Tensor):
 
     def __new__(cls, data, mask, requires_grad: bool = False):
         _check_arguments(data, mask)
-        self = wrap(data.detach().clone(), mask.clone(), warn=False)
+        self = wrap(data.detach().clone(), mask.clone(), fresh=False)
         self._validate_members()
         self._masked_data.requires_grad_(requires_grad)
         return self
@@ -104,7 +112,7 @@ class MaskedTensor(torch.Tensor):
     def _from_values(data, mask) -> "MaskedTensor":
         """A MaskedTensor over a copy of `data` that keeps its autograd graph."""
         _check_arguments(data, mask)
-        result = wrap(data.clone(), mask.clone(), warn=False)
+        result = wrap(data.clone(), mask.clone(), fresh=False)
         result._validate_members()
         return result
 
@@ -185,7 +193,7 @@ class MaskedTensor(torch.Tensor):
     @property
     def grad(self):
         grad = self._masked_data.grad
-        return None if grad is None else wrap(grad, self._masked_mask, warn=False)
+        return None if grad is None else wrap(grad, self._masked_mask, fresh=False)
 
     @grad.setter
     def grad(self, value) -> None:
@@ -210,6 +218,13 @@ class MaskedTensor(torch.Tensor):
         return "MaskedTensor(\n" + "\n".join("  " + line for line in lines) + "\n)"
 
     __str__ = __repr__
+
+    def __copy__(self) -> "MaskedTensor":
+        return wrap(self._masked_data, self._masked_mask, fresh=False)
+
+    def __deepcopy__(self, memo: dict) -> "MaskedTensor":
+        return wrap(copy.deepcopy(self._masked_data, memo),
+                    copy.deepcopy(self._masked_mask, memo), fresh=False)
 
     def __matmul__(self, other):              # no matmul rule: Python's own TypeError
         raise TypeError(f"unsupported operand type(s) for @: 'MaskedTensor' and "

@@ -124,8 +124,8 @@ def _softmax(func, args):
 
 def _where(func, args):
     condition, x, y = args
-    x, y = (v if is_masked_tensor(v) else wrap(v, torch.ones_like(v, dtype=torch.bool))
-            for v in (x, y))
+    x, y = (v if is_masked_tensor(v)
+            else wrap(v, torch.ones_like(v, dtype=torch.bool), fresh=False) for v in (x, y))
     return wrap(func(condition, x._masked_data, y._masked_data),
                 func(condition, x._masked_mask, y._masked_mask))
 
