@@ -178,6 +178,9 @@ _MODULE_FUNCTIONS = {
 # namespace also holds as torch.windows
 _LAZY_SUBMODULES |= {"fft", "signal"}
 _MODULE_FUNCTIONS["windows"] = ("signal", "windows")
+# torch.lobpcg, the iterative eigensolver, written over the namespace as torch's is
+_LAZY_SUBMODULES |= {"_lobpcg"}
+_MODULE_FUNCTIONS["lobpcg"] = ("_lobpcg", "lobpcg")
 
 
 def __getattr__(name: str):

@@ -58,6 +58,7 @@ from glasstorch._dynamo.entry import compile as compile
 from glasstorch._functorch.vmap import vmap as vmap
 from glasstorch._higher_order import cond as cond
 from glasstorch._higher_order import while_loop as while_loop
+from glasstorch._lobpcg import lobpcg as lobpcg
 from glasstorch._tensor import Tensor as Tensor
 from glasstorch._tensor_buffers import from_file as from_file
 from glasstorch._tensor_buffers import frombuffer as frombuffer

@@ -86,8 +86,6 @@ EXCEPTED_TENSOR = {
 # Names another issue builds: topic (with its issue) -> names. Sparse and nested tensors
 # and graph capture have no issue filed yet: the names say so until one is.
 CLAIMED = {
-    "linear algebra (issue 18)": """
-        lobpcg""",
     "convolution, pooling, normalization, recurrent and loss kernels (issues 15 "
     "and 16)": """
         embedding_bag native_norm""",

@@ -86,7 +86,7 @@ LAYERS = {
                 "glasstorch/utils/module_tracker.py", "glasstorch/utils/flop_counter.py",
                 "glasstorch/utils/model_zoo.py", "glasstorch/utils/collect_env.py",
                 "glasstorch/utils/cpp_extension.py", "glasstorch/quasirandom.py",
-                "glasstorch/_shells.py"),
+                "glasstorch/_shells.py", "glasstorch/_lobpcg.py"),
     # torch.func: vmap's batched tensors and batching rules (the FuncTorchBatched key's
     # kernels, installed on first use), the function transforms, modules as functions
     "func": ("glasstorch/func/", "glasstorch/_functorch/"),

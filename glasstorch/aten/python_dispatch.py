@@ -41,8 +41,11 @@ def python_fallback(op, keyset: int, args: tuple):
 
     The call was recorded already (Autograd is above Python), so inside the mode
     Autograd is excluded, as torch's below-autograd guard does: `func` called there
-    records nothing again.
+    records nothing again. With no mode active, the key came with a tensor subclass's
+    instance (Note [Subclass dispatch]).
     """
+    if not _stack.modes:
+        return _subclass_dispatch(op, args)
     mode = pop_mode()
     excluded = local_keys.excluded
     local_keys.set(local_keys.included, excluded | AUTOGRAD)
@@ -52,3 +55,41 @@ def python_fallback(op, keyset: int, args: tuple):
     finally:
         local_keys.set(local_keys.included, excluded)
         push_mode(mode)
+
+
+# Note [Subclass dispatch]
+# ~~~~~~~~~~~~~~~~~~~~~~~~
+# A tensor subclass defining a classmethod ``__torch_dispatch__`` may put the Python key
+# in its instances' key sets (torch.masked.MaskedTensor does): every operator call with
+# such an instance among its arguments then reaches the class's method, with `func` the
+# `OpOverload` and the arguments in schema order, as a mode's does. The method unwraps
+# its instances and calls operators on what they hold; it returns NotImplemented for an
+# operator it does not handle, and when every class does, the call fails with torch's
+# TypeError. Autograd stays as it was: such a class records its graph on the tensors it
+# holds.
+
+def _subclass_dispatch(op, args: tuple):
+    classes = []
+    for value in _flat(args):
+        kind = type(value)
+        if value._keys & PYTHON and kind not in classes \
+                and getattr(kind, "__torch_dispatch__", None) is not None:
+            classes.append(kind)
+    for kind in classes:
+        result = kind.__torch_dispatch__(op, tuple(classes), args, {})
+        if result is not NotImplemented:
+            return result
+    listed = "".join(f"  - tensor subclass {kind}\n" for kind in classes)
+    raise TypeError(f"Multiple dispatch failed for 'torch._ops.{op.namespace}.{op.name}"
+                    f"{'' if '.' in op.name else '.default'}'; all __torch_dispatch__ "
+                    f"handlers returned NotImplemented:\n\n{listed}\nFor more information, "
+                    f"try re-running with TORCH_LOGS=not_implemented")
+
+
+def _flat(args):
+    """The tensors among `args`, lists of tensors included."""
+    for value in args:
+        if hasattr(value, "_keys"):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (v for v in value if hasattr(v, "_keys"))

@@ -12,7 +12,11 @@ Note [Masked by identity]
 """
 from __future__ import annotations
 
+import functools
+
 import glasstorch as torch
+
+from .maskedtensor.core import is_masked_tensor
 
 
 def canonical_dims(dim, ndim: int) -> tuple:
@@ -87,3 +91,16 @@ def sum_dtype(input: torch.Tensor, dtype):
     if input.dtype in (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32):
         return torch.int64
     return input.dtype
+
+
+def accepts_masked_tensor(function):
+    """Let the masked operation `function` take a MaskedTensor, as torch's do: its data is
+    the input and its own mask the mask (the `mask` given is not read), and the result is
+    a strided tensor."""
+    @functools.wraps(function)
+    def on_masked_tensor(input, *args, **kwargs):
+        if is_masked_tensor(input):
+            kwargs["mask"] = input.get_mask()
+            input = input.get_data()
+        return function(input, *args, **kwargs)
+    return on_masked_tensor

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import glasstorch as torch
 
-from .masking import canonical_dims, masked_input
+from .masking import accepts_masked_tensor, canonical_dims, masked_input
 from .reductions import norm
 
 
+@accepts_masked_tensor
 def cumsum(input: torch.Tensor, dim: int, *, dtype=None,
            mask: torch.Tensor | None = None) -> torch.Tensor:
     """The running sum of the selected elements along `dim`.
@@ -36,6 +37,7 @@ def cumsum(input: torch.Tensor, dim: int, *, dtype=None,
     return torch.cumsum(masked_input("cumsum", input, mask), single, dtype=dtype).to(dtype=dtype)
 
 
+@accepts_masked_tensor
 def cumprod(input: torch.Tensor, dim: int, *, dtype=None,
             mask: torch.Tensor | None = None) -> torch.Tensor:
     """The running product of the selected elements along `dim` (see `cumsum`).
@@ -58,6 +60,7 @@ def _softmax_of(function, identity_of: str, input, dim, dtype, mask):
     return function(masked_input(identity_of, input, mask), single, dtype=dtype)
 
 
+@accepts_masked_tensor
 def softmax(input: torch.Tensor, dim: int, *, dtype=None,
             mask: torch.Tensor | None = None) -> torch.Tensor:
     """The softmax along `dim` over the selected elements: masked-out ones get weight 0
@@ -80,6 +83,7 @@ def softmax(input: torch.Tensor, dim: int, *, dtype=None,
     return _softmax_of(torch.nn.functional.softmax, "amax", input, dim, dtype, mask)
 
 
+@accepts_masked_tensor
 def log_softmax(input: torch.Tensor, dim: int, *, dtype=None,
                 mask: torch.Tensor | None = None) -> torch.Tensor:
     """The logarithm of `softmax` (-inf for masked-out elements).
@@ -93,6 +97,7 @@ def log_softmax(input: torch.Tensor, dim: int, *, dtype=None,
     return _softmax_of(torch.nn.functional.log_softmax, "amax", input, dim, dtype, mask)
 
 
+@accepts_masked_tensor
 def softmin(input: torch.Tensor, dim: int, *, dtype=None,
             mask: torch.Tensor | None = None) -> torch.Tensor:
     """The softmax of ``-input`` along `dim` over the selected elements (see `softmax`).
@@ -106,6 +111,7 @@ def softmin(input: torch.Tensor, dim: int, *, dtype=None,
     return _softmax_of(torch.nn.functional.softmin, "amin", input, dim, dtype, mask)
 
 
+@accepts_masked_tensor
 def normalize(input: torch.Tensor, ord: float, dim: int, *, eps: float = 1e-12, dtype=None,
               mask: torch.Tensor | None = None) -> torch.Tensor:
     """The selected elements divided by their `ord`-norm along `dim` (at least `eps`);

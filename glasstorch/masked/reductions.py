@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import glasstorch as torch
 
-from .masking import canonical_dims, input_mask, masked_input, sum_dtype
+from .masking import accepts_masked_tensor, canonical_dims, input_mask, masked_input, sum_dtype
 
 
+@accepts_masked_tensor
 def sum(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
         mask: torch.Tensor | None = None) -> torch.Tensor:
     """The sum of the selected elements over `dim` (every dim when None); 0 where none is
@@ -31,6 +32,7 @@ def sum(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
     return torch.sum(masked_input("sum", input, mask), dims, bool(keepdim), dtype=dtype)
 
 
+@accepts_masked_tensor
 def prod(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
          mask: torch.Tensor | None = None) -> torch.Tensor:
     """The product of the selected elements over `dim`; 1 where none is selected.
@@ -53,6 +55,7 @@ def _extremum(op, name: str, input, dim, keepdim, dtype, mask):
     return result.to(dtype=input.dtype if dtype is None else dtype)
 
 
+@accepts_masked_tensor
 def amax(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
          mask: torch.Tensor | None = None) -> torch.Tensor:
     """The largest selected element over `dim`; the dtype's lowest value (-inf for
@@ -67,6 +70,7 @@ def amax(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
     return _extremum(torch.amax, "amax", input, dim, keepdim, dtype, mask)
 
 
+@accepts_masked_tensor
 def amin(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
          mask: torch.Tensor | None = None) -> torch.Tensor:
     """The smallest selected element over `dim`; the dtype's highest value (inf for
@@ -86,6 +90,7 @@ def _arg_extremum(op, name: str, input, dim, keepdim, dtype, mask):
     return result.to(dtype=input.dtype if dtype is None else dtype)     # torch's dtype rule
 
 
+@accepts_masked_tensor
 def argmax(input: torch.Tensor, dim: int | None = None, *, keepdim: bool = False,
            dtype=None, mask: torch.Tensor | None = None) -> torch.Tensor:
     """The index of the largest selected element along `dim` (of the flattened input when
@@ -100,6 +105,7 @@ def argmax(input: torch.Tensor, dim: int | None = None, *, keepdim: bool = False
     return _arg_extremum(torch.argmax, "argmax", input, dim, keepdim, dtype, mask)
 
 
+@accepts_masked_tensor
 def argmin(input: torch.Tensor, dim: int | None = None, *, keepdim: bool = False,
            dtype=None, mask: torch.Tensor | None = None) -> torch.Tensor:
     """The index of the smallest selected element along `dim` (see `argmax`).
@@ -120,6 +126,7 @@ def _count(input, dim, keepdim: bool, mask):
     return input_mask(input, mask).sum(dim=dim, keepdim=keepdim)
 
 
+@accepts_masked_tensor
 def mean(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
          mask: torch.Tensor | None = None) -> torch.Tensor:
     """The mean of the selected elements over `dim`; NaN where none is selected.
@@ -142,6 +149,7 @@ def mean(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
     return total / _count(input, dim, bool(keepdim), mask)
 
 
+@accepts_masked_tensor
 def median(input: torch.Tensor, dim: int = -1, *, keepdim: bool = False, dtype=None,
            mask: torch.Tensor | None = None) -> torch.Tensor:
     """The median of the selected elements along `dim` (the lower of the two middle ones
@@ -170,6 +178,7 @@ def median(input: torch.Tensor, dim: int = -1, *, keepdim: bool = False, dtype=N
     return result.to(dtype=dtype)
 
 
+@accepts_masked_tensor
 def norm(input: torch.Tensor, ord: float | None = 2.0, dim=None, *, keepdim: bool = False,
          dtype=None, mask: torch.Tensor | None = None) -> torch.Tensor:
     """The vector `ord`-norm of the selected elements over `dim` (as
@@ -211,6 +220,7 @@ def _std_var(input, dim, unbiased, correction, keepdim, dtype, mask, take_sqrt: 
     return result.sqrt() if take_sqrt else result
 
 
+@accepts_masked_tensor
 def var(input: torch.Tensor, dim=None, unbiased: bool | None = None, *, correction=None,
         keepdim: bool = False, dtype=None, mask: torch.Tensor | None = None) -> torch.Tensor:
     """The variance of the selected elements over `dim`, with Bessel's `correction` (1
@@ -225,6 +235,7 @@ def var(input: torch.Tensor, dim=None, unbiased: bool | None = None, *, correcti
     return _std_var(input, dim, unbiased, correction, keepdim, dtype, mask, False)
 
 
+@accepts_masked_tensor
 def std(input: torch.Tensor, dim=None, unbiased: bool | None = None, *, correction=None,
         keepdim: bool = False, dtype=None, mask: torch.Tensor | None = None) -> torch.Tensor:
     """The standard deviation of the selected elements over `dim` (the square root of
@@ -239,6 +250,7 @@ def std(input: torch.Tensor, dim=None, unbiased: bool | None = None, *, correcti
     return _std_var(input, dim, unbiased, correction, keepdim, dtype, mask, True)
 
 
+@accepts_masked_tensor
 def logsumexp(input: torch.Tensor, dim=None, *, keepdim: bool = False, dtype=None,
               mask: torch.Tensor | None = None) -> torch.Tensor:
     """``log(sum(exp(x)))`` over the selected elements along `dim`; -inf where none is

@@ -1,6 +1,6 @@
 """torch.masked beyond the op_db records (tests/conformance, family "masked"): the
-identities of fully masked-out rows, the mask's broadcasting, the refusals, gradients
-through the mask, and the MaskedTensor names not written yet."""
+identities of fully masked-out rows, the mask's broadcasting, the refusals and gradients
+through the mask. MaskedTensor's tests are in test_maskedtensor.py."""
 import math
 
 import pytest
@@ -61,12 +61,6 @@ def test_no_gradient_reaches_masked_out_elements():
     x = X.clone().requires_grad_()
     gt.masked.sum(x * x, mask=NONE_IN_FIRST_ROW).backward()
     assert x.grad.tolist() == [[0.0, 0.0, 0.0], [8.0, 0.0, 12.0]]
-
-
-def test_masked_tensor_is_not_written_yet():
-    with pytest.raises(AttributeError, match="does not implement torch.masked.MaskedTensor"):
-        gt.masked.MaskedTensor
-    assert {"MaskedTensor", "masked_tensor", "sum", "softmax"} <= set(dir(gt.masked))
 
 
 def test_matches_torch_with_a_broadcast_mask():
