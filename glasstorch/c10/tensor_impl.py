@@ -542,8 +542,8 @@ def _build_array(t: TensorBase) -> np.ndarray:
     size = t._size
     if 0 in size:
         return np.empty(size, np_dtype)
-    itemsize = np_dtype.itemsize
-    return np.ndarray(size, np_dtype, t._storage._data, t._offset * itemsize,
+    itemsize = np_dtype.itemsize      # no cached array: the storage exists (Note [Storage...])
+    return np.ndarray(size, np_dtype, t._storage_slot._data, t._offset * itemsize,
                       tuple([st * itemsize for st in t._stride]))
 
 

@@ -13,7 +13,7 @@ import pytest
 import glasstorch as gt
 from glasstorch.aten.native import load_all
 from glasstorch.aten.registry import DECLARATIONS
-from glasstorch.c10.tensor_impl import _STRIDES_CACHE
+from glasstorch.c10.strides import _STRIDES_CACHE
 from glasstorch.utils._python_dispatch import TorchDispatchMode
 
 
@@ -155,16 +155,28 @@ def test_view_fast_path_matches_the_general_kernels(call):
 
 
 # ----- sum and clone: the structured operators' declared fast paths ------------------
-@pytest.mark.parametrize("make", [
+_SUMMED = [
     lambda: gt.arange(24.0).reshape(2, 3, 4), lambda: gt.tensor(2.5),
     lambda: gt.zeros(0, 3), lambda: gt.tensor([1 + 2j, 3 - 1j], dtype=gt.complex64),
     lambda: gt.full((4,), 3e38), lambda: gt.ones(3).expand(2, 3),
-    lambda: gt.arange(24.0, dtype=gt.float64).reshape(4, 6).t()])
+    lambda: gt.arange(24.0, dtype=gt.float64).reshape(4, 6).t()]
+
+
+@pytest.mark.parametrize("make", _SUMMED)
 def test_sum_fast_path_matches_the_general_kernel(make):
     x = make()
     taken, result = fast_paths_taken(gt.sum, x)
     assert taken == ["a float tensor summed whole in its own dtype"]
     assert_identical(result, general(gt.sum, x))
+
+
+@pytest.mark.parametrize("make", _SUMMED)
+def test_mean_fast_path_matches_the_general_kernel(make):
+    x = make()
+    taken, result = fast_paths_taken(gt.mean, x)
+    assert taken == ["a float tensor averaged whole in its own dtype"]
+    assert_identical(result, general(gt.mean, x))
+    assert fast_paths_taken(lambda t: t.mean(dtype=gt.float64), x)[0] == []  # dtype=: declined
 
 
 @pytest.mark.parametrize("make", [
@@ -185,5 +197,7 @@ HELD = {
         test_inplace_fast_path_matches_the_general_kernel,
     "the view and its bookkeeping in one step": test_view_fast_path_matches_the_general_kernels,
     "a float tensor summed whole in its own dtype": test_sum_fast_path_matches_the_general_kernel,
+    "a float tensor averaged whole in its own dtype":
+        test_mean_fast_path_matches_the_general_kernel,
     "a row-major tensor copied row-major": test_clone_fast_path_matches_the_general_kernel,
 }

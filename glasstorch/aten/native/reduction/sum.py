@@ -309,9 +309,22 @@ _MEAN_DOC = """The mean of the elements of `input`, over every dim or over `dim`
     """
 
 
+@fast_path("a float tensor averaged whole in its own dtype")
+def _mean_all_fast(args: tuple):
+    """``x.mean()`` of a float tensor without dtype= (a loss's reduction), without the
+    meta rule and allocation: the same kernel, into a new 0-dim array. None for any
+    other call."""
+    self, dtype = args
+    if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
+        return None
+    result = np.empty((), self._dtype._np)
+    _mean_kernel(self._np, None, False, result)
+    return wrap_array(result, self._dtype)
+
+
 @op("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", meta=_mean_all_meta,
     method=True, out=True, out_overload="dtype_out",
-    grad={"self": "grad.expand(self_sym_sizes) / self_sym_numel"})
+    grad={"self": "grad.expand(self_sym_sizes) / self_sym_numel"}, fast=_mean_all_fast)
 def mean_all(self, dtype, *, out):
     _mean_kernel(self, None, False, out)
 
