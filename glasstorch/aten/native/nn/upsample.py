@@ -37,6 +37,7 @@ from ....c10.layout import channels_last, channels_last_3d
 from ....c10.tensor_impl import wrap_array
 from ...meta.shape import holds_data
 from ...registry import composite
+from . import upsample_uint8
 
 _AXES = ("D", "H", "W")
 _CUBIC_A = -0.75
@@ -76,17 +77,21 @@ def _fused_multiply_add(a, b: np.ndarray, c: float, real) -> np.ndarray:
     return np.array([float(exact * Fraction(float(v)) + Fraction(c)) for v in b], np.float64)
 
 
-def _real_sources(in_size, out_size, scale, align_corners, real, cubic):
-    """The fractional source positions and their floors (clamped as torch guards them)."""
+def source_positions(in_size, out_size, scale, align_corners, real, cubic) -> np.ndarray:
+    """The fractional source position of each output position, in dtype `real`."""
     factor = _scale(in_size, out_size, scale, align_corners, real)
     positions = np.arange(out_size).astype(real)
     if align_corners:
-        sources = factor * positions
-    else:
-        sources = _fused_multiply_add(factor, positions + real(0.5), -0.5, real)
-        if not cubic:
-            sources = np.maximum(sources, real(0))
-    floors = np.minimum(np.floor(sources).astype(np.int64), in_size - 1)
+        return factor * positions
+    sources = _fused_multiply_add(factor, positions + real(0.5), -0.5, real)
+    return sources if cubic else np.maximum(sources, real(0))
+
+
+def _real_sources(in_size, out_size, scale, align_corners, real, cubic):
+    """The fractional source positions and their floors (clamped as torch guards them;
+    torch floors in float32 whatever the computation dtype)."""
+    sources = source_positions(in_size, out_size, scale, align_corners, real, cubic)
+    floors = np.minimum(np.floor(sources.astype(np.float32)).astype(np.int64), in_size - 1)
     fractions = np.clip(sources - floors.astype(real), real(0), real(1)).astype(real)
     return floors, fractions
 
@@ -171,6 +176,24 @@ def _resample(self, dim_taps: list):
             total = term if total is None else total + term
         result = total
     return result
+
+
+def _resample_uint8(self, kind: str, output_size, scales, align_corners: bool):
+    """uint8 images through torch's fixed-point passes (Note [uint8 resampling])."""
+    image = self._np
+    antialias, filter_kind = kind.endswith("-aa"), kind.removesuffix("-aa")
+    first = image.ndim - len(output_size)
+    for axis in reversed(range(first, image.ndim)):
+        in_size, out_size = image.shape[axis], output_size[axis - first]
+        if in_size == out_size:
+            continue
+        scale = scales[axis - first]
+        sources = source_positions(in_size, out_size, scale, align_corners, np.float64,
+                                   filter_kind != "linear")
+        factor = float(_scale(in_size, out_size, scale, align_corners, np.float64))
+        image = upsample_uint8.resample_pass(image, axis, *upsample_uint8.pass_weights(
+            in_size, out_size, factor, filter_kind, antialias, align_corners, sources))
+    return wrap_array(np.array(image, order="C"), dtypes.uint8)
 
 
 def _in_layout_of(self, result):
@@ -271,9 +294,8 @@ def _declare(name: str, k: int, kind: str) -> tuple:
         _check(self, output_size, k)
         _refuse_dtype(self, kernel, uint8=not interpolating or k == 2)
         if interpolating and self._dtype is dtypes.uint8 and holds_data(self):
-            # torch rounds through a fixed-point kernel of its own for uint8
-            raise NotImplementedError(f"glasstorch does not implement {name} for uint8 "
-                                      f"inputs yet")
+            return _in_layout_of(self, _resample_uint8(self, kind, output_size, scales,
+                                                       align_corners))
         real = np.float64 if self._dtype is dtypes.float64 else np.float32
         taps = _taps(kind, self._size[2:], output_size, scales, align_corners, real)
         return _in_layout_of(self, _resample(self, taps))
