@@ -63,3 +63,63 @@ def test_uint8_meta_shape():
                         mode="bicubic", antialias=True)
     assert out.device.type == "meta" and out.dtype == gt.uint8
     assert tuple(out.shape) == (2, 3, 7, 2)
+
+
+# (input shape, interpolate keywords, channels last): each of torch's two float32 kernels
+# (Note [Reduced-precision resampling]): small outputs, three channels and channels-last
+# inputs take the channels-last kernel (its vector loop, its leftover channels, both);
+# larger outputs, linear, bicubic and channels-first trilinear the generic one
+REDUCED_CASES = [
+    ((2, 3, 7, 9), dict(size=(13, 11), mode="bilinear"), False),
+    ((2, 40, 7, 9), dict(size=(13, 11), mode="bilinear", align_corners=True), False),
+    ((1, 3, 40, 50), dict(size=(100, 90), mode="bilinear"), False),
+    ((1, 20, 30, 40), dict(size=(70, 80), mode="bilinear"), True),
+    ((2, 3, 8, 8), dict(scale_factor=(1.0, 1.7), mode="bilinear"), False),
+    ((3, 4, 30), dict(scale_factor=2.3, mode="linear"), False),
+    ((2, 3, 8, 9), dict(scale_factor=(1.7, 0.6), mode="bicubic"), False),
+    ((1, 2, 30, 40), dict(size=(90, 100), mode="bicubic", align_corners=True), False),
+    ((1, 2, 4, 5, 6), dict(size=(9, 3, 11), mode="trilinear"), False),
+    ((1, 17, 4, 5, 6), dict(size=(9, 3, 11), mode="trilinear", align_corners=True), True),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,kwargs,last", REDUCED_CASES,
+                         ids=[f"{s}-{k}-{c}" for s, k, c in REDUCED_CASES])
+def test_reduced_precision_rounds_as_torch(dtype, shape, kwargs, last):
+    x = (torch.randn(shape, generator=torch.Generator().manual_seed(0)) * 4).to(
+        getattr(torch, dtype))
+    mine = to_glass(x)
+    if last:
+        layout = "channels_last" if x.dim() == 4 else "channels_last_3d"
+        x = x.contiguous(memory_format=getattr(torch, layout))
+        mine = mine.contiguous(memory_format=getattr(gt, layout))
+    theirs = torch.nn.functional.interpolate(x, **kwargs)
+    out = F.interpolate(mine, **kwargs)
+    assert out.dtype == getattr(gt, dtype) and out.stride() == theirs.stride()
+    np.testing.assert_array_equal(numpy_of(out), numpy_of(theirs))
+
+
+def test_three_channels_on_one_thread_take_the_channels_last_kernel():
+    x = (torch.randn(1, 3, 40, 50, generator=torch.Generator().manual_seed(1)) * 4).half()
+    threads, mine = torch.get_num_threads(), gt.get_num_threads()
+    torch.set_num_threads(1)
+    gt.set_num_threads(1)
+    try:
+        theirs = torch.nn.functional.interpolate(x, size=(100, 90), mode="bilinear")
+        out = F.interpolate(to_glass(x), size=(100, 90), mode="bilinear")
+    finally:
+        torch.set_num_threads(threads)
+        gt.set_num_threads(mine)
+    np.testing.assert_array_equal(numpy_of(out), numpy_of(theirs))
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_reduced_precision_gradients_flow(mode):
+    x = torch.randn(1, 2, 5, 6, generator=torch.Generator().manual_seed(2)).half()
+    theirs, mine = x.clone().requires_grad_(), to_glass(x).requires_grad_()
+    torch.nn.functional.interpolate(theirs, size=(9, 4), mode=mode).float().sum().backward()
+    F.interpolate(mine, size=(9, 4), mode=mode).float().sum().backward()
+    assert mine.grad.dtype == gt.float16
+    np.testing.assert_allclose(numpy_of(mine.grad), numpy_of(theirs.grad), rtol=2e-3,
+                               atol=2e-3)
