@@ -123,3 +123,17 @@ def test_reduced_precision_gradients_flow(mode):
     assert mine.grad.dtype == gt.float16
     np.testing.assert_allclose(numpy_of(mine.grad), numpy_of(theirs.grad), rtol=2e-3,
                                atol=2e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_antialiasing_refuses_reduced_precision_as_torch(dtype, mode):
+    x = torch.randn(1, 2, 4, 4).to(getattr(torch, dtype))
+    with pytest.raises(NotImplementedError) as theirs:
+        torch.nn.functional.interpolate(x, size=(2, 4), mode=mode, antialias=True)
+    with pytest.raises(NotImplementedError) as mine:
+        F.interpolate(to_glass(x), size=(2, 4), mode=mode, antialias=True)
+    assert str(mine.value) == str(theirs.value)
+    # an unchanged size is copied before the weights are computed
+    same = F.interpolate(to_glass(x), size=(4, 4), mode=mode, antialias=True)
+    np.testing.assert_array_equal(numpy_of(same), numpy_of(x))

@@ -263,9 +263,11 @@ def _check(self, output_size, k: int) -> None:
                            f"sizes {list(self._size)}")
 
 
-def _refuse_dtype(self, kernel: str, uint8: bool) -> None:
-    """The CPU kernels loop over floating dtypes (and uint8 for some); meta calls pass."""
-    if not holds_data(self) or self._dtype.is_floating_point:
+def _refuse_dtype(self, kernel: str, uint8: bool, reduced: bool = True) -> None:
+    """The CPU kernels loop over floating dtypes (float16 and bfloat16 unless `reduced`
+    is false), and uint8 for some; meta calls pass."""
+    if not holds_data(self) or (self._dtype.is_floating_point
+                                and (reduced or self._dtype not in _REDUCED)):
         return
     if uint8 and self._dtype is dtypes.uint8:
         return
@@ -331,7 +333,11 @@ def _declare(name: str, k: int, kind: str) -> tuple:
     def forward(self, output_size, *rest):
         align_corners, scales = (rest[0], rest[1:]) if interpolating else (False, rest)
         _check(self, output_size, k)
-        _refuse_dtype(self, kernel, uint8=not interpolating or k == 2)
+        # the antialiased kernels copy an unchanged size before computing weights,
+        # which they do in float32 and float64 only
+        unchanged = tuple(output_size) == tuple(self._size[2:])
+        _refuse_dtype(self, kernel, uint8=not interpolating or k == 2,
+                      reduced=not kind.endswith("-aa") or unchanged)
         if interpolating and self._dtype is dtypes.uint8 and holds_data(self):
             return _in_layout_of(self, _resample_uint8(self, kind, output_size, scales,
                                                        align_corners))
