@@ -137,3 +137,19 @@ def test_antialiasing_refuses_reduced_precision_as_torch(dtype, mode):
     # an unchanged size is copied before the weights are computed
     same = F.interpolate(to_glass(x), size=(4, 4), mode=mode, antialias=True)
     np.testing.assert_array_equal(numpy_of(same), numpy_of(x))
+
+
+# area interpolation is adaptive average pooling: torch sums 2-d windows in float32 and
+# 3-d ones in the input's dtype (Note [Adaptive windows])
+AREA_CASES = [((2, 3, 20, 30), (7, 11)), ((2, 3, 17), (5,)), ((1, 2, 6, 7, 8), (3, 4, 5)),
+              ((2, 3, 4, 9, 9), (3, 4, 4))]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,size", AREA_CASES, ids=[str(c) for c in AREA_CASES])
+def test_area_rounds_as_torch(dtype, shape, size):
+    x = (torch.randn(shape, generator=torch.Generator().manual_seed(3)) * 3).to(
+        getattr(torch, dtype))
+    theirs = torch.nn.functional.interpolate(x, size=size, mode="area")
+    out = F.interpolate(to_glass(x), size=size, mode="area")
+    np.testing.assert_array_equal(numpy_of(out), numpy_of(theirs))
