@@ -32,6 +32,7 @@ from ..pointwise.unary import refuse
 from .pooling import _scatter_to_indices
 from .pooling_windows import result_strides
 
+_REDUCED = frozenset((dtypes.float16._np, dtypes.bfloat16._np))
 _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16,
                                                 np.int32, np.int64))
 
@@ -184,7 +185,7 @@ def _declare_avg(k: int) -> tuple:
 
     def kernel(self, output_size, *, out):
         refuse(self, _kernel_name("avg", k), _NOT_FLOATING)
-        if self.dtype.itemsize == 2:
+        if self.dtype in _REDUCED:
             # float16 / bfloat16: torch sums in float32 in 2-d, in the input's dtype in 3-d
             accumulate = self.dtype if k == 3 else np.dtype(np.float32)
             np.copyto(out, _window_sums(self.astype(np.float32), out.shape[-k:], accumulate),
