@@ -51,11 +51,10 @@ def uses_channels_last_kernel(input, kind: str, output_size) -> bool:
             or (get_num_threads() == 1 and input._size[1] == 3))
 
 
-def _weight(values, dim: int, ndim: int, like, real=dtypes.float32):
-    """The weights of one tap as a tensor broadcasting along dim `dim`."""
-    shape = [-1] + [1] * (ndim - 1 - dim)
+def _weight(values, shape, like):
+    """One tap's float32 weights as a tensor of `shape` on `like`'s device."""
     array = np.asarray(values, dtype=np.float64).reshape(shape)
-    return wrap_array(array, dtypes.float64).to(like.device, real)
+    return wrap_array(array, dtypes.float64).to(like.device, dtypes.float32)
 
 
 def _fused(term, weight, total):
@@ -93,7 +92,7 @@ def resample_generic(wide, dim_taps: list):
         for positions, values in dim_taps[k]:
             index = wrap_array(np.asarray(positions, dtype=np.int64), dtypes.int64)
             terms.append(result.index_select(dim, index.to(wide.device)))
-            weights.append(_weight(values, dim, wide.dim(), wide))
+            weights.append(_weight(values, [-1] + [1] * (wide.dim() - 1 - dim), wide))
         result = _sum_in_order(terms, weights)
     return result
 
@@ -112,8 +111,7 @@ def resample_channels_last(wide, dim_taps: list, dtype):
             shape = [-1 if i == k else 1 for i in range(len(dim_taps))]
             weight = (weight * np.asarray(values, np.float32).reshape(shape)).astype(np.float32)
         terms.append(term)
-        weights.append(wrap_array(np.asarray(weight, np.float64), dtypes.float64).to(
-            wide.device, dtypes.float32))
+        weights.append(_weight(weight, weight.shape, wide))
     channels, second_fused = wide._size[1], dtype is dtypes.float16
     vectored = channels - channels % _VECTOR_WIDTH
     if vectored == 0:
