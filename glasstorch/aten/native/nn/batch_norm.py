@@ -11,7 +11,8 @@ Note [Batch norm over channels]
     Either way the kernel folds the affine map per channel, ``y = x * a + b`` with
     ``a = invstd * weight`` and ``b = bias - mean * a``, as torch's CPU kernel does.
     float32 is computed in float32, float64 in float64, float16/bfloat16 in float32
-    (parameters and statistics may then be float32: torch's mixed dtype).
+    (parameters and statistics may then be float32: torch's mixed dtype), summed and
+    rounded as torch's kernel does (Note [Reduced-precision batch statistics]).
 
     The backward (`native_batch_norm_backward`) is layer norm's turned on its side
     (Note [Layer norm over rows]): a channel is a row. In training, with
@@ -34,9 +35,11 @@ from ...derivatives import derivative_helper
 from ...registry import TensorMeta, op
 from ..creation.copy import memory_format_strides, suggest_memory_format
 from ..pointwise.unary import refuse
+from .batch_norm_statistics import inverse_std, reduced_training_statistics, update_running
 from .normalization import _input_part, _project
 
 _REDUCED = (dtypes.float16, dtypes.bfloat16)
+_REDUCED_NUMPY = frozenset(t._np for t in _REDUCED)
 _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16,
                                                 np.int32, np.int64, np.complex64,
                                                 np.complex128))
@@ -123,23 +126,44 @@ def batch_statistics(rows: np.ndarray) -> tuple:
     return mean, np.einsum("ij,ij->i", centered, centered)
 
 
-def update_running(running: np.ndarray | None, batch: np.ndarray, momentum: float) -> None:
-    """``running = (1 - momentum) * running + momentum * batch``, in place."""
-    if running is not None:
-        kind = batch.dtype.type
-        running[...] = kind(momentum) * batch + kind(1 - momentum) * running.astype(batch.dtype)
+def _fused(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``a * b + c`` with one rounding for float32 (exact in float64), as torch's
+    compiled kernel fuses it; float64 rounds twice."""
+    if a.dtype != np.float32:
+        return a * b + c
+    return (a.astype(np.float64) * b + c).astype(np.float32)
 
 
 def normalize_rows(input: np.ndarray, out: np.ndarray, mean, invstd, weight, bias) -> None:
-    """``out = x * a + b`` per channel with ``a = invstd * weight``, ``b = bias - mean * a``."""
+    """``out = x * a + b`` per channel with ``a = invstd * weight``, ``b = bias - mean * a``
+    (each multiply-add rounded once where torch's kernel fuses it: float16 / bfloat16;
+    float32 keeps its two roundings, the cheaper kernel)."""
     compute = mean.dtype
     scale = invstd if weight is None else invstd * weight.reshape(-1).astype(compute)
-    shift = -mean * scale
-    if bias is not None:
-        shift = shift + bias.reshape(-1).astype(compute)
+    offset = np.zeros_like(mean) if bias is None else bias.reshape(-1).astype(compute)
     shape = (1, -1) + (1,) * (input.ndim - 2)
-    result = input.astype(compute, copy=False) * scale.reshape(shape) + shift.reshape(shape)
+    if input.dtype in _REDUCED_NUMPY:
+        shift = _fused(-mean, scale, offset)
+        result = _fused(input.astype(compute), scale.reshape(shape), shift.reshape(shape))
+    else:
+        shift = -mean * scale + offset
+        result = input.astype(compute, copy=False) * scale.reshape(shape) + shift.reshape(shape)
     np.copyto(out, result, casting="unsafe")
+
+
+def _training_statistics(input: np.ndarray, compute: np.dtype, eps: float, momentum: float,
+                         running_mean, running_var) -> tuple:
+    """The batch's mean and inverse standard deviation per channel (float32 and
+    float64), the running statistics updated in place."""
+    rows = channel_rows(input, compute)
+    mean, squares = batch_statistics(rows)
+    count = rows.shape[1]
+    with np.errstate(all="ignore"):
+        invstd = inverse_std(squares / compute.type(count), eps)
+        unbiased = squares / compute.type(count - 1)
+    update_running(running_mean, mean, momentum)
+    update_running(running_var, unbiased, momentum)
+    return mean, invstd
 
 
 @op("native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
@@ -175,14 +199,13 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     result, save_mean, save_invstd = out
     compute = compute_dtype(input)
     if training:
-        rows = channel_rows(input, compute)
-        mean, squares = batch_statistics(rows)
-        count = rows.shape[1]
-        with np.errstate(all="ignore"):
-            invstd = 1 / np.sqrt(squares / compute.type(count) + compute.type(eps))
-            unbiased = squares / compute.type(count - 1)
-        update_running(running_mean, mean, momentum)
-        update_running(running_var, unbiased, momentum)
+        if input.dtype in _REDUCED_NUMPY:
+            mean, invstd = reduced_training_statistics(
+                input, eps, momentum, running_mean, running_var,
+                keep_dtype=save_mean.dtype == input.dtype)
+        else:
+            mean, invstd = _training_statistics(input, compute, eps, momentum, running_mean,
+                                                running_var)
         save_mean[...] = mean
         save_invstd[...] = invstd
         # normalized with the statistics as saved (rounded, for float16/bfloat16)

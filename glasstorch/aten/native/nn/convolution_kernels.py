@@ -17,7 +17,8 @@ Note [Convolution as GEMM]
     position over ``(*kernel, Cog)`` columns, and col2im adds each kernel offset's
     columns into a strided slice of a channels-last buffer (a loop over the few kernel
     offsets, never over positions). Both kernels compute float16/bfloat16 in float32 (opmath)
-    and round once into the result.
+    and round once into the result, except the transposed one in float16: torch's slow
+    kernel rounds each column to float16 and adds them (and the bias) in float16.
 """
 from __future__ import annotations
 
@@ -134,9 +135,12 @@ def transposed_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padd
     weights = _compute(weight).reshape(groups, cig, cog, k).transpose(0, 1, 3, 2)
     columns = np.matmul(source.transpose(1, 0, 2), weights.reshape(groups, cig, k * cog))
     columns = columns.reshape((groups, n) + tuple(in_spatial) + tuple(kernel) + (cog,))
+    # float16 takes torch's slow kernel, which rounds the columns and each sum to float16
+    kept = np.float16 if input.dtype == np.float16 else columns.dtype
+    columns = columns.astype(kept, copy=False)
     full = [max(p + o + p, (i - 1) * s + d * (kk - 1) + 1) for p, o, i, s, d, kk in
             zip(padding, out.shape[2:], in_spatial, stride, dilation, kernel)]
-    buffer = np.zeros([n] + full + [groups, cog], dtype=columns.dtype)
+    buffer = np.zeros([n] + full + [groups, cog], dtype=kept)
     spatial = (slice(None),) * len(in_spatial)
     for offset in itertools.product(*(range(kk) for kk in kernel)):
         target = tuple(slice(o * d, o * d + s * (i - 1) + 1, s)
@@ -146,5 +150,5 @@ def transposed_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padd
     crop = tuple(slice(p, p + o) for p, o in zip(padding, out.shape[2:]))
     result = buffer[(slice(None),) + crop].reshape([n] + list(out.shape[2:]) + [groups * cog])
     if bias is not None:
-        result += _compute(bias)
+        result = result + (bias.astype(kept) if kept == np.float16 else _compute(bias))
     out[...] = _to_channels_first(result)

@@ -13,10 +13,15 @@ Note [Adaptive windows]
     positions are carried along to make the flat index. Averaging's backward contracts
     each dim with a small (n, m) matrix of ``1 / length`` entries (BLAS). Scanning each
     interval in order and letting a larger value or a NaN win picks the element torch's
-    row-major scan picks.
+    row-major scan picks. float16 / bfloat16 averages follow torch's loop instead, to the
+    bit: each window's elements added in row-major order (in float32 for 2-d windows, in
+    the input's dtype, each sum rounded, for 3-d ones), then divided by each dim's length
+    in turn.
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 
 import numpy as np
@@ -27,6 +32,7 @@ from ..pointwise.unary import refuse
 from .pooling import _scatter_to_indices
 from .pooling_windows import result_strides
 
+_REDUCED = frozenset((dtypes.float16._np, dtypes.bfloat16._np))
 _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16,
                                                 np.int32, np.int64))
 
@@ -129,6 +135,30 @@ def _kernel_name(kind: str, k: int) -> str:
     return f"adaptive_{kind}_pool{k}d" + ("_cpu" if k == 3 else "")
 
 
+def _window_sums(values: np.ndarray, sizes, accumulate: np.dtype) -> np.ndarray:
+    """torch's float16 / bfloat16 loop: each window's mean as its elements added in
+    row-major order in `accumulate` (each sum rounded to it), then divided by each dim's
+    length in turn (each quotient rounded to it)."""
+    k = len(sizes)
+    spans = [windows(n, m) for n, m in zip(values.shape[-k:], sizes)]
+    lengths = [end - start for start, end in spans]
+    total = np.zeros(values.shape[:-k] + tuple(sizes), accumulate)
+    for offset in itertools.product(*(range(int(length.max())) for length in lengths)):
+        index = np.ix_(*(np.minimum(start + o, n - 1)
+                         for (start, _), o, n in zip(spans, offset, values.shape[-k:])))
+        inside = functools.reduce(np.logical_and, (
+            (o < length).reshape([-1 if i == d else 1 for i in range(k)])
+            for d, (o, length) in enumerate(zip(offset, lengths))))
+        added = (total.astype(np.float32) + values[(Ellipsis,) + index]).astype(accumulate)
+        total = np.where(inside, added, total)
+    for axis, length in zip(range(total.ndim - k, total.ndim), lengths):
+        shape = [1] * total.ndim
+        shape[axis] = -1
+        total = (total.astype(np.float32) / length.reshape(shape).astype(np.float32)).astype(
+            accumulate)
+    return total
+
+
 def _declare_avg(k: int) -> tuple:
     """_adaptive_avg_pool{k}d and its backward operator."""
     name = f"adaptive_avg_pool{k}d"
@@ -155,6 +185,12 @@ def _declare_avg(k: int) -> tuple:
 
     def kernel(self, output_size, *, out):
         refuse(self, _kernel_name("avg", k), _NOT_FLOATING)
+        if self.dtype in _REDUCED:
+            # float16 / bfloat16: torch sums in float32 in 2-d, in the input's dtype in 3-d
+            accumulate = self.dtype if k == 3 else np.dtype(np.float32)
+            np.copyto(out, _window_sums(self.astype(np.float32), out.shape[-k:], accumulate),
+                      casting="unsafe")
+            return
         result = self.astype(_compute(self.dtype), copy=False)
         for axis in range(self.ndim - k, self.ndim):
             result = _mean_along(result, axis, out.shape[axis])

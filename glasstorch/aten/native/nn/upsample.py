@@ -16,13 +16,17 @@ Note [Upsampling source positions]
       ``floor((o + 0.5) * scale)`` (the product in double);
     - linear and cubic read about ``scale * (o + 0.5) - 0.5`` (``scale * o`` with
       align_corners; linear clamps negatives to 0), whose integer part picks the
-      taps and whose fraction their weights (cubic: Keys' kernel with A = -0.75).
+      taps and whose fraction their weights (cubic: Keys' kernel with A = -0.75, its
+      polynomials' inner multiply-adds fused as torch's compiled kernel fuses them);
+      torch floors the position in float32 whatever the computation dtype.
     The dims are resampled one after the other, the innermost first: each output is
     then the same sum of products as torch's kernel forms (weights times the inner
     dims' results, outer taps in order; torch's FMA contraction of that sum can
     differ in the last bit, its source positions are matched exactly). Each step is
     index_select and multiplies, so gradients and meta shapes follow from those
-    operators.
+    operators. float16 / bfloat16 follow torch's kernels to the bit (Note
+    [Reduced-precision resampling]), and uint8 images its fixed-point passes (Note
+    [uint8 resampling]).
 """
 from __future__ import annotations
 
@@ -37,8 +41,10 @@ from ....c10.layout import channels_last, channels_last_3d
 from ....c10.tensor_impl import wrap_array
 from ...meta.shape import holds_data
 from ...registry import composite
+from . import upsample_reduced, upsample_uint8
 
 _AXES = ("D", "H", "W")
+_REDUCED = (dtypes.float16, dtypes.bfloat16)
 _CUBIC_A = -0.75
 
 
@@ -66,51 +72,73 @@ def nearest_sources(in_size: int, out_size: int, scale, exact: bool) -> np.ndarr
     return np.minimum(sources.astype(np.int64), in_size - 1)
 
 
-def _fused_multiply_add(a, b: np.ndarray, c: float, real) -> np.ndarray:
+def _fused_multiply_add(a, b, c, real) -> np.ndarray:
     """``a * b + c`` rounded once to `real`, as torch's kernels (built with FMA
-    contraction) compute the source positions: exact in float64 for float32 operands,
-    exact in rationals for float64 ones (one value per output position)."""
+    contraction) compute source positions and cubic weights: exact in float64 for
+    float32 operands, exact in rationals for float64 ones (one value per output
+    position)."""
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, real) for v in (a, b, c)))
     if real is np.float32:
-        return (np.float64(a) * b.astype(np.float64) + c).astype(np.float32)
-    exact = Fraction(float(a))
-    return np.array([float(exact * Fraction(float(v)) + Fraction(c)) for v in b], np.float64)
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    exact = [Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
+             for x, y, z in zip(a.ravel(), b.ravel(), c.ravel())]
+    return np.array([float(v) for v in exact], np.float64).reshape(a.shape)
 
 
-def _real_sources(in_size, out_size, scale, align_corners, real, cubic):
-    """The fractional source positions and their floors (clamped as torch guards them)."""
+def source_positions(in_size, out_size, scale, align_corners, real, cubic) -> np.ndarray:
+    """The fractional source position of each output position, in dtype `real`."""
     factor = _scale(in_size, out_size, scale, align_corners, real)
     positions = np.arange(out_size).astype(real)
     if align_corners:
-        sources = factor * positions
-    else:
-        sources = _fused_multiply_add(factor, positions + real(0.5), -0.5, real)
-        if not cubic:
-            sources = np.maximum(sources, real(0))
-    floors = np.minimum(np.floor(sources).astype(np.int64), in_size - 1)
+        return factor * positions
+    sources = _fused_multiply_add(factor, positions + real(0.5), -0.5, real)
+    return sources if cubic else np.maximum(sources, real(0))
+
+
+def _real_sources(in_size, out_size, scale, align_corners, real, cubic):
+    """The fractional source positions and their floors (clamped as torch guards them;
+    torch floors in float32 whatever the computation dtype)."""
+    sources = source_positions(in_size, out_size, scale, align_corners, real, cubic)
+    floors = np.minimum(np.floor(sources.astype(np.float32)).astype(np.int64), in_size - 1)
     fractions = np.clip(sources - floors.astype(real), real(0), real(1)).astype(real)
     return floors, fractions
 
 
-def linear_taps(in_size, out_size, scale, align_corners, real) -> list:
+def _stored(weights: np.ndarray, stored) -> np.ndarray:
+    """`weights` rounded to the dtype torch keeps them in (`stored`: None keeps them)."""
+    return weights if stored is None else weights.astype(stored).astype(weights.dtype)
+
+
+def linear_taps(in_size, out_size, scale, align_corners, real, stored=None) -> list:
     """Two (positions, weights) taps: the floor and the next position (the floor again
-    at the last one)."""
+    at the last one); an unchanged size copies. With `stored`, the fraction is rounded
+    to it first and its complement computed from the rounded value."""
+    if in_size == out_size:
+        positions = np.arange(out_size)
+        return [(positions, np.ones(out_size, real)), (positions, np.zeros(out_size, real))]
     floors, fractions = _real_sources(in_size, out_size, scale, align_corners, real, False)
     nexts = floors + (floors < in_size - 1)
-    return [(floors, real(1) - fractions), (nexts, fractions)]
+    fractions = _stored(fractions, stored)
+    return [(floors, _stored(real(1) - fractions, stored)), (nexts, fractions)]
 
 
-def cubic_taps(in_size, out_size, scale, align_corners, real) -> list:
-    """Four (positions, weights) taps around the source position, clamped to the edges."""
+def cubic_taps(in_size, out_size, scale, align_corners, real, stored=None) -> list:
+    """Four (positions, weights) taps around the source position, clamped to the edges
+    (the weights rounded to `stored` when given)."""
     floors, t = _real_sources(in_size, out_size, scale, align_corners, real, True)
     a = real(_CUBIC_A)
 
-    def near(x):        # |x| <= 1
-        return ((a + real(2)) * x - (a + real(3))) * x * x + real(1)
+    def near(x):        # |x| <= 1: ((a + 2) x - (a + 3)) x x + 1, its first step fused
+        inner = _fused_multiply_add(a + real(2), x, -(a + real(3)), real)
+        return inner * x * x + real(1)
 
-    def far(x):         # 1 < |x| < 2
-        return ((a * x - real(5) * a) * x + real(8) * a) * x - real(4) * a
-    weights = (far(t + real(1)), near(t), near(real(1) - t), far(real(2) - t))
-    return [(np.clip(floors - 1 + j, 0, in_size - 1), w) for j, w in enumerate(weights)]
+    def far(x):         # 1 < |x| < 2: ((a x - 5 a) x + 8 a) x - 4 a, two steps fused
+        inner = _fused_multiply_add(a, x, -real(5) * a, real)
+        return _fused_multiply_add(inner, x, real(8) * a, real) * x - real(4) * a
+    rest = real(1) - t
+    weights = (far(t + real(1)), near(t), near(rest), far(rest + real(1)))
+    return [(np.clip(floors - 1 + j, 0, in_size - 1), _stored(w, stored))
+            for j, w in enumerate(weights)]
 
 
 # the antialiasing filters' half-widths (at scale 1)
@@ -154,7 +182,7 @@ def antialias_taps(in_size, out_size, scale, align_corners, kind: str) -> list:
 def _resample(self, dim_taps: list):
     """Resample the trailing dims, innermost first: ``dim_taps[k]`` lists the taps of
     spatial dim k (Note [Upsampling source positions])."""
-    if self._dtype in (dtypes.float16, dtypes.bfloat16):
+    if self._dtype in _REDUCED:
         # torch sums in float32 and rounds once, at the end
         return _resample(self.float(), dim_taps).to(self._dtype)
     result = self
@@ -171,6 +199,38 @@ def _resample(self, dim_taps: list):
             total = term if total is None else total + term
         result = total
     return result
+
+
+def _resample_reduced(self, kind: str, output_size, scales, align_corners: bool):
+    """float16 / bfloat16 through torch's float32 kernels (Note [Reduced-precision
+    resampling]): the channels-last one keeps float32 weights, the generic one rounds
+    them to the input's dtype."""
+    joint = upsample_reduced.uses_channels_last_kernel(self, kind, output_size)
+    stored = None if joint else self._dtype._np
+    taps = _taps(kind, self._size[2:], output_size, scales, align_corners, np.float32, stored)
+    if joint:
+        result = upsample_reduced.resample_channels_last(self.float(), taps, self._dtype)
+    else:
+        result = upsample_reduced.resample_generic(self.float(), taps)
+    return result.to(self._dtype)
+
+
+def _resample_uint8(self, kind: str, output_size, scales, align_corners: bool):
+    """uint8 images through torch's fixed-point passes (Note [uint8 resampling])."""
+    image = self._np
+    antialias, filter_kind = kind.endswith("-aa"), kind.removesuffix("-aa")
+    first = image.ndim - len(output_size)
+    for axis in reversed(range(first, image.ndim)):
+        in_size, out_size = image.shape[axis], output_size[axis - first]
+        if in_size == out_size:
+            continue
+        scale = scales[axis - first]
+        sources = source_positions(in_size, out_size, scale, align_corners, np.float64,
+                                   filter_kind != "linear")
+        factor = float(_scale(in_size, out_size, scale, align_corners, np.float64))
+        image = upsample_uint8.resample_pass(image, axis, *upsample_uint8.pass_weights(
+            in_size, out_size, factor, filter_kind, antialias, align_corners, sources))
+    return wrap_array(np.array(image, order="C"), dtypes.uint8)
 
 
 def _in_layout_of(self, result):
@@ -203,9 +263,11 @@ def _check(self, output_size, k: int) -> None:
                            f"sizes {list(self._size)}")
 
 
-def _refuse_dtype(self, kernel: str, uint8: bool) -> None:
-    """The CPU kernels loop over floating dtypes (and uint8 for some); meta calls pass."""
-    if not holds_data(self) or self._dtype.is_floating_point:
+def _refuse_dtype(self, kernel: str, uint8: bool, reduced: bool = True) -> None:
+    """The CPU kernels loop over floating dtypes (float16 and bfloat16 unless `reduced`
+    is false), and uint8 for some; meta calls pass."""
+    if not holds_data(self) or (self._dtype.is_floating_point
+                                and (reduced or self._dtype not in _REDUCED)):
         return
     if uint8 and self._dtype is dtypes.uint8:
         return
@@ -245,8 +307,9 @@ _KERNELS = {"nearest": "compute_indices_weights_nearest",
             "cubic": "compute_indices_weights_cubic"}
 
 
-def _taps(kind: str, sizes, output_size, scales, align_corners, real) -> list:
-    """Each spatial dim's taps for resampling mode `kind`."""
+def _taps(kind: str, sizes, output_size, scales, align_corners, real, stored=None) -> list:
+    """Each spatial dim's taps for resampling mode `kind` (interpolation weights rounded
+    to `stored` when given)."""
     if kind in ("nearest", "nearest-exact"):
         return [[(nearest_sources(n, m, s, kind == "nearest-exact"), None)]
                 for n, m, s in zip(sizes, output_size, scales)]
@@ -254,7 +317,8 @@ def _taps(kind: str, sizes, output_size, scales, align_corners, real) -> list:
         return [antialias_taps(n, m, s, align_corners, kind[:-3])
                 for n, m, s in zip(sizes, output_size, scales)]
     taps = linear_taps if kind == "linear" else cubic_taps
-    return [taps(n, m, s, align_corners, real) for n, m, s in zip(sizes, output_size, scales)]
+    return [taps(n, m, s, align_corners, real, stored)
+            for n, m, s in zip(sizes, output_size, scales)]
 
 
 def _declare(name: str, k: int, kind: str) -> tuple:
@@ -269,12 +333,18 @@ def _declare(name: str, k: int, kind: str) -> tuple:
     def forward(self, output_size, *rest):
         align_corners, scales = (rest[0], rest[1:]) if interpolating else (False, rest)
         _check(self, output_size, k)
-        _refuse_dtype(self, kernel, uint8=not interpolating or k == 2)
+        # the antialiased kernels copy an unchanged size before computing weights,
+        # which they do in float32 and float64 only
+        unchanged = tuple(output_size) == tuple(self._size[2:])
+        _refuse_dtype(self, kernel, uint8=not interpolating or k == 2,
+                      reduced=not kind.endswith("-aa") or unchanged)
         if interpolating and self._dtype is dtypes.uint8 and holds_data(self):
-            # torch rounds through a fixed-point kernel of its own for uint8
-            raise NotImplementedError(f"glasstorch does not implement {name} for uint8 "
-                                      f"inputs yet")
+            return _in_layout_of(self, _resample_uint8(self, kind, output_size, scales,
+                                                       align_corners))
         real = np.float64 if self._dtype is dtypes.float64 else np.float32
+        if self._dtype in _REDUCED and kind in ("linear", "cubic"):
+            return _in_layout_of(self, _resample_reduced(self, kind, output_size, scales,
+                                                         align_corners))
         taps = _taps(kind, self._size[2:], output_size, scales, align_corners, real)
         return _in_layout_of(self, _resample(self, taps))
     forward.__name__ = name
