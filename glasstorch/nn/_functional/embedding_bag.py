@@ -72,9 +72,9 @@ def embedding_bag(input: torch.Tensor, weight: torch.Tensor, offsets: torch.Tens
         max_norm (float, optional): rows with a larger norm are renormalized in place.
         norm_type (float): the norm for `max_norm`. Default: 2.
         scale_grad_by_freq (bool): divide each row's gradient by its index's frequency
-            in the input.
+            in the input (as torch's CPU kernel counts it).
         mode (str): ``'sum'``, ``'mean'`` or ``'max'``. Default: ``'mean'``.
-        sparse (bool): accepted; gradients are dense.
+        sparse (bool): sparse gradients (glasstorch has none: backward refuses).
         per_sample_weights (Tensor, optional): a weight per index (mode ``'sum'``).
         include_last_offset (bool): the last offset ends the last bag.
         padding_idx (int, optional): entries equal to it are left out of their bag.

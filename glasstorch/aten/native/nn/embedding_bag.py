@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ....c10.dispatch_key import FORWARD_AD
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ...backends import register_meta
 from ...registry import TensorMeta, composite, op
@@ -400,7 +401,8 @@ _BAG_GRAD = {
     "per_sample_weights": "_embedding_bag_per_sample_weights_backward(grad, weight, indices, "
                           "offsets, result1, mode, padding_idx)",
     "indices": "non_differentiable", "offsets": "non_differentiable",
-    "output_differentiability": (True, False, False, False)}
+    "output_differentiability": (True, False, False, False),
+    "result0": "forward_ad_not_implemented('_embedding_bag')"}
 _OUT_NAMES = ("out0", "out1", "out2", "out3")
 
 
@@ -455,9 +457,12 @@ register_meta(_embedding_bag, _bag_meta_on_meta)
 register_meta(_embedding_bag_forward_only, _bag_meta_on_meta)
 
 
-def _wants_gradient(weight, per_sample_weights) -> bool:
-    return _grad_mode() and (weight.requires_grad or (
-        per_sample_weights is not None and per_sample_weights.requires_grad))
+def _wants_derivatives(weight, per_sample_weights) -> bool:
+    """Whether a gradient is recorded or a tangent carried: then `_embedding_bag` runs,
+    whose forward AD refuses as torch's does."""
+    inputs = (weight,) if per_sample_weights is None else (weight, per_sample_weights)
+    return any(t._keys & FORWARD_AD for t in inputs) or (
+        _grad_mode() and any(t.requires_grad for t in inputs))
 
 
 @composite("embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, "
@@ -475,7 +480,7 @@ def embedding_bag_padding_idx(weight, indices, offsets, scale_grad_by_freq, mode
                            f"through {rows - 1}, but got {padding_idx}")
     elif padding_idx < 0:
         padding_idx += rows
-    run = _embedding_bag if _wants_gradient(weight, per_sample_weights) \
+    run = _embedding_bag if _wants_derivatives(weight, per_sample_weights) \
         else _embedding_bag_forward_only
     return run.call(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
                     per_sample_weights, include_last_offset, padding_idx)
