@@ -173,8 +173,8 @@ def check_formulas(schema, grad: dict | None, module: str) -> None:
             raise NameError(f"derivative formula of {name} ({module}) is keyed by "
                             f"{wrong[0].strip()!r}, which is no Tensor argument of {schema}")
         _check_names(name, module, key, text, known)
-    forward = [key for key in grad if _FORWARD_KEY.fullmatch(key)]
-    if len(forward_outputs(schema, grad)) < len(forward):
+    forward = [key for key in grad if key.startswith("result") and _FORWARD_KEY.fullmatch(key)]
+    if forward and len(forward_outputs(schema, grad)) < len(forward):
         raise NameError(f"a forward formula of {name} ({module}) is keyed by no output of "
                         f"{schema} (result, or result0, result1...)")
     for key in forward:
