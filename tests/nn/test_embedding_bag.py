@@ -5,6 +5,7 @@ and repr, the refusals, the operators' four results (out= too), the graph's node
 double backward, and the Meta shapes."""
 import re
 
+import numpy as np
 import pytest
 
 import glasstorch as gt
@@ -185,3 +186,17 @@ def test_meta_results_are_torchs_meta_shapes():
                                           gt.empty(4, dtype=gt.long, device="meta"), False, mode,
                                           False, None, last)
         assert [tuple(t.shape) for t in mine] == [tuple(t.shape) for t in theirs]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_bags_round_as_torchs(dtype):
+    """Sums accumulate in float32; a mean divides the sum already rounded to the table's
+    type (bit for bit)."""
+    torch.manual_seed(5)
+    weight = torch.randn(50, 8).to(getattr(torch, dtype))
+    indices, offsets = torch.randint(0, 50, (400,)), torch.arange(0, 400, 7)
+    for mode in (0, 1, 2):
+        theirs = torch.ops.aten._embedding_bag(weight, indices, offsets, False, mode)[0]
+        mine = gt.ops.aten._embedding_bag(to_glass(weight), to_glass(indices),
+                                          to_glass(offsets), False, mode)[0]
+        assert np.array_equal(mine.float().numpy(), theirs.float().numpy())

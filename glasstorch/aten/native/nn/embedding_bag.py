@@ -221,6 +221,16 @@ def _bag_maxima(rows, bag, table_rows, out, max_indices) -> None:
     max_indices[bag[firsts]] = table_rows[np.minimum.reduceat(positions, firsts, axis=0)]
 
 
+_BFLOAT16 = dtypes.bfloat16._np
+
+
+def _bfloat16_half_away(sums: np.ndarray) -> np.ndarray:
+    """float32 sums rounded to bfloat16 with ties away from zero, as torch's fast path
+    rounds them (not to even): the top 16 bits after adding half of the bottom's range."""
+    bits = np.ascontiguousarray(sums).view(np.uint32) + np.uint32(0x8000)
+    return (bits & np.uint32(0xFFFF0000)).view(np.float32)
+
+
 def _embedding_bag_kernel(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
                           per_sample_weights, include_last_offset, padding_idx, *, out) -> None:
     result, offset2bag_out, bag_size_out, max_indices_out = out
@@ -251,10 +261,10 @@ def _embedding_bag_kernel(weight, indices, offsets, scale_grad_by_freq, mode, sp
         rows *= per_sample_weights[counted, None].astype(accumulate)
     sums = np.zeros(result.shape, accumulate)
     _reduce_bags(np.add, rows, offset2bag[counted], sums)
-    if mode == MEAN:
+    result[...] = _bfloat16_half_away(sums) if fast and result.dtype == _BFLOAT16 else sums
+    if mode == MEAN:                  # torch divides the sums rounded to the result's type
         sizes = bag_size_out[:, None]
-        sums = np.divide(sums, sizes, out=sums, where=sizes > 0)
-    result[...] = sums
+        result[...] = np.where(sizes != 0, result.astype(accumulate) / sizes, result)
 
 
 # ----------------------------------------------------------------------------------
