@@ -188,15 +188,22 @@ def test_meta_results_are_torchs_meta_shapes():
         assert [tuple(t.shape) for t in mine] == [tuple(t.shape) for t in theirs]
 
 
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-def test_half_precision_bags_round_as_torchs(dtype):
-    """Sums accumulate in float32; a mean divides the sum already rounded to the table's
-    type (bit for bit)."""
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_bag_values_round_as_torchs(dtype):
+    """Bit for bit: each bag's rows added one after another (half tables in float32), a
+    mean dividing the sum already rounded to the table's type, sample weights multiplied
+    in first (on the padded path: torch's unpadded float path fuses the multiply-add,
+    which NumPy cannot, so there the last bit may differ)."""
     torch.manual_seed(5)
     weight = torch.randn(50, 8).to(getattr(torch, dtype))
     indices, offsets = torch.randint(0, 50, (400,)), torch.arange(0, 400, 7)
-    for mode in (0, 1, 2):
-        theirs = torch.ops.aten._embedding_bag(weight, indices, offsets, False, mode)[0]
+    weights = torch.rand(400).to(weight.dtype)
+    cases = [(mode, None, -1) for mode in (0, 1, 2)] + [(0, weights, 3)]
+    for mode, factors, padding in cases:
+        theirs = torch.ops.aten._embedding_bag(weight, indices, offsets, False, mode, False,
+                                               factors, False, padding)[0]
         mine = gt.ops.aten._embedding_bag(to_glass(weight), to_glass(indices),
-                                          to_glass(offsets), False, mode)[0]
-        assert np.array_equal(mine.float().numpy(), theirs.float().numpy())
+                                          to_glass(offsets), False, mode, False,
+                                          None if factors is None else to_glass(factors),
+                                          False, padding)[0]
+        assert np.array_equal(mine.double().numpy(), theirs.double().numpy())

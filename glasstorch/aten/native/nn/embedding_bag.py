@@ -19,7 +19,10 @@ Note [Embedding bag results]
     sum and mean do not (the mean still divides by a size that counts them).
     `_embedding_bag_forward_only` is the same kernel; in sum mode its bag_size has one
     entry per offset. A maximum is taken as a scan keeping the first largest value: a
-    NaN wins only as a bag's first row (no later value is larger than it).
+    NaN wins only as a bag's first row (no later value is larger than it). A sum adds its
+    rows one after another, as torch's loops do (a sparse-matrix product does so; half
+    tables in float32), so the forward results are torch's bit for bit, but for sample
+    weights on torch's fast path, which fuses each multiply-add.
 """
 from __future__ import annotations
 
@@ -199,20 +202,43 @@ def _bag_sizes(offsets, padding_bags, n: int, bags: int) -> np.ndarray:
     return sizes - np.bincount(padding_bags, minlength=bags)[:bags]
 
 
-def _reduce_bags(ufunc, rows, bag, into) -> np.ndarray:
-    """``into[b] = ufunc.reduce(rows[bag == b])`` for each bag with rows (`bag` sorted);
-    returns each run's first position."""
-    firsts = np.flatnonzero(np.append(True, bag[1:] != bag[:-1])) if len(bag) else bag
-    if len(firsts):
-        into[bag[firsts]] = ufunc.reduceat(rows, firsts, axis=0)
-    return firsts
+def _sparse_sums(data, columns, targets, count: int, matrix: np.ndarray) -> np.ndarray:
+    """``out[t] = sum of data[k] * matrix[columns[k]]`` over the entries k of each target
+    t (`targets` sorted), added one after another in their order, as torch's loops add:
+    one sparse-matrix product (np.add.reduceat would pair the terms up)."""
+    from scipy import sparse                     # its first use loads it
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(targets, minlength=count))))
+    weights = sparse.csr_matrix((data, columns, bounds), shape=(count, matrix.shape[0]))
+    return np.asarray(weights @ matrix)
+
+
+def _weighted_sums(weight, rows, bag, bags: int, factors) -> np.ndarray:
+    """Each bag's sum of its table rows (times its factors): in float32 for a half table,
+    whose picked rows are widened first (scipy has no half precision)."""
+    table = weight
+    if weight.itemsize == 2:
+        table, rows = _gather(weight, rows).astype(np.float32), np.arange(len(rows))
+    data = np.ones(len(rows), table.dtype) if factors is None else factors.astype(table.dtype)
+    return _sparse_sums(data, rows, bag, bags, table)
+
+
+def _first_of_runs(bag: np.ndarray) -> np.ndarray:
+    """The position where each run of equal bags starts (`bag` sorted)."""
+    return np.flatnonzero(np.append(True, bag[1:] != bag[:-1])) if len(bag) else bag
+
+
+def _gather(weight: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """The rows `indices` pick (checked in range: np.take's "clip" skips its own check,
+    and gathers several times faster than fancy indexing)."""
+    return np.take(weight, indices, axis=0, mode="clip")
 
 
 def _bag_maxima(rows, bag, table_rows, out, max_indices) -> None:
     """Each bag's first largest value per column and the table row it came from."""
-    firsts = _reduce_bags(np.fmax, rows, bag, out)
+    firsts = _first_of_runs(bag)
     if not len(firsts):
         return
+    out[bag[firsts]] = np.fmax.reduceat(rows, firsts, axis=0)
     first_rows = rows[firsts]
     out[bag[firsts]] = np.where(np.isnan(first_rows), first_rows, out[bag[firsts]])
     found = out[bag]
@@ -249,22 +275,18 @@ def _embedding_bag_kernel(weight, indices, offsets, scale_grad_by_freq, mode, sp
     if mode == MAX:
         max_indices_out.fill(0)
         result.fill(0)
-        _bag_maxima(weight[indices[counted]], offset2bag[counted], indices[counted], result,
-                    max_indices_out)
+        _bag_maxima(_gather(weight, indices[counted]), offset2bag[counted], indices[counted],
+                    result, max_indices_out)
         return
     max_indices_out[...] = bag_size_out
     if include_last_offset and bags > 0 and fast:
         counted &= np.arange(n) < offsets[-1]
-    accumulate = np.float32 if weight.dtype.itemsize == 2 else weight.dtype
-    rows = weight[indices[counted]].astype(accumulate)
-    if per_sample_weights is not None:
-        rows *= per_sample_weights[counted, None].astype(accumulate)
-    sums = np.zeros(result.shape, accumulate)
-    _reduce_bags(np.add, rows, offset2bag[counted], sums)
+    sums = _weighted_sums(weight, indices[counted], offset2bag[counted], bags,
+                          None if per_sample_weights is None else per_sample_weights[counted])
     result[...] = _bfloat16_half_away(sums) if fast and result.dtype == _BFLOAT16 else sums
     if mode == MEAN:                  # torch divides the sums rounded to the result's type
         sizes = bag_size_out[:, None]
-        result[...] = np.where(sizes != 0, result.astype(accumulate) / sizes, result)
+        result[...] = np.where(sizes != 0, result.astype(sums.dtype) / sizes, result)
 
 
 # ----------------------------------------------------------------------------------
@@ -298,17 +320,17 @@ def _dense_backward(grad, indices, offset2bag, bag_size, max_indices, scale_grad
         rows, columns = np.nonzero(np.broadcast_to(filled[:, None], grad.shape))
         np.add.at(table, (max_indices[rows, columns], columns), grad[rows, columns])
     elif indices.size:
-        counted = indices != padding_idx
-        bag = offset2bag[counted]
-        shares = grad[bag].astype(accumulate)
+        counted = np.flatnonzero(indices != padding_idx)
+        counted = counted[np.argsort(indices[counted], kind="stable")]    # by row, in order
+        bag, rows = offset2bag[counted], indices[counted]
+        share = np.ones(len(counted), accumulate)
         if per_sample_weights is not None:
-            shares *= per_sample_weights[counted, None].astype(accumulate)
+            share *= per_sample_weights[counted].astype(accumulate)
         if mode == MEAN:
-            shares /= bag_size[bag, None].astype(accumulate)
+            share /= bag_size[bag].astype(accumulate)
         if scale_grad_by_freq:
-            shares /= _frequencies(indices, out.shape[0])[indices[counted], None].astype(
-                accumulate)
-        np.add.at(table, indices[counted], shares)
+            share /= _frequencies(indices, out.shape[0])[rows].astype(accumulate)
+        table = _sparse_sums(share, bag, rows, out.shape[0], grad.astype(accumulate))
     if 0 <= padding_idx < out.shape[0]:
         table[padding_idx] = 0
     out[...] = table
