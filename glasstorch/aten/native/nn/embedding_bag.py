@@ -242,7 +242,9 @@ def _bag_maxima(rows, bag, table_rows, out, max_indices) -> None:
     first_rows = rows[firsts]
     out[bag[firsts]] = np.where(np.isnan(first_rows), first_rows, out[bag[firsts]])
     found = out[bag]
-    hits = (rows == found) | (np.isnan(found) & np.isnan(rows))
+    hits = rows == found
+    if np.isnan(out[bag[firsts]]).any():             # a NaN maximum is its own first row
+        hits |= np.isnan(found) & np.isnan(rows)
     positions = np.where(hits, np.arange(len(rows))[:, None], len(rows))
     max_indices[bag[firsts]] = table_rows[np.minimum.reduceat(positions, firsts, axis=0)]
 
