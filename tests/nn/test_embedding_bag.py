@@ -207,3 +207,11 @@ def test_bag_values_round_as_torchs(dtype):
                                           None if factors is None else to_glass(factors),
                                           False, padding)[0]
         assert np.array_equal(mine.double().numpy(), theirs.double().numpy())
+
+
+def test_sparse_gradients_are_refused_by_name():
+    """glasstorch has no sparse tensors: the backward says so (as Embedding's does)."""
+    bag = gt.nn.EmbeddingBag(4, 2, mode="sum", sparse=True)
+    out = bag(gt.tensor([0, 1, 1]), gt.tensor([0, 2]))
+    with pytest.raises(NotImplementedError, match="sparse=True"):
+        out.sum().backward()
