@@ -39,6 +39,7 @@ from .embedding import _check_indices
 SUM, MEAN, MAX = 0, 1, 2
 _TABLE_TYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 _FAST_PATH_TYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32)
+_BFLOAT16 = dtypes.bfloat16._np
 _ENFORCE = "  (Could this error message be improved?  If so, please report an enhancement " \
            "request to PyTorch.)"
 
@@ -238,18 +239,15 @@ def _bag_maxima(rows, bag, table_rows, out, max_indices) -> None:
     firsts = _first_of_runs(bag)
     if not len(firsts):
         return
-    out[bag[firsts]] = np.fmax.reduceat(rows, firsts, axis=0)
-    first_rows = rows[firsts]
-    out[bag[firsts]] = np.where(np.isnan(first_rows), first_rows, out[bag[firsts]])
+    leading = rows[firsts]
+    maxima = np.where(np.isnan(leading), leading, np.fmax.reduceat(rows, firsts, axis=0))
+    out[bag[firsts]] = maxima
     found = out[bag]
     hits = rows == found
-    if np.isnan(out[bag[firsts]]).any():             # a NaN maximum is its own first row
+    if np.isnan(maxima).any():                       # a NaN maximum is its bag's first row
         hits |= np.isnan(found) & np.isnan(rows)
     positions = np.where(hits, np.arange(len(rows))[:, None], len(rows))
     max_indices[bag[firsts]] = table_rows[np.minimum.reduceat(positions, firsts, axis=0)]
-
-
-_BFLOAT16 = dtypes.bfloat16._np
 
 
 def _bfloat16_half_away(sums: np.ndarray) -> np.ndarray:
