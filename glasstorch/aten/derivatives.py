@@ -21,6 +21,19 @@ again, and registered where it is defined:
 `print(HELPERS)` lists them. `autograd/formulas.py` compiles the formulas at the first
 backward and finds the functions they call with `resolve`.
 
+Note [Forward formulas]
+    Forward mode derives an operator's tangents from its backward formulas
+    (autograd/forward_ad.py), which is exact for every linear map they describe. Where
+    torch's tangent is not that map's, the declaration says so as derivatives.yaml does,
+    under an output's name (`result`, or `result0`, `result1`... for several): a formula
+    reading the inputs' tangents as ``<input>_t`` (zeros for an input without one) and
+    anything a backward formula reads. ``"result": "max_unpool2d(self_t, indices,
+    output_size)"``: torch writes repeated indices' tangents over each other as the
+    values are, where the adjoint of the gradient's gather would add them. An operator
+    torch gives no forward derivative declares ``forward_ad_not_implemented('<name>')``,
+    which raises torch's error. An operator declaring forward formulas declares one for
+    each differentiable output; its other outputs' tangents are zeros.
+
 Note [When formula names are checked]
     At declaration (`check_formulas`, called by the registry), so that a misspelt name
     (or input key) fails the import of its family, not the first backward. A name is
@@ -94,6 +107,20 @@ def output_names(schema) -> tuple:
     return tuple(names)
 
 
+def forward_outputs(schema, grad: dict) -> dict:
+    """Output index -> forward formula text (Note [Forward formulas])."""
+    names = output_names(schema)
+    indices = {"result": 0} if names[0] == "result" else {
+        f"result{i}": i for i in range(len(schema.returns))}
+    return {indices[key]: text for key, text in grad.items() if key in indices}
+
+
+def forward_variables(schema) -> set:
+    """The names a forward formula reads: a backward formula's, and the inputs' tangents."""
+    return variables(schema) | {f"{a.name}_t" for a in schema.arguments
+                                if a.type.base == "Tensor"}
+
+
 def variables(schema) -> set:
     """The names a formula of this schema reads from the call: arguments, outputs,
     input facts and the gradients; every other name it uses is a function."""
@@ -121,11 +148,15 @@ def formula_names(text: str) -> tuple:
 
 
 def formulas(grad: dict) -> dict:
-    """The formulas of a `grad=` dict: key (input name, or names separated by commas)
-    -> text; the markers (`NOT_DIFFERENTIABLE`, `REFUSES_GRAD`) and
-    `OUTPUT_DIFFERENTIABILITY` left out."""
+    """The backward formulas of a `grad=` dict: key (input name, or names separated by
+    commas) -> text; the markers (`NOT_DIFFERENTIABLE`, `REFUSES_GRAD`),
+    `OUTPUT_DIFFERENTIABILITY` and the forward formulas (keyed `result...`) left out."""
     return {key: text for key, text in grad.items()
-            if key != OUTPUT_DIFFERENTIABILITY and text not in (NOT_DIFFERENTIABLE, REFUSES_GRAD)}
+            if key != OUTPUT_DIFFERENTIABILITY and not _FORWARD_KEY.fullmatch(key)
+            and text not in (NOT_DIFFERENTIABLE, REFUSES_GRAD)}
+
+
+_FORWARD_KEY = re.compile(r"result\d*")        # no operator has an input named so
 
 
 def check_formulas(schema, grad: dict | None, module: str) -> None:
@@ -141,12 +172,22 @@ def check_formulas(schema, grad: dict | None, module: str) -> None:
         if wrong:       # a formula no input would ever call
             raise NameError(f"derivative formula of {name} ({module}) is keyed by "
                             f"{wrong[0].strip()!r}, which is no Tensor argument of {schema}")
-        unknown = [n for n in formula_names(text) if n not in known and not _declared(n)]
-        if not unknown:
-            continue
-        if _deferred is None:
-            raise _unknown(name, module, key, unknown[0])
-        _deferred.append((name, module, key, unknown))
+        _check_names(name, module, key, text, known)
+    forward = [key for key in grad if key.startswith("result") and _FORWARD_KEY.fullmatch(key)]
+    if forward and len(forward_outputs(schema, grad)) < len(forward):
+        raise NameError(f"a forward formula of {name} ({module}) is keyed by no output of "
+                        f"{schema} (result, or result0, result1...)")
+    for key in forward:
+        _check_names(name, module, key, grad[key], forward_variables(schema))
+
+
+def _check_names(name: str, module: str, key: str, text: str, known: set) -> None:
+    unknown = [n for n in formula_names(text) if n not in known and not _declared(n)]
+    if not unknown:
+        return
+    if _deferred is None:
+        raise _unknown(name, module, key, unknown[0])
+    _deferred.append((name, module, key, unknown))
 
 
 def check_deferred() -> None:
@@ -212,6 +253,17 @@ def not_implemented(name: str):
     (derivatives.yaml's ``not_implemented``: torch raises NotImplementedError, which is
     a RuntimeError)."""
     raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+
+@derivative_helper
+def forward_ad_not_implemented(name: str):
+    """The forward formula of an operator torch gives no forward derivative (Note [Forward
+    formulas]): torch's error."""
+    raise NotImplementedError(
+        f"Trying to use forward AD with {name} that does not support it because it has not "
+        f"been implemented yet.\nPlease file an issue to PyTorch at https://github.com/"
+        f"pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize "
+        f"its implementation or submit a PR adding the implementation to derivatives.yaml")
 
 
 @derivative_helper

@@ -22,7 +22,8 @@ import ast
 import re
 
 from ..aten.derivatives import (OUTPUT_DIFFERENTIABILITY, RESERVED, formula_names, formulas,
-                                output_names, resolve, variables)
+                                forward_outputs, forward_variables, output_names, resolve,
+                                variables)
 from ..aten.registry import DECLARATIONS
 from ..c10.dispatch_key import PYTHON, local_keys
 from ..c10.tensor_impl import tensor_class
@@ -165,6 +166,7 @@ class FormulaNode(Node):
     """
 
     formulas: tuple = ()
+    forward_formulas: dict = {}      # output index -> Formula (Note [Forward formulas])
     shares_formulas: bool = False
     differentiable_outputs: tuple | None = None     # None: every floating output
     saved_names: frozenset = frozenset()
@@ -232,6 +234,16 @@ class FormulaNode(Node):
         if name.startswith("_saved_") and name[7:] in type(self).saved_names:
             return self._unpack().get(name[7:])     # None: not needed by this call
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _forward_formulas(grad: dict, schema, op_name: str) -> dict:
+    """Output index -> compiled forward formula (Note [Forward formulas] in
+    aten/derivatives.py); empty where the tangents come from the backward formulas."""
+    found = {}
+    for index, text in forward_outputs(schema, grad).items():
+        found[index] = Formula(f"result{index}", text, op_name)
+        found[index].compile(forward_variables(schema))
+    return found
 
 
 def _wanted(edge) -> bool:
@@ -386,6 +398,7 @@ def node_type(declaration, schema) -> type:
     used = set().union(*(f.names for f in ordered))
     cls = type(name, (FormulaNode,), {"hand_written": declaration.name in _HAND_WRITTEN,
         "formulas": tuple(ordered), "output_names": outputs, "shares_formulas": bool(shared),
+        "forward_formulas": _forward_formulas(declaration.grad, schema, op_name),
         "differentiable_outputs": declaration.grad.get(OUTPUT_DIFFERENTIABILITY),
         "saved_names": frozenset(used & (known - RESERVED)),
         "input_names": tuple(a.name for a in inputs)})

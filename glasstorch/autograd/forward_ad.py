@@ -5,7 +5,8 @@ operator on dual tensors also computes its result's tangent, the Jacobian-vector
 product ``J t``; `unpack_dual` reads it back. Leaving the level drops every tangent.
 
 The tangent of an operator comes from the same declared formulas as backward, so no
-operator needs a second formula: a formula is linear in `grad` (it computes
+operator needs a second formula (those whose tangent torch computes otherwise declare one:
+Note [Forward formulas] in aten/derivatives.py): a formula is linear in `grad` (it computes
 ``vjp(u) = J^H u``), so with a probe `u` that requires grad,
 ``s = Re(sum(conj(vjp_i(u)) * t_i))`` over the inputs has the gradient ``J t`` with
 respect to `u` (the engine computes it). That costs a small backward per operator: a
@@ -246,9 +247,11 @@ def _pairing(found, tangent):
 def jvp(node_class, values: dict, tangents: dict, outputs: list) -> list:
     """``J t`` of one operator, one tangent per output: the gradients, with respect to
     probes `u` (one per output), of ``Re(sum(conj(vjp_i(u)) * t_i))`` over the inputs
-    (see the module docstring)."""
+    (see the module docstring), or the operator's own forward formulas."""
     ones_like, zeros_like = get_binding("function", "ones_like"), get_binding(
         "function", "zeros_like")
+    if node_class.forward_formulas:
+        return _declared_tangents(node_class, values, tangents, outputs)
     with enable_grad():
         # The probe's value does not matter (the pairing is linear in it), but formulas
         # in log space (logcumsumexp) need it nonzero; integer outputs take no probe.
@@ -272,6 +275,24 @@ def jvp(node_class, values: dict, tangents: dict, outputs: list) -> list:
         found = iter(autograd_grad(sum(terms[1:], terms[0]), wanted, allow_unused=True))
         found = [next(found) if p.requires_grad else None for p in probes]
     return [zeros_like(o) if g is None else g.detach() for g, o in zip(found, outputs)]
+
+
+def _declared_tangents(node_class, values: dict, tangents: dict, outputs: list) -> list:
+    """The tangents an operator's forward formulas give (Note [Forward formulas] in
+    aten/derivatives.py): they read ``<input>_t``, zeros for an input without one."""
+    zeros_like = get_binding("function", "zeros_like")
+    values = dict(values)
+    for name in node_class.input_names:
+        tangent = tangents.get(name)
+        primal = values[name]
+        if tangent is None and primal is not None:
+            tangent = [zeros_like(v) for v in primal] if isinstance(primal, list) \
+                else zeros_like(primal)
+        values[f"{name}_t"] = tangent
+    found = [zeros_like(o) for o in outputs]
+    for index, formula in node_class.forward_formulas.items():
+        found[index] = formula(values).detach()
+    return found
 
 
 def _differentiable(tensor) -> bool:

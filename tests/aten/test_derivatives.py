@@ -103,6 +103,22 @@ def test_deferred_checks_wait_for_the_end():
         derivatives.HELPERS.pop("glasstorch_test_later_helper", None)
 
 
+def test_forward_formulas_are_checked_and_read_tangents():
+    """Note [Forward formulas]: keyed by an output, reading `<input>_t`; a tangent name
+    is no name a backward formula may read."""
+    schema = parse_schema("glasstorch_test_pair(Tensor self, Tensor other) -> (Tensor, Tensor)")
+    derivatives.check_formulas(schema, {"self": "grad", "result0": "self_t * other",
+                                        "result1": "forward_ad_not_implemented('pair')"}, "here")
+    assert derivatives.forward_outputs(schema, {"result1": "x", "self": "grad"}) == {1: "x"}
+    assert derivatives.formulas({"self": "grad", "result0": "self_t"}) == {"self": "grad"}
+    with pytest.raises(NameError, match="'selt_t'"):
+        derivatives.check_formulas(schema, {"result0": "selt_t * other"}, "here")
+    with pytest.raises(NameError, match="'self_t'"):
+        derivatives.check_formulas(schema, {"self": "grad * self_t"}, "here")
+    with pytest.raises(NameError, match="keyed by no output"):
+        derivatives.check_formulas(schema, {"result": "self_t"}, "here")
+
+
 def test_two_helpers_of_one_name_are_refused():
     def sum_to(grad):
         return grad

@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 
 # percent of samples matching, and the number of samples (a run that silently skips
 # records must not pass)
-FLOORS = {"reverse": (99.8, 4089), "forward": (99.1, 3592)}
+FLOORS = {"reverse": (99.8, 4089), "forward": (99.2, 3592)}
 # The families of later issues, each with its own floors: family -> {mode: (rate, fewest)}
 # The masked records run their first 40 samples each (all 1270 take a minute; then 98.3%
 # forward: vector_norm's tangent is NaN at a zero vector where torch's is 0).
@@ -30,9 +30,9 @@ FAMILY_FLOORS = {"special": {"reverse": (100.0, 39), "forward": (100.0, 39)},
                  "linalg": {"reverse": (93.5, 1813), "forward": (89.5, 1656)},
                  # issue 15's areas, the first 48 samples of each record (max pooling alone
                  # has thousands); pooling's misses: embedding_bag's sparse gradients, and
-                 # max_unpool's tangents where indices repeat (docs/progress.md)
+                 # a few max_unpool2d tangents where indices repeat (which write wins)
                  "resampling": {"reverse": (100.0, 313), "forward": (100.0, 235)},
-                 "pooling": {"reverse": (99.0, 642), "forward": (88.0, 586)}}
+                 "pooling": {"reverse": (99.5, 642), "forward": (99.0, 586)}}
 FAMILY_LIMITS = {"masked": 40, "resampling": 48, "pooling": 48}
 
 

@@ -80,12 +80,6 @@ KNOWN_FORWARD: dict = {
                    "and the derived tangent inherits that; torch's forward formula does not",
     "as_strided_scatter": "forward AD: torch's backward for self copies grad into the "
                           "overwritten region; the derived tangent inherits that quirk",
-    "embedding": "forward AD: torch's forward formula picks tangent rows for the padding index "
-                 "too and takes empty indices; the tangent derived from the backward zeroes "
-                 "the padding rows and meets the double backward's view(-1) on no indices",
-    "embedding_dense_backward": "forward AD: torch's double backward formula leaves out the "
-                                "scale_grad_by_freq division (its forward formula keeps it); "
-                                "the derived tangent inherits the backward's",
     "native_layer_norm_backward": "forward AD: torch's forward formula ignores tangents of "
                                   "mean and rstd; the derived tangent reaches their "
                                   "not_implemented backward formula",

@@ -13,9 +13,9 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.normalization', 'nn.batch_norm', 'nn.batch_norm_variants', 'nn.convolution',
  'nn.padding_modes', 'nn.padding', 'nn.convolution_functions', 'nn.distances',
  'random.fill', 'random.factories', 'random.sampling', 'nn.dropout', 'nn.embedding',
- 'nn.pixel_shuffle', 'nn.grid_sampler', 'nn.group_norm', 'nn.im2col', 'nn.loss_regression',
- 'nn.loss_binary', 'nn.loss_nll', 'nn.loss_cross_entropy', 'nn.loss_ctc',
- 'nn.loss_embedding', 'nn.loss_margin', 'nn.pooling', 'nn.pooling_adaptive',
+ 'nn.embedding_bag', 'nn.pixel_shuffle', 'nn.grid_sampler', 'nn.group_norm', 'nn.im2col',
+ 'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll', 'nn.loss_cross_entropy',
+ 'nn.loss_ctc', 'nn.loss_embedding', 'nn.loss_margin', 'nn.pooling', 'nn.pooling_adaptive',
  'nn.pooling_fractional', 'nn.pooling_unpool', 'nn.rnn_cells', 'nn.rnn', 'nn.rnn_packing',
  'nn.upsample', 'nn.weight_norm', 'optim.steps', 'pointwise.binary_math',
  'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
@@ -121,6 +121,8 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                'function:feature_alpha_dropout_ function:feature_dropout '
                'function:feature_dropout_ function:native_dropout',
  'nn.embedding': 'function:embedding function:embedding_renorm_ nn:one_hot',
+ 'nn.embedding_bag': 'function:_embedding_bag function:_embedding_bag_forward_only '
+                     'function:embedding_bag',
  'nn.grid_sampler': 'function:affine_grid_generator function:grid_sampler '
                     'function:grid_sampler_2d function:grid_sampler_3d',
  'nn.group_norm': 'function:group_norm function:native_group_norm',
@@ -493,6 +495,9 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                'native_dropout_backward',
  'nn.embedding': 'embedding embedding_backward embedding_dense_backward embedding_renorm_ '
                  'one_hot',
+ 'nn.embedding_bag': '_embedding_bag _embedding_bag_backward _embedding_bag_dense_backward '
+                     '_embedding_bag_forward_only '
+                     '_embedding_bag_per_sample_weights_backward embedding_bag',
  'nn.grid_sampler': 'affine_grid_generator grid_sampler grid_sampler_2d grid_sampler_3d',
  'nn.group_norm': 'group_norm native_group_norm native_group_norm_backward',
  'nn.im2col': 'col2im im2col',

@@ -136,9 +136,10 @@ class EmbeddingBag(Module):
         embedding_dim: the size of each row
         max_norm: rows looked up with a larger norm are renormalized in place
         norm_type: the norm for `max_norm`. Default: 2
-        scale_grad_by_freq: accepted; gradients are not scaled
+        scale_grad_by_freq: divide each row's gradient by its index's frequency in the
+            input, as torch's CPU kernel counts it
         mode: ``'sum'``, ``'mean'`` or ``'max'``. Default: ``'mean'``
-        sparse: accepted; gradients are dense
+        sparse: sparse gradients (glasstorch has no sparse tensors: backward refuses)
         include_last_offset: the last offset ends the last bag
         padding_idx: entries equal to it are left out of their bag (its row starts zero)
         device, dtype: those of `weight`

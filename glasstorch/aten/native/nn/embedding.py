@@ -68,7 +68,9 @@ def _embedding_meta_key(weight, indices, padding_idx=-1, scale_grad_by_freq=Fals
 @op("embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq="
     "False, bool sparse=False) -> Tensor", meta=_embedding_meta,
     grad={"weight": "embedding_backward(grad, indices, weight_sym_sizes[0], padding_idx, "
-                    "scale_grad_by_freq, sparse)", "indices": "non_differentiable"})
+                    "scale_grad_by_freq, sparse)", "indices": "non_differentiable",
+          # torch's tangent picks the padding row's tangent too (Note [Forward formulas])
+          "result": "embedding(weight_t, indices, padding_idx, scale_grad_by_freq, sparse)"})
 def embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse, *, out):
     """The rows of `weight` that `indices` pick: ``weight[indices]``.
 
@@ -138,7 +140,11 @@ def _dense_backward_meta_key(grad_output, indices, num_weights, padding_idx,
     "padding_idx, bool scale_grad_by_freq) -> Tensor", meta=_dense_backward_meta,
     function=False,
     grad={"grad_output": "embedding_dense_double_backward(grad, indices, padding_idx)",
-          "indices": "non_differentiable"})
+          "indices": "non_differentiable",
+          # linear in grad_output: torch's tangent keeps the frequency division, which
+          # the double backward above leaves out
+          "result": "embedding_dense_backward(grad_output_t, indices, num_weights, "
+                    "padding_idx, scale_grad_by_freq)"})
 def embedding_dense_backward(grad_output, indices, num_weights, padding_idx,
                              scale_grad_by_freq, *, out):
     """Sum the gradient rows into the table rows their indices picked (Note [Embedding

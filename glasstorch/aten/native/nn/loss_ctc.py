@@ -280,7 +280,8 @@ def _run_ctc_backward(grad, log_probs, targets, input_lengths, target_lengths, n
 # ----------------------------------------------------------------------------------
 _GRAD = {"log_probs": "_ctc_loss_backward(grads[0], log_probs, targets, input_lengths, "
                       "target_lengths, result0, result1, blank, zero_infinity)",
-         "output_differentiability": (True, False)}
+         "output_differentiability": (True, False),
+         "result0": "forward_ad_not_implemented('_ctc_loss')"}
 
 
 @op("_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, "

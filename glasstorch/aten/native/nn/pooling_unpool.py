@@ -78,7 +78,9 @@ max_unpool2d = op(
         _unpool_shape(2, self, indices, output_size), self._dtype),
     python_module="nn",
     grad={"self": "max_pool_double_backward(grad, indices, 2)",
-          "indices": "non_differentiable"})(_unpool_kernel(2))
+          "indices": "non_differentiable",
+          # repeated indices: the last value written wins, and so does its tangent
+          "result": "max_unpool2d(self_t, indices, output_size)"})(_unpool_kernel(2))
 
 max_unpool3d = op(
     "max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, "
@@ -87,4 +89,6 @@ max_unpool3d = op(
         _unpool_shape(3, self, indices, output_size, stride), self._dtype),
     python_module="nn",
     grad={"self": "max_pool_double_backward(grad, indices, 3)",
-          "indices": "non_differentiable"})(_unpool_kernel(3))
+          "indices": "non_differentiable",
+          "result": "max_unpool3d(self_t, indices, output_size, stride, padding)"})(
+        _unpool_kernel(3))
