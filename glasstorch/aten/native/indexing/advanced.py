@@ -329,7 +329,10 @@ def index(self, indices, *, out):
             indices[present[0]].dtype != np.uint8 and out.flags.c_contiguous:
         # One integer index: np.take writes the result directly (mode 'wrap' is safe:
         # the range was checked, and it maps -1 to the last element as torch does)
-        np.take(self, indices[present[0]], axis=present[0], out=out, mode="wrap")
+        if present[0] == 0:
+            take_rows(self, indices[0], out)
+        else:
+            np.take(self, indices[present[0]], axis=present[0], out=out, mode="wrap")
         return
     np.copyto(out, self[numpy_index(indices)])
 
@@ -438,6 +441,22 @@ def _index_put_meta_key(self, indices, values, accumulate=False, out=None):
     """torch's meta function checks only the out= dtype."""
     check_out_dtype(self, out)
     return like_self(self, preserve=out is None)
+
+
+# ----------------------------------------------------------------------------------
+# Reading and adding whole slices along dim 0
+# ----------------------------------------------------------------------------------
+def take_rows(source: np.ndarray, index: np.ndarray, out: np.ndarray) -> None:
+    """``out = source[index]`` along dim 0 for a range-checked `index` (any shape; -1 is
+    the last row) and a row-major `out`, in chunks of the index over the thread pool
+    (np.take releases the GIL; each chunk writes its own rows of `out`)."""
+    index = index.reshape(-1)
+    rows = out.reshape((len(index),) + source.shape[1:])
+    per_row = max(1, rows[0].size) if len(rows) else 1
+
+    def run(start: int, stop: int) -> None:
+        np.take(source, index[start:stop], axis=0, out=rows[start:stop], mode="wrap")
+    parallel_for(0, len(index), max(1, GRAIN_SIZE // per_row), run)
 
 
 # ----------------------------------------------------------------------------------

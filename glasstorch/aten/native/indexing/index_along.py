@@ -18,7 +18,8 @@ from ...meta.shape import wrap_dim
 from ...registry import TensorMeta, op
 from ..creation.copy import cast_array, checked_scalar
 from .advanced import (add_at, check_in_range, check_out_dtype, check_out_overlap,
-                       check_written, like_self, out_of_bounds, warn_if_expanded)
+                       check_written, like_self, out_of_bounds, take_rows,
+                       warn_if_expanded)
 from .scatter import scatter_reduce_backward, scatter_reduce_into
 from ..shape.shape import _warn_once as warn_once
 from ..pointwise.unary import BOOL, COMPLEX, refuse
@@ -90,7 +91,9 @@ def index_select(self, dim, index, *, out):
     d = dim % source.ndim
     flat = _vector(index)
     check_in_range(flat, source.shape[d], _out_of_range, low=0)
-    if out.flags.c_contiguous and source.ndim == out.ndim:
+    if out.flags.c_contiguous and source.ndim == out.ndim and d == 0:
+        take_rows(source, flat, out)
+    elif out.flags.c_contiguous and source.ndim == out.ndim:
         np.take(source, flat, axis=d, out=out, mode="wrap")     # checked: no buffering
     else:
         np.copyto(out, np.take(source, flat, axis=d).reshape(out.shape))

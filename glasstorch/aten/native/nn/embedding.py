@@ -22,6 +22,7 @@ from ...derivatives import derivative_helper
 from ...backends import register_meta
 from ...meta.shape import holds_data
 from ...registry import TensorMeta, composite, op
+from ..indexing.advanced import take_rows
 
 _INDEX_TYPES = (dtypes.int64, dtypes.int32)
 
@@ -90,10 +91,7 @@ def embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse, *, out):
                 [0., 1.]])
     """
     _in_range(indices, weight.shape[0])
-    # mode="clip" (indices already checked): with the default "raise", np.take buffers
-    # an out= array and runs ten times slower
-    np.take(weight, indices.reshape(-1), axis=0, out=out.reshape(-1, weight.shape[1]),
-            mode="clip")
+    take_rows(weight, indices, out)
 
 
 register_meta(embedding, _embedding_meta_key)

@@ -1,11 +1,12 @@
-"""Adding slices at repeated indices in rounds (Note [Adding at repeated indices]):
-`add_at` against np.add.at bit for bit, and index_add_ / index_put_(accumulate=True)
-through it against torch, on inputs large enough to take the rounds."""
+"""The kernels of whole slices along dim 0. Adding at repeated indices in rounds (Note
+[Adding at repeated indices]): `add_at` against np.add.at bit for bit, and index_add_ /
+index_put_(accumulate=True) through it against torch, on inputs large enough to take
+the rounds. Reading rows in chunks over the thread pool: `take_rows` as np.take."""
 import numpy as np
 import pytest
 
 import glasstorch as gt
-from glasstorch.aten.native.indexing.advanced import add_at
+from glasstorch.aten.native.indexing.advanced import add_at, take_rows
 
 # (dtype, target shape, dim, index count, index bound): every case has more indices
 # than `_ROUNDS_FROM` and slices of several elements, so the rounds run
@@ -61,3 +62,18 @@ def test_index_add_and_accumulate_sum_in_torch_order():
         results.append((added.numpy(), put.numpy()))
     for ours, theirs in zip(*results):
         assert ours.tobytes() == theirs.tobytes()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rows_are_taken_in_chunks_as_np_take(threads):
+    rng = np.random.default_rng(2)
+    table = rng.standard_normal((300, 5, 4)).astype(np.float32)
+    index = rng.integers(-300, 300, (40, 100))          # 4000 rows: several chunks
+    out = np.empty(index.shape + table.shape[1:], np.float32)
+    before = gt.get_num_threads()
+    gt.set_num_threads(threads)
+    try:
+        take_rows(table, index, out)
+    finally:
+        gt.set_num_threads(before)
+    assert out.tobytes() == np.take(table, index, axis=0).tobytes()
