@@ -58,10 +58,12 @@ def check_in_range(index: np.ndarray, size: int, message, low: int | None = None
     ints, cheaper than two reductions), then reports the first offending value in
     memory order, as torch's serial kernels meet it.
     """
-    count = index.size
-    if count == 0:
+    if index.size == 0:
         return
     low = -size if low is None else low
+    if 0 in index.strides:      # an expanded index repeats its values: read each once
+        index = index[tuple(0 if stride == 0 else slice(None) for stride in index.strides)]
+    count = index.size
     flat = index.reshape(-1)
     if count <= _FEW:
         values = flat.tolist()

@@ -77,3 +77,35 @@ def test_rows_are_taken_in_chunks_as_np_take(threads):
     finally:
         gt.set_num_threads(before)
     assert out.tobytes() == np.take(table, index, axis=0).tobytes()
+
+
+@pytest.mark.parametrize("dtype, dim", [("float32", 0), ("float16", 0), ("float64", 1)])
+def test_scatter_add_of_an_expanded_index_adds_in_torch_order(dtype, dim):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    index = rng.integers(0, 300, 2000)
+    src = (rng.standard_normal((2000, 7)) * 100).astype(dtype)
+    base = (rng.standard_normal((300, 9)) * 100).astype(dtype)
+    if dim == 1:
+        src, base = src.T.copy(), base.T.copy()
+    results = []
+    for m in (gt, torch):
+        at = m.from_numpy(index.copy())
+        expanded = at[:, None].expand(-1, 5) if dim == 0 else at[None, :].expand(6, -1)
+        results.append(m.from_numpy(base.copy()).scatter_add_(dim, expanded,
+                                                               m.from_numpy(src)).numpy())
+    assert results[0].tobytes() == results[1].tobytes()
+
+
+def test_an_expanded_index_out_of_range_is_refused_as_torch():
+    torch = pytest.importorskip("torch")
+    messages = []
+    for m in (gt, torch):
+        index = m.tensor([0, 7, 1, 9] * 100)[:, None].expand(-1, 3)
+        target = m.zeros(5, 3)
+        with pytest.raises(RuntimeError) as caught:
+            target.scatter_add_(0, index, m.ones(400, 3))
+        messages.append(str(caught.value))
+        if m is gt:                     # glasstorch checks before writing (torch may not)
+            assert not target.any()
+    assert messages[0] == messages[1]
