@@ -24,7 +24,7 @@ from ...meta.shape import check_no_partial_overlap, wrap_dim
 from ...registry import TensorMeta, op
 from ..creation.copy import checked_scalar
 from .advanced import (add_at, check_in_range, check_out_dtype, check_out_overlap,
-                       check_written, like_self, out_of_bounds)
+                       check_written, like_self, out_of_bounds, take_rows)
 from ..shape.shape import _warn_once as warn_once
 from ..pointwise.unary import BOOL, COMPLEX, refuse
 
@@ -241,6 +241,10 @@ def gather(self, dim, index, sparse_grad, *, out):
     source, index, result = _at_least_1d(self, index, out)
     d = dim % source.ndim
     _checked_index(index, source.shape[d], d)
+    if d == 0 and _expanded_along(index, 0) and index.shape[1:] == source.shape[1:] and \
+            result.flags.c_contiguous:          # whole rows: an index_select
+        take_rows(source, index[(slice(None),) + (0,) * (index.ndim - 1)], result)
+        return
     source = np.ascontiguousarray(source)
     positions = _flat_positions(index, d, source.shape)
     if result.flags.c_contiguous:

@@ -109,3 +109,12 @@ def test_an_expanded_index_out_of_range_is_refused_as_torch():
         if m is gt:                     # glasstorch checks before writing (torch may not)
             assert not target.any()
     assert messages[0] == messages[1]
+
+
+def test_gather_of_an_expanded_index_reads_whole_rows():
+    rng = np.random.default_rng(4)
+    table = gt.from_numpy(rng.standard_normal((300, 6)).astype(np.float32))
+    index = gt.from_numpy(rng.integers(0, 300, 5000))
+    expanded = index[:, None].expand(-1, 6)
+    assert gt.equal(gt.gather(table, 0, expanded), table.index_select(0, index))
+    assert gt.equal(gt.gather(table, 0, expanded.contiguous()), table[index])
