@@ -491,8 +491,10 @@ def add_at(target: np.ndarray, dim: int, index: np.ndarray, values: np.ndarray) 
     rows, terms = np.moveaxis(target, dim, 0), np.moveaxis(values, dim, 0)
     if index.min() < 0:                     # one spelling per slice (index_put's -1)
         index = np.where(index < 0, index + rows.shape[0], index)
-    first = np.full(rows.shape[0], index.size, np.int64)
-    position, remaining = np.arange(index.size), index
+    # the bookkeeping in 32 bits where it fits: half the memory traffic
+    small = np.int32 if max(index.size, rows.shape[0]) < 2 ** 31 else np.int64
+    first = np.full(rows.shape[0], index.size, small)
+    position, remaining = np.arange(index.size, dtype=small), index.astype(small)
     while position.size:
         np.minimum.at(first, remaining, position)       # each index's earliest left
         chosen = first[remaining] == position

@@ -151,7 +151,9 @@ def embedding_dense_backward(grad_output, indices, num_weights, padding_idx,
     starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
     targets = ordered[starts]
     accumulate = np.float32 if rows.dtype.itemsize == 2 else rows.dtype
-    sums = _run_sums(np.take(rows, order, axis=0, mode="clip"), starts, accumulate)
+    ordered_rows = np.empty_like(rows)
+    take_rows(rows, order, ordered_rows)
+    sums = _run_sums(ordered_rows, starts, accumulate)
     if scale_grad_by_freq:
         counts = np.diff(np.append(starts, flat.size))
         sums /= counts[:, None].astype(sums.dtype)
