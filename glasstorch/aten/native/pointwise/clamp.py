@@ -338,8 +338,8 @@ def _refuse_relu(self) -> None:
         raise NotImplementedError(_NOT_COMPLEX)
 
 
-@pointwise("relu(Tensor self) -> Tensor", inplace=True, kernel_check=_refuse_relu,
-           grad={"self": "threshold_backward(grad, result, 0)"})
+@pointwise("relu(Tensor self) -> Tensor", inplace=True, numbers=(),
+           kernel_check=_refuse_relu, grad={"self": "threshold_backward(grad, result, 0)"})
 def relu(self, *, out):
     """The rectified linear unit ``max(input, 0)``, elementwise (integers too).
 
