@@ -44,6 +44,9 @@ case("a.index_select(0, idx)", numpy="np.take(x, i, axis=0)", group=LARGE,
      name="index_select [1M rows]")(_table)
 case("z.index_add_(0, idx, src)", numpy="np.add.at(acc, i, u)", group=LARGE,
      name="index_add_ [1M rows]")(_table)
+case("z.scatter_add_(0, idx[:, None].expand(-1, 16), src)",
+     numpy="np.add.at(acc, (i[:, None], np.arange(16)), u)", group=LARGE,
+     name="scatter_add_ [1M x 16]")(_table)
 case("torch.gather(a, 0, idx[:, None].expand(-1, 16))",
      numpy="np.take_along_axis(x, np.broadcast_to(i[:, None], (len(i), 16)), axis=0)",
      group=LARGE, name="gather [1M x 16]")(_table)

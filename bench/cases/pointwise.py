@@ -57,6 +57,9 @@ case("a + b", numpy="x + y", group=SMALL)(_small)
 case("a * 2", numpy="x * np.float32(2)", group=SMALL)(_small)
 case("torch.exp(a)", numpy="np.exp(x)", group=SMALL)(_small)
 case("a.add_(b)", numpy="np.add(x, y, out=x)", group=SMALL)(_small)
+case("a.relu()", numpy="np.maximum(x, np.float32(0))", group=SMALL)(_small)
+case("a.clamp(-0.5, 0.5)", numpy="np.clip(x, np.float32(-0.5), np.float32(0.5))",
+     group=SMALL)(_small)
 
 
 def _kernels(threads: int, suffix: str) -> None:

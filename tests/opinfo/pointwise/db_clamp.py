@@ -11,7 +11,7 @@ from ..convert import numpy_dtype
 from ..core import (BOOL, COMPLEX, FLOATING, ErrorInput, OpInfo, SampleInput, make_tensor,
                    tensors)
 from .db_special import (_META_REF, EXTREMES, META_CAST, NOT_BOOL_REAL, REAL, _out_differs,
-                         _values, _writable, _x, marks, quiet, sample_unary)
+                         _values, _x, marks, quiet, sample_unary)
 from .db_unary import EMPTY_LIKE, TORCH_NAMES, known_where
 
 META_BOTH_NONE = _META_REF + "ValueError 'clamp called but both min and max are none!'"
@@ -258,9 +258,7 @@ def errors_clamp_one_tensor(kernel: str):
 
 def errors_relu():
     yield ErrorInput(SampleInput(_x(gt.bool)), RuntimeError,
-                     r"^Boolean inputs not supported for relu$",
-                     known_bug_on_meta="clamp: torch's meta relu accepts bool (its meta "
-                                       "path skips the check) and keeps the bool dtype")
+                     r"^Boolean inputs not supported for relu$")
     yield ErrorInput(SampleInput(_x(gt.complex64)), NotImplementedError, _NOT_COMPLEX)
 
 
@@ -365,10 +363,7 @@ OPS = [
     *clamp_one("clamp_min", "min", "maximum"),
     *clamp_one("clamp_max", "max", "minimum"),
     OpInfo("relu", variants=("relu", "Tensor.relu"), ref=_RELU, dtypes=NOT_BOOL_REAL,
-           sample_inputs=sample_unary, error_inputs=errors_relu),
-    # torch.relu_ exists too; glasstorch binds no torch.<name>_ functions yet (binding.py)
-    OpInfo("relu_", variants=("Tensor.relu_",), ref=_RELU, dtypes=NOT_BOOL_REAL,
-           sample_inputs=lambda d: _writable(sample_unary(d)), mutates_input=True),
+           sample_inputs=sample_unary, error_inputs=errors_relu, inplace="Tensor.relu_"),
     OpInfo("nan_to_num", variants=("nan_to_num", "Tensor.nan_to_num"), ref=_nan_to_num,
            sample_inputs=known_where(REAL + COMPLEX, EMPTY_LIKE, samples=sample_nan_to_num),
            error_inputs=errors_nan_to_num, out="nan_to_num", inplace="Tensor.nan_to_num_",

@@ -22,6 +22,7 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.tensor_impl import TensorBase, contiguous_strides
 from ...meta.pointwise import permuted_strides
+from ...parallel import GRAIN_SIZE, parallel_for
 from ...backends import register_meta
 from ...meta.shape import (broadcast_shapes, check_no_internal_overlap, check_no_overlap,
                           compute_view_stride, has_internal_overlap, holds_data)
@@ -57,10 +58,12 @@ def check_in_range(index: np.ndarray, size: int, message, low: int | None = None
     ints, cheaper than two reductions), then reports the first offending value in
     memory order, as torch's serial kernels meet it.
     """
-    count = index.size
-    if count == 0:
+    if index.size == 0:
         return
     low = -size if low is None else low
+    if 0 in index.strides:      # an expanded index repeats its values: read each once
+        index = index[tuple(0 if stride == 0 else slice(None) for stride in index.strides)]
+    count = index.size
     flat = index.reshape(-1)
     if count <= _FEW:
         values = flat.tolist()
@@ -328,7 +331,10 @@ def index(self, indices, *, out):
             indices[present[0]].dtype != np.uint8 and out.flags.c_contiguous:
         # One integer index: np.take writes the result directly (mode 'wrap' is safe:
         # the range was checked, and it maps -1 to the last element as torch does)
-        np.take(self, indices[present[0]], axis=present[0], out=out, mode="wrap")
+        if present[0] == 0:
+            take_rows(self, indices[0], out)
+        else:
+            np.take(self, indices[present[0]], axis=present[0], out=out, mode="wrap")
         return
     np.copyto(out, self[numpy_index(indices)])
 
@@ -423,10 +429,13 @@ def index_put(self, indices, values, accumulate, *, out):
     if not np.may_share_memory(out, self):
         np.copyto(out, self)
     where = numpy_index(indices)
-    if accumulate:
-        np.add.at(out, where, values)
-    else:
+    if not accumulate:
         out[where] = values
+    elif len(where) == 1 and np.ndim(where[0]) == 1 and where[0].dtype.kind == "i" and \
+            np.shape(values) == (len(where[0]),) + out.shape[1:]:
+        add_at(out, 0, where[0], values)            # whole slices along dim 0
+    else:
+        np.add.at(out, where, values)
 
 
 @register_meta(index_put)
@@ -434,3 +443,84 @@ def _index_put_meta_key(self, indices, values, accumulate=False, out=None):
     """torch's meta function checks only the out= dtype."""
     check_out_dtype(self, out)
     return like_self(self, preserve=out is None)
+
+
+# ----------------------------------------------------------------------------------
+# Reading and adding whole slices along dim 0
+# ----------------------------------------------------------------------------------
+def take_rows(source: np.ndarray, index: np.ndarray, out: np.ndarray) -> None:
+    """``out = source[index]`` along dim 0 for a range-checked `index` (any shape; -1 is
+    the last row) and a row-major `out`, in chunks of the index over the thread pool
+    (np.take releases the GIL; each chunk writes its own rows of `out`)."""
+    index = index.reshape(-1)
+    rows = out.reshape((len(index),) + source.shape[1:])
+    per_row = max(1, rows[0].size) if len(rows) else 1
+
+    def run(start: int, stop: int) -> None:
+        np.take(source, index[start:stop], axis=0, out=rows[start:stop], mode="wrap")
+    parallel_for(0, len(index), max(1, GRAIN_SIZE // per_row), run)
+
+
+# ----------------------------------------------------------------------------------
+# Adding slices at repeated indices
+# ----------------------------------------------------------------------------------
+_ROUNDS_FROM = 256      # fewer slices than this: np.add.at's own loop is as fast
+
+
+def add_at(target: np.ndarray, dim: int, index: np.ndarray, values: np.ndarray) -> None:
+    """``target[..., index[k], ...] += values[..., k, ...]`` along `dim`, one k after
+    another: ``np.add.at``'s result, bit for bit.
+
+    Note [Adding at repeated indices]
+        `index_add`, `index_put(accumulate=True)` and their kin add each slice of
+        `values` into the slice of `target` its index names, in the order of the index,
+        so a slice named twice is ``(t + v1) + v2`` (torch's order, and np.add.at's).
+        np.add.at does that one slice at a time, slowly for slices of several
+        elements. Done in rounds instead: round r adds, for every index value, its
+        r-th occurrence; within a round no two slices meet, so each round is one
+        gather of the target slices, one vectorised add and one scatter back (shared
+        over the thread pool), and the order of the terms of every sum is the index's
+        order. Random indices need a handful of rounds; when a round would add few
+        slices (one index repeated many times), np.add.at takes the rest, whose
+        earlier terms the rounds have already added.
+    """
+    slices = target.size // target.shape[dim] if target.shape[dim] else 0
+    if index.size < _ROUNDS_FROM or slices <= 1:
+        np.add.at(target, (slice(None),) * dim + (index,), values)
+        return
+    rows, terms = np.moveaxis(target, dim, 0), np.moveaxis(values, dim, 0)
+    if index.min() < 0:                     # one spelling per slice (index_put's -1)
+        index = np.where(index < 0, index + rows.shape[0], index)
+    # the bookkeeping in 32 bits where it fits: half the memory traffic
+    small = np.int32 if max(index.size, rows.shape[0]) < 2 ** 31 else np.int64
+    first = np.full(rows.shape[0], index.size, small)
+    position, remaining = np.arange(index.size, dtype=small), index.astype(small)
+    while position.size:
+        np.minimum.at(first, remaining, position)       # each index's earliest left
+        chosen = first[remaining] == position
+        if np.count_nonzero(chosen) * 8 < position.size:    # few distinct indices left
+            np.add.at(rows, remaining, terms[position])
+            return
+        at = remaining[chosen]
+        _add_round(rows, at, terms, position[chosen])
+        first[at] = index.size
+        position, remaining = position[~chosen], remaining[~chosen]
+
+
+def _add_round(rows: np.ndarray, at: np.ndarray, terms: np.ndarray, picked: np.ndarray) -> None:
+    """``rows[at] += terms[picked]`` for distinct `at`, in chunks over the thread pool."""
+    per_slice = rows[0].size
+    # row-major slices are written back as single items (np.put of one opaque item
+    # per slice), several times faster than NumPy's fancy assignment of sub-arrays
+    whole = np.dtype((np.void, rows.itemsize * per_slice))
+    items = rows.reshape(len(rows), -1).view(whole)[:, 0] if rows.flags.c_contiguous else None
+
+    def run(start: int, stop: int) -> None:
+        where = at[start:stop]
+        updated = np.take(rows, where, axis=0)
+        updated += np.take(terms, picked[start:stop], axis=0)
+        if items is None:
+            rows[where] = updated
+        else:
+            np.put(items, where, updated.reshape(len(where), -1).view(whole))
+    parallel_for(0, len(at), max(1, GRAIN_SIZE // per_slice), run)

@@ -17,8 +17,9 @@ from ...derivatives import derivative_helper
 from ...meta.shape import wrap_dim
 from ...registry import TensorMeta, op
 from ..creation.copy import cast_array, checked_scalar
-from .advanced import (check_in_range, check_out_dtype, check_out_overlap, check_written,
-                       like_self, out_of_bounds, warn_if_expanded)
+from .advanced import (add_at, check_in_range, check_out_dtype, check_out_overlap,
+                       check_written, like_self, out_of_bounds, take_rows,
+                       warn_if_expanded)
 from .scatter import scatter_reduce_backward, scatter_reduce_into
 from ..shape.shape import _warn_once as warn_once
 from ..pointwise.unary import BOOL, COMPLEX, refuse
@@ -90,7 +91,9 @@ def index_select(self, dim, index, *, out):
     d = dim % source.ndim
     flat = _vector(index)
     check_in_range(flat, source.shape[d], _out_of_range, low=0)
-    if out.flags.c_contiguous and source.ndim == out.ndim:
+    if out.flags.c_contiguous and source.ndim == out.ndim and d == 0:
+        take_rows(source, flat, out)
+    elif out.flags.c_contiguous and source.ndim == out.ndim:
         np.take(source, flat, axis=d, out=out, mode="wrap")     # checked: no buffering
     else:
         np.copyto(out, np.take(source, flat, axis=d).reshape(out.shape))
@@ -169,7 +172,7 @@ def index_add(self, dim, index, source, alpha, *, out):
     values = _at_least_1d(source)
     if alpha != 1:
         values = values * checked_scalar(alpha, from_numpy_dtype(out.dtype))
-    np.add.at(target, _slot(target.ndim, d, flat), values)
+    add_at(target, d, flat, values)
 
 
 _REDUCE_CHOICES = ("prod", "mean", "amax", "amin")

@@ -23,8 +23,8 @@ from ...derivatives import derivative_helper
 from ...meta.shape import check_no_partial_overlap, wrap_dim
 from ...registry import TensorMeta, op
 from ..creation.copy import checked_scalar
-from .advanced import (check_in_range, check_out_dtype, check_out_overlap, check_written,
-                       like_self, out_of_bounds)
+from .advanced import (add_at, check_in_range, check_out_dtype, check_out_overlap,
+                       check_written, like_self, out_of_bounds, take_rows)
 from ..shape.shape import _warn_once as warn_once
 from ..pointwise.unary import BOOL, COMPLEX, refuse
 
@@ -110,6 +110,13 @@ def _targets(out: np.ndarray, index: np.ndarray, dim: int) -> tuple:
     return out, tuple(grids)
 
 
+def _expanded_along(index: np.ndarray, dim: int) -> bool:
+    """Whether `index` names one position per slice along `dim` (every other dim of
+    stride 0), with slices of several elements."""
+    return index.ndim > 1 and index.size > index.shape[dim] and \
+        all(stride == 0 for d, stride in enumerate(index.strides) if d != dim)
+
+
 def _extent(src: np.ndarray, index: np.ndarray) -> np.ndarray:
     """The part of `src` that `index` covers (its leading corner of index's shape)."""
     return src[tuple(slice(n) for n in index.shape)]
@@ -155,8 +162,15 @@ def scatter_reduce_into(out: np.ndarray, dim: int, index: np.ndarray, values,
                             include_self, opmath=False)
         np.copyto(out, wide, casting="unsafe")
         return
-    target, where = _targets(out, index, dim)
     values = np.broadcast_to(values, index.shape)
+    if reduce == "sum" and include_self and _expanded_along(index, dim):
+        # one position per slice (an index expanded from 1-D, as for an index_add):
+        # whole slices added in rounds, in np.add.at's order
+        corner = tuple(slice(None) if d == dim else slice(n) for d, n in enumerate(index.shape))
+        along = index[tuple(slice(None) if d == dim else 0 for d in range(index.ndim))]
+        add_at(out[corner], dim, along, values)
+        return
+    target, where = _targets(out, index, dim)
     if target is not out:                # flat positions take flat values
         values = values.reshape(-1)
         where = where.reshape(-1)
@@ -227,6 +241,10 @@ def gather(self, dim, index, sparse_grad, *, out):
     source, index, result = _at_least_1d(self, index, out)
     d = dim % source.ndim
     _checked_index(index, source.shape[d], d)
+    if d == 0 and _expanded_along(index, 0) and index.shape[1:] == source.shape[1:] and \
+            result.flags.c_contiguous:          # whole rows: an index_select
+        take_rows(source, index[(slice(None),) + (0,) * (index.ndim - 1)], result)
+        return
     source = np.ascontiguousarray(source)
     positions = _flat_positions(index, d, source.shape)
     if result.flags.c_contiguous:

@@ -22,6 +22,7 @@ from ...derivatives import derivative_helper
 from ...backends import register_meta
 from ...meta.shape import holds_data
 from ...registry import TensorMeta, composite, op
+from ..indexing.advanced import take_rows
 
 _INDEX_TYPES = (dtypes.int64, dtypes.int32)
 
@@ -92,10 +93,7 @@ def embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse, *, out):
                 [0., 1.]])
     """
     _in_range(indices, weight.shape[0])
-    # mode="clip" (indices already checked): with the default "raise", np.take buffers
-    # an out= array and runs ten times slower
-    np.take(weight, indices.reshape(-1), axis=0, out=out.reshape(-1, weight.shape[1]),
-            mode="clip")
+    take_rows(weight, indices, out)
 
 
 register_meta(embedding, _embedding_meta_key)
@@ -159,7 +157,9 @@ def embedding_dense_backward(grad_output, indices, num_weights, padding_idx,
     starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
     targets = ordered[starts]
     accumulate = np.float32 if rows.dtype.itemsize == 2 else rows.dtype
-    sums = _run_sums(np.take(rows, order, axis=0, mode="clip"), starts, accumulate)
+    ordered_rows = np.empty_like(rows)
+    take_rows(rows, order, ordered_rows)
+    sums = _run_sums(ordered_rows, starts, accumulate)
     if scale_grad_by_freq:
         counts = np.diff(np.append(starts, flat.size))
         sums /= counts[:, None].astype(sums.dtype)

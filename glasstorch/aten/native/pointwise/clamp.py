@@ -19,6 +19,7 @@ every element becomes max.
 from __future__ import annotations
 
 import math
+import types
 
 import ml_dtypes
 import numpy as np
@@ -30,8 +31,7 @@ from ....c10.tensor_impl import TensorBase
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta, result_and_compute
 from ...pointwise import pointwise, to_compute_scalar, zero_where
-from ...registry import TensorMeta, composite, op
-from ...schema import SchemaKind
+from ...registry import TensorMeta, op
 from ..creation.conversion import real_part
 from ..creation.copy import checked_scalar
 from .special import check_writable
@@ -50,7 +50,7 @@ def _clamp_into(out: np.ndarray, x, low, high) -> None:
     two equal operands they return is unspecified, which shows only for 0.0 and -0.0:
     where the input is a zero and so is the result, torch keeps the input's zero.
     """
-    ties = out.dtype.kind == "f" and any(_may_be_zero(b) for b in (low, high))
+    ties = out.dtype.kind == "f" and (_may_be_zero(low) or _may_be_zero(high))
     one = high if low is None else low if high is None else None
     if ties and one is not None and np.ndim(one) == 0:
         # a single number bound, a zero (relu): where the input passes it the result is
@@ -79,7 +79,9 @@ def _clamp_into(out: np.ndarray, x, low, high) -> None:
 def _may_be_zero(bound) -> bool:
     if bound is None:
         return False
-    return bool(bound == 0) if np.ndim(bound) == 0 else not np.all(bound)
+    if getattr(bound, "ndim", 0) == 0:           # a number, or a NumPy scalar
+        return bound == 0
+    return not np.all(bound)
 
 
 # ----------------------------------------------------------------------------------
@@ -125,17 +127,25 @@ def _bounds_promotion(self, low=None, high=None) -> Promotion:
 def _check_number_bounds(self, low=None, high=None) -> None:
     """torch's kernel checks, in its order: complex input or result, then each bound
     converted to the result dtype."""
+    limit = _FLOAT_LIMITS.get(self._dtype)
+    if limit is not None and _fits(low, limit) and _fits(high, limit):
+        return                  # a floating tensor is the result dtype: the common call
     bounds = [b for b in (low, high) if b is not None]
     if self._dtype.is_complex or (not self._dtype.is_floating_point and
                                   any(isinstance(b, complex) for b in bounds)):
         raise NotImplementedError(_NOT_COMPLEX)
     result = result_and_compute(self._dtype, _bounds_promotion(self, low, high))[0]
+    limit = _FLOAT_LIMITS.get(result)
     for bound in bounds:
-        limit = _FLOAT_LIMITS.get(result)
-        if type(bound) in (float, int) and limit is not None and \
-                (not math.isfinite(bound) or abs(bound) <= limit):
-            continue            # inf, NaN and numbers in range fit: no arrays to build
-        checked_scalar(_real_bound(bound), result)
+        if limit is None or not _fits(bound, limit):
+            checked_scalar(_real_bound(bound), result)
+
+
+def _fits(bound, limit: float) -> bool:
+    """Whether a bound is absent or a Python number a float dtype of largest finite value
+    `limit` holds: inf, NaN and numbers in range (no arrays to build to tell)."""
+    return bound is None or type(bound) in (float, int) and (
+        not math.isfinite(bound) or abs(bound) <= limit)
 
 
 def _real_bound(bound):
@@ -162,7 +172,9 @@ def _number_bounds_out(target: TensorBase, described, inplace: bool) -> None:
 
 
 def _number_bound(bound, dtype: np.dtype):
-    return None if bound is None else to_compute_scalar(_real_bound(bound), dtype)
+    if bound is None:
+        return None
+    return to_compute_scalar(_real_bound(bound) if type(bound) is complex else bound, dtype)
 
 
 def _clamp_kernel(self, low, high, *, out):
@@ -241,10 +253,12 @@ def _declare_clamp(name: str):
 
 
 def _named(kernel, name: str, doc: str):
-    """A kernel under the operator's own name and docstring (clamp and clip share them)."""
-    def run(*args, out):
-        kernel(*args, out=out)
-    run.__name__ = run.__qualname__ = name
+    """A copy of a kernel function under the operator's own name and docstring (clamp
+    and clip share their kernels; a copy, not a wrapper, adds no frame to a call)."""
+    run = types.FunctionType(kernel.__code__, kernel.__globals__, name, kernel.__defaults__,
+                             kernel.__closure__)
+    run.__kwdefaults__ = kernel.__kwdefaults__
+    run.__qualname__ = name
     run.__doc__ = doc
     return run
 
@@ -316,31 +330,30 @@ def clamp_max(self, high, *, out):
 # ----------------------------------------------------------------------------------
 # relu
 # ----------------------------------------------------------------------------------
-def _check_relu(self) -> None:
-    if self._dtype is dtypes.bool:      # torch checks on meta tensors too, see db_special
+def _refuse_relu(self) -> None:
+    """The refusals of torch's relu kernel (its Meta key makes none)."""
+    if self._dtype is dtypes.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
+    if self._dtype.is_complex:
+        raise NotImplementedError(_NOT_COMPLEX)
 
 
-@composite("relu(Tensor self) -> Tensor", method=True,
-           grad={"self": "threshold_backward(grad, result, 0)"})
-def relu(self):
+@pointwise("relu(Tensor self) -> Tensor", inplace=True, numbers=(),
+           kernel_check=_refuse_relu, grad={"self": "threshold_backward(grad, result, 0)"})
+def relu(self, *, out):
     """The rectified linear unit ``max(input, 0)``, elementwise (integers too).
+
+    As `clamp_min` with 0: an input not below 0 is kept as it is (NaN and -0.0 too).
 
     Example::
 
         >>> torch.relu(torch.tensor([-1.5, 0., 2.]))
         tensor([0., 0., 2.])
     """
-    _check_relu(self)
-    return clamp_min.call(self, 0)
-
-
-@composite("relu_(Tensor(a!) self) -> Tensor(a!)", method=True,
-           grad={"self": "threshold_backward(grad, result, 0)"})
-def relu_(self):
-    """In-place `relu`."""
-    _check_relu(self)
-    return clamp_min.declaration.overloads[SchemaKind.inplace].call(self, 0)
+    if out.dtype.kind == "f":
+        zero_where(np.less(self, 0), self, out)
+    else:
+        np.maximum(self, 0, out=out)
 
 
 # ----------------------------------------------------------------------------------

@@ -147,6 +147,11 @@ def test_clamp_values():
     _same(gt.clamp_min(gt.tensor([0.0, -0.0]), gt.tensor([-0.0, 0.0])), [0.0, -0.0])
     assert gt.clamp(gt.tensor([1, 2], dtype=gt.uint8), -1).tolist() == [255, 255]
     assert gt.relu(gt.tensor([-3, 4], dtype=gt.int8)).tolist() == [0, 4]
+    _same(gt.relu(gt.tensor([-0.0, NAN, -1.0, 2.0])), [-0.0, NAN, 0.0, 2.0])   # as clamp_min
+    x = gt.tensor([-0.0, NAN, -1.0, 2.0], dtype=gt.float16)
+    version = x._version
+    assert x.relu_() is x and x._version == version + 1
+    _same(x, [-0.0, NAN, 0.0, 2.0], gt.float16)
 
 
 CLAMP_ERRORS = [
@@ -166,6 +171,8 @@ CLAMP_ERRORS = [
      "^\"clamp_scalar_cpu\" not implemented for 'Bool'$"),
     (lambda: gt.relu(gt.tensor([True])), RuntimeError,
      "^Boolean inputs not supported for relu$"),
+    (lambda: gt.relu(3), TypeError,
+     r"^relu\(\): argument 'input' \(position 1\) must be Tensor, not int$"),
 ]
 
 
