@@ -163,7 +163,8 @@ class AccumulateGrad(Node):
         self._input_metadata[0].dtype = variable._grad_dtype()     # Tensor.grad_dtype
         self.variable = variable
 
-    def tensor_pre_hooks(self) -> dict:
+    @property
+    def _tensor_pre_hooks(self) -> dict:
         """A leaf's tensor hooks live on the leaf (its accumulator may be remade)."""
         hooks = self.variable._autograd.hooks
         return {0: hooks} if hooks else {}

@@ -21,12 +21,13 @@ from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, BATCHED, FORWARD_AD, DispatchKey, local_keys
 from ..c10 import dtype as dtypes
 from ..c10.promotion import scalar_dtype
-from ..c10.tensor_impl import TensorBase, wrap_array
+from ..c10.tensor_impl import AutogradMeta, TensorBase, wrap_array
 from . import forward_ad
 from .grad_mode import no_grad
 from .anomaly_mode import _state, record_stack
+from .forward_ad import _levels as _dual_levels
 from .formulas import named_for_call, node_type
-from .graph import InputMetadata, Node, gradient_edge
+from .graph import InputMetadata, Node, grad_accumulator, gradient_edge
 from .saved import SavedTensor
 from .views import (check_view_of_leaf, is_tracked_view, leaf_refusal, move_retained_grad,
                     rebase_history, refuse_inplace_on_view)
@@ -92,6 +93,7 @@ class _Recording:
         self.numbers: tuple = ()        # Tensor positions that may hold Python numbers
         self.spans: tuple = ()          # FormulaNode spans when no input is a list
         self.refused: tuple = ()        # (position, name) of inputs that may not require grad
+        self.simple = False             # Note [One frame to record a call]
         self._plans: dict = {}
 
     def cls(self):
@@ -104,6 +106,7 @@ class _Recording:
             self.spans = (None,) * len(self.inputs)
             self.refused = tuple((i, a.name) for i, a in enumerate(arguments)
                                  if self.declaration.grad.get(a.name) == REFUSES_GRAD)
+            self.simple = not self.lists and cls.differentiable_outputs is None
             self.node_class = cls
         return self.node_class
 
@@ -143,13 +146,17 @@ class _Recording:
             found = self._plans[mask] = _Plan(self, frozenset(needed & cls.saved_names))
         return found
 
+    def renamed(self, args: tuple) -> type:
+        """The node type of a call with number operands (`AddBackward1` for ``x + 2``)."""
+        numbers = tuple(self.schema.arguments[i].name for i in self.numbers
+                        if isinstance(args[i], (bool, int, float, complex)))
+        return named_for_call(self.node_class, self.declaration, numbers)
+
     def make_node(self, args: tuple, saved: dict, edges: tuple):
         cls = self.node_class
         for i in self.numbers:                 # a number operand may rename the node
             if isinstance(args[i], (bool, int, float, complex)):
-                numbers = tuple(self.schema.arguments[i].name for i in self.numbers
-                                if isinstance(args[i], (bool, int, float, complex)))
-                cls = named_for_call(cls, self.declaration, numbers)
+                cls = self.renamed(args)
                 break
         if not self.lists:
             return cls(edges, saved, self.spans)
@@ -169,10 +176,79 @@ class _Recording:
                 found.append(_edge(value))
         return tuple(found)
 
+    # Note [One frame to record a call]
+    #     Most recorded calls take plain tensors (no Tensor[] input) and give one
+    #     result: `prepare` then finds the grad mask and the edges in one walk over the
+    #     inputs and saves by the plan, and `finish` makes the node and attaches it,
+    #     each in one frame. Whatever else (lists, several results, an integer result,
+    #     an operator naming which outputs are differentiable) goes the general way:
+    #     `grad_mask`, `plan`, `edges`, `make_node` and `_attach`.
+    def prepare(self, args: tuple):
+        """(plan, saved values, edges) when a differentiable input requires grad, else
+        None; the edges are read now, before the call can change any history."""
+        if not self.simple:
+            mask = self.grad_mask(args)
+            if not mask:
+                return None
+            plan = self.plan(mask)
+            return plan, plan.save(args), self.edges(args)
+        mask, bit, edges = 0, 1, []
+        for index in self.inputs:
+            value = args[index]
+            meta = value._autograd if isinstance(value, TensorBase) else None
+            if meta is None or not meta.requires_grad:
+                edges.append(_NO_EDGE)
+            elif value._base is not None:
+                mask |= bit
+                edges.append(gradient_edge(value))
+            elif meta.grad_fn is not None:
+                mask |= bit
+                edges.append((meta.grad_fn, meta.output_nr))
+            else:                                # a leaf: its accumulator, kept while alive
+                mask |= bit
+                held = meta.grad_accumulator
+                node = held() if held is not None else None
+                edges.append((node if node is not None else grad_accumulator(value), 0))
+            bit <<= 1
+        if not mask:
+            return None
+        plan = self._plans.get(mask) or self.plan(mask)
+        return plan, plan.save(args), tuple(edges)
+
+    def finish(self, prepared: tuple, args: tuple, result) -> None:
+        """Make the node of a call `prepare`d and make it the grad_fn of `result`."""
+        plan, saved, edges = prepared
+        if not self.simple or type(result) is tuple or type(result) is list \
+                or not (result._dtype.is_floating_point or result._dtype.is_complex):
+            _check_differentiable_dtype(self.declaration, result)
+            _attach(self.make_node(args, saved, edges), result, saved, plan.outputs)
+            return
+        cls = self.node_class
+        for i in self.numbers:                   # a number operand may rename the node
+            if isinstance(args[i], (bool, int, float, complex)):
+                cls = self.renamed(args)
+                break
+        node = cls(edges, saved, self.spans)
+        node._input_metadata = [InputMetadata(result)]
+        if _state.enabled:                       # anomaly mode
+            record_stack(node)
+        meta = result._autograd
+        if meta is None:
+            meta = result._autograd = AutogradMeta()
+        meta.grad_fn = node
+        meta.output_nr = 0
+        meta.requires_grad = True
+        result._keys |= AUTOGRAD
+        if result._base is not None:             # a view: its grad_fn holds for this version
+            meta.attr_version = result._version
+        for name, _ in plan.outputs:
+            saved[name] = SavedTensor(result, is_output=True, output_nr=0)
+
 
 class _Plan:
     """What a call saves, for one combination of inputs requiring grad (Note [Recording
-    plans]): (name, position, schema argument) of the arguments, (name, position,
+    plans]): (name, position, schema argument, whether it is of a type other than
+    Tensor) of the arguments, (name, position,
     reader) of the input facts, (name, output index) of the outputs, and the names of
     all of them."""
 
@@ -187,7 +263,8 @@ class _Plan:
         for name in sorted(needed):
             index = recording.positions.get(name)
             if index is not None:
-                arguments.append((name, index, recording.schema.arguments[index]))
+                argument = recording.schema.arguments[index]
+                arguments.append((name, index, argument, argument.type.base != "Tensor"))
                 continue
             for fact, read in INPUT_FACTS.items():
                 owner = recording.positions.get(name[:-len(fact) - 1]) \
@@ -200,11 +277,15 @@ class _Plan:
 
     def save(self, args: tuple, skip: tuple = ()) -> dict:
         saved = {}
-        for name, index, argument in self.arguments:
+        for name, index, argument, plain in self.arguments:
             if name not in skip:
                 value = args[index]
-                saved[name] = SavedTensor(value) if isinstance(value, TensorBase) \
-                    else _save(value, argument)
+                if isinstance(value, TensorBase):
+                    saved[name] = SavedTensor(value)
+                elif plain and not isinstance(value, (list, tuple)):
+                    saved[name] = value          # a number, a dtype: kept as it is
+                else:
+                    saved[name] = _save(value, argument)
         for name, owner, read in self.facts:
             saved[name] = read(args[owner])
         return saved
@@ -429,26 +510,20 @@ def _functional_kernel(declaration, overload):
                 raise RuntimeError(f"The function '{op._schema.name}' is not differentiable "
                                    f"with respect to argument '{name}'. This input cannot have "
                                    f"requires_grad True.")
-        mask = recording.grad_mask(args)
-        tangents = _dual_inputs(recording, args)
-        if not mask and tangents is None:
+        prepared = recording.prepare(args)
+        tangents = _dual_inputs(recording, args) if _dual_levels else None
+        if prepared is None and tangents is None:
             return op.redispatch(keys_below, args)
-        if mask:
-            plan = recording.plan(mask)
-            saved = plan.save(args)
-            edges = recording.edges(args)
         result = op.redispatch(keys_below, args)
         for arg in args:
             if result is arg:                    # handed an input back: nothing happened
                 return result
-        if mask:
-            _check_differentiable_dtype(declaration, result)
-            node = recording.make_node(args, saved, edges)
-            _attach(node, result, saved, plan.outputs)
+        if prepared is not None:
+            recording.finish(prepared, args, result)
         if tangents is not None:
             _output_tangents(recording, args, tangents, result)
-            if mask and plan.outputs:
-                _save_output_tangents(saved, plan.outputs, result)
+            if prepared is not None and prepared[0].outputs:
+                _save_output_tangents(prepared[1], prepared[0].outputs, result)
         return result
     run_autograd.__qualname__ = f"{declaration.name} (autograd: record, then run below)"
     return run_autograd
