@@ -73,6 +73,9 @@ class _Pass:
     """One backward pass's bookkeeping: each node's input buffer and count of gradients
     still to come, the ready queue, and what `capture` asks for."""
 
+    __slots__ = ("retain_graph", "dependencies", "needed", "reached", "captured", "buffers",
+                 "ready", "order", "observed")
+
     def __init__(self, root: Node, retain_graph: bool, capture: list | None) -> None:
         self.retain_graph = retain_graph
         self.dependencies = _count_dependencies(root)

@@ -23,7 +23,7 @@ from ..aten.meta.shape import is_non_overlapping_and_dense
 from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
 from ..c10.layout import contiguous_format
-from ..c10.tensor_impl import TensorBase, is_contiguous_strides, make_view
+from ..c10.tensor_impl import SAME_DTYPE, TensorBase, is_contiguous_strides, make_view
 from . import graph_task
 from .creation_meta import NO_GRAD_MODE
 from .saved import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401
@@ -159,8 +159,11 @@ class AccumulateGrad(Node):
     def __init__(self, variable) -> None:
         self.next_functions = ()
         self._sequence_nr = _LAST            # runs as soon as it is ready, as in torch
-        self._input_metadata = [InputMetadata(variable)]
-        self._input_metadata[0].dtype = variable._grad_dtype()     # Tensor.grad_dtype
+        metadata = InputMetadata(variable)
+        wanted = variable._autograd.grad_dtype                      # Tensor.grad_dtype
+        if wanted is not SAME_DTYPE:
+            metadata.dtype = wanted
+        self._input_metadata = [metadata]
         self.variable = variable
 
     @property
@@ -283,7 +286,7 @@ def grad_accumulator(tensor) -> AccumulateGrad:
     meta = tensor._autograd_meta()
     node = meta.grad_accumulator() if meta.grad_accumulator is not None else None
     if node is None:
-        node = AccumulateGrad(tensor)
+        node = AccumulateGrad(tensor)                 # (after `meta` exists: it reads it)
         meta.grad_accumulator = weakref.ref(node)
     return node
 
