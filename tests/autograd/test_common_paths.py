@@ -1,5 +1,5 @@
 """The common paths of recording and of the engine (Note [One frame to record a call] in
-autograd/recording.py, Note [The engine's common path] in autograd/engine.py) against
+autograd/recording_plan.py, Note [The engine's common path] in autograd/engine.py) against
 torch: the graphs they record, the gradients they deliver, the errors they raise.
 """
 import pytest
