@@ -172,7 +172,7 @@ class Recording:
     def finish(self, prepared: tuple, args: tuple, result) -> None:
         """Make the node of a call `prepare`d and make it the grad_fn of `result`."""
         plan, saved, edges = prepared
-        if not self.simple or type(result) is tuple or type(result) is list \
+        if not self.simple or not isinstance(result, TensorBase) \
                 or not (result._dtype.is_floating_point or result._dtype.is_complex):
             check_differentiable_dtype(self.declaration, result)
             attach(self.make_node(args, saved, edges), result, saved, plan.outputs)
