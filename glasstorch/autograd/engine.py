@@ -90,6 +90,7 @@ class _Pass:
         self.observed = local_keys.observed    # read once: a backward never starts one
 
     def deliver(self, node: Node, outputs: list) -> None:
+        """Hand `node`'s output gradients to its children (`_deliver`)."""
         _deliver(node, outputs, self.buffers, self.dependencies, self.ready, self.order,
                  self.reached)
 
@@ -117,6 +118,7 @@ def _run_one(state: _Pass, node: Node, inputs: list) -> None:
 #     child's input as `validate_outputs` would (same checks, same order). A node
 #     with anything more goes through `_run_one`.
 def _run_every_node(state: _Pass) -> None:
+    """Run the pass's nodes in the ready queue's order until none is left."""
     ready, buffers, dependencies, order = state.ready, state.buffers, state.dependencies, \
         state.order
     retain_graph, anomaly, pop = state.retain_graph, anomaly_mode._state, heapq.heappop
