@@ -6,6 +6,8 @@ the engine's bookkeeping) and an optimizer update (in-place operators under no_g
 On small tensors nearly all of it is Python overhead per operator and per node, so
 these cases measure the machinery: recording, the engine, dispatch, bindings.
 
+  * recorded calls: ``a + b``, ``a * b``, ``a.relu()``, ``a.sum()`` on 10-element leaves,
+    each recording a node (issue 22: the recording's cost beside the call's own);
   * tiny graph: ``(a * b).sum()`` and its backward on 10-element leaves (issue 6);
   * MLP step: 64x128 -> 256 -> 10 with F.linear, relu, mse_loss, SGD written as
     ``p.add_(p.grad, alpha=-lr)`` (issue 7), and the same as nn.Sequential + optim.SGD;
@@ -92,6 +94,8 @@ def _gpt(torch, np):
     return {"step": step}
 
 
+for _statement in ("a + b", "a * b", "a.relu()", "a.sum()"):
+    case(_statement, group=GROUP, name=f"recorded {_statement} (10 floats requiring grad)")(_tiny)
 case("z = (a * b).sum(); z.backward()", group=GROUP,
      name="tiny graph: (a * b).sum() + backward (10 floats)")(_tiny)
 case("forward()", group=GROUP, name="MLP forward, recording (F.linear, relu, mse)")(_mlp)

@@ -4,7 +4,8 @@ The parts, in the order a gradient meets them:
 
 - `recording.py`: the Autograd dispatch key's kernels record a `Node` per operator call
   on tensors that require grad (its type made from the declaration's formulas by
-  `formulas.py`; long formulas are helpers beside their operators);
+  `formulas.py`; long formulas are helpers beside their operators), by the plans,
+  edges and nodes of `recording_plan.py`;
 - `graph.py`: nodes, edges, `AccumulateGrad` at the leaves, hooks;
 - `saved.py`: what nodes keep for backward, checked against in-place changes;
 - `engine.py`: runs the graph backwards;

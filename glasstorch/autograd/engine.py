@@ -48,50 +48,111 @@ def execute(edges: list, grads: list, retain_graph: bool, create_graph: bool,
         The captured gradients (None for an edge nothing reached), or None.
     """
     root = GraphRoot(tuple(edges))
-    dependencies = _count_dependencies(root)
-    needed = reached = None
-    if capture is not None:                   # run what leads to a target; visit targets
-        needed = _needed_nodes(root, capture)
-        reached = needed | {edge[0] for edge in capture}
-    captured = {edge: None for edge in capture} if capture is not None else None
-    buffers: dict = {}
-    ready: list = []
-    order = itertools.count()
-    _deliver(root, validate_outputs(root, list(grads)), buffers, dependencies, ready, order,
-             reached)
+    state = _Pass(root, retain_graph, capture)
+    state.deliver(root, validate_outputs(root, list(grads)))
     saved_excluded = local_keys.excluded
     local_keys.set(local_keys.included, saved_excluded & ~AUTOGRAD if create_graph
                    else saved_excluded | AUTOGRAD)
-    anomaly = anomaly_mode._state
-    observed = local_keys.observed              # read once: a backward never starts one
-    task = graph_task.begin(dependencies if reached is None else reached, capture is not None)
+    task = graph_task.begin(state.dependencies if state.reached is None else state.reached,
+                            capture is not None)
     try:
-        while ready:
-            node = heapq.heappop(ready)[2]
-            inputs = buffers.pop(node)
-            if node._retains_grad_hooks or node.tensor_pre_hooks():
-                inputs = _run_tensor_pre_hooks(node, inputs)
-            if captured is not None:
-                for i, grad in enumerate(inputs):
-                    if (node, i) in captured:
-                        captured[node, i] = grad
-                if node not in needed:
-                    continue
-            # the outputs go straight to the buffers: see Note [The engine owns gradients]
-            if node._pre_hooks or node._post_hooks or anomaly.enabled or observed:
-                _deliver(node, _run_node(node, inputs, retain_graph, observed), buffers,
-                         dependencies, ready, order, reached)
-                continue
-            outputs = node.apply(inputs)
-            if not retain_graph:
-                node.release()
-            outputs = validate_outputs(node, outputs)
-            _deliver(node, outputs, buffers, dependencies, ready, order, reached)
-            outputs = None                   # the buffers hold the gradients alone again
+        if capture is None and not state.observed:
+            _run_every_node(state)
+        else:
+            while state.ready:
+                node = heapq.heappop(state.ready)[2]
+                _run_one(state, node, state.buffers.pop(node))
     finally:
         local_keys.set(local_keys.included, saved_excluded)
         graph_task.end(task)
+    captured = state.captured
     return None if captured is None else [captured[edge] for edge in capture]
+
+
+class _Pass:
+    """One backward pass's bookkeeping: each node's input buffer and count of gradients
+    still to come, the ready queue, and what `capture` asks for."""
+
+    __slots__ = ("retain_graph", "dependencies", "needed", "reached", "captured", "buffers",
+                 "ready", "order", "observed")
+
+    def __init__(self, root: Node, retain_graph: bool, capture: list | None) -> None:
+        self.retain_graph = retain_graph
+        self.dependencies = _count_dependencies(root)
+        self.needed = self.reached = self.captured = None
+        if capture is not None:               # run what leads to a target; visit targets
+            self.needed = _needed_nodes(root, capture)
+            self.reached = self.needed | {edge[0] for edge in capture}
+            self.captured = {edge: None for edge in capture}
+        self.buffers: dict = {}
+        self.ready: list = []
+        self.order = itertools.count()
+        self.observed = local_keys.observed    # read once: a backward never starts one
+
+    def deliver(self, node: Node, outputs: list) -> None:
+        """Hand `node`'s output gradients to its children (`_deliver`)."""
+        _deliver(node, outputs, self.buffers, self.dependencies, self.ready, self.order,
+                 self.reached)
+
+
+def _run_one(state: _Pass, node: Node, inputs: list) -> None:
+    """Run `node` with everything that may concern it: tensor hooks, captured
+    gradients, node hooks, anomaly mode, the profiler's regions."""
+    if node._retains_grad_hooks or node.tensor_pre_hooks():
+        inputs = _run_tensor_pre_hooks(node, inputs)
+    captured = state.captured
+    if captured is not None:
+        for i, grad in enumerate(inputs):
+            if (node, i) in captured:
+                captured[node, i] = grad
+        if node not in state.needed:
+            return
+    # the outputs go straight to the buffers: see Note [The engine owns gradients]
+    state.deliver(node, _run_node(node, inputs, state.retain_graph, state.observed))
+
+
+# Note [The engine's common path]
+#     Most passes capture nothing and run under no profiler, and most nodes have no
+#     hook and run outside anomaly mode: for those `_run_every_node` applies the node
+#     and hands each gradient to its child's buffer in one loop, fitting it to the
+#     child's input as `validate_outputs` would (same checks, same order). A node
+#     with anything more goes through `_run_one`.
+def _run_every_node(state: _Pass) -> None:
+    """Run the pass's nodes in the ready queue's order until none is left."""
+    ready, buffers, dependencies, order = state.ready, state.buffers, state.dependencies, \
+        state.order
+    retain_graph, anomaly, pop = state.retain_graph, anomaly_mode._state, heapq.heappop
+    while ready:
+        node = pop(ready)[2]
+        if node._retains_grad_hooks or node._tensor_pre_hooks or node._pre_hooks \
+                or node._post_hooks or anomaly.enabled:
+            _run_one(state, node, buffers.pop(node))
+            continue
+        outputs = node.apply(buffers.pop(node))
+        if not retain_graph:
+            node.release()
+        edges = node.next_functions
+        if len(outputs) != len(edges):
+            validate_outputs(node, outputs)                  # raises torch's error
+        for index, edge in enumerate(edges):
+            if edge is None or edge[0] is None:
+                continue
+            child, slot = edge
+            grad = outputs[index]
+            buffer = buffers.get(child)
+            if buffer is None:
+                buffer = buffers[child] = [None] * len(child._input_metadata)
+            if grad is not None:
+                meta = child._input_metadata[slot]
+                if grad._size != meta.shape or grad._dtype is not meta.dtype:
+                    grad = _fit(node, index, grad, meta)
+                held = buffer[slot]
+                buffer[slot] = grad if held is None else held + grad
+            left = dependencies[child] - 1
+            dependencies[child] = left
+            if left == 0:
+                heapq.heappush(ready, (-child._sequence_nr, next(order), child))
+        outputs = grad = held = buffer = None    # the buffers alone hold the gradients
 
 
 def _deliver(node: Node, outputs: list, buffers: dict, dependencies: dict, ready: list,

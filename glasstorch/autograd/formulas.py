@@ -26,7 +26,7 @@ from ..aten.derivatives import (OUTPUT_DIFFERENTIABILITY, RESERVED, formula_name
                                 variables)
 from ..aten.registry import DECLARATIONS
 from ..c10.dispatch_key import PYTHON, local_keys
-from ..c10.tensor_impl import tensor_class
+from ..c10 import tensor_impl     # its _TensorClass: tensor_class() without a call
 from .graph import Node, next_sequence_nr
 from .saved import SavedTensor
 
@@ -99,7 +99,7 @@ def real_conj_shortcut(value):
     """`value.conj()`; a real tensor of the plain class is its own conjugate, handed back
     at once unless a dispatch mode would see conj's call (torch's `conj()` of a real
     tensor never reaches the dispatcher: traces and profiles do not show it either)."""
-    if type(value) is tensor_class() and not value._dtype.is_complex \
+    if type(value) is tensor_impl._TensorClass and not value._dtype.is_complex \
             and not (value._keys & PYTHON or local_keys.included):
         return value
     return value.conj()

@@ -38,12 +38,15 @@ def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool,
     for i, out in enumerate(outputs):
         given = grad_outputs[i] if grad_outputs else None
         if given is None:
-            if out.requires_grad and out.numel() != 1:
+            if not out.requires_grad:
+                grads.append(None)
+                continue
+            if out._size.count(1) != len(out._size):       # numel() != 1
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out.requires_grad and not out.dtype.is_floating_point:
+            if not out._dtype.is_floating_point:
                 raise RuntimeError(f"grad can be implicitly created only for real scalar "
                                    f"outputs but got {out.dtype}")
-            given = _ones_like(out) if out.requires_grad else None
+            given = _ones_like(out)
         elif batched and isinstance(given, TensorBase) and given._size[1:] != out._size:
             # (torch's message strips the batch dimension twice: its shape omits one more)
             raise RuntimeError(
@@ -106,10 +109,10 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
         tensor([2., 4.])
     """
     outputs = _as_tuple(tensors)
-    grads = _root_grads(outputs, _as_tuple(grad_tensors if grad_variables is None
-                                           else grad_variables), create_graph)
+    given = grad_tensors if grad_variables is None else grad_variables
+    grads = _root_grads(outputs, () if given is None else _as_tuple(given), create_graph)
     retain = create_graph if retain_graph is None else retain_graph
-    targets = _as_tuple(inputs)
+    targets = () if inputs is None else _as_tuple(inputs)
     if inputs is not None and not targets:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     edges = _root_edges(outputs)

@@ -21,9 +21,10 @@ import numpy as np
 from ..aten.dispatcher import operator_entry, ops
 from ..aten.meta.shape import is_non_overlapping_and_dense
 from ..aten.allocation import empty_strided_on
-from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
+from ..c10.dispatch_key import AUTOGRAD, INFERENCE, MATH_BITS, PYTHON, local_keys
+from ..c10.dtype import float32, float64
 from ..c10.layout import contiguous_format
-from ..c10.tensor_impl import TensorBase, is_contiguous_strides, make_view
+from ..c10.tensor_impl import SAME_DTYPE, TensorBase, is_contiguous_strides, make_view
 from . import graph_task
 from .creation_meta import NO_GRAD_MODE
 from .saved import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401
@@ -159,11 +160,15 @@ class AccumulateGrad(Node):
     def __init__(self, variable) -> None:
         self.next_functions = ()
         self._sequence_nr = _LAST            # runs as soon as it is ready, as in torch
-        self._input_metadata = [InputMetadata(variable)]
-        self._input_metadata[0].dtype = variable._grad_dtype()     # Tensor.grad_dtype
+        metadata = InputMetadata(variable)
+        wanted = variable._autograd.grad_dtype                      # Tensor.grad_dtype
+        if wanted is not SAME_DTYPE:
+            metadata.dtype = wanted
+        self._input_metadata = [metadata]
         self.variable = variable
 
-    def tensor_pre_hooks(self) -> dict:
+    @property
+    def _tensor_pre_hooks(self) -> dict:
         """A leaf's tensor hooks live on the leaf (its accumulator may be remade)."""
         hooks = self.variable._autograd.hooks
         return {0: hooks} if hooks else {}
@@ -271,10 +276,31 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     elif recording:
         meta.grad = meta.grad + grad
     else:
-        operator_entry("add_", "Tensor")(meta.grad, grad, 1)   # the operator: no binding
+        _add_in_place(meta.grad, grad)
     if meta.post_accumulate_hooks:
         for hook in list(meta.post_accumulate_hooks.values()):
             hook(variable)
+
+
+_SUMMED_DIRECTLY = (float32, float64)
+_NOT_PLAIN = PYTHON | INFERENCE | MATH_BITS
+
+
+def _add_in_place(held, grad) -> None:
+    """``held.add_(grad)``, a later gradient summed into `.grad`. When nothing could see
+    the call (float32 or float64 CPU tensors of one dtype and shape, in distinct
+    storages, `held` dense; no dispatch mode, observer, inference or math-bit flag), it
+    is what the add_ kernel does, NumPy's in-place add, without the dispatcher."""
+    if held._dtype is grad._dtype and held._dtype in _SUMMED_DIRECTLY \
+            and held._size == grad._size and held._storage is not grad._storage \
+            and held._device.type == "cpu" and grad._device.type == "cpu" \
+            and not ((held._keys | grad._keys) & _NOT_PLAIN or local_keys.included
+                     or local_keys.observed) \
+            and is_non_overlapping_and_dense(held._size, held._stride):
+        np.add(held._np, grad._np, out=held._np)
+        held._version_counter().value += 1              # add_'s write
+        return
+    operator_entry("add_", "Tensor")(held, grad, 1)     # the operator: no binding
 
 
 def grad_accumulator(tensor) -> AccumulateGrad:
@@ -282,7 +308,7 @@ def grad_accumulator(tensor) -> AccumulateGrad:
     meta = tensor._autograd_meta()
     node = meta.grad_accumulator() if meta.grad_accumulator is not None else None
     if node is None:
-        node = AccumulateGrad(tensor)
+        node = AccumulateGrad(tensor)                 # (after `meta` exists: it reads it)
         meta.grad_accumulator = weakref.ref(node)
     return node
 

@@ -9,9 +9,10 @@ import threading
 
 
 class _Current(threading.local):
-    id = -1                  # -1: no backward is running
-    nodes = frozenset()      # the nodes it runs, or reaches to capture a gradient
-    capturing = False        # autograd.grad or backward(inputs=...): leaves not all reached
+    # (id, nodes, capturing): the pass's id (-1: no backward is running), the nodes it
+    # runs or reaches to capture a gradient, and whether it is autograd.grad or
+    # backward(inputs=...) (leaves not all reached). One field: a pass sets it once.
+    task = (-1, frozenset(), False)
 
 
 _current = _Current()
@@ -20,29 +21,29 @@ _ids = itertools.count()
 
 def begin(nodes, capturing: bool) -> tuple:
     """Make a new backward pass over `nodes` current; returns what `end` restores."""
-    saved = (_current.id, _current.nodes, _current.capturing)
-    _current.id, _current.nodes, _current.capturing = next(_ids), nodes, capturing
+    saved = _current.task
+    _current.task = (next(_ids), nodes, capturing)
     return saved
 
 
 def end(saved: tuple) -> None:
     """Make the backward pass current before `begin` current again."""
-    _current.id, _current.nodes, _current.capturing = saved
+    _current.task = saved
 
 
 def current_graph_task_id() -> int:
     """The id of the backward pass running on this thread, -1 outside one."""
-    return _current.id
+    return _current.task[0]
 
 
 def will_engine_execute_node(node) -> bool:
     """Whether the running backward pass runs `node` (or reaches it to capture its
     gradient)."""
-    return node in _current.nodes
+    return node in _current.task[1]
 
 
 def is_checkpoint_valid() -> bool:
     """Whether the running backward reaches every leaf: false inside `autograd.grad` or
     ``backward(inputs=...)``, where a reentrant checkpoint cannot deliver its gradients
     (torch's ``_is_checkpoint_valid``)."""
-    return not _current.capturing
+    return not _current.task[2]

@@ -14,23 +14,19 @@ excluded and the call goes straight to the backend). The kernel:
 """
 from __future__ import annotations
 
-import numpy as np
-
-from ..aten.derivatives import INPUT_FACTS, REFUSES_GRAD
+from ..aten.derivatives import INPUT_FACTS
 from ..aten.schema import SchemaKind
 from ..c10.dispatch_key import AUTOGRAD, BATCHED, FORWARD_AD, DispatchKey, local_keys
-from ..c10 import dtype as dtypes
-from ..c10.promotion import scalar_dtype
-from ..c10.tensor_impl import TensorBase, wrap_array
+from ..c10.tensor_impl import TensorBase
 from . import forward_ad
 from .grad_mode import no_grad
-from .anomaly_mode import _state, record_stack
-from .formulas import named_for_call, node_type
-from .graph import InputMetadata, Node, gradient_edge
+from .forward_ad import _levels as _dual_levels
+from .graph import Node, gradient_edge
+from .recording_plan import (Recording, attach, edge_of, is_wrapped_number, output_index,
+                             requires_grad, wrapped_number)
 from .saved import SavedTensor
 from .views import (check_view_of_leaf, is_tracked_view, leaf_refusal, move_retained_grad,
                     rebase_history, refuse_inplace_on_view)
-
 
 
 # Operators without formulas whose results never require grad (torch's
@@ -66,259 +62,6 @@ def install(declaration) -> None:
         overload.register(DispatchKey.Autograd, kernel)
 
 
-def requires_grad(value) -> bool:
-    if isinstance(value, TensorBase):
-        meta = value._autograd
-        return meta is not None and meta.requires_grad
-    if isinstance(value, (list, tuple)):
-        return any(requires_grad(v) for v in value)
-    return False
-
-
-class _Recording:
-    """What one operator's kernels share: where its differentiable inputs are, and a
-    plan per combination of inputs that require grad (Note [Recording plans])."""
-
-    def __init__(self, declaration, overload) -> None:
-        self.declaration = declaration
-        self.schema = overload._schema
-        self.node_class = None
-        names = [a.name for a in self.schema.arguments]
-        self.positions = {name: i for i, name in enumerate(names)}
-        self.tensor_positions = [i for i, a in enumerate(self.schema.arguments)
-                                 if a.type.base == "Tensor" and not a.type.is_list]
-        self.inputs: tuple = ()         # the differentiable inputs' positions
-        self.lists = False              # whether one of them is a Tensor[]
-        self.numbers: tuple = ()        # Tensor positions that may hold Python numbers
-        self.spans: tuple = ()          # FormulaNode spans when no input is a list
-        self.refused: tuple = ()        # (position, name) of inputs that may not require grad
-        self._plans: dict = {}
-
-    def cls(self):
-        if self.node_class is None:            # compiled on first use, not at import
-            cls = node_type(self.declaration, self.schema)
-            arguments = self.schema.arguments
-            self.inputs = tuple(self.positions[name] for name in cls.input_names)
-            self.lists = any(arguments[i].type.is_list for i in self.inputs)
-            self.numbers = tuple(self.tensor_positions) if self.declaration.numbers else ()
-            self.spans = (None,) * len(self.inputs)
-            self.refused = tuple((i, a.name) for i, a in enumerate(arguments)
-                                 if self.declaration.grad.get(a.name) == REFUSES_GRAD)
-            self.node_class = cls
-        return self.node_class
-
-    def differentiable_positions(self) -> tuple:
-        self.cls()
-        return self.inputs
-
-    def grad_mask(self, args: tuple) -> int:
-        """Bit k set when differentiable input k requires grad; 0 when none does."""
-        mask, bit = 0, 1
-        for index in self.inputs:
-            value = args[index]
-            if isinstance(value, TensorBase):
-                meta = value._autograd
-                if meta is not None and meta.requires_grad:
-                    mask |= bit
-            elif isinstance(value, (list, tuple)) and requires_grad(value):
-                mask |= bit
-            bit <<= 1
-        return mask
-
-    # Note [Recording plans]
-    #     What a call saves depends only on which of its differentiable inputs require
-    #     grad: the formulas of those inputs name what they read (saving more would
-    #     keep tensors alive, and fail on their later in-place writes). So the names
-    #     are sorted out once per operator and combination (`plan`): which arguments
-    #     to save, which input facts (`self_sym_sizes`) to read, which outputs to keep.
-    #     A call then only walks its plan.
-    def plan(self, mask: int) -> "_Plan":
-        found = self._plans.get(mask)
-        if found is None:
-            cls = self.cls()
-            needed = set()
-            for k, formula in enumerate(cls.formulas):
-                if mask >> k & 1:
-                    needed.update(formula.names)
-            found = self._plans[mask] = _Plan(self, frozenset(needed & cls.saved_names))
-        return found
-
-    def make_node(self, args: tuple, saved: dict, edges: tuple):
-        cls = self.node_class
-        for i in self.numbers:                 # a number operand may rename the node
-            if isinstance(args[i], (bool, int, float, complex)):
-                numbers = tuple(self.schema.arguments[i].name for i in self.numbers
-                                if isinstance(args[i], (bool, int, float, complex)))
-                cls = named_for_call(cls, self.declaration, numbers)
-                break
-        if not self.lists:
-            return cls(edges, saved, self.spans)
-        spans = tuple(len(args[i]) if isinstance(args[i], (list, tuple)) else None
-                      for i in self.inputs)
-        return cls(edges, saved, spans)
-
-    def edges(self, args: tuple) -> tuple:
-        if not self.lists:
-            return tuple([_edge(args[index]) for index in self.inputs])
-        found = []
-        for index in self.inputs:
-            value = args[index]
-            if isinstance(value, (list, tuple)):
-                found.extend(_edge(v) for v in value)
-            else:
-                found.append(_edge(value))
-        return tuple(found)
-
-
-class _Plan:
-    """What a call saves, for one combination of inputs requiring grad (Note [Recording
-    plans]): (name, position, schema argument) of the arguments, (name, position,
-    reader) of the input facts, (name, output index) of the outputs, and the names of
-    all of them."""
-
-    __slots__ = ("needed", "arguments", "facts", "outputs")
-
-    def __init__(self, recording: _Recording, needed: frozenset) -> None:
-        self.needed = needed
-        names = recording.node_class.output_names
-        self.outputs = tuple((name, _output_index(names, name)) for name in sorted(needed)
-                             if name in names)
-        arguments, facts = [], []
-        for name in sorted(needed):
-            index = recording.positions.get(name)
-            if index is not None:
-                arguments.append((name, index, recording.schema.arguments[index]))
-                continue
-            for fact, read in INPUT_FACTS.items():
-                owner = recording.positions.get(name[:-len(fact) - 1]) \
-                    if name.endswith("_" + fact) else None
-                if owner is not None:
-                    facts.append((name, owner, read))
-                    break
-        self.arguments = tuple(arguments)
-        self.facts = tuple(facts)
-
-    def save(self, args: tuple, skip: tuple = ()) -> dict:
-        saved = {}
-        for name, index, argument in self.arguments:
-            if name not in skip:
-                value = args[index]
-                saved[name] = SavedTensor(value) if isinstance(value, TensorBase) \
-                    else _save(value, argument)
-        for name, owner, read in self.facts:
-            saved[name] = read(args[owner])
-        return saved
-
-
-_NO_EDGE = (None, 0)
-
-
-def _edge(value) -> tuple:
-    if isinstance(value, TensorBase):
-        meta = value._autograd
-        if meta is None:
-            return _NO_EDGE
-        if meta.grad_fn is not None and value._base is None:     # the common case, inline
-            return (meta.grad_fn, meta.output_nr)
-        return gradient_edge(value)
-    return _NO_EDGE
-
-
-def _save(value, argument):
-    """A tensor as a SavedTensor; a number standing for a tensor as a saved 0-dim tensor
-    (torch's wrapped number is a SavedVariable too: released after backward, so a second
-    backward through ``x * 2`` raises); anything else as it is."""
-    if isinstance(value, TensorBase):
-        return SavedTensor(value)
-    if _is_wrapped_number(value, argument):
-        return SavedTensor(wrapped_number(value))
-    if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
-        return [None if v is None else SavedTensor(v) for v in value]    # Tensor?[] has Nones
-    return value
-
-
-def _is_wrapped_number(value, argument) -> bool:
-    return argument.type.base == "Tensor" and isinstance(value, (bool, int, float, complex))
-
-
-def wrapped_number(value) -> TensorBase:
-    """A number standing for a tensor, as the 0-dim tensor torch makes of it: int64 (bools
-    too: formulas do arithmetic on it, which bool tensors refuse), or of double precision,
-    as torch's wrapped numbers (a float32 0.8 would put a 1e-8 error into every float64
-    gradient; 0-dim, it does not promote the gradient); an int beyond int64 is uint64, as
-    in torch's Scalar, and one beyond that is refused with torch's OverflowError. Made
-    directly over a NumPy scalar array: this runs for every recorded call with a number
-    operand (``x ** 2``)."""
-    if isinstance(value, complex):
-        dtype = dtypes.complex128
-    elif isinstance(value, float):
-        dtype = dtypes.float64
-    else:
-        value = int(value)
-        dtype = dtypes.int64
-        if not -2 ** 63 <= value < 2 ** 63:
-            scalar_dtype(value)                 # beyond uint64: torch's OverflowError
-            dtype = dtypes.uint64
-    return _flagged(wrap_array(np.array(value, dtype._np), dtype))
-
-
-def _flagged(wrapped: TensorBase) -> TensorBase:
-    wrapped._wrapped_number = True           # torch's flag: a number, not a tensor
-    return wrapped
-
-
-def _attach(node, result, saved: dict, outputs_read: tuple = ()) -> None:
-    """Make `node` the grad_fn of the differentiable outputs; save the outputs its
-    formulas read (`outputs_read`: (name, output index), a plan's `outputs`)."""
-    if isinstance(result, (tuple, list)):   # (return_types are tuples too)
-        outputs = list(result)
-        node._input_metadata = [None if t is None else InputMetadata(t) for t in outputs]
-    else:                                     # one result (never None): no list comprehension
-        outputs = [result]
-        node._input_metadata = [InputMetadata(result)]
-    if _state.enabled:                        # anomaly mode
-        record_stack(node)
-    differentiable = getattr(node, "differentiable_outputs", None)
-    for index, tensor in enumerate(outputs):
-        if tensor is None:                    # an undefined result (output_mask)
-            continue
-        if differentiable is not None and not differentiable[index]:
-            continue
-        if not (tensor._dtype.is_floating_point or tensor._dtype.is_complex):
-            continue
-        meta = tensor._autograd_meta()
-        meta.grad_fn = node
-        meta.output_nr = index
-        meta.requires_grad = True
-        tensor._keys |= AUTOGRAD
-        if tensor._base is not None:          # a view: its grad_fn holds for this version
-            meta.attr_version = tensor._version
-    for name, index in outputs_read:
-        saved[name] = SavedTensor(outputs[index], is_output=True, output_nr=index)
-
-
-def _output_index(names: tuple, name: str) -> int:
-    """Outputs are named ('result', its schema name) or ('result0', name0, 'result1', ...)."""
-    if names[0] == "result":
-        return 0
-    position = names.index(name)        # an output may itself be named "result"
-    return sum(1 for n in names[:position + 1] if n[6:].isdigit() and n[:6] == "result") - 1
-
-
-# Operators with formulas whose result may legitimately leave the differentiable
-# dtypes: casts, whose integer results simply do not require grad.
-_CASTS = frozenset({"_to_copy"})
-
-
-def _check_differentiable_dtype(declaration, result) -> None:
-    """A formula's single result must be floating point or complex (torch refuses
-    `x.sum(dtype=torch.long)` on an `x` that requires grad)."""
-    if isinstance(result, TensorBase) and declaration.name not in _CASTS \
-            and not (result._dtype.is_floating_point or result._dtype.is_complex):
-        from ..c10.dtype import scalar_type_name
-        raise RuntimeError(f"Autograd not support dtype: {scalar_type_name(result._dtype)}")
-
-
 # ----------------------------------------------------------------------------------
 # Forward AD: tangents of dual inputs give the result's tangent (forward_ad.py)
 # ----------------------------------------------------------------------------------
@@ -352,7 +95,7 @@ def _detached(value, argument):
         return value.detach()
     if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBase) for v in value):
         return [None if v is None else v.detach() for v in value]
-    return wrapped_number(value) if _is_wrapped_number(value, argument) else value
+    return wrapped_number(value) if is_wrapped_number(value, argument) else value
 
 
 def _output_tangents(recording, args: tuple, tangents: dict, result) -> None:
@@ -371,7 +114,7 @@ def _output_tangents(recording, args: tuple, tangents: dict, result) -> None:
 def _forward_ad_kernel(declaration, overload):
     """The ForwardAD key's kernel: with grad mode on, the Autograd kernel below computes
     tangents as it records; under no_grad (Autograd excluded) this one does."""
-    recording = _Recording(declaration, overload)
+    recording = Recording(declaration, overload)
     inplace = overload._schema.kind is SchemaKind.inplace
 
     def run_forward_ad(op, keys_below, args):
@@ -397,7 +140,7 @@ def _set_output_tangent(recording, values: dict, tangents: dict, result) -> None
     outputs = list(result) if isinstance(result, (tuple, list)) else [result]
     cls = recording.cls()
     for name in cls.output_names:
-        values[name] = outputs[_output_index(cls.output_names, name)].detach()
+        values[name] = outputs[output_index(cls.output_names, name)].detach()
     found = forward_ad.jvp(cls, values, tangents, [o.detach() for o in outputs])
     for output, tangent in zip(outputs, found):
         if not (output._dtype.is_floating_point or output._dtype.is_complex):
@@ -419,7 +162,7 @@ def _save_output_tangents(saved: dict, outputs_read: tuple, result) -> None:
 
 
 def _functional_kernel(declaration, overload):
-    recording = _Recording(declaration, overload)
+    recording = Recording(declaration, overload)
 
     def run_autograd(op, keys_below, args):
         if recording.node_class is None:
@@ -429,33 +172,27 @@ def _functional_kernel(declaration, overload):
                 raise RuntimeError(f"The function '{op._schema.name}' is not differentiable "
                                    f"with respect to argument '{name}'. This input cannot have "
                                    f"requires_grad True.")
-        mask = recording.grad_mask(args)
-        tangents = _dual_inputs(recording, args)
-        if not mask and tangents is None:
+        prepared = recording.prepare(args)
+        tangents = _dual_inputs(recording, args) if _dual_levels else None
+        if prepared is None and tangents is None:
             return op.redispatch(keys_below, args)
-        if mask:
-            plan = recording.plan(mask)
-            saved = plan.save(args)
-            edges = recording.edges(args)
         result = op.redispatch(keys_below, args)
         for arg in args:
             if result is arg:                    # handed an input back: nothing happened
                 return result
-        if mask:
-            _check_differentiable_dtype(declaration, result)
-            node = recording.make_node(args, saved, edges)
-            _attach(node, result, saved, plan.outputs)
+        if prepared is not None:
+            recording.finish(prepared, args, result)
         if tangents is not None:
             _output_tangents(recording, args, tangents, result)
-            if mask and plan.outputs:
-                _save_output_tangents(saved, plan.outputs, result)
+            if prepared is not None and prepared[0].outputs:
+                _save_output_tangents(prepared[1], prepared[0].outputs, result)
         return result
     run_autograd.__qualname__ = f"{declaration.name} (autograd: record, then run below)"
     return run_autograd
 
 
 def _inplace_kernel(declaration, overload):
-    recording = _Recording(declaration, overload)
+    recording = Recording(declaration, overload)
 
     def run_autograd(op, keys_below, args):
         self = args[0]
@@ -487,7 +224,7 @@ def _inplace_kernel(declaration, overload):
         old = (old.grad_fn, old.output_nr) if old is not None and old.retains_grad else None
         result = op.redispatch(keys_below, args)
         node = recording.make_node(args, saved, edges)
-        _attach(node, result, saved, plan.outputs)
+        attach(node, result, saved, plan.outputs)
         if through_view:
             rebase_history(self, node, base_edge)
         if old is not None:                            # (a view's moved as it regenerated)
@@ -535,7 +272,7 @@ def _not_implemented_kernel(declaration, overload):
 def record_not_implemented(name: str, inputs: list, result) -> None:
     """Make `result` the output of a NotImplemented node with an edge per input: it
     requires grad as torch's would, and backward through it raises torch's error."""
-    _attach(NotImplementedNode(tuple(_edge(t) for t in inputs), name), result, {})
+    attach(NotImplementedNode(tuple(edge_of(t) for t in inputs), name), result, {})
 
 
 def _clone_below_autograd(tensor):

@@ -49,10 +49,11 @@ class SavedTensor:
                 "created in inference mode in computation tracked by autograd. To work around "
                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
-        self.version = tensor._version
+        vc = tensor._vc                       # (`tensor._version`, read without a frame)
+        self.version = 0 if vc is None else vc.value
         # an output autograd does not differentiate (native_layer_norm's mean) is saved
         # as a plain tensor: unpacking must not attach it to the node
-        is_output = is_output and tensor.requires_grad
+        is_output = is_output and tensor._autograd is not None and tensor._autograd.requires_grad
         self.is_output = is_output
         self.output_nr = output_nr
         self.released = False
@@ -72,7 +73,8 @@ class SavedTensor:
         if self.unpack_hook is not None:
             return self.unpack_hook(self.packed)
         tensor = self.data
-        if tensor._version != self.version:
+        vc = tensor._vc                       # (never an inference tensor: see __init__)
+        if (0 if vc is None else vc.value) != self.version:
             raise RuntimeError(self._modified_message(tensor, node))
         if self.is_output:                    # reattach: gradients through it reach `node`
             alias = make_view(tensor, (tensor._size, tensor._stride, tensor._offset), None)

@@ -137,3 +137,35 @@ def test_a_training_step_is_the_same_without_fast_paths():
             [p.grad.clone() for p in net.parameters()]
     for fast, general in zip(step(True), step(False), strict=True):
         assert fast.numpy().tobytes() == general.numpy().tobytes()
+
+
+def test_later_gradients_summed_without_the_dispatcher_are_the_add_operators():
+    gen = torch.Generator().manual_seed(0)
+    for dtype in (torch.float32, torch.float64):
+        x = torch.randn(50, generator=gen, dtype=dtype, requires_grad=True)
+        w1, w2 = torch.randn(50, generator=gen, dtype=dtype), torch.randn(50, generator=gen,
+                                                                          dtype=dtype)
+        (x * w1).sum().backward()
+        first, version = x.grad, x.grad._version
+        (x * w2).sum().backward()
+        assert x.grad is first and first._version == version + 1
+        assert first.numpy().tobytes() == torch.add(w1, w2).numpy().tobytes()
+
+
+def test_a_dispatch_mode_sees_the_gradient_summed_into_grad():
+    from glasstorch.utils._python_dispatch import TorchDispatchMode
+
+    class Seen(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.names = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.names.append(func)
+            return func(*args, **(kwargs or {}))
+    x = leaf([1.0, 2.0])
+    (x * 2).sum().backward()
+    loss = (x * 3).sum()
+    with Seen() as seen:
+        loss.backward()
+    assert torch.ops.aten.add_.Tensor in seen.names and x.grad.tolist() == [5.0, 5.0]

@@ -1,0 +1,121 @@
+"""The common paths of recording and of the engine (Note [One frame to record a call] in
+autograd/recording_plan.py, Note [The engine's common path] in autograd/engine.py) against
+torch: the graphs they record, the gradients they deliver, the errors they raise.
+"""
+import pytest
+
+import glasstorch as gt
+
+torch = pytest.importorskip("torch")
+
+
+def _graph(tensor) -> list:
+    """The node names of the graph behind `tensor`, depth first, edges as (name, nr)."""
+    found, stack, seen = [], [tensor.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        edges = [(None if e[0] is None else e[0].name(), e[1]) for e in node.next_functions]
+        found.append((node.name(), edges))
+        stack.extend(e[0] for e in node.next_functions)
+    return found
+
+
+def _leaves(lib):
+    x = lib.tensor([1.0, -2.0, 3.0], dtype=lib.float64, requires_grad=True)
+    y = lib.tensor([0.5, 4.0, -1.0], dtype=lib.float64, requires_grad=True)
+    return x, y
+
+
+PROGRAMS = {
+    "leaves": lambda lib, x, y: x * y,
+    "leaf and constant": lambda lib, x, y: x * lib.tensor([2.0, 3.0, 4.0], dtype=lib.float64),
+    "number operands": lambda lib, x, y: (x + 2) * (y * 3) / 4,
+    "non-leaf inputs": lambda lib, x, y: (x.exp() * y.sin()).sum(),
+    "view inputs": lambda lib, x, y: x[1:] * y[:2],
+    "saved output": lambda lib, x, y: (x * y).exp().tanh(),
+    "one input used twice": lambda lib, x, y: x * x + x,
+    "several results": lambda lib, x, y: x.max(0)[0] + y.sort()[0].sum(),
+    "several differentiable results": lambda lib, x, y: lib.var_mean(x * y, 0)[0] * 2
+    + lib.var_mean(x * y, 0)[1],
+}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_recorded_graphs_and_gradients_are_torchs(name):
+    results = []
+    for lib in (gt, torch):
+        x, y = _leaves(lib)
+        out = PROGRAMS[name](lib, x, y)
+        graph = _graph(out)
+        out.sum().backward()
+        grads = [None if t.grad is None else t.grad.numpy() for t in (x, y)]
+        results.append((graph, grads, out.detach().numpy()))
+    (graph, grads, values), (torch_graph, torch_grads, torch_values) = results
+    assert graph == torch_graph
+    numpy = pytest.importorskip("numpy")
+    numpy.testing.assert_allclose(values, torch_values, rtol=1e-12)
+    for grad, torch_grad in zip(grads, torch_grads):
+        assert (grad is None) == (torch_grad is None)
+        if grad is not None:
+            numpy.testing.assert_allclose(grad, torch_grad, rtol=1e-12)
+
+
+def test_an_integer_result_of_a_differentiable_input_is_refused_as_torch_does():
+    for lib in (gt, torch):
+        x, _ = _leaves(lib)
+        with pytest.raises(RuntimeError, match="Autograd not support dtype: Long"):
+            x.sum(dtype=lib.long)
+
+
+def test_gradients_are_fitted_to_the_inputs_shape_and_dtype():
+    found = []
+    for lib in (gt, torch):
+        x = lib.tensor([[1.0], [2.0]], requires_grad=True)          # broadcast in (2, 3)
+        w = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        out = (x * w.float()) * lib.ones(2, 3)
+        out.sum().backward()
+        found.append((x.grad.tolist(), x.grad.dtype is lib.float32,
+                      w.grad.tolist(), w.grad.dtype is lib.float64))
+    assert found[0] == found[1]
+
+
+def _misbehaving_function(lib, grads):
+    class Misbehaving(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grads(lib, grad)
+    return Misbehaving
+
+
+@pytest.mark.parametrize("grads", [
+    lambda lib, grad: (grad, grad),                              # one gradient too many
+    lambda lib, grad: lib.ones(4),                               # a shape that cannot fit
+])
+def test_a_node_returning_unfitting_gradients_fails_as_in_torch(grads):
+    messages = []
+    for lib in (gt, torch):
+        x, _ = _leaves(lib)
+        out = _misbehaving_function(lib, grads).apply(x * 1)
+        with pytest.raises(RuntimeError) as caught:
+            out.sum().backward()
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+
+
+def test_a_hooked_node_amid_common_ones_runs_its_hooks_once():
+    for lib in (gt, torch):
+        x, y = _leaves(lib)
+        seen = []
+        middle = x * y
+        middle.register_hook(lambda g: seen.append(g.tolist()) or g * 2)
+        middle.grad_fn.register_hook(lambda inputs, outputs: seen.append("post"))
+        (middle.exp() * 0 + middle).sum().backward()
+        assert seen == [[1.0, 1.0, 1.0], "post"]
+        assert x.grad.tolist() == [1.0, 8.0, -2.0]
