@@ -30,8 +30,8 @@ GLASSTORCH = {
     "autograd", "autograd._torch_function", "autograd.anomaly_mode", "autograd.creation_meta",
     "autograd.engine", "autograd.formulas", "autograd.forward_ad", "autograd.grad_mode",
     "autograd.gradcheck", "autograd.gradients", "autograd.graph", "autograd.graph_task",
-    "autograd.inference_mode", "autograd.recording", "autograd.saved",
-    "autograd.saved_mutation", "autograd.variable", "autograd.views",
+    "autograd.inference_mode", "autograd.recording", "autograd.recording_plan",
+    "autograd.saved", "autograd.saved_mutation", "autograd.variable", "autograd.views",
 }
 # other modules glasstorch itself brings in, beyond those NumPy and ml_dtypes load
 # (`dataclasses`, `traceback`, `inspect`'s friends are left out on purpose: see Note
