@@ -30,13 +30,16 @@ _aten = ops.aten
 # dunder -> (aten overload, how the operands are passed):
 #   "plain":      op(self, other, *defaults)
 #   "swapped":    op(other, self, *defaults)          reflected forms
+#   "commuted":   op(self, other, *defaults)          reflected forms of commutative
+#                 operators, which torch computes with the tensor first (`2 * a` is
+#                 `a.mul(2)`: its node's edges are a's, then the number's)
 #   "reciprocal": mul(reciprocal(self), other)        `2 / a`, as torch computes it
 BINARY = {
-    "__add__": ("add.Tensor", "plain"), "__radd__": ("add.Tensor", "swapped"),
+    "__add__": ("add.Tensor", "plain"), "__radd__": ("add.Tensor", "commuted"),
     "__iadd__": ("add_.Tensor", "plain"),
     "__sub__": ("sub.Tensor", "plain"), "__rsub__": ("sub.Tensor", "swapped"),
     "__isub__": ("sub_.Tensor", "plain"),
-    "__mul__": ("mul.Tensor", "plain"), "__rmul__": ("mul.Tensor", "swapped"),
+    "__mul__": ("mul.Tensor", "plain"), "__rmul__": ("mul.Tensor", "commuted"),
     "__imul__": ("mul_.Tensor", "plain"),
     "__truediv__": ("div.Tensor", "plain"), "__rtruediv__": ("reciprocal", "reciprocal"),
     "__itruediv__": ("div_.Tensor", "plain"),
@@ -48,11 +51,11 @@ BINARY = {
     "__imod__": ("remainder_.Tensor", "plain"),
     "__pow__": ("pow.Tensor_Tensor", "plain"), "__rpow__": ("pow.Tensor_Tensor", "swapped"),
     "__ipow__": ("pow_.Tensor_Tensor", "plain"),
-    "__and__": ("bitwise_and.Tensor", "plain"), "__rand__": ("bitwise_and.Tensor", "swapped"),
+    "__and__": ("bitwise_and.Tensor", "plain"), "__rand__": ("bitwise_and.Tensor", "commuted"),
     "__iand__": ("bitwise_and_.Tensor", "plain"),
-    "__or__": ("bitwise_or.Tensor", "plain"), "__ror__": ("bitwise_or.Tensor", "swapped"),
+    "__or__": ("bitwise_or.Tensor", "plain"), "__ror__": ("bitwise_or.Tensor", "commuted"),
     "__ior__": ("bitwise_or_.Tensor", "plain"),
-    "__xor__": ("bitwise_xor.Tensor", "plain"), "__rxor__": ("bitwise_xor.Tensor", "swapped"),
+    "__xor__": ("bitwise_xor.Tensor", "plain"), "__rxor__": ("bitwise_xor.Tensor", "commuted"),
     "__ixor__": ("bitwise_xor_.Tensor", "plain"),
     "__lshift__": ("bitwise_left_shift.Tensor", "plain"),
     "__rlshift__": ("bitwise_left_shift.Tensor", "swapped"),
@@ -65,6 +68,10 @@ BINARY = {
     "__gt__": ("gt.Tensor", "plain"), "__ge__": ("ge.Tensor", "plain"),
     "__matmul__": ("matmul", "plain"), "__rmatmul__": ("matmul", "swapped"),
 }
+# reflected forms whose number operand torch passes to a Scalar overload, with the tensor
+# first: `2 - a` is rsub.Scalar(a, 2), a node with one edge (a's)
+NUMBER_FORMS = {"__rsub__": "rsub.Scalar"}
+_NUMBERS = (bool, int, float, complex, numbers.Number)
 UNARY = {"__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
          "__invert__": "bitwise_not"}
 
@@ -130,13 +137,28 @@ def _binary(dunder: str, qualified: str, order: str):
                 return NotImplemented
             return call(other, self, *extra) if swapped else call(self, other, *extra)
         return method
-    if order == "swapped" and dunder in ("__rsub__",) + tuple(_C_REFLECTED):
+    if order == "commuted":
         def method(self, other):
             if not isinstance(self, TensorBase):
                 return _refuse_foreign_self(dunder, self)
             if other is None:
                 return NotImplemented
             try:
+                return call(self, other, *extra)
+            except TypeError:
+                return NotImplemented
+    elif order == "swapped" and dunder in NUMBER_FORMS:
+        number_form = _overload(NUMBER_FORMS[dunder])
+        with_number, number_extra = number_form.call, _defaults_after_operands(number_form)
+
+        def method(self, other):
+            if not isinstance(self, TensorBase):
+                return _refuse_foreign_self(dunder, self)
+            if other is None:
+                return NotImplemented
+            try:
+                if isinstance(other, _NUMBERS):
+                    return with_number(self, other, *number_extra)
                 return call(other, self, *extra)
             except TypeError:
                 return NotImplemented

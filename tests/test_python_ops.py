@@ -94,7 +94,9 @@ def _pairs():
 @pytest.mark.parametrize("symbol", BINARY)
 def test_operator_is_its_function(symbol):
     """``a op b`` gives what ``torch.<function>(a, b)`` gives, ``b op a`` what the
-    function gives with the operands swapped (division: reciprocal times)."""
+    function gives with the operands swapped (division: reciprocal times; commutative
+    operators: the tensor first, as torch's C methods compute them, which differs where
+    complex infinities meet)."""
     function = getattr(gt, FUNCTIONS[symbol])
     for a, b, label in _pairs():
         assert_same(outcome(lambda: BINARY[symbol](a, b)), outcome(lambda: function(a, b)),
@@ -103,6 +105,8 @@ def test_operator_is_its_function(symbol):
             continue
         if symbol == "/":
             expected = outcome(lambda: gt.mul(a.reciprocal(), b))
+        elif symbol in ("+", "*", "&", "|", "^"):
+            expected = outcome(lambda: function(a, b))
         elif symbol in ("<", "<=", ">", ">=", "==", "!="):   # Python reflects comparisons
             reflected = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(symbol, symbol)
             expected = outcome(lambda: getattr(gt, FUNCTIONS[reflected])(a, b))
@@ -377,3 +381,28 @@ def test_reflected_operators_called_with_a_foreign_self():
     with pytest.raises(AttributeError, match="'int' object has no attribute 'reciprocal'"):
         gt.Tensor.__rdiv__(2, t)
     assert (2 + t).tolist() == [3.0, 3.0] and (2 / t).tolist() == [2.0, 2.0]
+
+
+@pytest.mark.parametrize("expression", ["2 * y", "2 + y", "2 - y", "2.5 - y", "y - 2",
+                                        "(2 + 1j) - y", "2 / y"])
+def test_reflected_operators_record_torchs_nodes_and_edges(expression):
+    """`2 * y` is y.mul(2) and `2 - y` is rsub.Scalar(y, 2) in torch: the node's edges
+    come in that order (a number has no edge, or a None one)."""
+    torch = pytest.importorskip("torch")
+
+    def graph(module):
+        y = module.ones(3, dtype=module.float64, requires_grad=True)
+        node = eval(expression, {"y": y})
+        return type(node.grad_fn).__name__, [
+            None if f is None else type(f).__name__ for f, _ in node.grad_fn.next_functions]
+    assert graph(gt) == graph(torch)
+
+
+def test_reflected_commutative_operators_compute_tensor_first_as_torch():
+    """`1j + t` is t.add(1j) in torch: where complex infinities meet, operand order shows."""
+    torch = pytest.importorskip("torch")
+    values = [0.1, float("inf"), -float("inf")]
+    for expression in ("1j + t", "(1 + 1j) * t"):
+        mine = eval(expression, {"t": gt.tensor(values, dtype=gt.float64)})
+        theirs = eval(expression, {"t": torch.tensor(values, dtype=torch.float64)})
+        np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
