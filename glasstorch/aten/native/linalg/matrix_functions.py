@@ -24,7 +24,7 @@ from .lapack import (castable_out, check_castable_out, check_floating, check_ker
                      contiguous_strides, real_dtype, scipy_linalg)
 from .eigh import linalg_eigvalsh
 from .solve import linalg_inv, linalg_solve
-from .svd import linalg_svd, linalg_svdvals
+from .svd import linalg_svd, linalg_svdvals, unused
 
 _DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
@@ -324,21 +324,29 @@ def _lstsq_each(A: np.ndarray, B: np.ndarray, rcond, driver: str, out) -> None:
 
 
 @derivative_helper
-def lstsq_backward(grad, self, b, grad_input_mask):
-    """Through the pseudo-inverse, as torch's: ``X = A^+ B``."""
+def lstsq_backward(grad, grad_residuals, self, b, solution, residuals, grad_input_mask):
+    """Through the pseudo-inverse, as torch's: ``X = A^+ B``; plus, where the residuals
+    ``r_j = |B_j - A X_j|^2`` were computed and used, their gradient (X is optimal, so
+    only their explicit dependence on A and B counts)."""
     vector = b.dim() == self.dim() - 1
     gX = grad.unsqueeze(-1) if vector else grad
     B = b.unsqueeze(-1) if vector else b
     pinvA = linalg_pinv.call(self, None, None, False)
     gA = pinv_backward(gX.matmul(B.mH), pinvA, self) if grad_input_mask[0] else None
     gB = pinvA.mH.matmul(gX) if grad_input_mask[1] else None
+    if residuals.numel() and not unused(grad_residuals):
+        X = solution.unsqueeze(-1) if vector else solution
+        weighted = (B - self.matmul(X)) * grad_residuals.unsqueeze(-2).mul(2)
+        gA = gA - weighted.matmul(X.mH) if gA is not None else None
+        gB = gB + weighted if gB is not None else None
     return gA, (gB.squeeze(-1) if vector and gB is not None else gB)
 
 
 @op("linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> "
     "(Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)",
     meta=_lstsq_meta, out=True, python_module="linalg",
-    grad={"self, b": "lstsq_backward(grads[0], self, b, grad_input_mask)",
+    grad={"self, b": "lstsq_backward(grads[0], grads[1], self, b, solution, residuals, "
+                     "grad_input_mask)",
           "output_differentiability": (True, True, False, False)})
 def linalg_lstsq(self, b, rcond, driver, *, out):
     """The least-squares solution of ``A X = B`` (any driver name torch takes: 'gels'
@@ -376,11 +384,12 @@ def linalg_vander(x, N=None):
                 [1., 2., 4.],
                 [1., 3., 9.]])
     """
-    if x.dim() < 1:
+    if x.dim() == 0 and N is None:
         raise RuntimeError("N must be greater than 1.")
     N = x.shape[-1] if N is None else N
     if N <= 1:
         raise RuntimeError("N must be greater than 1.")
+    x = x.reshape(1) if x.dim() == 0 else x        # a number is a one-point grid
     ones = at.ones_like(x).unsqueeze(-1)
     powers = x.unsqueeze(-1).expand(tuple(x.shape) + (N - 1,)).cumprod(-1)
     return at.cat([ones.to(powers.dtype), powers], -1)

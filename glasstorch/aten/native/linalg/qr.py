@@ -241,6 +241,19 @@ def orgqr(self, input2, out=None):
                         "torch.linalg.householder_product")
 
 
+def _check_ormqr(input, tau, other, left: bool) -> None:
+    """torch's refusals, in its order: ranks, then the sizes the product needs."""
+    for name, t in (("input", input), ("other", other)):
+        if t.dim() < 2:
+            raise RuntimeError(f"torch.ormqr: {name} must have at least 2 dimensions.")
+    axis = -2 if left else -1
+    if other.shape[axis] != input.shape[-2]:
+        raise RuntimeError(f"torch.ormqr: other.shape[{axis}] must be equal to input.shape[-2]")
+    if tau.dim() < 1 or tau.shape[-1] != min(other.shape[axis], input.shape[-1]):
+        raise RuntimeError(f"torch.ormqr: tau.shape[-1] must be equal to "
+                           f"min(other.shape[{axis}], input.shape[-1])")
+
+
 @composite("ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, "
            "bool transpose=False) -> Tensor", method=True, out=True)
 def ormqr(self, input2, input3, left=True, transpose=False, out=None):
@@ -255,13 +268,8 @@ def ormqr(self, input2, input3, left=True, transpose=False, out=None):
                 [-0.8000,  0.6000]])
     """
     C = input3
-    if self.dim() < 2 or C.dim() < 2:
-        raise RuntimeError("torch.ormqr: input must have at least 2 dimensions.")
-    rows = C.shape[-2] if left else C.shape[-1]
-    if rows != self.shape[-2]:
-        axis = "other.shape[-2]" if left else "other.shape[-1]"
-        raise RuntimeError(f"torch.ormqr: {axis} must be equal to input.shape[-2]")
-    k = input2.shape[-1]
+    _check_ormqr(self, input2, C, left)
+    k = input2.shape[-1] if C.numel() else 0          # nothing to reflect: no gradient
     order = range(k) if transpose == left else reversed(range(k))
     for i in order:
         C = _apply(C, _reflector(self, i), input2[..., i], left, transpose)
