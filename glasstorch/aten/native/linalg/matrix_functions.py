@@ -212,11 +212,21 @@ def linalg_pinv_float(self, atol=None, rtol=None, hermitian=False):
     return linalg_pinv.call(self, as_tensor(atol), as_tensor(rtol), hermitian)
 
 
+@composite("linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> "
+           "Tensor", python_module="linalg", out=True, out_overload="out_rcond_tensor")
+def linalg_pinv_rcond_tensor(self, rcond, hermitian=False, out=None):
+    """linalg.pinv with `rcond`, the relative tolerance's older name, as a tensor."""
+    zero = at.zeros((), dtype=real_dtype(self.dtype), device=self.device)
+    return castable_out(linalg_pinv.call(self, zero, rcond, hermitian), out,
+                        ops.aten.linalg_pinv.out_rcond_tensor, "linalg.pinv")
+
+
 @composite("linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor",
-           python_module="linalg")
-def linalg_pinv_rcond(self, rcond, hermitian=False):
+           python_module="linalg", out=True)
+def linalg_pinv_rcond(self, rcond, hermitian=False, out=None):
     """linalg.pinv with `rcond`, the relative tolerance's older name."""
-    return linalg_pinv_float(self, atol=0.0, rtol=rcond, hermitian=hermitian)
+    return castable_out(linalg_pinv_float(self, atol=0.0, rtol=rcond, hermitian=hermitian),
+                        out, ops.aten.linalg_pinv.out, "linalg.pinv")
 
 
 @composite("pinverse(Tensor self, float rcond=1e-15) -> Tensor", method=True)
@@ -252,6 +262,23 @@ def linalg_matrix_rank(self, atol=None, rtol=None, hermitian=False):
         tensor(1)
     """
     return _rank(self, atol, rtol, hermitian)
+
+
+@composite("linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> "
+           "Tensor", python_module="linalg", out=True, out_overload="out_tol_tensor")
+def linalg_matrix_rank_tol_tensor(input, tol, hermitian=False, out=None):
+    """linalg.matrix_rank with `tol`, an absolute tolerance (atol's older name), as a
+    tensor."""
+    return castable_out(_rank(input, tol, 0.0, hermitian), out,
+                        ops.aten.linalg_matrix_rank.out_tol_tensor, "linalg.matrix_rank")
+
+
+@composite("linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor",
+           python_module="linalg", out=True)
+def linalg_matrix_rank_tol(self, tol, hermitian=False, out=None):
+    """linalg.matrix_rank with `tol`, an absolute tolerance (atol's older name)."""
+    return castable_out(_rank(self, tol, 0.0, hermitian), out, ops.aten.linalg_matrix_rank.out,
+                        "linalg.matrix_rank")
 
 
 def _rank(self, atol, rtol, hermitian: bool):

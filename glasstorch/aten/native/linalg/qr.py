@@ -19,7 +19,7 @@ from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 from ..shape.shape import _warn_once
 from .lapack import (castable_out, check_floating, check_kernel_dtype, check_matrix,
-                     column_major_strides)
+                     column_major_strides, written_outs)
 from .triangular import linalg_solve_triangular
 
 _MODES = ("reduced", "complete", "r")
@@ -142,8 +142,9 @@ def _qr_meta_key(A, mode="reduced", out=None):
     return _qr_meta(A, mode, out, python_words=True)
 
 
-@composite("qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)", method=True)
-def qr(self, some=True):
+@composite("qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)", method=True, out=True,
+           out_overload="Q")
+def qr(self, some=True, Q=None, R=None):
     """The QR decomposition (`torch.linalg.qr`'s predecessor): reduced when `some`,
     complete otherwise.
 
@@ -154,7 +155,8 @@ def qr(self, some=True):
                 [ 0.0000,  0.4000]])
     """
     _warn_once(_QR_WARNING)
-    return linalg_qr.call(self, "reduced" if some else "complete")
+    return written_outs(linalg_qr.call(self, "reduced" if some else "complete"), (Q, R),
+                        ops.aten.qr.Q)
 
 
 _QR_WARNING = (
