@@ -270,7 +270,7 @@ def linalg_matrix_rank_tol_tensor(input, tol, hermitian=False, out=None):
     """linalg.matrix_rank with `tol`, an absolute tolerance (atol's older name), as a
     tensor."""
     return castable_out(_rank(input, tol, 0.0, hermitian), out,
-                        ops.aten.linalg_matrix_rank.out_tol_tensor, "linalg.matrix_rank")
+                        ops.aten.linalg_matrix_rank.out_tol_tensor, "torch.linalg.matrix_rank")
 
 
 @composite("linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor",
@@ -278,7 +278,7 @@ def linalg_matrix_rank_tol_tensor(input, tol, hermitian=False, out=None):
 def linalg_matrix_rank_tol(self, tol, hermitian=False, out=None):
     """linalg.matrix_rank with `tol`, an absolute tolerance (atol's older name)."""
     return castable_out(_rank(self, tol, 0.0, hermitian), out, ops.aten.linalg_matrix_rank.out,
-                        "linalg.matrix_rank")
+                        "torch.linalg.matrix_rank")
 
 
 def _rank(self, atol, rtol, hermitian: bool):
