@@ -197,7 +197,10 @@ def svd(self, some=True, compute_uv=True, U=None, S=None, V=None):
         >>> torch.svd(torch.tensor([[3., 0.], [0., -2.]])).S
         tensor([3., 2.])
     """
-    return written_outs(_svd_results(self, some, compute_uv), (U, S, V), ops.aten.svd.U)
+    results = _svd_results(self, some, compute_uv)
+    if V is not None and not compute_uv:     # torch's out= form writes these zeros row-major
+        results = results[:2] + (results[2].contiguous(),)
+    return written_outs(results, (U, S, V), ops.aten.svd.U)
 
 
 def _svd_results(self, some: bool, compute_uv: bool) -> tuple:
