@@ -94,7 +94,9 @@ OPS = [
                "float64's tolerance"))}),
     OpInfo("linalg_pinv.atol_rtol_float", variants=("linalg.pinv",), ref=_pinv,
            sample_inputs=lambda dtype: (SampleInput(a, **kw) for a in _rect(dtype)
-                                        for kw in ({}, {"rtol": 0.2})), dtypes=LINALG_DTYPES),
+                                        for kw in ({}, {"rtol": 0.2})), dtypes=LINALG_DTYPES,
+           out="linalg.pinv", marks={"test_out_matches_torch": (
+               pytest.mark.xfail(strict=True, reason="as linalg_pinv.atol_rtol_tensor's"))}),
     OpInfo("linalg_pinv", variants=("linalg.pinv",), ref=lambda a, rcond: _pinv(a, 0.0, rcond),
            sample_inputs=lambda dtype: (SampleInput(a, 0.1) for a in _rect(dtype)),
            dtypes=LINALG_DTYPES, out="linalg.pinv", marks={"test_out_matches_torch": (
@@ -111,11 +113,11 @@ OPS = [
     OpInfo("linalg_matrix_rank.atol_rtol_float", variants=("linalg.matrix_rank",),
            ref=lambda a, **kw: np.linalg.matrix_rank(wide(a)).astype(np.int64),
            sample_inputs=lambda dtype: (SampleInput(a) for a in _rect(dtype)),
-           dtypes=LINALG_DTYPES),
+           dtypes=LINALG_DTYPES, out="linalg.matrix_rank"),
     OpInfo("linalg_matrix_rank.atol_rtol_tensor", variants=("linalg.matrix_rank",),
            ref=lambda a, **kw: np.linalg.matrix_rank(wide(a), tol=0.5).astype(np.int64),
            sample_inputs=lambda dtype: (SampleInput(a, atol=gt.tensor(0.5)) for a in _rect(dtype)),
-           dtypes=LINALG_DTYPES),
+           dtypes=LINALG_DTYPES, out="linalg.matrix_rank"),
     OpInfo("linalg_matrix_rank", variants=("linalg.matrix_rank",),
            ref=lambda a, tol: np.linalg.matrix_rank(wide(a), tol=tol).astype(np.int64),
            sample_inputs=lambda dtype: (SampleInput(a, 0.5) for a in _rect(dtype)),

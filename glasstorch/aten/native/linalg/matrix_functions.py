@@ -205,11 +205,12 @@ def linalg_pinv(self, atol, rtol, hermitian, *, out):
 
 
 @composite("linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, "
-           "bool hermitian=False) -> Tensor", python_module="linalg")
-def linalg_pinv_float(self, atol=None, rtol=None, hermitian=False):
+           "bool hermitian=False) -> Tensor", python_module="linalg", out=True)
+def linalg_pinv_float(self, atol=None, rtol=None, hermitian=False, out=None):
     """linalg.pinv with number tolerances."""
     as_tensor = (lambda x: None if x is None else at.full((), x, dtype=real_dtype(self.dtype)))
-    return linalg_pinv.call(self, as_tensor(atol), as_tensor(rtol), hermitian)
+    return castable_out(linalg_pinv.call(self, as_tensor(atol), as_tensor(rtol), hermitian), out,
+                        ops.aten.linalg_pinv.atol_rtol_float_out, "linalg.pinv")
 
 
 @composite("linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> "
@@ -243,16 +244,20 @@ def pinverse(self, rcond=1e-15):
 
 
 @composite("linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, "
-           "Tensor? rtol=None, bool hermitian=False) -> Tensor", python_module="linalg")
-def linalg_matrix_rank_tensor(input, atol=None, rtol=None, hermitian=False):
+           "Tensor? rtol=None, bool hermitian=False) -> Tensor", python_module="linalg",
+           out=True)
+def linalg_matrix_rank_tensor(input, atol=None, rtol=None, hermitian=False, out=None):
     """linalg.matrix_rank with tolerances as tensors (one per matrix, broadcast); declared
     first, so that a 0-dim tolerance tensor stays a tensor (on meta too)."""
-    return _rank(input, atol, rtol, hermitian)
+    return castable_out(_rank(input, atol, rtol, hermitian), out,
+                        ops.aten.linalg_matrix_rank.atol_rtol_tensor_out,
+                        "torch.linalg.matrix_rank")
 
 
 @composite("linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, "
-           "float? rtol=None, bool hermitian=False) -> Tensor", python_module="linalg")
-def linalg_matrix_rank(self, atol=None, rtol=None, hermitian=False):
+           "float? rtol=None, bool hermitian=False) -> Tensor", python_module="linalg",
+           out=True)
+def linalg_matrix_rank(self, atol=None, rtol=None, hermitian=False, out=None):
     """The number of singular values (absolute eigenvalues if `hermitian`) above
     ``max(atol, rtol * S_max)``.
 
@@ -261,7 +266,9 @@ def linalg_matrix_rank(self, atol=None, rtol=None, hermitian=False):
         >>> torch.linalg.matrix_rank(torch.tensor([[1., 2.], [2., 4.]]))
         tensor(1)
     """
-    return _rank(self, atol, rtol, hermitian)
+    return castable_out(_rank(self, atol, rtol, hermitian), out,
+                        ops.aten.linalg_matrix_rank.atol_rtol_float_out,
+                        "torch.linalg.matrix_rank")
 
 
 @composite("linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> "

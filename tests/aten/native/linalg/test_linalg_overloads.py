@@ -83,7 +83,8 @@ def test_lu_solve_out():
     lambda lib, a: lib.linalg.matrix_rank(a, tol=0.01),
     lambda lib, a: lib.linalg.matrix_rank(a, 0.01, hermitian=True),
     lambda lib, a: lib.linalg.matrix_rank(a, lib.tensor([1e-5, 0.01])),
-    lambda lib, a: lib.linalg.matrix_rank(a, tol=lib.tensor(0.01), out=lib.empty(0, dtype=lib.int32)),
+    lambda lib, a: lib.linalg.matrix_rank(a, tol=lib.tensor(0.01),
+                                          out=lib.empty(0, dtype=lib.int32)),
     lambda lib, a: lib.linalg.matrix_rank(a, 0.01, out=lib.empty(0, dtype=lib.bool)),
     lambda lib, a: lib.linalg.pinv(a, lib.tensor(0.01)),
     lambda lib, a: lib.linalg.pinv(a, rcond=lib.tensor([0.01, 1e-9]), hermitian=True),
@@ -160,3 +161,19 @@ def test_norm_tangent_at_zero(ord, shape):
     theirs, mine = found
     _close(theirs if theirs is not None else torch.zeros(()),
            mine if mine is not None else gt.zeros(()))
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, a: lib.linalg.matrix_rank(a, atol=0.1, out=lib.empty(0, dtype=lib.int32)),
+    lambda lib, a: lib.linalg.matrix_rank(a, rtol=lib.tensor(0.1),
+                                          out=lib.empty(0, dtype=lib.int64)),
+    lambda lib, a: lib.linalg.pinv(a, atol=0.1, out=lib.empty(0, dtype=lib.float64)),
+    lambda lib, a: lib.linalg.pinv(a, rtol=0.1, out=lib.empty(0, dtype=lib.bool)),
+])
+def test_tolerance_keywords_with_out(call):
+    (theirs, error), (mine, mine_error) = _both(lambda lib: call(lib, lib.tensor(A)))
+    if error is not None:
+        assert type(mine_error) is type(error) and str(mine_error) == str(error)
+        return
+    assert mine.dtype == getattr(gt, str(theirs.dtype).removeprefix("torch."))
+    _close(theirs, mine, rtol=1e-9)
