@@ -5,7 +5,9 @@ autograd makes of them, on the same records (the ufuncs and the other operators)
 the samples torch's own gradient tests use: float64 on CPU. For each sample:
 
   * reverse mode: every float64 tensor among the input, the args and the kwargs becomes
-    a leaf that requires grad; both libraries run the record's op, and
+    a leaf that requires grad; both libraries run the record's op as torch's gradient
+    tests do (through the record's `gradcheck_wrapper`, its result read through the
+    sample's `output_process_fn_grad`), and
     `autograd.grad` with the same upstream gradients (seeded normal draws) gives the
     gradient of each leaf; they must agree (values within assert_close's float64
     tolerance, or both None: an input the result does not depend on);

@@ -8,7 +8,8 @@ through torch and through glasstorch, and compares the results: same dtype, same
 values within `torch.testing.assert_close`'s tolerance (the dtype's default, widened by
 the record's own `toleranceOverride`s for CPU), NaNs equal; or both raise the same
 exception type. Records with `error_inputs` are also checked: glasstorch must raise
-torch's type.
+torch's type. Singular vectors and eigenvectors are compared up to the gauge torch
+documents them to have (Note [Vectors up to their gauge] in op_db_gauge.py).
 
     /work/torchref/bin/python tests/conformance/op_db_harness.py          # the table
     ... op_db_harness.py --details                     # plus every failure, by op
