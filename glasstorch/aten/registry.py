@@ -209,7 +209,8 @@ def view(schema: str, *, method: bool = True, function: bool = True,
 
 def composite(schema: str, *, method: bool = False, function: bool = True,
               python_name: str | None = None, grad: dict | None = None, out: bool = False,
-              python_module: str | None = None, bind_out: bool = True):
+              python_module: str | None = None, bind_out: bool = True,
+              out_overload: str | None = None):
     """Declare an operator written in other operators; it runs on every backend.
 
     Without `grad` it is ATen's CompositeImplicitAutograd: the same body under every
@@ -226,11 +227,13 @@ def composite(schema: str, *, method: bool = False, function: bool = True,
 
     `python_module` binds the function in a namespace module instead of ``torch.``, as
     native_functions.yaml's ``python_module:`` does (see Note [Namespace modules]);
-    ``bind_out=False`` keeps ``out=`` out of the Python binding, as for `op`.
+    ``bind_out=False`` keeps ``out=`` out of the Python binding, as for `op`;
+    `out_overload` names the out= overload when not the usual one (``svd.U``). A body
+    of several results gets their out= tensors as as many last arguments.
     """
     def declare_composite(body):
         return declare(schema, Decomposition(body, explicit=grad is not None), out=out,
-                       kernel=body, doc_source=body, method=method, function=function,
+                       out_overload=out_overload, kernel=body, doc_source=body, method=method, function=function,
                        grad=grad, python_name=python_name, python_module=python_module,
                        bind_out=bind_out)
     return declare_composite

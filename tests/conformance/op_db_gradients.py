@@ -5,7 +5,9 @@ autograd makes of them, on the same records (the ufuncs and the other operators)
 the samples torch's own gradient tests use: float64 on CPU. For each sample:
 
   * reverse mode: every float64 tensor among the input, the args and the kwargs becomes
-    a leaf that requires grad; both libraries run the record's op, and
+    a leaf that requires grad; both libraries run the record's op as torch's gradient
+    tests do (through the record's `gradcheck_wrapper`, its result read through the
+    sample's `output_process_fn_grad`), and
     `autograd.grad` with the same upstream gradients (seeded normal draws) gives the
     gradient of each leaf; they must agree (values within assert_close's float64
     tolerance, or both None: an input the result does not depend on);
@@ -27,6 +29,7 @@ import collections
 import dataclasses
 import pathlib
 import sys
+import types
 import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -92,9 +95,37 @@ def _tensors(value, tensor_type) -> list:
     return []
 
 
-def _call(function, arguments: tuple):
+def _for_glasstorch(function):
+    """A function of the database (a record's `gradcheck_wrapper`, a sample's
+    `output_process_fn_grad`) with its global `torch` meaning glasstorch: its own code,
+    as `harness.glasstorch_callable` runs the records' lambdas."""
+    if not isinstance(function, types.FunctionType):
+        return function
+    rebound = types.FunctionType(function.__code__, dict(function.__globals__, torch=gt),
+                                 function.__name__, function.__defaults__,
+                                 function.__closure__)
+    rebound.__kwdefaults__ = function.__kwdefaults__
+    return rebound
+
+
+def _unwrapped(op, *args, **kwargs):
+    return op(*args, **kwargs)
+
+
+def _run(entry, sample, function, arguments: tuple, library) -> list:
+    """The tensors `function` returns, called as torch's gradient tests call a record's
+    op: through the record's `gradcheck_wrapper` (a Hermitian or triangular input made
+    from the sample's, for the decompositions that read one triangle) and read through
+    the sample's `output_process_fn_grad` (what a vector's gauge leaves fixed). The masked
+    records' wrapper, which zeroes the masked-out outputs through a private helper of
+    torch.masked, is left out: their outputs are compared whole, which is stricter."""
+    wrap, read = entry.gradcheck_wrapper, sample.output_process_fn_grad
+    if entry.name.startswith("masked."):
+        wrap = _unwrapped
+    if library is gt:
+        wrap, read = _for_glasstorch(wrap), _for_glasstorch(read)
     first, args, kwargs = arguments
-    return function(first, *args, **kwargs)
+    return _tensors(read(wrap(function, first, *args, **kwargs)), library.Tensor)
 
 
 # ----------------------------------------------------------------------------------
@@ -108,7 +139,7 @@ def _reverse(entry, call, sample, torch, seeded: bool):
     try:
         if seeded:
             torch.manual_seed(42)
-        every = _tensors(_call(entry.op, theirs), torch.Tensor)
+        every = _run(entry, sample, entry.op, theirs, torch)
         mask = [t.requires_grad for t in every]
         outputs = [t for t in every if t.requires_grad]
         if not outputs:
@@ -124,7 +155,7 @@ def _reverse(entry, call, sample, torch, seeded: bool):
     try:
         if seeded:
             gt.manual_seed(42)
-        results = _tensors(_call(call, ours), gt.Tensor)
+        results = _run(entry, sample, call, ours, gt)
         if [r.requires_grad for r in results] != mask:
             return "failed", (f"outputs requiring grad {[r.requires_grad for r in results]}, "
                               f"torch {mask}")
@@ -145,14 +176,14 @@ def _forward(entry, call, sample, torch, seeded: bool):
     torch.manual_seed(1)
     tangents = [torch.randn_like(t) for t, _ in leaves]
     try:
-        expected = _tangents_of(entry.op, theirs, [t for t, _ in leaves], tangents,
-                                torch, torch.Tensor, seeded)
+        expected = _tangents_of(lambda swapped: _run(entry, sample, entry.op, swapped, torch),
+                                theirs, [t for t, _ in leaves], tangents, torch, seeded)
     except Exception as exc:
         raise _TorchRefused(str(exc)) from exc
     try:
-        actual = _tangents_of(call, ours, [o for _, o in leaves],
-                              [harness.to_glasstorch(t, torch) for t in tangents], gt,
-                              gt.Tensor, seeded)
+        actual = _tangents_of(lambda swapped: _run(entry, sample, call, swapped, gt), ours,
+                              [o for _, o in leaves],
+                              [harness.to_glasstorch(t, torch) for t in tangents], gt, seeded)
     except Exception as exc:
         return "errored", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     if len(actual) != len(expected):
@@ -160,18 +191,18 @@ def _forward(entry, call, sample, torch, seeded: bool):
     return _compare_each(expected, actual, torch, "tangent of output", missing_is_zero=True)
 
 
-def _tangents_of(function, arguments: tuple, leaves: list, tangents: list, library,
-                 tensor_type, seeded: bool) -> list:
-    """The tangents of `function`'s outputs with each leaf made dual with its tangent
-    (the leaves are swapped for their duals inside `arguments`)."""
+def _tangents_of(run, arguments: tuple, leaves: list, tangents: list, library,
+                 seeded: bool) -> list:
+    """The tangents of the outputs `run(arguments)` gives, with each leaf made dual with
+    its tangent (the leaves are swapped for their duals inside `arguments`)."""
     fwAD = library.autograd.forward_ad
     with fwAD.dual_level():
         duals = {id(leaf): fwAD.make_dual(leaf.detach(), tangent)
                  for leaf, tangent in zip(leaves, tangents)}
-        swapped = _swap(arguments, duals, tensor_type)
+        swapped = _swap(arguments, duals, library.Tensor)
         if seeded:
             library.manual_seed(42)
-        outputs = _tensors(_call(function, swapped), tensor_type)
+        outputs = run(swapped)
         return [fwAD.unpack_dual(o).tangent for o in outputs]
 
 

@@ -22,19 +22,13 @@ KNOWN_PYTHON_GAPS = {
     ("function", "unbind_copy"): (["out"], "out= of a list of tensors"),
     ("function", "_native_batch_norm_legit"): (["out"], "out= of a composite's three results "
                                                         "(native_batch_norm has it)"),
-    ("function", "svd"): (["out"], "out= of the decompositions' several results, not declared "
-                                   "yet (svd.U, qr.Q, ...)"),
-    ("function", "qr"): (["out"], "as svd"),
-    ("function", "slogdet"): (["out"], "as svd"),
-    ("function", "lu_solve"): (["out"], "as svd"),
 }
 # Declared overloads whose schema text differs from torch's: the defaults' spelling
 # (``0`` for ``0.``; None standing for int64), the same values.
 KNOWN_SCHEMA_DIFFERENCES = 13
 # Missing: mostly the .Scalar twins numbers reach as tensors (the special polynomials',
-# zeta's and xlog1py's among them), and linear algebra's tensor-tolerance overloads and
-# named out= forms (matrix_rank.tol_tensor, pinv.rcond_tensor, svd.U, qr.Q).
-KNOWN_MISSING_OVERLOADS = 133
+# zeta's and xlog1py's among them).
+KNOWN_MISSING_OVERLOADS = 125
 
 
 def test_python_signatures_gain_no_gap():

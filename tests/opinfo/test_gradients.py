@@ -66,7 +66,7 @@ KNOWN_FORWARD: dict = {
     "batch_norm_backward": _BATCH_NORM_STATISTICS,
     **dict.fromkeys(("var.dim", "var.correction", "std", "std.dim", "std.correction",
                      "var_mean.dim", "var_mean.correction", "std_mean",
-                     "std_mean.dim", "std_mean.correction", "linalg_vector_norm"), _SINGULAR),
+                     "std_mean.dim", "std_mean.correction"), _SINGULAR),
     **dict.fromkeys(("index_put", "put", "scatter.src"), _LAST_WRITE),
     **dict.fromkeys(("scatter_add", "scatter_reduce.two"), _SRC_SHAPE),
     **dict.fromkeys(("nll_loss_backward", "nll_loss2d_backward"), (

@@ -135,7 +135,7 @@ OPS = [
            layout_sensitive=True),
     OpInfo("slogdet", variants=("slogdet", "Tensor.slogdet"), ref=_slogdet,
            sample_inputs=sample_det, error_inputs=errors_det("linalg.slogdet", False),
-           dtypes=LINALG_DTYPES),
+           dtypes=LINALG_DTYPES, out="slogdet", marks=SEVERAL_RESULTS),
     OpInfo("logdet", variants=("logdet", "Tensor.logdet"), ref=_logdet, sample_inputs=sample_det,
            error_inputs=errors_det("logdet", False), dtypes=LINALG_DTYPES),
     OpInfo("_linalg_eigh", variants=("ops.aten._linalg_eigh",), ref=_eigh,

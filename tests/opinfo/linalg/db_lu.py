@@ -229,7 +229,7 @@ OPS = [
            sample_inputs=lambda dtype: (SampleInput(s.args[2], s.args[0], s.args[1])
                                         for s in sample_lu_solve(dtype)
                                         if s.kwargs == {"left": True, "adjoint": False}),
-           dtypes=LINALG_DTYPES),
+           dtypes=LINALG_DTYPES, out="lu_solve"),
     OpInfo("_linalg_svd", variants=("ops.aten._linalg_svd",), ref=_svd,
            sample_inputs=lambda dtype: sample_vectors(dtype, (), (True,), (False, False)),
            error_inputs=errors_svd(), dtypes=LINALG_DTYPES, out="ops.aten._linalg_svd.U",
@@ -237,11 +237,12 @@ OPS = [
     OpInfo("linalg_svd", variants=("linalg.svd",),
            ref=lambda a, full_matrices=True: _svd(a, full_matrices),
            sample_inputs=lambda dtype: sample_vectors(dtype, (), (False,)),
-           error_inputs=errors_svd(), dtypes=LINALG_DTYPES, marks=META_LAYOUT),
+           error_inputs=errors_svd(), dtypes=LINALG_DTYPES, out="linalg.svd",
+           marks={**META_LAYOUT, **SEVERAL_RESULTS}),
     OpInfo("linalg_svdvals", variants=("linalg.svdvals",), ref=lambda a: _svd(a)[1],
            sample_inputs=sample_rectangular, error_inputs=errors_svd(), dtypes=LINALG_DTYPES,
            out="linalg.svdvals"),
     OpInfo("svd", variants=("svd", "Tensor.svd"), ref=_svd_top,
            sample_inputs=lambda dtype: sample_vectors(dtype, (), (False,), (True, False)),
-           dtypes=LINALG_DTYPES, marks=META_LAYOUT),
+           dtypes=LINALG_DTYPES, out="svd", marks={**META_LAYOUT, **SEVERAL_RESULTS}),
 ]

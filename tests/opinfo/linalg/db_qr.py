@@ -119,7 +119,8 @@ OPS = [
     OpInfo("qr", variants=("qr", "Tensor.qr"),
            ref=lambda a, some=True: _qr(a, "reduced" if some else "complete"),
            sample_inputs=lambda dtype: (SampleInput(a, *some) for a in _rect(dtype)
-                                        for some in ((), (False,))), dtypes=LINALG_DTYPES),
+                                        for some in ((), (False,))), dtypes=LINALG_DTYPES,
+           out="qr", marks=SEVERAL_RESULTS),
     OpInfo("linalg_householder_product", variants=("linalg.householder_product",),
            ref=_householder, sample_inputs=sample_householder, dtypes=LINALG_DTYPES,
            out="linalg.householder_product"),

@@ -16,10 +16,11 @@ from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ... import functions as at
 from ...derivatives import derivative_helper
 from ...backends import register_meta
+from ...dispatcher import ops
 from ...registry import TensorMeta, composite, op
 from ..shape.triangular import exact_out_dtype
 from .lapack import (check_floating, check_kernel_dtype, check_square, column_major_strides,
-                     real_dtype)
+                     real_dtype, written_outs)
 from .lu import lu_factor_into
 from .solve import linalg_solve
 from .svd import linalg_svd
@@ -219,8 +220,8 @@ def _slogdet_lu_meta_key(A, out=None):
     return _slogdet_lu_meta(A, out, python_words=True)
 
 
-@composite("slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)", method=True)
-def slogdet(self):
+@composite("slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)", method=True, out=True)
+def slogdet(self, sign=None, logabsdet=None):
     """`torch.linalg.slogdet`: the sign and log absolute value of the determinant.
 
     Example::
@@ -228,7 +229,7 @@ def slogdet(self):
         >>> torch.slogdet(torch.tensor([[2., 1.], [1., -3.]])).logabsdet
         tensor(1.9459)
     """
-    return linalg_slogdet.call(self)
+    return written_outs(linalg_slogdet.call(self), (sign, logabsdet), ops.aten.slogdet.out)
 
 
 @composite("logdet(Tensor self) -> Tensor", method=True)

@@ -145,6 +145,21 @@ def written_out(result, out, overload):
     return out.copy_(result)
 
 
+def written_outs(results: tuple, outs: tuple, overload) -> tuple:
+    """A composite's several `results`, or each written into its out= tensor (of exactly
+    its dtype, resized to its shape and strides as torch's out= forms of decompositions
+    leave them); `overload`: the composite's out= overload."""
+    if outs[0] is None:
+        return results
+    for result, out in zip(results, outs):
+        exact_out_dtype(result.dtype, out)
+    for result, out in zip(results, outs):
+        prepare_out(overload, out, TensorMeta(tuple(result.shape), result.dtype,
+                                              result.stride()))
+        out.copy_(result)
+    return outs
+
+
 def castable_out(result, out, overload, name: str, what: str = "result", exact: bool = False):
     """A composite's `result`, or written into its out= tensor, which may have any dtype
     the result casts to (torch's words for the others, naming `name`); `exact`: then only

@@ -19,7 +19,7 @@ from ..shape.shape import _warn_once
 from ..shape.triangular import exact_out_dtype
 from .cholesky import linalg_check_errors
 from .lapack import (check_kernel_dtype, check_square, column_major_strides, contiguous_strides,
-                     raise_for_info, scipy_linalg)
+                     raise_for_info, scipy_linalg, written_outs)
 from .lu import lu_factor_into, lu_solve_into, unpack_into
 from .triangular import linalg_solve_triangular, solve_shapes
 
@@ -302,8 +302,9 @@ _LU_SOLVE_WARNING = (
     "X = torch.linalg.lu_solve(LU, pivots, B)")
 
 
-@composite("lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots) -> Tensor", method=True)
-def lu_solve(self, LU_data, LU_pivots):
+@composite("lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots) -> Tensor", method=True,
+           out=True)
+def lu_solve(self, LU_data, LU_pivots, out=None):
     """The solution of ``A X = B`` (`input` is B) from A's LU factorization: deprecated,
     `torch.linalg.lu_solve` (arguments reversed) is its successor.
 
@@ -315,7 +316,8 @@ def lu_solve(self, LU_data, LU_pivots):
                 [0.5000]])
     """
     _warn_once(_LU_SOLVE_WARNING)
-    return linalg_lu_solve.call(LU_data, LU_pivots, self, True, False)
+    return written_outs((linalg_lu_solve.call(LU_data, LU_pivots, self, True, False),), (out,),
+                        ops.aten.lu_solve.out)[0]
 
 
 def lu_function(A, pivot: bool = True, get_infos: bool = False, out=None):

@@ -24,7 +24,7 @@ from .lapack import (castable_out, check_castable_out, check_floating, check_ker
                      contiguous_strides, real_dtype, scipy_linalg)
 from .eigh import linalg_eigvalsh
 from .solve import linalg_inv, linalg_solve
-from .svd import linalg_svd, linalg_svdvals
+from .svd import linalg_svd, linalg_svdvals, unused
 
 _DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
@@ -205,18 +205,29 @@ def linalg_pinv(self, atol, rtol, hermitian, *, out):
 
 
 @composite("linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, "
-           "bool hermitian=False) -> Tensor", python_module="linalg")
-def linalg_pinv_float(self, atol=None, rtol=None, hermitian=False):
+           "bool hermitian=False) -> Tensor", python_module="linalg", out=True)
+def linalg_pinv_float(self, atol=None, rtol=None, hermitian=False, out=None):
     """linalg.pinv with number tolerances."""
     as_tensor = (lambda x: None if x is None else at.full((), x, dtype=real_dtype(self.dtype)))
-    return linalg_pinv.call(self, as_tensor(atol), as_tensor(rtol), hermitian)
+    return castable_out(linalg_pinv.call(self, as_tensor(atol), as_tensor(rtol), hermitian), out,
+                        ops.aten.linalg_pinv.atol_rtol_float_out, "linalg.pinv")
+
+
+@composite("linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> "
+           "Tensor", python_module="linalg", out=True, out_overload="out_rcond_tensor")
+def linalg_pinv_rcond_tensor(self, rcond, hermitian=False, out=None):
+    """linalg.pinv with `rcond`, the relative tolerance's older name, as a tensor."""
+    zero = at.zeros((), dtype=real_dtype(self.dtype), device=self.device)
+    return castable_out(linalg_pinv.call(self, zero, rcond, hermitian), out,
+                        ops.aten.linalg_pinv.out_rcond_tensor, "linalg.pinv")
 
 
 @composite("linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor",
-           python_module="linalg")
-def linalg_pinv_rcond(self, rcond, hermitian=False):
+           python_module="linalg", out=True)
+def linalg_pinv_rcond(self, rcond, hermitian=False, out=None):
     """linalg.pinv with `rcond`, the relative tolerance's older name."""
-    return linalg_pinv_float(self, atol=0.0, rtol=rcond, hermitian=hermitian)
+    return castable_out(linalg_pinv_float(self, atol=0.0, rtol=rcond, hermitian=hermitian),
+                        out, ops.aten.linalg_pinv.out, "linalg.pinv")
 
 
 @composite("pinverse(Tensor self, float rcond=1e-15) -> Tensor", method=True)
@@ -233,16 +244,20 @@ def pinverse(self, rcond=1e-15):
 
 
 @composite("linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, "
-           "Tensor? rtol=None, bool hermitian=False) -> Tensor", python_module="linalg")
-def linalg_matrix_rank_tensor(input, atol=None, rtol=None, hermitian=False):
+           "Tensor? rtol=None, bool hermitian=False) -> Tensor", python_module="linalg",
+           out=True)
+def linalg_matrix_rank_tensor(input, atol=None, rtol=None, hermitian=False, out=None):
     """linalg.matrix_rank with tolerances as tensors (one per matrix, broadcast); declared
     first, so that a 0-dim tolerance tensor stays a tensor (on meta too)."""
-    return _rank(input, atol, rtol, hermitian)
+    return castable_out(_rank(input, atol, rtol, hermitian), out,
+                        ops.aten.linalg_matrix_rank.atol_rtol_tensor_out,
+                        "torch.linalg.matrix_rank")
 
 
 @composite("linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, "
-           "float? rtol=None, bool hermitian=False) -> Tensor", python_module="linalg")
-def linalg_matrix_rank(self, atol=None, rtol=None, hermitian=False):
+           "float? rtol=None, bool hermitian=False) -> Tensor", python_module="linalg",
+           out=True)
+def linalg_matrix_rank(self, atol=None, rtol=None, hermitian=False, out=None):
     """The number of singular values (absolute eigenvalues if `hermitian`) above
     ``max(atol, rtol * S_max)``.
 
@@ -251,7 +266,26 @@ def linalg_matrix_rank(self, atol=None, rtol=None, hermitian=False):
         >>> torch.linalg.matrix_rank(torch.tensor([[1., 2.], [2., 4.]]))
         tensor(1)
     """
-    return _rank(self, atol, rtol, hermitian)
+    return castable_out(_rank(self, atol, rtol, hermitian), out,
+                        ops.aten.linalg_matrix_rank.atol_rtol_float_out,
+                        "torch.linalg.matrix_rank")
+
+
+@composite("linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> "
+           "Tensor", python_module="linalg", out=True, out_overload="out_tol_tensor")
+def linalg_matrix_rank_tol_tensor(input, tol, hermitian=False, out=None):
+    """linalg.matrix_rank with `tol`, an absolute tolerance (atol's older name), as a
+    tensor."""
+    return castable_out(_rank(input, tol, 0.0, hermitian), out,
+                        ops.aten.linalg_matrix_rank.out_tol_tensor, "torch.linalg.matrix_rank")
+
+
+@composite("linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor",
+           python_module="linalg", out=True)
+def linalg_matrix_rank_tol(self, tol, hermitian=False, out=None):
+    """linalg.matrix_rank with `tol`, an absolute tolerance (atol's older name)."""
+    return castable_out(_rank(self, tol, 0.0, hermitian), out, ops.aten.linalg_matrix_rank.out,
+                        "torch.linalg.matrix_rank")
 
 
 def _rank(self, atol, rtol, hermitian: bool):
@@ -324,21 +358,29 @@ def _lstsq_each(A: np.ndarray, B: np.ndarray, rcond, driver: str, out) -> None:
 
 
 @derivative_helper
-def lstsq_backward(grad, self, b, grad_input_mask):
-    """Through the pseudo-inverse, as torch's: ``X = A^+ B``."""
+def lstsq_backward(grad, grad_residuals, self, b, solution, residuals, grad_input_mask):
+    """Through the pseudo-inverse, as torch's: ``X = A^+ B``; plus, where the residuals
+    ``r_j = |B_j - A X_j|^2`` were computed and used, their gradient (X is optimal, so
+    only their explicit dependence on A and B counts)."""
     vector = b.dim() == self.dim() - 1
     gX = grad.unsqueeze(-1) if vector else grad
     B = b.unsqueeze(-1) if vector else b
     pinvA = linalg_pinv.call(self, None, None, False)
     gA = pinv_backward(gX.matmul(B.mH), pinvA, self) if grad_input_mask[0] else None
     gB = pinvA.mH.matmul(gX) if grad_input_mask[1] else None
+    if residuals.numel() and not unused(grad_residuals):
+        X = solution.unsqueeze(-1) if vector else solution
+        weighted = (B - self.matmul(X)) * grad_residuals.unsqueeze(-2).mul(2)
+        gA = gA - weighted.matmul(X.mH) if gA is not None else None
+        gB = gB + weighted if gB is not None else None
     return gA, (gB.squeeze(-1) if vector and gB is not None else gB)
 
 
 @op("linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> "
     "(Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)",
     meta=_lstsq_meta, out=True, python_module="linalg",
-    grad={"self, b": "lstsq_backward(grads[0], self, b, grad_input_mask)",
+    grad={"self, b": "lstsq_backward(grads[0], grads[1], self, b, solution, residuals, "
+                     "grad_input_mask)",
           "output_differentiability": (True, True, False, False)})
 def linalg_lstsq(self, b, rcond, driver, *, out):
     """The least-squares solution of ``A X = B`` (any driver name torch takes: 'gels'
@@ -376,11 +418,12 @@ def linalg_vander(x, N=None):
                 [1., 2., 4.],
                 [1., 3., 9.]])
     """
-    if x.dim() < 1:
+    if x.dim() == 0 and N is None:
         raise RuntimeError("N must be greater than 1.")
     N = x.shape[-1] if N is None else N
     if N <= 1:
         raise RuntimeError("N must be greater than 1.")
+    x = x.reshape(1) if x.dim() == 0 else x        # a number is a one-point grid
     ones = at.ones_like(x).unsqueeze(-1)
     powers = x.unsqueeze(-1).expand(tuple(x.shape) + (N - 1,)).cumprod(-1)
     return at.cat([ones.to(powers.dtype), powers], -1)

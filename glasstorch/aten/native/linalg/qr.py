@@ -19,7 +19,7 @@ from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 from ..shape.shape import _warn_once
 from .lapack import (castable_out, check_floating, check_kernel_dtype, check_matrix,
-                     column_major_strides)
+                     column_major_strides, written_outs)
 from .triangular import linalg_solve_triangular
 
 _MODES = ("reduced", "complete", "r")
@@ -142,8 +142,9 @@ def _qr_meta_key(A, mode="reduced", out=None):
     return _qr_meta(A, mode, out, python_words=True)
 
 
-@composite("qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)", method=True)
-def qr(self, some=True):
+@composite("qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)", method=True, out=True,
+           out_overload="Q")
+def qr(self, some=True, Q=None, R=None):
     """The QR decomposition (`torch.linalg.qr`'s predecessor): reduced when `some`,
     complete otherwise.
 
@@ -154,7 +155,8 @@ def qr(self, some=True):
                 [ 0.0000,  0.4000]])
     """
     _warn_once(_QR_WARNING)
-    return linalg_qr.call(self, "reduced" if some else "complete")
+    return written_outs(linalg_qr.call(self, "reduced" if some else "complete"), (Q, R),
+                        ops.aten.qr.Q)
 
 
 _QR_WARNING = (
@@ -241,6 +243,19 @@ def orgqr(self, input2, out=None):
                         "torch.linalg.householder_product")
 
 
+def _check_ormqr(input, tau, other, left: bool) -> None:
+    """torch's refusals, in its order: ranks, then the sizes the product needs."""
+    for name, t in (("input", input), ("other", other)):
+        if t.dim() < 2:
+            raise RuntimeError(f"torch.ormqr: {name} must have at least 2 dimensions.")
+    axis = -2 if left else -1
+    if other.shape[axis] != input.shape[-2]:
+        raise RuntimeError(f"torch.ormqr: other.shape[{axis}] must be equal to input.shape[-2]")
+    if tau.dim() < 1 or tau.shape[-1] != min(other.shape[axis], input.shape[-1]):
+        raise RuntimeError(f"torch.ormqr: tau.shape[-1] must be equal to "
+                           f"min(other.shape[{axis}], input.shape[-1])")
+
+
 @composite("ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, "
            "bool transpose=False) -> Tensor", method=True, out=True)
 def ormqr(self, input2, input3, left=True, transpose=False, out=None):
@@ -255,13 +270,8 @@ def ormqr(self, input2, input3, left=True, transpose=False, out=None):
                 [-0.8000,  0.6000]])
     """
     C = input3
-    if self.dim() < 2 or C.dim() < 2:
-        raise RuntimeError("torch.ormqr: input must have at least 2 dimensions.")
-    rows = C.shape[-2] if left else C.shape[-1]
-    if rows != self.shape[-2]:
-        axis = "other.shape[-2]" if left else "other.shape[-1]"
-        raise RuntimeError(f"torch.ormqr: {axis} must be equal to input.shape[-2]")
-    k = input2.shape[-1]
+    _check_ormqr(self, input2, C, left)
+    k = input2.shape[-1] if C.numel() else 0          # nothing to reflect: no gradient
     order = range(k) if transpose == left else reversed(range(k))
     for i in order:
         C = _apply(C, _reflector(self, i), input2[..., i], left, transpose)

@@ -22,7 +22,8 @@ from ...dispatcher import ops
 from ...registry import TensorMeta, composite, op
 from ..shape.triangular import exact_out_dtype
 from .lapack import (LinAlgError, check_floating, check_kernel_dtype, check_matrix,
-                     column_major_strides, contiguous_strides, real_dtype, written_out)
+                     column_major_strides, contiguous_strides, real_dtype, written_out,
+                     written_outs)
 
 
 def unused(grad) -> bool:
@@ -154,8 +155,9 @@ def _may_need_grad(A) -> bool:
 
 
 @composite("linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> "
-           "(Tensor U, Tensor S, Tensor Vh)", python_module="linalg")
-def linalg_svd(A, full_matrices=True, driver=None):
+           "(Tensor U, Tensor S, Tensor Vh)", python_module="linalg", out=True,
+           out_overload="U")
+def linalg_svd(A, full_matrices=True, driver=None, U=None, S=None, Vh=None):
     """The singular value decomposition ``A = U diag(S) V^H``: S real and descending, U
     and V with orthonormal columns (``full_matrices``: square U and V^H).
 
@@ -164,7 +166,8 @@ def linalg_svd(A, full_matrices=True, driver=None):
         >>> torch.linalg.svd(torch.tensor([[3., 0.], [0., -2.]])).S
         tensor([3., 2.])
     """
-    return linalg_svd_factors.call(A, full_matrices, True, driver)
+    return written_outs(linalg_svd_factors.call(A, full_matrices, True, driver), (U, S, Vh),
+                        ops.aten.linalg_svd.U)
 
 
 @composite("linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor", out=True,
@@ -184,8 +187,8 @@ def linalg_svdvals(A, driver=None, out=None):
 
 
 @composite("svd(Tensor self, bool some=True, bool compute_uv=True) -> "
-           "(Tensor U, Tensor S, Tensor V)", method=True)
-def svd(self, some=True, compute_uv=True):
+           "(Tensor U, Tensor S, Tensor V)", method=True, out=True, out_overload="U")
+def svd(self, some=True, compute_uv=True, U=None, S=None, V=None):
     """The singular value decomposition ``A = U diag(S) V^H``, returning V (not V^H);
     `torch.linalg.svd` is its successor. Without `compute_uv`, U and V are zeros.
 
@@ -194,6 +197,13 @@ def svd(self, some=True, compute_uv=True):
         >>> torch.svd(torch.tensor([[3., 0.], [0., -2.]])).S
         tensor([3., 2.])
     """
+    results = _svd_results(self, some, compute_uv)
+    if V is not None and not compute_uv:     # torch's out= form writes these zeros row-major
+        results = results[:2] + (results[2].contiguous(),)
+    return written_outs(results, (U, S, V), ops.aten.svd.U)
+
+
+def _svd_results(self, some: bool, compute_uv: bool) -> tuple:
     if compute_uv:
         U, S, Vh = linalg_svd_factors.call(self, not some, True, None)
         return U, S, Vh.mH

@@ -142,15 +142,22 @@ def norm_backward(grad, self, p, result, dim=None, keepdim: bool = False):
         return None                        # torch leaves the gradient undefined
     if p == 1:
         return self.sgn() * grad
+    # a zero norm divides by one instead, so that no derivative of this formula (a
+    # tangent is one) meets 0/0 where the masked_fill drops the term
+    zero = norm == 0
+    safe_norm = norm.masked_fill(zero, 1)
     if p == 2:
-        return self * (grad / norm).masked_fill(norm == 0, 0)
+        return self * (grad / safe_norm).masked_fill(zero, 0)
     if math.isinf(p):
         # the extreme elements share it; a NaN norm came from the NaN elements
         mask = (self.abs() == norm) | (self.isnan() & norm.isnan())
         count = mask.sum(reduced_dims(dim, len(sizes)), keepdim=True)
         return self.sgn() * mask * (grad / count)
-    scale = self.abs().pow(p - 1) * grad / norm.pow(p - 1)
-    return (self.sgn() * scale).masked_fill(norm == 0, 0)
+    if p < 1:                              # |x|^(p-1) is infinite at x = 0: its term is 0
+        magnitude = self.abs().pow(p - 1).masked_fill(self == 0, 0)
+        return self.sgn() * magnitude * grad * norm.pow(1 - p)
+    scale = self.abs().pow(p - 1) * grad / safe_norm.pow(p - 1)
+    return (self.sgn() * scale).masked_fill(zero, 0)
 
 
 _NORM_GRAD = {"self": "norm_backward(grad, self, p, result, dim, keepdim)"}
