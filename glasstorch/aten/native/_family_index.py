@@ -543,7 +543,7 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                 'upsample_nearest3d upsample_trilinear3d',
  'nn.weight_norm': '_weight_norm _weight_norm_interface _weight_norm_interface_backward '
                    'norm_except_dim',
- 'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
+ 'optim.steps': '_multi_tensor_adam_ _multi_tensor_sgd_',
  'pointwise.binary': 'add add_ div div_ mul mul_ multiply multiply_ rsub sub sub_ subtract '
                      'subtract_',
  'pointwise.binary_math': 'arctan2 arctan2_ atan2 atan2_ copysign copysign_ gcd gcd_ '
