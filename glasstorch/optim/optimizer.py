@@ -91,7 +91,8 @@ def float32_step(*tensors) -> bool:
     tensors (None entries are ignored): float32 CPU tensors. Others, and differentiable
     steps, take the readable form, which chains operators."""
     for tensor in tensors:
-        if tensor is not None and (tensor.dtype is not float32 or not tensor.is_cpu):
+        if tensor is not None and (tensor._dtype is not float32 or
+                                   tensor._device.type != "cpu"):
             return False
     return True
 

@@ -97,8 +97,9 @@ def blocks(arrays: list) -> list:
     """One parameter's arrays (parameter, gradient, state) cut into blocks: lists of
     equal-shaped pieces, flat slices when all are dense alike, else the arrays whole."""
     first = arrays[0]
-    if not all(a.flags.c_contiguous and a.shape == first.shape for a in arrays):
-        return [arrays]
+    for array in arrays:
+        if not array.flags.c_contiguous or array.shape != first.shape:
+            return [arrays]
     flat = [a.reshape(-1) for a in arrays]
     if first.size <= BLOCK:
         return [flat]
