@@ -99,14 +99,14 @@ class SGD(Optimizer):
                 for param in params:
                     check_fused_param(param)
             with_momentum = group["momentum"] != 0
-            buffers = [self.state[p].get("momentum_buffer") for p in params] \
-                if with_momentum else []
+            states = [self.state[p] for p in params] if with_momentum else []
+            buffers = [state.get("momentum_buffer") for state in states]
             sgd(params, [p.grad for p in params], buffers,
                 weight_decay=group["weight_decay"], momentum=group["momentum"],
                 lr=group["lr"], dampening=group["dampening"], nesterov=group["nesterov"],
                 maximize=group["maximize"], differentiable=group["differentiable"])
-            for param, buffer in zip(params, buffers):
-                self.state[param]["momentum_buffer"] = buffer
+            for state, buffer in zip(states, buffers):
+                state["momentum_buffer"] = buffer
         return loss
 
 
