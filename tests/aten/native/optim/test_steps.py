@@ -160,3 +160,32 @@ def test_a_parameter_listed_twice_is_updated_twice_in_order(name, monkeypatch):
     finally:
         gt.set_num_threads(before)
     assert results[0] == results[1]
+
+
+def test_a_large_group_is_shared_by_the_threads(monkeypatch):
+    """Parameters each under the split size, together past it, still split."""
+    import glasstorch.aten.native.optim.blocks as blocks
+    shares = []
+    monkeypatch.setattr(blocks, "parallel_for",
+                        lambda begin, end, grain, body: shares.append(end) or body(begin, end))
+    params = [gt.zeros(100_000, requires_grad=True) for _ in range(3)]
+    for p in params:
+        p.grad = gt.ones(100_000)
+    gt.optim.SGD(params, lr=0.5).step()
+    assert shares == [300_001] and all(p[-1].item() == -0.5 for p in params)
+
+
+def test_a_step_allocates_blocks_not_copies_of_a_large_parameter():
+    """The temporaries are a few blocks' worth, whatever the parameter's size."""
+    import tracemalloc
+    w = gt.zeros(1_000_000, requires_grad=True)
+    w.grad = gt.ones(1_000_000)
+    optimizer = gt.optim.Adam([w], lr=0.1, amsgrad=True, weight_decay=0.1)
+    optimizer.step()
+    tracemalloc.start()
+    try:
+        optimizer.step()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 ** 22       # per thread, a float64 block and two float32 ones: 1 MiB
