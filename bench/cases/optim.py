@@ -7,6 +7,9 @@ parameter and its state a few times, so the time is the elementwise kernels' plu
 per-parameter overhead; torch's default on CPU is its for-loop implementation, the
 one glasstorch's roundings follow.
 
+The last case is one large parameter (4M numbers, 16 MiB), where the update's
+temporaries no longer fit in the cache unless the step works in blocks.
+
 The NumPy column is the floor for the same arithmetic in plain float32 NumPy (no fused
 multiply-adds, so not the same bits): what the update costs without any framework.
 """
@@ -26,11 +29,11 @@ for p, g, m, v in arrays:
 """
 
 
-def _model(make_optimizer):
+def _model(make_optimizer, shapes=SHAPES):
     def setup(torch, np):
         rng = np.random.default_rng(0)
         params = []
-        for shape in SHAPES:
+        for shape in shapes:
             param = torch.tensor(rng.standard_normal(shape, dtype=np.float32),
                                  requires_grad=True)
             param.grad = torch.tensor(rng.standard_normal(shape, dtype=np.float32))
@@ -38,7 +41,7 @@ def _model(make_optimizer):
         optimizer = make_optimizer(torch, params)
         optimizer.step()                 # the state exists before timing
         arrays = [tuple(rng.standard_normal(shape, dtype=np.float32) for _ in range(4))
-                  for shape in SHAPES]
+                  for shape in shapes]
         return {"optimizer": optimizer, "arrays": arrays, "np": np, "f": np.float32}
     return setup
 
@@ -53,3 +56,6 @@ case("optimizer.step()", group=GROUP, name="SGD step (momentum 0.9, nesterov)")(
                                                  nesterov=True)))
 case("optimizer.zero_grad(set_to_none=False)", group=GROUP, name="zero_grad (fill zeros)")(
     _model(lambda torch, params: torch.optim.AdamW(params, lr=1e-3)))
+case("optimizer.step()", numpy=NUMPY_ADAMW, group="optim: one step over one large parameter",
+     name="AdamW step, one 4M-element parameter")(
+    _model(lambda torch, params: torch.optim.AdamW(params, lr=1e-3), shapes=[(2048, 2048)]))

@@ -48,6 +48,7 @@ _TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 # native_functions.yaml entry says `variants: function, method`. Most in-place ops are
 # methods only (`torch.add_` does not exist), so this is a list, not a rule.
 INPLACE_FUNCTIONS = frozenset("""
+    _foreach_zero_
     abs_ acos_ acosh_ addmv_ alpha_dropout_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_
     arctanh_ as_strided_ asin_ asinh_ atan_ atanh_ ceil_ celu_ clamp_ clamp_max_ clamp_min_
     clip_ conj_physical_ cos_ cosh_ deg2rad_ detach_ dropout_ embedding_renorm_ erf_ erfc_

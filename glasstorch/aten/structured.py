@@ -414,10 +414,14 @@ def prepare_out(op: OpOverload, out: TensorBase, wanted: TensorMeta,
 
 
 def bump_written(op: OpOverload, keyset: int, args: tuple):
-    """ADInplaceOrView for writing ops: run below, then bump the written tensors' versions."""
+    """ADInplaceOrView for writing ops: run below, then bump the written tensors' versions
+    (each tensor of a written list: an optimizer's group step)."""
     result = op.redispatch(keyset, args)
     for i in op.written_args:
         written = args[i]
-        if written is not None:          # an optional buffer not given
+        if isinstance(written, TensorBase):
             written._version_counter().value += 1
+        elif written is not None:        # None: an optional buffer not given
+            for tensor in written:
+                tensor._version_counter().value += 1
     return result

@@ -3,8 +3,8 @@
 and learning-rate schedules in `lr_scheduler`.
 
 Each optimizer file holds the class and its update in two forms: glasstorch operators
-(any dtype, differentiable) and, for float32 tensors, one step operator per parameter
-(``aten::_single_tensor_sgd_``, ``aten::_single_tensor_adam_``, declared in
+(any dtype, differentiable) and, for the float32 tensors of a group, one step operator
+per group (``aten::_multi_tensor_sgd_``, ``aten::_multi_tensor_adam_``, declared in
 `aten/native/optim/steps.py`), both rounding as torch's CPU implementation does.
 """
 import importlib

@@ -2,7 +2,7 @@
 
 Two forms of the same update: `_single_tensor_adam` chains glasstorch operators (any
 dtype, complex parameters as real pairs, differentiable); for float32 tensors the
-operator ``aten::_single_tensor_adam_`` does it in one kernel
+operator ``aten::_multi_tensor_adam_`` does it for the whole group in one pass
 (`aten/native/optim/steps.py`). Both round as torch's CPU for-loop implementation does
 (torch's default on CPU), step for step.
 """
@@ -206,20 +206,22 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
     numbers = (beta1, beta2, lr, weight_decay, decoupled_weight_decay, maximize, eps)
     # tensor hyperparameters make torch compute the corrections in float32 tensors
     tensor_numbers = any(isinstance(x, TensorBase) for x in (beta1, beta2, lr))
-    step = step_operator("_single_tensor_adam_")
-    for i, param in enumerate(params):
-        if capturable:
-            raise AssertionError("If capturable=True, params and state_steps must be on "
-                                 f"supported devices: {CAPTURABLE_DEVICES}.")
-        tensors = [param, grads[i], exp_avgs[i], exp_avg_sqs[i]]
-        if amsgrad:
-            tensors.append(max_exp_avg_sqs[i])
+    if capturable and params:
+        raise AssertionError("If capturable=True, params and state_steps must be on "
+                             f"supported devices: {CAPTURABLE_DEVICES}.")
+    lists = (params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs if amsgrad else [])
+    grouped = []
+    for i in range(len(params)):
+        tensors = [entries[i] for entries in lists if entries]
         if not (differentiable or tensor_numbers) and float32_step(*tensors):
-            step(*tensors[:4], max_exp_avg_sqs[i] if amsgrad else None, state_steps[i],
-                 float(lr), float(beta1), float(beta2), weight_decay, eps, maximize,
-                 decoupled_weight_decay)
+            grouped.append(i)
         else:
             _single_tensor_adam(tensors, state_steps[i], *numbers, differentiable)
+    if grouped:
+        step_operator("_multi_tensor_adam_")(
+            *([entries[i] for i in grouped] if entries else [] for entries in lists),
+            [state_steps[i] for i in grouped], float(lr), float(beta1), float(beta2),
+            weight_decay, eps, amsgrad, maximize, decoupled_weight_decay)
 
 
 def _single_tensor_adam(tensors: list, step_t: TensorBase, beta1, beta2, lr, weight_decay,

@@ -91,15 +91,17 @@ def float32_step(*tensors) -> bool:
     tensors (None entries are ignored): float32 CPU tensors. Others, and differentiable
     steps, take the readable form, which chains operators."""
     for tensor in tensors:
-        if tensor is not None and (tensor.dtype is not float32 or not tensor.is_cpu):
+        if tensor is not None and (tensor._dtype is not float32 or
+                                   tensor._device.type != "cpu"):
             return False
     return True
 
 
 @functools.cache
 def step_operator(name: str):
-    """The step operator ``torch.ops.aten.<name>.default``, looked up once (its family
-    loads on first use); called with every schema argument, in order (`op.call`)."""
+    """The operator ``torch.ops.aten.<name>.default`` (a step, `_foreach_zero_`), looked
+    up once (its family loads on first use); called with every schema argument, in
+    order (`op.call`)."""
     from ..aten import ops
     return getattr(ops.aten, name).default.call
 
@@ -298,11 +300,21 @@ class Optimizer:
                 it with zeros. A None gradient makes the next step skip that parameter,
                 where a zero gradient still moves it (through momentum or decay).
         """
+        # as torch's: with foreach or fused kernels, the gradients of one device and
+        # dtype are zeroed by one call
+        foreach = self.defaults.get("foreach", False) or self.defaults.get("fused", False)
         tokens = enter_region(self._zero_grad_profile_name, (), Region.USER_SCOPE)
         try:
+            lists: defaultdict = defaultdict(list)
             for group in self.param_groups:
                 for param in group["params"]:
-                    reset_grad(param, set_to_none)
+                    grad = reset_grad(param, set_to_none, zero=not foreach)
+                    if grad is not None and grad.is_sparse:
+                        grad.zero_()
+                    elif grad is not None:
+                        lists[grad.device, grad.dtype].append(grad)
+            for grads in lists.values():
+                step_operator("_foreach_zero_")(grads)
         finally:
             exit_region(tokens)
 

@@ -3,8 +3,8 @@ decay, as torch's `torch.optim.SGD`.
 
 Two forms of the same update: `_single_tensor_sgd` chains glasstorch operators (any
 dtype, and differentiable, since autograd records it); for float32 tensors (the common
-case, several times faster) the operator ``aten::_single_tensor_sgd_`` does it in one
-kernel (`aten/native/optim/steps.py`). Both round as torch's CPU for-loop
+case, several times faster) the operator ``aten::_multi_tensor_sgd_`` does it for the
+whole group in one pass (`aten/native/optim/steps.py`). Both round as torch's CPU for-loop
 implementation does (torch's default on CPU).
 """
 from __future__ import annotations
@@ -99,14 +99,14 @@ class SGD(Optimizer):
                 for param in params:
                     check_fused_param(param)
             with_momentum = group["momentum"] != 0
-            buffers = [self.state[p].get("momentum_buffer") for p in params] \
-                if with_momentum else []
+            states = [self.state[p] for p in params] if with_momentum else []
+            buffers = [state.get("momentum_buffer") for state in states]
             sgd(params, [p.grad for p in params], buffers,
                 weight_decay=group["weight_decay"], momentum=group["momentum"],
                 lr=group["lr"], dampening=group["dampening"], nesterov=group["nesterov"],
                 maximize=group["maximize"], differentiable=group["differentiable"])
-            for param, buffer in zip(params, buffers):
-                self.state[param]["momentum_buffer"] = buffer
+            for state, buffer in zip(states, buffers):
+                state["momentum_buffer"] = buffer
         return loss
 
 
@@ -124,21 +124,40 @@ def sgd(params: list, d_p_list: list, momentum_buffer_list: list, has_sparse_gra
     if grad_scale is not None or found_inf is not None:
         raise AssertionError("Expected grad_scale and found_inf to be None")
     lr = to_scalar(lr)
-    step = step_operator("_single_tensor_sgd_")
+    with_momentum = momentum != 0
+    grouped: list = []
     for i, param in enumerate(params):
-        grad = d_p_list[i]
-        buffer = momentum_buffer_list[i] if momentum != 0 else None
-        if not differentiable and float32_step(param, grad, buffer):
-            fresh = momentum != 0 and buffer is None
-            if fresh:                   # the step writes the first direction into it
-                buffer = torch.empty_like(grad)
-            step(param, grad, buffer, weight_decay, momentum, float(lr), dampening, nesterov,
-                 maximize, fresh)
+        buffer = momentum_buffer_list[i] if with_momentum else None
+        if not differentiable and float32_step(param, d_p_list[i], buffer):
+            grouped.append(i)
         else:
-            buffer = _single_tensor_sgd(param, grad, buffer, weight_decay, momentum, lr,
-                                        dampening, nesterov, maximize)
-        if momentum != 0:
-            momentum_buffer_list[i] = buffer
+            buffer = _single_tensor_sgd(param, d_p_list[i], buffer, weight_decay, momentum,
+                                        lr, dampening, nesterov, maximize)
+            if with_momentum:
+                momentum_buffer_list[i] = buffer
+    if not grouped:
+        return
+    numbers = (weight_decay, momentum, float(lr), dampening, nesterov, maximize)
+    if not with_momentum:
+        _sgd_group(grouped, params, d_p_list, None, numbers)
+        return
+    # parameters without a buffer yet get fresh memory the step writes the first
+    # direction into: a call of their own
+    started = [i for i in grouped if momentum_buffer_list[i] is not None]
+    fresh = [i for i in grouped if momentum_buffer_list[i] is None]
+    for i in fresh:
+        momentum_buffer_list[i] = torch.empty_like(d_p_list[i])
+    _sgd_group(started, params, d_p_list, momentum_buffer_list, numbers)
+    _sgd_group(fresh, params, d_p_list, momentum_buffer_list, numbers, is_first_step=True)
+
+
+def _sgd_group(chosen: list, params: list, grads: list, buffers: list | None, numbers: tuple,
+               is_first_step: bool = False) -> None:
+    """The float32 step operator over the `chosen` parameters (by index), if any."""
+    if chosen:
+        step_operator("_multi_tensor_sgd_")(
+            [params[i] for i in chosen], [grads[i] for i in chosen],
+            [] if buffers is None else [buffers[i] for i in chosen], *numbers, is_first_step)
 
 
 def _single_tensor_sgd(param, grad, buffer, weight_decay, momentum, lr, dampening, nesterov,

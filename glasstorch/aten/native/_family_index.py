@@ -17,7 +17,7 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll', 'nn.loss_cross_entropy',
  'nn.loss_ctc', 'nn.loss_embedding', 'nn.loss_margin', 'nn.pooling', 'nn.pooling_adaptive',
  'nn.pooling_fractional', 'nn.pooling_unpool', 'nn.rnn_cells', 'nn.rnn', 'nn.rnn_packing',
- 'nn.upsample', 'nn.weight_norm', 'optim.steps', 'pointwise.binary_math',
+ 'nn.upsample', 'nn.weight_norm', 'optim.foreach', 'optim.steps', 'pointwise.binary_math',
  'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
  'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
  'pointwise.predicates', 'pointwise.rounding', 'pointwise.special_aliases',
@@ -167,6 +167,7 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
                 'nn:upsample_trilinear3d',
  'nn.weight_norm': 'function:_weight_norm function:_weight_norm_interface '
                    'function:norm_except_dim',
+ 'optim.foreach': 'function:_foreach_zero_',
  'pointwise.binary': 'function:add function:div function:mul function:multiply '
                      'function:rsub function:sub function:subtract method:add method:add_ '
                      'method:div method:div_ method:mul method:mul_ method:multiply '
@@ -548,7 +549,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                 'upsample_nearest3d upsample_trilinear3d',
  'nn.weight_norm': '_weight_norm _weight_norm_interface _weight_norm_interface_backward '
                    'norm_except_dim',
- 'optim.steps': '_single_tensor_adam_ _single_tensor_sgd_',
+ 'optim.foreach': '_foreach_zero_',
+ 'optim.steps': '_multi_tensor_adam_ _multi_tensor_sgd_',
  'pointwise.binary': 'add add_ div div_ mul mul_ multiply multiply_ rsub sub sub_ subtract '
                      'subtract_',
  'pointwise.binary_math': 'arctan2 arctan2_ atan2 atan2_ copysign copysign_ gcd gcd_ '
