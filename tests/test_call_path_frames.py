@@ -1,0 +1,29 @@
+"""A ratchet on the Python frames of common calls (architecture 5f, "Where an operator's
+time goes"): a frame costs about 0.05-0.1 us, and unlike a time the count does not depend
+on the machine's load. A change that adds a frame to one of these calls fails here; one
+that removes frames lowers the budget."""
+import pathlib
+import sys
+
+import pytest
+
+import glasstorch as torch
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))   # the checkout
+from bench.layers import frames  # noqa: E402
+
+# call -> most Python frames it may enter (its own not counted), measured once warm
+BUDGET = {
+    "a + b": 6, "a * b": 5, "a + 1": 8, "torch.add(a, b)": 6, "x.exp()": 5, "x.relu()": 7,
+    "x.sum()": 13, "x.mean()": 23, "x[1:3]": 7, "x.view(-1)": 13, "ga + gb": 22,
+    "ga.sum()": 26, "(ga * gb).sum().backward()": 146, "F.mse_loss(a, b)": 37,
+}
+
+
+@pytest.mark.parametrize("call", BUDGET)
+def test_common_calls_stay_within_their_frames(call):
+    names = {"torch": torch, "F": torch.nn.functional, "a": torch.rand(10),
+             "b": torch.rand(10), "x": torch.rand(10),
+             "ga": torch.rand(10, requires_grad=True), "gb": torch.rand(10, requires_grad=True)}
+    function = eval(f"lambda: {call}", names)
+    assert frames(function) <= BUDGET[call]
