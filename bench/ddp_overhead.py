@@ -21,31 +21,15 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def step_of(torch, wrap: bool):
-    """One training step of the bench's MLP, as a function; DDP-wrapped when `wrap`."""
-    nn = torch.nn
-    torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
-                          nn.Linear(512, 10))
-    if wrap:
-        model = nn.parallel.DistributedDataParallel(model)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    x, y = torch.randn(64, 256), torch.randint(0, 10, (64,))
-
-    def step():
-        optimizer.zero_grad()
-        nn.functional.cross_entropy(model(x), y).backward()
-        optimizer.step()
-    return step
-
-
 def worker(steps: int) -> None:
     """A rank: time the local and the DDP step alternately; rank 0 reports."""
     import torch                      # glasstorch under glasstorch's launcher
     import torch.distributed as dist
+
+    from bench.distributed_worker import training_step     # the bench's MLP step
     dist.init_process_group("gloo")
     torch.set_num_threads(1)
-    local, ddp = step_of(torch, False), step_of(torch, True)
+    local, ddp = training_step(False), training_step(True)
     times = {local: [], ddp: []}
     for _ in range(5):
         local(), ddp()
