@@ -63,3 +63,14 @@ def test_row_added_per_slab(two_threads, a_shape, b_shape):
     out = np.empty_like(expected)
     matmul_into(out, a, b, row)
     assert (out == expected).all()              # the same sums, the same additions
+
+
+def test_small_product_stays_whole(two_threads, monkeypatch):
+    """A linear layer's (64, 128) @ (128, 256) costs less whole than handed out in slabs."""
+    from glasstorch.aten.native.linalg import blas_threads
+    handed_out = []
+    monkeypatch.setattr(blas_threads, "parallel_for", lambda *args: handed_out.append(args))
+    a, b = np.ones((64, 128), np.float32), np.ones((128, 256), np.float32)
+    out = np.empty((64, 256), np.float32)
+    matmul_into(out, a, b)
+    assert not handed_out and (out == 128).all()
