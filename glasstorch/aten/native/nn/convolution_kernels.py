@@ -3,12 +3,14 @@
 Note [Convolution as GEMM]
     A convolution of an input ``(N, G*Cig, *spatial)`` with a weight ``(G*Cog, Cig,
     *kernel)`` sums, for each output position, a window of ``Cig * prod(kernel)`` input
-    values against each output channel's weights. The windows are one `as_strided` view
-    of the zero-padded input, ``(G, Cig, *kernel, N, *out_spatial)``: reshaped to ``(G,
-    Cig*K, N*P)`` (im2col, the one large copy) each group is one matrix product with its
-    ``(Cog, Cig*K)`` weights, whatever the batch size. The columns are channel-major, as
-    torch's CPU kernel orders them, so each output sums its terms in the order torch's
-    GEMM does. A convolution with more kernel than output positions (the one that
+    values against each output channel's weights. An image's windows are one `as_strided`
+    view of its zero-padded copy, ``(G, Cig, *kernel, *out_spatial)``: reshaped to ``(G,
+    Cig*K, P)`` (im2col, the one large copy) each group is one matrix product with its
+    ``(Cog, Cig*K)`` weights, written straight into the image's block of the result.
+    Image by image, the columns are still in cache when the product reads them, and the
+    images are shared over the pool's threads (OpenBLAS itself on one thread: Note [One
+    owner for the cores]). The columns are channel-major, as torch's CPU kernel orders
+    them, so each output sums its terms in the order torch's GEMM does. A convolution with more kernel than output positions (the one that
     computes a weight's gradient) reads its windows from a channels-innermost copy
     instead, ``(G, N*P, K*Cig)``, where the copy moves runs of contiguous channels
     rather than a few output positions at a time.
@@ -27,6 +29,9 @@ import math
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
+
+from ...parallel import parallel_for
+from ..linalg import blas_threads  # noqa: F401  (OpenBLAS on one thread: the pool owns the cores)
 
 
 def _compute(array: np.ndarray) -> np.ndarray:
@@ -68,32 +73,55 @@ def convolution_forward(input: np.ndarray, weight: np.ndarray, bias, stride, pad
                         dilation, groups: int, out: np.ndarray) -> None:
     """Write the convolution of `input` by `weight` into `out` (Note [Convolution as
     GEMM]); `padding` is symmetric zero padding."""
-    many_positions = math.prod(out.shape[2:]) >= math.prod(weight.shape[2:])
-    forward = _channels_first_forward if many_positions else _channels_last_forward
-    product = forward(_compute(input), _compute(weight), stride, padding, dilation, groups,
-                      out.shape[2:])
+    input, weight = _compute(input), _compute(weight)
+    bias = None if bias is None else _compute(bias)
+    if math.prod(out.shape[2:]) >= math.prod(weight.shape[2:]):
+        direct = out.flags.c_contiguous and out.dtype == weight.dtype
+        target = out if direct else np.empty(out.shape, weight.dtype)
+        _channels_first_forward(input, weight, bias, stride, padding, dilation, groups, target)
+        if not direct:
+            out[...] = target
+        return
+    product = _channels_last_forward(input, weight, stride, padding, dilation, groups,
+                                     out.shape[2:])
     if bias is not None:
-        product += _compute(bias).reshape((-1,) + (1,) * (out.ndim - 2))
+        product += bias.reshape((-1,) + (1,) * (out.ndim - 2))
     out[...] = product
 
 
-def _channels_first_forward(input, weight, stride, padding, dilation, groups: int,
-                            out_spatial) -> np.ndarray:
-    """Columns ``(G, Cig*K, N*P)``, channel-major as torch's own im2col orders them (so
-    each sum runs in its order); returns ``(N, C_out, *out_spatial)``."""
-    n = input.shape[0]
-    kernel = weight.shape[2:]
-    source = _padded(input, padding)
-    strides = source.strides
-    shape = ((groups, source.shape[1] // groups) + tuple(kernel) + (n,) + tuple(out_spatial))
-    steps = ((source.shape[1] // groups) * strides[1], strides[1])
-    steps += tuple(d * s for d, s in zip(dilation, strides[2:]))
-    steps += (strides[0],) + tuple(t * s for t, s in zip(stride, strides[2:]))
-    columns = as_strided(source, shape, steps, writeable=False)
+def _channels_first_forward(input, weight, bias, stride, padding, dilation, groups: int,
+                            out: np.ndarray) -> None:
+    """Into the row-major ``(N, C_out, *out_spatial)`` array `out`, image by image: an
+    image's columns ``(G, Cig*K, P)``, channel-major as torch's own im2col orders them
+    (so each sum runs in its order), stay in cache for their product, which lands in
+    the image's own block of `out`; the images are shared over the pool's threads."""
+    n, kernel = input.shape[0], weight.shape[2:]
     rows = weight.shape[1] * math.prod(kernel)
-    columns = columns.reshape(groups, rows, n * math.prod(out_spatial))
-    product = np.matmul(weight.reshape(groups, weight.shape[0] // groups, rows), columns)
-    return product.reshape((weight.shape[0], n) + tuple(out_spatial)).swapaxes(0, 1)
+    weights = weight.reshape(groups, weight.shape[0] // groups, rows)
+    blocks = out.reshape(n, groups, weight.shape[0] // groups, math.prod(out.shape[2:]))
+    biases = None if bias is None else bias.reshape(groups, -1, 1)
+
+    def images(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            columns = _image_columns(input[i], groups, kernel, stride, padding, dilation,
+                                     out.shape[2:])
+            np.matmul(weights, columns, out=blocks[i])
+            if biases is not None:
+                blocks[i] += biases
+    parallel_for(0, n, 1, images)
+
+
+def _image_columns(image: np.ndarray, groups: int, kernel, stride, padding, dilation,
+                   out_spatial) -> np.ndarray:
+    """One image's im2col columns ``(G, Cig*K, P)``: its zero-padded windows, copied."""
+    source = _padded(image[None], padding)[0]
+    strides = source.strides
+    shape = (groups, source.shape[0] // groups) + tuple(kernel) + tuple(out_spatial)
+    steps = ((source.shape[0] // groups) * strides[0], strides[0])
+    steps += tuple(d * s for d, s in zip(dilation, strides[1:]))
+    steps += tuple(t * s for t, s in zip(stride, strides[1:]))
+    windows = as_strided(source, shape, steps, writeable=False)
+    return windows.reshape(groups, -1, math.prod(out_spatial))
 
 
 def _padded(input: np.ndarray, padding) -> np.ndarray:
