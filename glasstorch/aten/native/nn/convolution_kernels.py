@@ -31,7 +31,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ...parallel import parallel_for
-from ..linalg import blas_threads  # noqa: F401  (OpenBLAS on one thread: the pool owns the cores)
+from ..linalg.blas_threads import matmul_into   # OpenBLAS on one thread: the pool owns the cores
 
 
 def _compute(array: np.ndarray) -> np.ndarray:
@@ -111,6 +111,17 @@ def _channels_first_forward(input, weight, bias, stride, padding, dilation, grou
     parallel_for(0, n, 1, images)
 
 
+def _group_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` for one matrix product per group, ``(G, n, k) @ (G, k, p)``, cut over
+    the pool's threads when large (by groups, or by rows when there is one group)."""
+    out = np.empty((a.shape[0], a.shape[1], b.shape[2]), np.result_type(a, b))
+    if a.shape[0] == 1:
+        matmul_into(out[0], a[0], b[0])
+    else:
+        matmul_into(out, a, b)
+    return out
+
+
 def _image_columns(image: np.ndarray, groups: int, kernel, stride, padding, dilation,
                    out_spatial) -> np.ndarray:
     """One image's im2col columns ``(G, Cig*K, P)``: its zero-padded windows, copied."""
@@ -147,7 +158,7 @@ def _channels_last_forward(input, weight, stride, padding, dilation, groups: int
     columns = columns.reshape(groups, n * math.prod(out_spatial), math.prod(kernel) * cig)
     weights = weight.reshape((groups, cog, cig, math.prod(kernel)))
     weights = weights.transpose(0, 3, 2, 1).reshape(groups, -1, cog)   # (G, K*Cig, Cog)
-    product = np.matmul(columns, weights)                              # (G, N*P, Cog)
+    product = _group_products(columns, weights)                        # (G, N*P, Cog)
     product = np.moveaxis(product.reshape((groups, n) + tuple(out_spatial) + (cog,)), 0, -2)
     return _to_channels_first(product.reshape((n,) + tuple(out_spatial) + (groups * cog,)))
 
@@ -161,7 +172,7 @@ def transposed_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padd
     cig, cog, k = channels // groups, weight.shape[1], math.prod(kernel)
     source = np.moveaxis(_compute(input), 1, -1).reshape(n * math.prod(in_spatial), groups, cig)
     weights = _compute(weight).reshape(groups, cig, cog, k).transpose(0, 1, 3, 2)
-    columns = np.matmul(source.transpose(1, 0, 2), weights.reshape(groups, cig, k * cog))
+    columns = _group_products(source.transpose(1, 0, 2), weights.reshape(groups, cig, k * cog))
     columns = columns.reshape((groups, n) + tuple(in_spatial) + tuple(kernel) + (cog,))
     # float16 takes torch's slow kernel, which rounds the columns and each sum to float16
     kept = np.float16 if input.dtype == np.float16 else columns.dtype
