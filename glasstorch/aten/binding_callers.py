@@ -13,22 +13,16 @@ from .python_arg import apply_requires_grad
 
 
 def make_caller(sig):
+    """The function a binding calls with its bound arguments (schema order, then out=
+    or requires_grad=)."""
+    special = _special_caller(sig)
+    if special is not None:
+        return special
     functional = sig.functional
     out_overload = sig.out_overload
     has_out = out_overload is not None
     has_rg = sig.params and sig.params[-1].name == "requires_grad"
     n_schema = len(sig.schema.arguments)
-
-    if sig.schema.returns and sig.schema.returns[0].type.is_list:
-        # `Tensor[]` results: the operator gives a list, torch's Python API a tuple.
-        def call_returning_tuple(*bound):
-            return tuple(functional.call(*bound))
-        return call_returning_tuple
-    named = _naming_caller(sig)
-    if named is not None:
-        return named
-    if sig.is_method and sig.schema.arguments[0].name != "self":
-        return _self_moving_caller(sig)
     if not has_out and not has_rg:
         return functional.call
 
@@ -48,12 +42,28 @@ def make_caller(sig):
 
 
 def out_last(sig) -> bool:
-    """Whether the signature's caller is `_make_caller`'s plain one choosing between the
-    functional and the out= overload by its last parameter, ``out``."""
+    """Whether the signature's caller is `make_caller`'s plain one choosing between the
+    functional and the out= overload by its last parameter, ``out`` (a direct binding
+    then calls the functional overload itself when no out= is given)."""
     return (sig.out_overload is not None and sig.params[-1].name == "out"
-            and not (sig.schema.returns and sig.schema.returns[0].type.is_list)
-            and _naming_caller(sig) is None
-            and not (sig.is_method and sig.schema.arguments[0].name != "self"))
+            and _special_caller(sig) is None)
+
+
+def _special_caller(sig):
+    """The caller of a signature that is not plain, or None: list results as a tuple,
+    named results, a `self` that is not the schema's first argument."""
+    if sig.schema.returns and sig.schema.returns[0].type.is_list:
+        call = sig.functional.call
+
+        def call_returning_tuple(*bound):   # the operator gives a list, Python a tuple
+            return tuple(call(*bound))
+        return call_returning_tuple
+    named = _naming_caller(sig)
+    if named is not None:
+        return named
+    if sig.is_method and sig.schema.arguments[0].name != "self":
+        return _self_moving_caller(sig)
+    return None
 
 
 def _self_moving_caller(sig):

@@ -32,7 +32,7 @@ from ..c10 import dtype as dtypes
 from ..c10.dtype import COMPLEX32_PAIR, complex_to_pairs, pairs_to_complex64
 from ..c10.promotion import can_cast, result_type_with_scalar
 from ..c10.strides import _STRIDES_CACHE, contiguous_strides
-from ..c10.tensor_impl import TensorBase, wrap_array
+from ..c10.tensor_impl import TensorBase, share_storage, wrap_array
 from .backends import Backend, register_meta
 from .dispatcher import FastPath, OpOverload
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
@@ -408,9 +408,9 @@ def _row_major_result(a: TensorBase, b: TensorBase, dense: tuple, inplace: bool)
     so the result is row-major too. In place, `self` must be the row-major one."""
     if a._stride == dense:
         if b._stride == dense:
-            return not (inplace and b._storage is a._storage and b._offset != a._offset)
+            return not (inplace and share_storage(a, b) and b._offset != a._offset)
         return not any(b._stride) and min(a._size) > 1 and not (
-            inplace and b._storage is a._storage)
+            inplace and share_storage(a, b))
     return not inplace and b._stride == dense and not any(a._stride) and min(a._size) > 1
 
 

@@ -523,15 +523,23 @@ def forget_array(t: TensorBase) -> None:
     t._arr = None
 
 
+def share_storage(a: TensorBase, b: TensorBase) -> bool:
+    """Whether `a` and `b` are over one storage, without making either's storage: one
+    never made shares its memory with no other tensor (Note [Storage made on first use])."""
+    storage = a._storage_slot
+    return a is b or (storage is not None and storage is b._storage_slot)
+
+
 # Note [Storage made on first use]
 # A tensor is storage plus geometry, and a storage is an object of its own: two views
 # share it, `untyped_storage()` returns it, overlap checks compare it by identity. But
 # most results of a kernel are used as values and dropped, and never asked for their
 # storage, so `wrap_array` leaves `_storage_slot` empty: the result's cached ndarray
 # (`_arr`, the kernel's output) holds the memory, and the `_storage` property makes the
-# storage over it on first request (a view, `data_ptr`, `untyped_storage`, an overlap
-# check). The one rule this asks of the code: the cached ndarray is dropped only through
-# `forget_array`, which makes the storage first.
+# storage over it on first request (a view, `data_ptr`, `untyped_storage`). The rules
+# this asks of the code: the cached ndarray is dropped only through `forget_array`, which
+# makes the storage first, and a check whether two tensors share memory asks
+# `share_storage`, which needs no storage made.
 
 
 def _build_array(t: TensorBase) -> np.ndarray:

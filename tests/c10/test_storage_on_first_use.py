@@ -71,3 +71,14 @@ def test_wrap_array_takes_the_strides_it_is_given():
     arr = np.zeros((2, 3), np.float32)
     t = wrap_array(arr, torch.float32, (3, 1))
     assert t.stride() == (3, 1) and t.untyped_storage().nbytes() == 24
+
+
+def test_sharing_is_answered_without_making_storages():
+    a, b = fresh(), fresh()
+    from glasstorch.c10.tensor_impl import share_storage
+    assert not share_storage(a, b) and share_storage(a, a)
+    assert a._storage_slot is None and b._storage_slot is None
+    view = a[1:]
+    assert share_storage(a, view) and share_storage(view, a)
+    a.add_(b)                      # in place, a fresh operand: no storage made for it
+    assert b._storage_slot is None

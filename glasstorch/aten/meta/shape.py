@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...c10.device import device_type
 from ...c10.tensor_impl import contiguous_strides  # noqa: F401  (re-exported for rules)
+from ...c10.tensor_impl import share_storage
 
 
 def wrap_dim(dim: int, ndim: int, scalar_ok: bool = True) -> int:
@@ -232,7 +233,7 @@ def partially_overlap(a, b) -> bool:
     Only two dense tensors over one storage are compared (by the byte ranges they
     span); for anything else torch's answer is "too hard to say", and it goes ahead.
     """
-    if a._storage is not b._storage or a.numel() == 0 or b.numel() == 0:
+    if not share_storage(a, b) or a.numel() == 0 or b.numel() == 0:
         return False
     if not (is_non_overlapping_and_dense(a._size, a._stride)
             and is_non_overlapping_and_dense(b._size, b._stride)):
@@ -268,7 +269,7 @@ def check_no_overlap(written, read) -> None:
     if not holds_data(written):
         return
     if written is not read:
-        if written._storage is not read._storage or not written.numel() or not read.numel():
+        if not share_storage(written, read) or not written.numel() or not read.numel():
             return
         if not (is_non_overlapping_and_dense(written._size, written._stride)
                 and is_non_overlapping_and_dense(read._size, read._stride)):

@@ -18,7 +18,7 @@ import warnings
 
 from ....c10.dtype import type_meta_name, scalar_type_name
 from ....c10.layout import contiguous_format
-from ....c10.tensor_impl import TensorBase
+from ....c10.tensor_impl import TensorBase, share_storage
 from ...dispatcher import ops
 from ...meta.shape import broadcast_shapes, wrap_dims
 from ...registry import TensorMeta, prepare_out, composite
@@ -86,7 +86,7 @@ def _matmul_folded(tensor1, tensor2, out):
     resize_out(out, output_shape)
     target = reshape.call(out, (rows, small._size[-1]) if small_is_matrix else (rows,))
     _into(mm if small_is_matrix else mv, (folded, small), target)
-    if target._storage is not out._storage:
+    if not share_storage(target, out):
         copy_.call(out, target, False)
     return out
 
@@ -126,7 +126,7 @@ def _matmul_batched(tensor1, tensor2, out):
     _aten.bmm.out.call(left, right, target)
     if vector_rhs:
         target = squeeze_dim.call(target, -1)
-    if target._storage is not out._storage:
+    if not share_storage(target, out):
         copy_.call(out, reshape.call(target, out._size), False)
     return out
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ....c10.tensor_impl import share_storage
 from ...meta.reduction import check_nonempty_dims, reduced_shape, reduction_dim
 from ...registry import TensorMeta, op
 from .extrema import (evenly_distribute_backward,  # noqa: F401  (its formulas' helpers)
@@ -59,7 +60,7 @@ def _kthvalue_meta(self, k, dim=-1, keepdim=False, out=None):
     if k < 1 or k > length:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     if out is not None:
-        if any(t._storage is self._storage and self.numel() and t.numel() for t in out):
+        if any(share_storage(t, self) and self.numel() and t.numel() for t in out):
             # torch's assert_no_overlap: a result may not be written over the input
             raise RuntimeError("unsupported operation: some elements of the input tensor and "
                                "the written-to tensor refer to a single memory location. "
