@@ -436,11 +436,13 @@ def names(kind: str) -> list:
     return list(dict.fromkeys([name for k, name in [*_SIGNATURES, *_EXPECTED] if k == kind]))
 
 
-def add_sink(callback) -> None:
-    """Call `callback(kind, name)` for every name with bindings, past and future."""
+def add_sink(callback, past: bool = True) -> None:
+    """Call `callback(kind, name)` for every name with bindings declared from now on,
+    and (`past`) for every one declared already."""
     _SINKS.append(callback)
-    for kind, name in [*_SIGNATURES, *_EXPECTED]:
-        callback(kind, name)
+    if past:
+        for kind, name in [*_SIGNATURES, *_EXPECTED]:
+            callback(kind, name)
 
 
 def namespace_getattr(module_name: str, kind: str, prefix: str = ""):
@@ -474,7 +476,7 @@ def namespace_getattr(module_name: str, kind: str, prefix: str = ""):
         if declared_kind == kind and declared.startswith(prefix) and short in cached:
             cached.discard(short)
             delattr(sys.modules[module_name], short)
-    add_sink(forget)
+    add_sink(forget, past=False)          # nothing is in the module yet
     return __getattr__
 
 

@@ -41,7 +41,9 @@ torch's call their fused kernels.)
 """
 from __future__ import annotations
 
+import builtins
 import functools
+import types
 
 from ..c10.device import BACKEND_NAMES, get_default_device, lazy_init_device
 from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BELOW, KEYS_BY_DEVICE_TYPE,
@@ -191,9 +193,9 @@ class OpOverload:
         """
         names = {"op": self, "cache": self._cache, "keyset_of": self._keyset,
                  "lookup": self._lookup, "local_keys": local_keys, "TensorBase": TensorBase,
-                 "_observed_dispatch": _observed_dispatch, "_keys_of_device": _keys_of_device}
-        exec(_ENTRY_SOURCE.format(keys=self._keys_expression), names)
-        return names["call"]
+                 "_observed_dispatch": _observed_dispatch, "_keys_of_device": _keys_of_device,
+                 "__builtins__": builtins}
+        return types.FunctionType(_entry_code(self._keys_expression), names, "call")
 
     def redispatch(self, keyset: int, args: tuple):
         """Hand a call on to the keys in `keyset` (the caller removed its own and higher)."""
@@ -361,6 +363,15 @@ _KEYS_OF_OPERANDS = {
     (0, 1): "(args[0]._keys if isinstance(args[0], TensorBase) else 0) | "
             "(args[1]._keys if isinstance(args[1], TensorBase) else 0) "
             "or _keys_of_device(None, op.name)"}
+
+@functools.cache
+def _entry_code(keys: str):
+    """The compiled entry for one key-set expression, shared by every overload using it
+    (each gets its own globals: its tables)."""
+    namespace: dict = {}
+    exec(compile(_ENTRY_SOURCE.format(keys=keys), "<dispatcher entry>", "exec"), namespace)
+    return namespace["call"].__code__
+
 
 _ENTRY_SOURCE = """
 def call(*args):
