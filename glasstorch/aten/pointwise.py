@@ -19,8 +19,8 @@ rest, once for every operator, the way TensorIterator does it:
   * in-place and out= variants get TensorIterator's checks of the written tensor
     (overlap, dtype) besides the structured ones (`structured.py`);
   * large results are split over the thread pool (`parallel.py`);
-  * row-major operands of one dtype take a fast path (Note [Fast paths] in
-    dispatcher.py).
+  * row-major operands of one dtype take a fast path (Note [The elementwise fast
+    path] in pointwise_fast.py).
 """
 from __future__ import annotations
 
@@ -30,17 +30,16 @@ import numpy as np
 
 from ..c10 import dtype as dtypes
 from ..c10.dtype import COMPLEX32_PAIR, complex_to_pairs, pairs_to_complex64
-from ..c10.promotion import can_cast, result_type_with_scalar
-from ..c10.strides import _STRIDES_CACHE, contiguous_strides
-from ..c10.tensor_impl import TensorBase, share_storage, wrap_array
+from ..c10.promotion import can_cast
+from ..c10.tensor_impl import TensorBase
 from .backends import Backend, register_meta
 from .dispatcher import FastPath, OpOverload
-from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta, result_and_compute
+from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta
 from . import complex_half
 from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
 from .overlapping import overlaps_itself, write_in_order
-from .parallel import SPLIT_SIZE, parallel_elementwise
-from .quiet import mute, unmute
+from .parallel import parallel_elementwise
+from .pointwise_fast import fast_path, to_compute_scalar  # noqa: F401  (re-exported)
 from .registry import declare
 from .schema import FunctionSchema, SchemaKind
 from .structured import Structured, check_inplace, parameter_names, prepare_out
@@ -49,7 +48,7 @@ from .structured import Structured, check_inplace, parameter_names, prepare_out
 def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=None,
               kernel_check=None, check_out=None, numbers: tuple | None = None,
               masks: tuple = (), leading: str | None = None, method: bool = True,
-              numbers_as_given: bool = False, **options):
+              numbers_as_given: bool = False, ufunc=None, **options):
     """Declare an elementwise operator (see the module docstring).
 
     Args:
@@ -77,6 +76,9 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=No
         method: bind as a `Tensor` method too (elementwise operators are, by default).
         numbers_as_given: a number beside float16 / bfloat16 tensors reaches the kernel
             unrounded (torch's mul and divisions; Note [Numbers beside float16]).
+        ufunc: the NumPy ufunc the kernel is, for real operands of one dtype, when the
+            arguments after the operands are their defaults: the fast path calls it
+            directly (Note [The elementwise fast path] in pointwise_fast.py).
         options: the variants and bindings, as for `op`: ``inplace``, ``out``,
             ``out_overload``, ``out_names`` (``grad_input`` for the backward operators),
             ``function``, ``grad``, ``python_name``, ``python_module`` (``"nn"``:
@@ -87,7 +89,7 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=No
 
     def declare_pointwise(kernel):
         form = Elementwise(kernel, promotion, checks, check_out, masks, leading,
-                           numbers_as_given)
+                           numbers_as_given, ufunc)
         main = declare(schema, form, kernel=kernel, doc_source=kernel, method=method,
                        numbers=True if numbers is None else frozenset(numbers), **options)
         if kernel_check is not None:
@@ -112,8 +114,9 @@ class Elementwise(Structured):
     how = "elementwise"
 
     def __init__(self, kernel, promotion: Promotion, check, check_out, masks: tuple,
-                 leading: str | None, numbers_as_given: bool = False) -> None:
+                 leading: str | None, numbers_as_given: bool = False, ufunc=None) -> None:
         self.kernel = kernel
+        self.ufunc = ufunc
         self.numbers_as_given = numbers_as_given
         self.promotion = promotion
         self.check = check
@@ -189,13 +192,15 @@ class Elementwise(Structured):
         if not backend.runs_kernels or self.operands not in ((0,), (0, 1)):
             return None
         name = self.kernel.__name__
+        defaults = tuple(a.default for a in op._schema.arguments[len(self.operands):])
         if op.kind is SchemaKind.functional:
-            return FastPath(_fast_path(self.kernel, self.operands, self.promotion, self.check),
+            return FastPath(fast_path(self.kernel, self.operands, self.promotion, self.check,
+                                      ufunc=self.ufunc, defaults=defaults),
                             f"{name} (fast path: row-major operands of one dtype)",
                             self.kernel.__module__)
         if op.kind is SchemaKind.inplace and self.check_out is None:
-            return FastPath(_fast_path(self.kernel, self.operands, self.promotion, self.check,
-                                       inplace=True),
+            return FastPath(fast_path(self.kernel, self.operands, self.promotion, self.check,
+                                      inplace=True, ufunc=self.ufunc, defaults=defaults),
                             f"{name}_ (fast path: row-major self written in place, version "
                             f"bumped)", self.kernel.__module__, fused=True)
         return None
@@ -329,109 +334,6 @@ def _store(out: np.ndarray, values: np.ndarray) -> None:
         np.copyto(out, values, casting="unsafe")
 
 
-def _fast_path(kernel, operands: tuple, promotion: Promotion, check, inplace: bool = False):
-    """The common call, without the general machinery: returns None when it does not apply.
-
-    It applies when the operands are row-major tensors of one dtype and shape (or one
-    such tensor and a number that does not change the dtype; a lone tensor operand may
-    also be broadcast from a scalar, all strides 0, and one of two on the conditions of
-    `_row_major_result`), and that dtype is computed in itself (no float16 widening).
-    Then the result is row-major, of the
-    dtype the promotion kind gives, and the kernel reads the arrays as they are. The
-    in-place form (``inplace=True``) also needs the result dtype to be self's: it then
-    writes self and bumps its version, doing ADInplaceOrView's job too. A promotion
-    kind that depends on the arguments (clamp's number bounds, div's rounding mode) is
-    asked per call, after the checks, as the meta rule does.
-    """
-    if operands not in ((0,), (0, 1)):
-        return None
-    fixed = None if callable(promotion) else _fast_results(promotion, inplace)
-    binary = len(operands) == 2
-
-    def fast(args):
-        a = args[0]
-        if not isinstance(a, TensorBase):
-            return None
-        checked = fixed is None and check is not None
-        if checked:
-            check(*args)
-        results = fixed if fixed is not None else _fast_results(promotion(*args), inplace)
-        entry = results.get(a._dtype)
-        if entry is None:
-            return None
-        size = a._size
-        dense = _STRIDES_CACHE.get(size) or contiguous_strides(size)
-        if binary:
-            b = args[1]
-            if isinstance(b, TensorBase):
-                if b._dtype is not a._dtype or b._size != size:
-                    return None
-                if not (a._stride == dense and b._stride == dense and not inplace) \
-                        and not _row_major_result(a, b, dense, inplace):
-                    return None
-                b = b._arr if b._arr is not None else b._np
-            elif a._stride != dense and (inplace or any(a._stride)):
-                return None
-            elif type(b) in _PYTHON_NUMBERS and result_type_with_scalar(a._dtype, b) is a._dtype:
-                b = to_compute_scalar(b, a._dtype._np)
-            else:
-                return None
-            values = [a._arr if a._arr is not None else a._np, b, *args[2:]]
-        elif a._stride != dense and (inplace or any(a._stride)):
-            return None
-        else:
-            values = [a._arr if a._arr is not None else a._np, *args[1:]]
-        if check is not None and not checked:
-            check(*args)
-        out = values[0] if inplace else np.empty(size, entry[1])
-        token = mute()
-        try:
-            if out.size >= SPLIT_SIZE:          # large: split over the thread pool
-                parallel_elementwise(kernel, values, operands, out)
-            else:
-                kernel(*values, out=out)
-        finally:
-            unmute(token)
-        if inplace:
-            a._version_counter().value += 1
-            return a
-        return wrap_array(out, entry[0], dense)
-    return fast
-
-
-def _row_major_result(a: TensorBase, b: TensorBase, dense: tuple, inplace: bool) -> bool:
-    """Whether two operands of one shape make a row-major result that the fast path may
-    write: both row-major (not partly overlapping `self` in place), or one row-major and
-    the other a broadcast value (all strides 0: an expanded scalar, such as the gradient
-    of a sum) on a shape whose dims all have 2 or more elements, where the row-major
-    operand alone orders every dim (TensorIterator's rule ignores stride-0 operands) and
-    so the result is row-major too. In place, `self` must be the row-major one."""
-    if a._stride == dense:
-        if b._stride == dense:
-            return not (inplace and share_storage(a, b) and b._offset != a._offset)
-        return not any(b._stride) and min(a._size) > 1 and not (
-            inplace and share_storage(a, b))
-    return not inplace and b._stride == dense and not any(a._stride) and min(a._size) > 1
-
-
-def _fast_results(promotion: Promotion, inplace: bool) -> dict:
-    """dtype -> (result dtype, NumPy dtype written) for the dtypes the fast path serves
-    under a promotion kind; shared by every operator of that kind."""
-    key = (promotion, inplace)
-    results = _FAST_RESULTS.get(key)
-    if results is None:
-        results = _FAST_RESULTS[key] = {}
-        for dtype in dtypes.ALL_DTYPES:
-            result, compute, target = result_and_compute(dtype, promotion)
-            if compute is dtype and (not inplace or result is dtype):
-                results[dtype] = (result, target._np)
-    return results
-
-
-_FAST_RESULTS: dict = {}
-_PYTHON_NUMBERS = (bool, int, float, complex)
-
-
 def zero_where(mask: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
     """``out = 0 where mask, else values``, exactly (+0, and `values`' own NaN and -0.0
     kept), for elementwise kernels (relu, threshold_backward).
@@ -454,17 +356,3 @@ def zero_where(mask: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
 
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-
-
-def to_compute_scalar(value, dtype: np.dtype):
-    """A Python/NumPy number as a NumPy scalar of `dtype`, wrapping integers as C does."""
-    kind = dtype.kind
-    if kind == "b":
-        return np.bool_(value)
-    if kind in "iu" and not isinstance(value, (float, complex, np.floating, np.complexfloating)):
-        value = int(value)
-        if not -2 ** 63 <= value < 2 ** 64:
-            raise RuntimeError(f"value cannot be converted to type {dtype} without overflow")
-        wide = np.array(value, dtype=np.int64 if value < 2 ** 63 else np.uint64)
-        return wide.astype(dtype)[()]
-    return dtype.type(value)

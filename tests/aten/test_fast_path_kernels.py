@@ -13,6 +13,7 @@ import pytest
 import glasstorch as gt
 from glasstorch.aten.native import load_all
 from glasstorch.aten.registry import DECLARATIONS
+from glasstorch.aten.schema import SchemaKind
 from glasstorch.c10.strides import _STRIDES_CACHE
 from glasstorch.utils._python_dispatch import TorchDispatchMode
 
@@ -96,6 +97,50 @@ def test_fast_path_is_decided_by_the_arguments_alone():
     taken, result = fast_paths_taken(gt.mul, x, x)
     assert taken == ["row-major operands of one dtype"]
     assert_identical(result, general(gt.mul, x, x))
+
+
+def _declared_ufuncs() -> list:
+    """The functional overloads whose kernel declares the ufunc it is (Note [The
+    elementwise fast path] in aten/pointwise_fast.py)."""
+    load_all()
+    return sorted(name for name, declaration in DECLARATIONS.items()
+                  if getattr(declaration.form, "ufunc", None) is not None)
+
+
+def _ufunc_operands(dtype, binary: bool):
+    """Operands of `dtype` the ufunc route serves: two row-major tensors (with NaN,
+    -0.0, inf, zeros and wrapping integers), a number, a broadcast scalar, and an
+    expanded scalar beside a number (its result must still be row-major)."""
+    rng = np.random.default_rng(1)
+    values = (rng.standard_normal((3, 4)) * 40).astype(np.float64)
+    values[0, :4] = [np.nan, -0.0, np.inf, 0.0]
+    x = gt.tensor(values).to(dtype)
+    y = gt.tensor(values[::-1].copy()).to(dtype)
+    scalar = gt.tensor(3).to(dtype).expand(3, 4)
+    if not binary:
+        return [(x,), (scalar,)]
+    return [(x, y), (x, 3), (x, scalar), (scalar, x), (scalar, 2)]
+
+
+@pytest.mark.parametrize("name", _declared_ufuncs())
+def test_declared_ufunc_is_the_kernel_bit_for_bit(name):
+    """Where the fast path calls an operator's declared ufunc instead of its kernel, the
+    result is the general kernel's in dtype, strides and bits, for every dtype it serves."""
+    declaration = DECLARATIONS[name]
+    overload = declaration.overloads[SchemaKind.functional]
+    binary = len(declaration.form.operands) == 2
+    served = 0
+    for dtype in (gt.bool, gt.uint8, gt.int8, gt.int32, gt.int64, gt.float32, gt.float64):
+        for args in _ufunc_operands(dtype, binary):
+            try:
+                expected = general(overload, *args)
+            except (RuntimeError, TypeError):
+                continue                           # refused: no fast path to compare
+            taken, result = fast_paths_taken(overload, *args)
+            served += bool(taken)
+            assert_identical(result, expected)
+            assert result._np.flags.c_contiguous        # the row-major strides it claims
+    assert served, f"{name}: the ufunc route was never taken"
 
 
 # ----- elementwise in place, fused with the version bump -----------------------------

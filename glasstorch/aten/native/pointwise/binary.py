@@ -184,7 +184,7 @@ def _scaled(self, other, alpha, out, result=None) -> None:
 
 
 @pointwise("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-           inplace=True, out=True, check=_check_alpha,
+           inplace=True, out=True, check=_check_alpha, ufunc=np.add,
            grad={"self": "grad", "other": "maybe_multiply(grad, conj(alpha))"})
 def add(self, other, alpha, *, out, result=None):
     """Add `other`, scaled by `alpha`, to `self`: ``self + alpha * other``.
@@ -205,7 +205,7 @@ def add(self, other, alpha, *, out, result=None):
         _scaled(self, other, alpha, out, result)
 
 
-_SUB = dict(inplace=True, out=True, check=_check_sub,
+_SUB = dict(inplace=True, out=True, check=_check_sub, ufunc=np.subtract,
             grad={"self": "grad", "other": "maybe_multiply(-grad, conj(alpha))"})
 
 
@@ -263,7 +263,7 @@ def rsub_scalar(self, other, alpha=1):
 # ----------------------------------------------------------------------------------
 # mul, div
 # ----------------------------------------------------------------------------------
-_MUL = dict(inplace=True, out=True, numbers_as_given=True,
+_MUL = dict(inplace=True, out=True, numbers_as_given=True, ufunc=np.multiply,
             grad={"self": "grad * other.conj()", "other": "grad * self.conj()"})
 
 
@@ -287,6 +287,7 @@ multiply = pointwise("multiply.Tensor(Tensor self, Tensor other) -> Tensor",
                      **_MUL)(alias_of(mul.declaration.kernel, "mul"))
 
 DIV = dict(promotion=Promotion.INT_TO_FLOAT, inplace=True, out=True, numbers_as_given=True,
+           ufunc=np.true_divide,
            kernel_check=refuse_complex_half("div_cpu"),
            grad={"self": "grad / other.conj()",
                  "other": "-grad * ((self / other) / other).conj()"})

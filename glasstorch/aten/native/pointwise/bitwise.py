@@ -33,7 +33,7 @@ def _bitwise(name: str, ufunc, doc: str):
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", inplace=True,
-                     out=True, out_overload="Tensor_out", grad=_NO_GRAD,
+                     out=True, out_overload="Tensor_out", grad=_NO_GRAD, ufunc=ufunc,
                      check=tensor_needed(name),
                      kernel_check=refuse(f"{name}_cpu", floating=True, complex_=True))(kernel)
 

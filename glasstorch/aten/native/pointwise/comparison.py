@@ -60,7 +60,7 @@ def _comparison(name: str, ufunc, doc: str, ordered_as: str | None = None):
     kernel.__doc__ = doc
     return pointwise(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
                      promotion=Promotion.COMPARISON, inplace=True, out=True,
-                     out_overload="Tensor_out", grad=_NO_GRAD, numbers=("other",),
+                     out_overload="Tensor_out", grad=_NO_GRAD, numbers=("other",), ufunc=ufunc,
                      kernel_check=_refuse_complex[ordered_as] if ordered_as else None)(kernel)
 
 

@@ -18,7 +18,7 @@ def _refuse_complex(name: str):
     return check
 
 
-@pointwise("maximum(Tensor self, Tensor other) -> Tensor", out=True, numbers=(),
+@pointwise("maximum(Tensor self, Tensor other) -> Tensor", out=True, numbers=(), ufunc=np.maximum,
            kernel_check=_refuse_complex("maximum"),
            grad={"self": "where(self == other, grad / 2, grad).masked_fill(self < other, 0)",
                  "other": "where(self == other, grad / 2, grad).masked_fill(self > other, 0)"})
@@ -37,7 +37,7 @@ def maximum(self, other, *, out):
     np.maximum(self, other, out=out)
 
 
-@pointwise("minimum(Tensor self, Tensor other) -> Tensor", out=True, numbers=(),
+@pointwise("minimum(Tensor self, Tensor other) -> Tensor", out=True, numbers=(), ufunc=np.minimum,
            kernel_check=_refuse_complex("minimum"),
            grad={"self": "where(self == other, grad / 2, grad).masked_fill(self > other, 0)",
                  "other": "where(self == other, grad / 2, grad).masked_fill(self < other, 0)"})

@@ -14,7 +14,8 @@ from ...derivatives import derivative_helper
 from .unary import FLOAT_RESULT, unary
 
 
-@unary("sin(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad * self.cos().conj()"})
+@unary("sin(Tensor self) -> Tensor", **FLOAT_RESULT, ufunc=np.sin,
+       grad={"self": "grad * self.cos().conj()"})
 def sin(self, *, out):
     """The sine of each element (in radians).
 
@@ -26,7 +27,8 @@ def sin(self, *, out):
     np.sin(self, out=out)
 
 
-@unary("cos(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad * -self.sin().conj()"})
+@unary("cos(Tensor self) -> Tensor", **FLOAT_RESULT, ufunc=np.cos,
+       grad={"self": "grad * -self.sin().conj()"})
 def cos(self, *, out):
     """The cosine of each element (in radians).
 
@@ -114,7 +116,7 @@ def cosh(self, *, out):
     libm.cosh(self, out=out)          # Note [The C library's bits]
 
 
-@unary("tanh(Tensor self) -> Tensor", **FLOAT_RESULT,
+@unary("tanh(Tensor self) -> Tensor", **FLOAT_RESULT, ufunc=np.tanh,
        grad={"self": "grad * (1 - result * result).conj()"})
 def tanh(self, *, out):
     """The hyperbolic tangent of each element.

@@ -247,7 +247,7 @@ def reciprocal(self, *, out):
     np.reciprocal(self, out=out)
 
 
-@unary("sqrt(Tensor self) -> Tensor", **FLOAT_RESULT,
+@unary("sqrt(Tensor self) -> Tensor", **FLOAT_RESULT, ufunc=np.sqrt,
        grad={"self": "grad / (2 * result.conj())"})
 def sqrt(self, *, out):
     """The square root of each element (NaN for negative reals).
@@ -274,7 +274,8 @@ def rsqrt(self, *, out):
     np.divide(1, out, out=out)
 
 
-@unary("exp(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad * result.conj()"})
+@unary("exp(Tensor self) -> Tensor", **FLOAT_RESULT, ufunc=np.exp,
+       grad={"self": "grad * result.conj()"})
 def exp(self, *, out):
     """The exponential of each element; integers compute in the default float dtype.
 
@@ -312,7 +313,8 @@ def expm1(self, *, out):
     np.expm1(self, out=out)
 
 
-@unary("log(Tensor self) -> Tensor", **FLOAT_RESULT, grad={"self": "grad / self.conj()"})
+@unary("log(Tensor self) -> Tensor", **FLOAT_RESULT, ufunc=np.log,
+       grad={"self": "grad / self.conj()"})
 def log(self, *, out):
     """The natural logarithm of each element (``-inf`` at 0, NaN for negative reals).
 

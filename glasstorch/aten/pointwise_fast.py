@@ -1,0 +1,159 @@
+"""The elementwise fast path: the common call without TensorIterator's machinery.
+
+Note [The elementwise fast path]
+    Most elementwise calls are the simplest case TensorIterator knows: row-major
+    operands of one dtype and shape (or a tensor and a number that keeps its dtype),
+    computed in that dtype. Then there is nothing to promote, broadcast, widen or lay
+    out: the result is a fresh row-major array of the dtype the promotion kind gives,
+    and the kernel reads the operands' arrays as they are. `fast_path` builds, per
+    operator, the function that checks for exactly that case and computes it, or
+    declines (returns None) so that the general path runs (Note [Fast paths] in
+    dispatcher.py).
+
+    An operator whose kernel is one NumPy ufunc for real dtypes, when its arguments
+    after the operands are their defaults (`mul` is ``np.multiply``; `add` is
+    ``np.add`` at ``alpha=1``), declares it (``pointwise(..., ufunc=np.add)``): the fast
+    path then calls the ufunc itself and lets it allocate the result, skipping the
+    kernel's frame and a separate allocation. Tests hold the ufunc to the kernel bit
+    for bit for every dtype the fast path serves (tests/aten/test_fast_path_kernels.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..c10 import dtype as dtypes
+from ..c10.promotion import result_type_with_scalar
+from ..c10.strides import _STRIDES_CACHE, contiguous_strides
+from ..c10.tensor_impl import TensorBase, share_storage, wrap_array
+from .meta.pointwise import Promotion, result_and_compute
+from .parallel import SPLIT_SIZE, parallel_elementwise
+from .quiet import mute, unmute
+
+
+def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: bool = False,
+              ufunc=None, defaults: tuple = ()):
+    """The fast path of an elementwise operator, or None where it has none.
+
+    It applies when the operands are row-major tensors of one dtype and shape (or one
+    such tensor and a number that does not change the dtype; a lone tensor operand may
+    also be broadcast from a scalar, all strides 0, and one of two on the conditions of
+    `_row_major_result`), and that dtype is computed in itself (no float16 widening).
+    The in-place form (``inplace=True``) also needs the result dtype to be self's: it
+    then writes self and bumps its version, doing ADInplaceOrView's job too. A
+    promotion kind that depends on the arguments (clamp's number bounds, div's rounding
+    mode) is asked per call, after the checks, as the meta rule does.
+
+    Args:
+        kernel: the operator's kernel, ``kernel(*arrays_and_options, out=)``.
+        operands: the positions of the elementwise operands: ``(0,)`` or ``(0, 1)``.
+        promotion: the promotion kind, or a function of the arguments giving it.
+        check: ``check(*args)`` raising the operator's refusals, or None.
+        inplace: whether this is the in-place overload's fast path.
+        ufunc: the ufunc the kernel is for real dtypes when the arguments after the
+            operands equal `defaults` (Note [The elementwise fast path]).
+        defaults: those arguments' schema defaults.
+    """
+    if operands not in ((0,), (0, 1)):
+        return None
+    fixed = None if callable(promotion) else _fast_results(promotion, inplace)
+    binary = len(operands) == 2
+    count = len(operands)
+
+    def fast(args):
+        a = args[0]
+        if not isinstance(a, TensorBase):
+            return None
+        if fixed is None:                   # the result dtype depends on the arguments
+            if check is not None:
+                check(*args)
+            entry = _fast_results(promotion(*args), inplace).get(a._dtype)
+        else:
+            entry = fixed.get(a._dtype)
+        if entry is None:
+            return None
+        size = a._size
+        dense = _STRIDES_CACHE.get(size) or contiguous_strides(size)
+        b = args[1] if binary else None
+        if isinstance(b, TensorBase):
+            if b._dtype is not a._dtype or b._size != size:
+                return None
+            if not (a._stride == dense and b._stride == dense and not inplace) \
+                    and not _row_major_result(a, b, dense, inplace):
+                return None
+            b = b._arr if b._arr is not None else b._np
+        elif a._stride != dense and (inplace or any(a._stride)):
+            return None
+        elif binary:
+            if type(b) not in _PYTHON_NUMBERS or result_type_with_scalar(a._dtype, b) is not a._dtype:
+                return None
+            b = to_compute_scalar(b, a._dtype._np)
+        if fixed is not None and check is not None:
+            check(*args)
+        x = a._arr if a._arr is not None else a._np
+        arrays = (x, b) if binary else (x,)
+        token = mute()
+        try:
+            if ufunc is not None and entry[2] and size and x.size < SPLIT_SIZE \
+                    and args[count:] == defaults:
+                out = ufunc(*arrays, out=x) if inplace else ufunc(*arrays)
+            else:
+                out = x if inplace else np.empty(size, entry[1])
+                if out.size >= SPLIT_SIZE:      # large: split over the thread pool
+                    parallel_elementwise(kernel, [*arrays, *args[count:]], operands, out)
+                else:
+                    kernel(*arrays, *args[count:], out=out)
+        finally:
+            unmute(token)
+        if inplace:
+            a._version_counter().value += 1
+            return a
+        return wrap_array(out, entry[0], dense)
+    return fast
+
+
+def _row_major_result(a: TensorBase, b: TensorBase, dense: tuple, inplace: bool) -> bool:
+    """Whether two operands of one shape make a row-major result that the fast path may
+    write: both row-major (not partly overlapping `self` in place), or one row-major and
+    the other a broadcast value (all strides 0: an expanded scalar, such as the gradient
+    of a sum) on a shape whose dims all have 2 or more elements, where the row-major
+    operand alone orders every dim (TensorIterator's rule ignores stride-0 operands) and
+    so the result is row-major too. In place, `self` must be the row-major one."""
+    if a._stride == dense:
+        if b._stride == dense:
+            return not (inplace and share_storage(a, b) and b._offset != a._offset)
+        return not any(b._stride) and min(a._size) > 1 and not (
+            inplace and share_storage(a, b))
+    return not inplace and b._stride == dense and not any(a._stride) and min(a._size) > 1
+
+
+def _fast_results(promotion: Promotion, inplace: bool) -> dict:
+    """dtype -> (result dtype, NumPy dtype written, real) for the dtypes the fast path
+    serves under a promotion kind; shared by every operator of that kind. `real` says
+    whether a declared ufunc may stand for the kernel (real operands only)."""
+    key = (promotion, inplace)
+    results = _FAST_RESULTS.get(key)
+    if results is None:
+        results = _FAST_RESULTS[key] = {}
+        for dtype in dtypes.ALL_DTYPES:
+            result, compute, target = result_and_compute(dtype, promotion)
+            if compute is dtype and (not inplace or result is dtype):
+                results[dtype] = (result, target._np, not dtype.is_complex)
+    return results
+
+
+_FAST_RESULTS: dict = {}
+_PYTHON_NUMBERS = (bool, int, float, complex)
+
+
+def to_compute_scalar(value, dtype: np.dtype):
+    """A Python/NumPy number as a NumPy scalar of `dtype`, wrapping integers as C does."""
+    kind = dtype.kind
+    if kind == "b":
+        return np.bool_(value)
+    if kind in "iu" and not isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        value = int(value)
+        if not -2 ** 63 <= value < 2 ** 64:
+            raise RuntimeError(f"value cannot be converted to type {dtype} without overflow")
+        wide = np.array(value, dtype=np.int64 if value < 2 ** 63 else np.uint64)
+        return wide.astype(dtype)[()]
+    return dtype.type(value)
