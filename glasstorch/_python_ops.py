@@ -125,7 +125,8 @@ def _binary(dunder: str, qualified: str, order: str):
             except TypeError:
                 return NotImplemented
         return method
-    call = overload.call
+    # the general entry: where the operator's express entry, if any, hands a call on
+    call = overload.general_entry
     extra = _defaults_after_operands(overload)
     # `numbers` is False only for operators that are not elementwise (matmul), which take
     # tensors alone; elementwise ones accept numbers as operands (a set, or True)
@@ -178,6 +179,10 @@ def _binary(dunder: str, qualified: str, order: str):
                 return call(self, other, *extra)
             except TypeError:
                 return NotImplemented
+    if order in ("plain", "commuted"):
+        # the operator itself is the overload's express entry, the method its fallback
+        # (Note [Express entries] in aten/dispatcher.py)
+        return overload.express_entry(method) or method
     return method
 
 

@@ -38,6 +38,19 @@ and named in `dispatch_trace()` when they run; ``dispatch_trace(fast_paths=False
 runs, and shows, the general kernels instead. (The optimizers' float32 steps are
 operators of their own, `aten/native/optim/steps.py`, which the optimizers call as
 torch's call their fused kernels.)
+
+Note [Express entries]
+A call on plain CPU tensors (no autograd, no Python key, no math bit) with nothing in
+force on the thread (no mode, no observer) always reaches the same place: the CPU key's
+fast path, tried before the kernel. For an elementwise operator the entry's frame, its
+key set and its cache look-up are then a third of the call. So when the CPU fast path
+offers an `express` variant, the overload's `call` is that variant itself: it checks
+that the call is such a call (each tensor's keys are `CPU_KEYS`, and the thread's keys
+leave them so: `local_keys.cpu_unchanged`), computes it, and hands anything else to the
+general entry. Registering a kernel or fast path rebuilds `call`; an express entry a
+binding kept from before stops serving (its `live` flag) and hands every call on.
+Python's operators on tensors (``a + b``: `_python_ops.py`) are express entries
+themselves, handing what they do not serve to the operator's method.
 """
 from __future__ import annotations
 
@@ -46,8 +59,8 @@ import functools
 import types
 
 from ..c10.device import BACKEND_NAMES, get_default_device, lazy_init_device
-from ..c10.dispatch_key import (BACKEND_KEYS, DISPATCH_ORDER, KEYS_BELOW, KEYS_BY_DEVICE_TYPE,
-                                DispatchKey, keys_text, local_keys)
+from ..c10.dispatch_key import (BACKEND_KEYS, CPU_KEYS, DISPATCH_ORDER, KEYS_BELOW,
+                                KEYS_BY_DEVICE_TYPE, DispatchKey, keys_text, local_keys)
 from ..c10.tensor_impl import TensorBase
 from .observers import active_observers
 from .schema import FunctionSchema, SchemaKind
@@ -68,26 +81,30 @@ FALLTHROUGH = _Fallthrough()
 _AD_INPLACE_OR_VIEW = int(DispatchKey.ADInplaceOrView)
 _BELOW_AD_INPLACE_OR_VIEW = KEYS_BELOW[DispatchKey.ADInplaceOrView]
 _BACKEND_BITS = int(BACKEND_KEYS)
+_CPU = int(DispatchKey.CPU)
 
 
 class FastPath:
     """A kernel variant for the common case at one backend key (Note [Fast paths]).
 
-    `kernel(args)` returns the result, or None when the arguments are not its case. A
+    `kernel(*args)` returns the result, or None when the arguments are not its case. A
     fast path that never declines (`always`, a view's) is the kernel itself:
     ``kernel(op, keyset, args)``. A `fused` one does ADInplaceOrView's job as well.
-    `label` names it in traces and in `repr(op)`.
+    `label` names it in traces and in `repr(op)`. `express`, if given, makes the
+    overload's express entry: ``express(general_entry, live) -> call(*args)`` (Note
+    [Express entries]).
     """
 
-    __slots__ = ("kernel", "label", "module", "fused", "always")
+    __slots__ = ("kernel", "label", "module", "fused", "always", "express")
 
     def __init__(self, kernel, label: str, module: str, *, fused: bool = False,
-                 always: bool = False) -> None:
+                 always: bool = False, express=None) -> None:
         self.kernel = kernel
         self.label = label
         self.module = module
         self.fused = fused
         self.always = always
+        self.express = express
 
     def __repr__(self) -> str:
         return f"FastPath({self.label!r})"
@@ -121,7 +138,10 @@ class OpOverload:
         self._keys_expression = _INLINE_KEYS.get(self._keyset, "keyset_of(args)")
         self.declaration = None          # the record `registry.py` made this overload from
         self.fast_paths: dict = {}       # backend key (int) -> FastPath
-        self.call = self._make_entry()
+        self._live = [False]             # whether the express entry made last still holds
+        # `call` runs a call: the general entry, or an express entry in front of it
+        self.general_entry = self._make_entry()
+        self.call = self.general_entry
 
     @property
     def _schema_text(self) -> str:
@@ -139,6 +159,7 @@ class OpOverload:
         self.kernels[key] = kernel
         self.fast_paths.pop(int(key), None)
         self._cache.clear()
+        self._install_entry()
 
     def accept_numbers(self, positions: tuple) -> None:
         """Let Python numbers stand where the schema says Tensor (torch's wrapped numbers).
@@ -164,12 +185,39 @@ class OpOverload:
         # the common unary and binary cases are written into the entry
         self._keys_expression = _KEYS_OF_OPERANDS.get(positions, "keyset_of(args)") \
             if not others else "keyset_of(args)"
-        self.call = self._make_entry()
+        self.general_entry = self._make_entry()
+        self._install_entry()
 
     def register_fast_path(self, key: DispatchKey, fast: FastPath) -> None:
         """Install `fast` as the fast path of the backend `key` (Note [Fast paths])."""
         self.fast_paths[int(key)] = fast
         self._cache.clear()
+        self._install_entry()
+
+    def _install_entry(self) -> None:
+        """Make `call` the express entry of the CPU fast path when it has one that a
+        plain CPU call would reach, else the general entry (Note [Express entries]).
+        An express entry made before stops serving (`live`): a binding may hold it."""
+        self._live[0] = False
+        self._live = [True]
+        fast = self.fast_paths.get(_CPU)
+        express = None
+        if fast is not None and fast.express is not None:
+            try:
+                key = self._first_kernel(CPU_KEYS)[0]
+            except RuntimeError:                # no kernel yet
+                key = None
+            if key is not None and self._fast_path(CPU_KEYS, key) is fast:
+                express = fast.express(self.general_entry, self._live)
+        self.call = express if express is not None else self.general_entry
+
+    def express_entry(self, general):
+        """Another express entry of this overload, handing what it does not serve to
+        `general` (a Python operator's method: ``Tensor.__add__``); None when `call` is
+        not an express entry (Note [Express entries])."""
+        if self.call is self.general_entry:
+            return None
+        return self.fast_paths[_CPU].express(general, self._live)
 
     def __call__(self, *args, **kwargs):
         """The public entry: arguments are bound and type-checked against the schema.
@@ -206,7 +254,7 @@ class OpOverload:
         except KeyError:
             kernel, below, fast = self._lookup(keyset)
         if fast is not None:
-            result = fast(args)
+            result = fast(*args)
             if result is not None:
                 return result
         return kernel(self, below, args)
@@ -385,7 +433,7 @@ def call(*args):
     except KeyError:
         kernel, below, fast = lookup(keyset)
     if fast is not None:
-        result = fast(args)
+        result = fast(*args)
         if result is not None:
             return result
     return kernel(op, below, args)
@@ -556,7 +604,7 @@ def _observed_dispatch(op: OpOverload, keyset: int, args: tuple, entry: bool):
         except KeyError:
             kernel, below, fast = op._lookup(keyset)
         if fast is not None:
-            result = fast(args)
+            result = fast(*args)
             if result is not None:
                 return result
         return kernel(op, below, args)
@@ -585,7 +633,7 @@ def _stepped_dispatch(op: OpOverload, keyset: int, args: tuple, steppers: list):
         if fast.always:
             step(keys, _kernel_label(fast))
             return fast.kernel(op, below, args)
-        result = fast.kernel(args)
+        result = fast.kernel(*args)
         if result is not None:
             step(keys, _kernel_label(fast))
             return result

@@ -188,22 +188,23 @@ class Elementwise(Structured):
 
     def fast_variant(self, op: OpOverload, backend: Backend):
         """Row-major operands: for the functional overload, and fused with the version
-        bump for the in-place one (unless the operator refuses written tensors itself)."""
+        bump for the in-place one (unless the operator refuses written tensors itself);
+        each with its express entry (Note [Express entries] in dispatcher.py)."""
         if not backend.runs_kernels or self.operands not in ((0,), (0, 1)):
             return None
+        inplace = op.kind is SchemaKind.inplace
+        if not inplace and op.kind is not SchemaKind.functional or \
+                inplace and self.check_out is not None:
+            return None
+        make = functools.partial(
+            fast_path, self.kernel, self.operands, self.promotion, self.check,
+            inplace=inplace, ufunc=self.ufunc,
+            defaults=tuple(a.default for a in op._schema.arguments[len(self.operands):]))
         name = self.kernel.__name__
-        defaults = tuple(a.default for a in op._schema.arguments[len(self.operands):])
-        if op.kind is SchemaKind.functional:
-            return FastPath(fast_path(self.kernel, self.operands, self.promotion, self.check,
-                                      ufunc=self.ufunc, defaults=defaults),
-                            f"{name} (fast path: row-major operands of one dtype)",
-                            self.kernel.__module__)
-        if op.kind is SchemaKind.inplace and self.check_out is None:
-            return FastPath(fast_path(self.kernel, self.operands, self.promotion, self.check,
-                                      inplace=True, ufunc=self.ufunc, defaults=defaults),
-                            f"{name}_ (fast path: row-major self written in place, version "
-                            f"bumped)", self.kernel.__module__, fused=True)
-        return None
+        label = f"{name}_ (fast path: row-major self written in place, version bumped)" \
+            if inplace else f"{name} (fast path: row-major operands of one dtype)"
+        return FastPath(make(), label, self.kernel.__module__, fused=inplace,
+                        express=lambda general, live: make(general=general, live=live))
 
 
 def _meta_rule(operands: tuple, inputs: tuple, promotion: Promotion, check, name: str):

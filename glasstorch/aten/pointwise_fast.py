@@ -24,6 +24,7 @@ import numpy as np
 from ..c10 import dtype as dtypes
 from ..c10.promotion import result_type_with_scalar
 from ..c10.strides import _STRIDES_CACHE, contiguous_strides
+from ..c10.dispatch_key import CPU_KEYS, local_keys
 from ..c10.tensor_impl import TensorBase, share_storage, wrap_array
 from .meta.pointwise import Promotion, result_and_compute
 from .parallel import SPLIT_SIZE, parallel_elementwise
@@ -31,8 +32,8 @@ from .quiet import mute, unmute
 
 
 def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: bool = False,
-              ufunc=None, defaults: tuple = ()):
-    """The fast path of an elementwise operator, or None where it has none.
+              ufunc=None, defaults: tuple = (), general=None, live=None):
+    """The fast path of an elementwise operator, ``fast(*args) -> Tensor | None``.
 
     It applies when the operands are row-major tensors of one dtype and shape (or one
     such tensor and a number that does not change the dtype; a lone tensor operand may
@@ -43,6 +44,12 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
     promotion kind that depends on the arguments (clamp's number bounds, div's rounding
     mode) is asked per call, after the checks, as the meta rule does.
 
+    Given `general`, it is an express entry instead (Note [Express entries] in
+    dispatcher.py): it also checks that the call is a plain CPU call, and hands every
+    call it does not serve to `general` rather than returning None. A Python operator's
+    express entry (``a + b``) is given the operands alone: the other arguments take
+    their defaults.
+
     Args:
         kernel: the operator's kernel, ``kernel(*arrays_and_options, out=)``.
         operands: the positions of the elementwise operands: ``(0,)`` or ``(0, 1)``.
@@ -52,17 +59,20 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         ufunc: the ufunc the kernel is for real dtypes when the arguments after the
             operands equal `defaults` (Note [The elementwise fast path]).
         defaults: those arguments' schema defaults.
+        general: the overload's general entry, for the express entry.
+        live: the express entry serves while ``live[0]`` is True.
     """
-    if operands not in ((0,), (0, 1)):
-        return None
     fixed = None if callable(promotion) else _fast_results(promotion, inplace)
     binary = len(operands) == 2
     count = len(operands)
+    express = general is not None
+    declined = general if express else _declined
 
-    def fast(args):
+    def fast(*args):
         a = args[0]
-        if not isinstance(a, TensorBase):
-            return None
+        if not isinstance(a, TensorBase) or express and not (     # recorded calls fail first
+                a._keys == CPU_KEYS and live[0] and local_keys.cpu_unchanged):
+            return declined(*args)
         if fixed is None:                   # the result dtype depends on the arguments
             if check is not None:
                 check(*args)
@@ -70,38 +80,39 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         else:
             entry = fixed.get(a._dtype)
         if entry is None:
-            return None
+            return declined(*args)
         size = a._size
         dense = _STRIDES_CACHE.get(size) or contiguous_strides(size)
         b = args[1] if binary else None
         if isinstance(b, TensorBase):
-            if b._dtype is not a._dtype or b._size != size:
-                return None
+            if b._dtype is not a._dtype or b._size != size or express and b._keys != CPU_KEYS:
+                return declined(*args)
             if not (a._stride == dense and b._stride == dense and not inplace) \
                     and not _row_major_result(a, b, dense, inplace):
-                return None
+                return declined(*args)
             b = b._arr if b._arr is not None else b._np
         elif a._stride != dense and (inplace or any(a._stride)):
-            return None
+            return declined(*args)
         elif binary:
             if type(b) not in _PYTHON_NUMBERS or result_type_with_scalar(a._dtype, b) is not a._dtype:
-                return None
+                return declined(*args)
             b = to_compute_scalar(b, a._dtype._np)
         if fixed is not None and check is not None:
             check(*args)
         x = a._arr if a._arr is not None else a._np
         arrays = (x, b) if binary else (x,)
+        options = args[count:] or defaults     # a Python operator passes the operands alone
         token = mute()
         try:
             if ufunc is not None and entry[2] and size and x.size < SPLIT_SIZE \
-                    and args[count:] == defaults:
+                    and options == defaults:
                 out = ufunc(*arrays, out=x) if inplace else ufunc(*arrays)
             else:
                 out = x if inplace else np.empty(size, entry[1])
                 if out.size >= SPLIT_SIZE:      # large: split over the thread pool
-                    parallel_elementwise(kernel, [*arrays, *args[count:]], operands, out)
+                    parallel_elementwise(kernel, [*arrays, *options], operands, out)
                 else:
-                    kernel(*arrays, *args[count:], out=out)
+                    kernel(*arrays, *options, out=out)
         finally:
             unmute(token)
         if inplace:
@@ -109,6 +120,11 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
             return a
         return wrap_array(out, entry[0], dense)
     return fast
+
+
+def _declined(*args) -> None:
+    """A fast path's answer to a call it does not serve: the kernel runs next."""
+    return None
 
 
 def _row_major_result(a: TensorBase, b: TensorBase, dense: tuple, inplace: bool) -> bool:

@@ -178,7 +178,7 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
             overloads torch's Python API leaves to ``torch.ops.aten`` (`trace.out`).
         out_names: the out= arguments' names when they are not the results' names
             (``max.dim_max`` writes ``max`` and ``max_values``).
-        fast: the functional overload's fast path, ``fast(args) -> Tensor | None``
+        fast: the functional overload's fast path, ``fast(*args) -> Tensor | None``
             (None: it does not apply), marked with `fast_path` to say its case
             (Note [Fast paths] in dispatcher.py).
     """

@@ -76,7 +76,7 @@ class Structured:
     ``kernel(*arrays_and_values, out=...)`` writes them. A meta rule with an `out`
     parameter also sees the tensor(s) it will write (self in place, the out= tensors),
     as ATen's maybe_get_output(): some operators word their refusals by it. `fast`:
-    an optional fast path of the functional overload, ``fast(args) -> Tensor | None``
+    an optional fast path of the functional overload, ``fast(*args) -> Tensor | None``
     (Note [Fast paths] in dispatcher.py). `meta_rules` holds rules for one backend
     key alone (Note [Meta registrations] in backends.py), looked up when that key's
     kernels are built (`meta_for`).
@@ -155,10 +155,10 @@ class Structured:
         if fast is None or op.kind is not SchemaKind.functional or not backend.runs_kernels:
             return None
 
-        def muted_fast_path(args):
+        def muted_fast_path(*args):
             token = mute()
             try:
-                return fast(args)
+                return fast(*args)
             finally:
                 unmute(token)
         label = f"{self.kernel.__name__} (fast path: {getattr(fast, 'case', fast.__name__)})"

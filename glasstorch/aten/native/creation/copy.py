@@ -372,10 +372,9 @@ def _clone_meta(self, memory_format=None):
 
 
 @fast_path("a row-major tensor copied row-major", silent=True)    # a copy: nothing to mute
-def _clone_fast(args: tuple):
+def _clone_fast(self, memory_format):
     """The common call, a row-major tensor kept row-major: NumPy's copy, wrapped (no
     meta rule, no strides to work out). None for any other call."""
-    self, memory_format = args
     if memory_format not in (None, preserve_format, contiguous_format) \
             or self._stride != contiguous_strides(self._size):
         return None

@@ -156,11 +156,10 @@ _SUMS_IN_ITSELF = frozenset({dtypes.float32, dtypes.float64, dtypes.complex64,
 
 
 @fast_path("a float tensor summed whole in its own dtype")
-def _sum_all_fast(args: tuple):
+def _sum_all_fast(self, dtype):
     """The common call (a loss: ``x.sum()`` of a float tensor, no dtype=), without the
     meta rule and allocation: a dtype that is its own result and accumulation dtype
     sums straight into a new 0-dim array. None for any other call."""
-    self, dtype = args
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
     result = np.empty((), self._dtype._np)
@@ -310,11 +309,10 @@ _MEAN_DOC = """The mean of the elements of `input`, over every dim or over `dim`
 
 
 @fast_path("a float tensor averaged whole in its own dtype")
-def _mean_all_fast(args: tuple):
+def _mean_all_fast(self, dtype):
     """``x.mean()`` of a float tensor without dtype= (a loss's reduction), without the
     meta rule and allocation: the same kernel, into a new 0-dim array. None for any
     other call."""
-    self, dtype = args
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
     result = np.empty((), self._dtype._np)
