@@ -45,9 +45,11 @@ force on the thread (no mode, no observer) always reaches the same place: the CP
 fast path, tried before the kernel. For an elementwise operator the entry's frame, its
 key set and its cache look-up are then a third of the call. So when the CPU fast path
 offers an `express` variant, the overload's `call` is that variant itself: it checks
-that the call is such a call (each tensor's keys are `CPU_KEYS`, and the thread's keys
-leave them so: `local_keys.cpu_unchanged`), computes it, and hands anything else to the
-general entry. Registering a kernel or fast path rebuilds `call`; an express entry a
+that the call is such a call (each tensor's keys, less those the thread excludes, are
+`CPU_KEYS`, and nothing is included or observed: `local_keys.kept`), computes it, and
+hands anything else to the general entry. Under `no_grad` a tensor that requires grad
+takes it too (a backward formula's saved input), as the general entry would reach the
+same fast path. Registering a kernel or fast path rebuilds `call`; an express entry a
 binding kept from before stops serving (its `live` flag) and hands every call on.
 Python's operators on tensors (``a + b``: `_python_ops.py`) are express entries
 themselves, handing what they do not serve to the operator's method.

@@ -70,9 +70,12 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
 
     def fast(*args):
         a = args[0]
-        if not isinstance(a, TensorBase) or express and not (     # recorded calls fail first
-                a._keys == CPU_KEYS and live[0] and local_keys.cpu_unchanged):
-            return declined(*args)
+        if express:
+            kept = local_keys.kept
+            if not isinstance(a, TensorBase) or a._keys & kept != CPU_KEYS or not live[0]:
+                return general(*args)
+        elif not isinstance(a, TensorBase):
+            return None
         if fixed is None:                   # the result dtype depends on the arguments
             if check is not None:
                 check(*args)
@@ -85,7 +88,8 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         dense = _STRIDES_CACHE.get(size) or contiguous_strides(size)
         b = args[1] if binary else None
         if isinstance(b, TensorBase):
-            if b._dtype is not a._dtype or b._size != size or express and b._keys != CPU_KEYS:
+            if b._dtype is not a._dtype or b._size != size or \
+                    express and b._keys & kept != CPU_KEYS:
                 return declined(*args)
             if not (a._stride == dense and b._stride == dense and not inplace) \
                     and not _row_major_result(a, b, dense, inplace):
@@ -94,7 +98,8 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         elif a._stride != dense and (inplace or any(a._stride)):
             return declined(*args)
         elif binary:
-            if type(b) not in _PYTHON_NUMBERS or result_type_with_scalar(a._dtype, b) is not a._dtype:
+            if type(b) not in _PYTHON_NUMBERS or \
+                    result_type_with_scalar(a._dtype, b) is not a._dtype:
                 return declined(*args)
             b = to_compute_scalar(b, a._dtype._np)
         if fixed is not None and check is not None:

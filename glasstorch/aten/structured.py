@@ -24,7 +24,7 @@ import warnings
 from ..c10.dtype import scalar_type_name
 from ..c10.promotion import can_cast
 from ..c10.tensor_impl import TensorBase
-from ..c10.dispatch_key import DispatchKey
+from ..c10.dispatch_key import CPU_KEYS, DispatchKey, local_keys
 from .allocation import resize_tensor
 from .backends import BACKENDS, Backend
 from .dispatcher import FastPath, OpOverload
@@ -162,8 +162,33 @@ class Structured:
             finally:
                 unmute(token)
         label = f"{self.kernel.__name__} (fast path: {getattr(fast, 'case', fast.__name__)})"
-        run = fast if getattr(fast, "silent", False) else muted_fast_path
-        return FastPath(run, label, fast.__module__)
+        silent = getattr(fast, "silent", False)
+        express = _express(fast, silent) if op.tensor_args == (0,) else None
+        return FastPath(fast if silent else muted_fast_path, label, fast.__module__,
+                        express=express)
+
+
+def _express(fast, silent: bool):
+    """The express entries of a declared fast path of an operator whose one tensor is
+    `self` (Note [Express entries] in dispatcher.py): ``make(general, live)``."""
+    def make(general, live):
+        def call(*args):
+            self = args[0]
+            if isinstance(self, TensorBase) and self._keys & local_keys.kept == CPU_KEYS \
+                    and live[0]:
+                if silent:
+                    result = fast(*args)
+                else:
+                    token = mute()
+                    try:
+                        result = fast(*args)
+                    finally:
+                        unmute(token)
+                if result is not None:
+                    return result
+            return general(*args)
+        return call
+    return make
 
 
 # ----------------------------------------------------------------------------------

@@ -83,9 +83,10 @@ class LocalKeys(threading.local):
     (`no_grad` excludes `Autograd`); `observed` is on while an observer watches the
     calls (`dispatch_trace()`, the profiler: Note [Dispatch observers] in
     aten/observers.py). `plain` is True while none of them is in force, so the common
-    call checks one attribute; `cpu_unchanged` while a plain CPU tensor's key set is
-    left as it is (`no_grad` excludes a key it does not have: Note [Express entries]
-    in aten/dispatcher.py).
+    call checks one attribute. `kept` is the mask of the bits a call's key set keeps
+    (all, or all but the excluded), 0 while anything is included or observed: a call
+    whose tensors' keys masked by it are `CPU_KEYS` is a plain CPU call (under
+    `no_grad` too; Note [Express entries] in aten/dispatcher.py).
     """
 
     def __init__(self) -> None:
@@ -93,13 +94,13 @@ class LocalKeys(threading.local):
         self.excluded = 0
         self.observed = False
         self.plain = True
-        self.cpu_unchanged = True
+        self.kept = -1
 
     def set(self, included: int, excluded: int) -> None:
         self.included = included
         self.excluded = excluded
         self.plain = not (included or excluded or self.observed)
-        self.cpu_unchanged = not self.observed and (CPU_KEYS | included) & ~excluded == CPU_KEYS
+        self.kept = 0 if included or self.observed else ~excluded
 
     def set_observed(self, on: bool) -> None:
         self.observed = on
