@@ -9,7 +9,7 @@ adds:
   * binding      the public call (``a + b``): the Tensor method or torch function, its
                  argument parsing, then the operator's entry;
   * entry        ``op.call(*args)``: the express entry where the operator has one (Note
-                 [Express entries] in aten/dispatcher.py), else the general entry;
+                 [Express entries] in aten/fast_paths.py), else the general entry;
   * general      ``op.general_entry(*args)``: the key set, the cached kernel for it,
                  the fast path tried first;
   * kernel       the cached fast path (or kernel) alone: checks, NumPy, the result

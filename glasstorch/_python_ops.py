@@ -181,7 +181,7 @@ def _binary(dunder: str, qualified: str, order: str):
                 return NotImplemented
     if order in ("plain", "commuted"):
         # the operator itself is the overload's express entry, the method its fallback
-        # (Note [Express entries] in aten/dispatcher.py)
+        # (Note [Express entries] in aten/fast_paths.py)
         return overload.express_entry(method) or method
     return method
 

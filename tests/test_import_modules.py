@@ -19,7 +19,7 @@ GLASSTORCH = {
     "c10.generator", "c10.layout", "c10.promotion", "c10.size", "c10.storage", "c10.stream",
     "c10.strides", "c10.tensor_impl", "c10.type_info",
     "aten", "aten.allocation", "aten.backends", "aten.binding", "aten.binding_callers", "aten.complex_half",
-    "aten.context", "aten.derivatives", "aten.direct_binding", "aten.dispatcher",
+    "aten.context", "aten.derivatives", "aten.direct_binding", "aten.dispatcher", "aten.fast_paths",
     "aten.functions", "aten.math_bits", "aten.meta", "aten.meta.pointwise", "aten.meta.shape",
     "aten.observers", "aten.python_arg", "aten.python_dispatch", "aten.quiet",
     "aten.registry", "aten.return_types", "aten.schema", "aten.structured",

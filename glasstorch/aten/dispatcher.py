@@ -11,48 +11,14 @@ signature ``kernel(op, keyset, args)`` and hands on with
 The first non-fallthrough kernel for each key set is cached per operator, so the
 common call is: union the tensors' key bits, one dict lookup, one call.
 
-A key's kernel may have a fast path (Note [Fast paths]): a variant for the common case,
-tried first, that declines (returns None) when the arguments are not its case.
+A key's kernel may have a fast path (Note [Fast paths] in fast_paths.py): a variant for
+the common case, tried first, that declines (returns None) when the arguments are not
+its case; an overload's `call` may be its CPU fast path itself (Note [Express entries]).
 
 `torch.ops.aten.<name>.<overload>` gives the `OpOverload`; printing it shows the
 schema and the kernel behind every key, fast paths included. `dispatch_trace()` records
 the keys and kernels each call visits, for teaching and debugging; it and the profiler
 are observers of the calls (Note [Dispatch observers] in observers.py).
-
-Note [Fast paths]
-The general kernels handle every case torch does (any layout, dtype, broadcasting,
-out= of another dtype), and for small tensors their bookkeeping is most of the cost. A
-fast path is a second kernel for one backend key that does the common case directly:
-elementwise operators on row-major operands of one dtype (`pointwise.py`), a view made
-and noted in one step (`registry.py`), `sum` of a whole float tensor, `clone` of a
-row-major one. Whether it applies is decided by the call's arguments alone; when they
-are not its case it returns None and the general kernel runs, so both give the same
-result, bit for bit (tests/aten/test_fast_path_kernels.py holds each to its general
-kernel, tests/opinfo's test_fast_paths every sample). A *fused* fast path also does
-ADInplaceOrView's job (a view's bookkeeping, an in-place write's version bump), so it
-applies only when ADInplaceOrView is in the key set and no kernel would run but its and
-the backend's: keys above that fall through for the operator (AutocastCPU, for those
-autocast leaves alone) are no obstacle, keys below it (a math bit, Python) are. Fast
-paths are registered like kernels (`register_fast_path`), printed with the operator,
-and named in `dispatch_trace()` when they run; ``dispatch_trace(fast_paths=False)``
-runs, and shows, the general kernels instead. (The optimizers' float32 steps are
-operators of their own, `aten/native/optim/steps.py`, which the optimizers call as
-torch's call their fused kernels.)
-
-Note [Express entries]
-A call on plain CPU tensors (no autograd, no Python key, no math bit) with nothing in
-force on the thread (no mode, no observer) always reaches the same place: the CPU key's
-fast path, tried before the kernel. For an elementwise operator the entry's frame, its
-key set and its cache look-up are then a third of the call. So when the CPU fast path
-offers an `express` variant, the overload's `call` is that variant itself: it checks
-that the call is such a call (each tensor's keys, less those the thread excludes, are
-`CPU_KEYS`, and nothing is included or observed: `local_keys.kept`), computes it, and
-hands anything else to the general entry. Under `no_grad` a tensor that requires grad
-takes it too (a backward formula's saved input), as the general entry would reach the
-same fast path. Registering a kernel or fast path rebuilds `call`; an express entry a
-binding kept from before stops serving (its `live` flag) and hands every call on.
-Python's operators on tensors (``a + b``: `_python_ops.py`) are express entries
-themselves, handing what they do not serve to the operator's method.
 """
 from __future__ import annotations
 
@@ -64,6 +30,7 @@ from ..c10.device import BACKEND_NAMES, get_default_device, lazy_init_device
 from ..c10.dispatch_key import (BACKEND_KEYS, CPU_KEYS, DISPATCH_ORDER, KEYS_BELOW,
                                 KEYS_BY_DEVICE_TYPE, DispatchKey, keys_text, local_keys)
 from ..c10.tensor_impl import TensorBase
+from .fast_paths import FastPath
 from .observers import active_observers
 from .schema import FunctionSchema, SchemaKind
 
@@ -84,32 +51,6 @@ _AD_INPLACE_OR_VIEW = int(DispatchKey.ADInplaceOrView)
 _BELOW_AD_INPLACE_OR_VIEW = KEYS_BELOW[DispatchKey.ADInplaceOrView]
 _BACKEND_BITS = int(BACKEND_KEYS)
 _CPU = int(DispatchKey.CPU)
-
-
-class FastPath:
-    """A kernel variant for the common case at one backend key (Note [Fast paths]).
-
-    `kernel(*args)` returns the result, or None when the arguments are not its case. A
-    fast path that never declines (`always`, a view's) is the kernel itself:
-    ``kernel(op, keyset, args)``. A `fused` one does ADInplaceOrView's job as well.
-    `label` names it in traces and in `repr(op)`. `express`, if given, makes the
-    overload's express entry: ``express(general_entry, live) -> call(*args)`` (Note
-    [Express entries]).
-    """
-
-    __slots__ = ("kernel", "label", "module", "fused", "always", "express")
-
-    def __init__(self, kernel, label: str, module: str, *, fused: bool = False,
-                 always: bool = False, express=None) -> None:
-        self.kernel = kernel
-        self.label = label
-        self.module = module
-        self.fused = fused
-        self.always = always
-        self.express = express
-
-    def __repr__(self) -> str:
-        return f"FastPath({self.label!r})"
 
 
 class OpOverload:
@@ -191,14 +132,16 @@ class OpOverload:
         self._install_entry()
 
     def register_fast_path(self, key: DispatchKey, fast: FastPath) -> None:
-        """Install `fast` as the fast path of the backend `key` (Note [Fast paths])."""
+        """Install `fast` as the fast path of the backend `key` (Note [Fast paths] in
+        fast_paths.py)."""
         self.fast_paths[int(key)] = fast
         self._cache.clear()
         self._install_entry()
 
     def _install_entry(self) -> None:
         """Make `call` the express entry of the CPU fast path when it has one that a
-        plain CPU call would reach, else the general entry (Note [Express entries]).
+        plain CPU call would reach, else the general entry (Note [Express entries] in
+        fast_paths.py).
         An express entry made before stops serving (`live`): a binding may hold it."""
         self._live[0] = False
         self._live = [True]
@@ -216,7 +159,7 @@ class OpOverload:
     def express_entry(self, general):
         """Another express entry of this overload, handing what it does not serve to
         `general` (a Python operator's method: ``Tensor.__add__``); None when `call` is
-        not an express entry (Note [Express entries])."""
+        not an express entry (Note [Express entries] in fast_paths.py)."""
         if self.call is self.general_entry:
             return None
         return self.fast_paths[_CPU].express(general, self._live)

@@ -45,7 +45,7 @@ class DispatchObserver:
 
     The base methods do nothing; override what you need. ``wants_steps`` asks for a
     `step` at each kernel reached; with it, ``fast_paths=False`` asks the calls to run
-    their general kernels only (Note [Fast paths] in dispatcher.py).
+    their general kernels only (Note [Fast paths] in fast_paths.py).
     """
 
     wants_steps = False

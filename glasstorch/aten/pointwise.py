@@ -33,7 +33,8 @@ from ..c10.dtype import COMPLEX32_PAIR, complex_to_pairs, pairs_to_complex64
 from ..c10.promotion import can_cast
 from ..c10.tensor_impl import TensorBase
 from .backends import Backend, register_meta
-from .dispatcher import FastPath, OpOverload
+from .dispatcher import OpOverload
+from .fast_paths import FastPath
 from .meta.pointwise import ElementwiseMeta, Promotion, elementwise_meta
 from . import complex_half
 from .meta.shape import check_no_internal_overlap, check_no_partial_overlap
@@ -189,7 +190,7 @@ class Elementwise(Structured):
     def fast_variant(self, op: OpOverload, backend: Backend):
         """Row-major operands: for the functional overload, and fused with the version
         bump for the in-place one (unless the operator refuses written tensors itself);
-        each with its express entry (Note [Express entries] in dispatcher.py)."""
+        each with its express entry (Note [Express entries] in fast_paths.py)."""
         if not backend.runs_kernels or self.operands not in ((0,), (0, 1)):
             return None
         inplace = op.kind is SchemaKind.inplace

@@ -8,7 +8,7 @@ Note [The elementwise fast path]
     and the kernel reads the operands' arrays as they are. `fast_path` builds, per
     operator, the function that checks for exactly that case and computes it, or
     declines (returns None) so that the general path runs (Note [Fast paths] in
-    dispatcher.py).
+    fast_paths.py).
 
     An operator whose kernel is one NumPy ufunc for real dtypes, when its arguments
     after the operands are their defaults (`mul` is ``np.multiply``; `add` is
@@ -45,7 +45,7 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
     mode) is asked per call, after the checks, as the meta rule does.
 
     Given `general`, it is an express entry instead (Note [Express entries] in
-    dispatcher.py): it also checks that the call is a plain CPU call, and hands every
+    fast_paths.py): it also checks that the call is a plain CPU call, and hands every
     call it does not serve to `general` rather than returning None. A Python operator's
     express entry (``a + b``) is given the operands alone: the other arguments take
     their defaults.

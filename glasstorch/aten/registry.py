@@ -42,7 +42,8 @@ from ..c10.dispatch_key import MATH_BITS, DispatchKey, local_keys
 from ..c10.tensor_impl import TensorBase, make_tensor, make_view
 from .backends import BACKENDS
 from .derivatives import check_formulas
-from .dispatcher import FastPath, OpOverload, get_overload
+from .dispatcher import OpOverload, get_overload
+from .fast_paths import FastPath
 from .schema import FunctionSchema, Record, SchemaKind, parse_schema
 from .structured import Structured, bump_written
 # the names family files declare with, beside `op`, `view` and `composite`
@@ -180,7 +181,7 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
             (``max.dim_max`` writes ``max`` and ``max_values``).
         fast: the functional overload's fast path, ``fast(*args) -> Tensor | None``
             (None: it does not apply), marked with `fast_path` to say its case
-            (Note [Fast paths] in dispatcher.py).
+            (Note [Fast paths] in fast_paths.py).
     """
     def declare_op(kernel):
         return declare(schema, Structured(meta, kernel, fast), inplace=inplace, out=out,

@@ -27,7 +27,8 @@ from ..c10.tensor_impl import TensorBase
 from ..c10.dispatch_key import CPU_KEYS, DispatchKey, local_keys
 from .allocation import resize_tensor
 from .backends import BACKENDS, Backend
-from .dispatcher import FastPath, OpOverload
+from .dispatcher import OpOverload
+from .fast_paths import FastPath
 from .quiet import mute, unmute
 from . import complex_half
 from .schema import FunctionSchema, SchemaKind
@@ -77,7 +78,7 @@ class Structured:
     parameter also sees the tensor(s) it will write (self in place, the out= tensors),
     as ATen's maybe_get_output(): some operators word their refusals by it. `fast`:
     an optional fast path of the functional overload, ``fast(*args) -> Tensor | None``
-    (Note [Fast paths] in dispatcher.py). `meta_rules` holds rules for one backend
+    (Note [Fast paths] in fast_paths.py). `meta_rules` holds rules for one backend
     key alone (Note [Meta registrations] in backends.py), looked up when that key's
     kernels are built (`meta_for`).
     """
@@ -170,7 +171,7 @@ class Structured:
 
 def _express(fast, silent: bool):
     """The express entries of a declared fast path of an operator whose one tensor is
-    `self` (Note [Express entries] in dispatcher.py): ``make(general, live)``."""
+    `self` (Note [Express entries] in fast_paths.py): ``make(general, live)``."""
     def make(general, live):
         def call(*args):
             self = args[0]

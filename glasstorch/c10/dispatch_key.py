@@ -86,7 +86,7 @@ class LocalKeys(threading.local):
     call checks one attribute. `kept` is the mask of the bits a call's key set keeps
     (all, or all but the excluded), 0 while anything is included or observed: a call
     whose tensors' keys masked by it are `CPU_KEYS` is a plain CPU call (under
-    `no_grad` too; Note [Express entries] in aten/dispatcher.py).
+    `no_grad` too; Note [Express entries] in aten/fast_paths.py).
     """
 
     def __init__(self) -> None:

@@ -1,4 +1,4 @@
-"""Express entries (Note [Express entries] in aten/dispatcher.py): an operator's `call`
+"""Express entries (Note [Express entries] in aten/fast_paths.py): an operator's `call`
 that is its CPU fast path itself. Each serves exactly the plain CPU calls the general
 entry would send to that fast path, gives the general entry's result bit for bit, and
 hands every other call on; a kernel registered later takes effect even through an
@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import glasstorch as gt
-from glasstorch.aten.dispatcher import FastPath, OpOverload, OpOverloadPacket
+from glasstorch.aten.dispatcher import OpOverload, OpOverloadPacket
+from glasstorch.aten.fast_paths import FastPath
 from glasstorch.aten.pointwise_fast import fast_path
 from glasstorch.aten.meta.pointwise import Promotion
 from glasstorch.aten.schema import parse_schema

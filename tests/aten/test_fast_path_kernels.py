@@ -1,4 +1,4 @@
-"""Fast paths (Note [Fast paths] in aten/dispatcher.py): each one registered, shown by
+"""Fast paths (Note [Fast paths] in aten/fast_paths.py): each one registered, shown by
 `dispatch_trace()`, decided by the arguments alone, and held bit for bit to the general
 kernels (``dispatch_trace(fast_paths=False)``).
 

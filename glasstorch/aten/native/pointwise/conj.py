@@ -13,7 +13,7 @@ import numpy as np
 from ....c10.dispatch_key import CONJUGATE, NEGATIVE
 from ....c10.tensor_impl import TensorBase
 from ... import math_bits
-from ...dispatcher import FastPath
+from ...fast_paths import FastPath
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion
 from ...registry import CPU, META, _label, composite, view
