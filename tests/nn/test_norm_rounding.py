@@ -59,3 +59,49 @@ def test_instance_norm_rounds_as_torch(dtype):
     theirs = torch.nn.functional.instance_norm(x, weight=weight, bias=bias)
     _assert_same(F.instance_norm(to_glass(x), weight=to_glass(weight), bias=to_glass(bias)),
                  theirs)
+
+
+# (rows, row length) of layer norm: whole float16/bfloat16 vectors and leftovers, fewer
+# rows than threads, one row (Note [Reduced-precision layer norm])
+LAYER_SHAPES = [(64, 256), (33, 100), (7, 20), (1, 50)]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("parameters", ["same", "float32"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", LAYER_SHAPES, ids=[str(s) for s in LAYER_SHAPES])
+def test_layer_norm_parameter_gradients_sum_as_torch(shape, dtype, parameters, threads):
+    generator = torch.Generator().manual_seed(4)
+    x = (torch.randn(shape, generator=generator) * 3 + 1).to(getattr(torch, dtype))
+    stored = x.dtype if parameters == "same" else torch.float32
+    weight, bias = (torch.randn(shape[1], generator=generator).to(stored) for _ in range(2))
+    _, mean, rstd = torch.native_layer_norm(x, [shape[1]], weight, bias, 1e-5)
+    grad = torch.randn(shape, generator=generator).to(x.dtype)
+    args = (grad, x, [shape[1]], mean, rstd, weight, bias, [False, True, True])
+    saved = torch.get_num_threads(), gt.get_num_threads()
+    torch.set_num_threads(threads)
+    gt.set_num_threads(threads)
+    try:
+        theirs = torch.ops.aten.native_layer_norm_backward(*args)
+        mine = gt.ops.aten.native_layer_norm_backward(
+            *[to_glass(a) if isinstance(a, torch.Tensor) else a for a in args])
+    finally:
+        torch.set_num_threads(saved[0])
+        gt.set_num_threads(saved[1])
+    _assert_same(mine[1], theirs[1])
+    _assert_same(mine[2], theirs[2])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_layer_norm_output_applies_parameters_fused(dtype):
+    """Where the statistics agree with torch's (float32 parameters: kept in float32, as
+    the kernel uses them), each output is torch's: two fused steps, rounded once."""
+    generator = torch.Generator().manual_seed(5)
+    x = (torch.randn(128, 96, generator=generator) * 3 + 1).to(getattr(torch, dtype))
+    weight, bias = (torch.randn(96, generator=generator) for _ in range(2))
+    theirs = torch.native_layer_norm(x, [96], weight, bias, 1e-5)
+    mine = gt.native_layer_norm(to_glass(x), [96], to_glass(weight), to_glass(bias), 1e-5)
+    agree = (numpy_of(mine[1]) == numpy_of(theirs[1])) & (numpy_of(mine[2]) == numpy_of(theirs[2]))
+    assert agree.mean() > 0.3
+    rows = agree.ravel()
+    np.testing.assert_array_equal(numpy_of(mine[0])[rows], numpy_of(theirs[0])[rows])
