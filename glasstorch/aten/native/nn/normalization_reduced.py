@@ -20,6 +20,8 @@ import numpy as np
 
 from ...parallel import get_num_threads
 
+_BLOCK = 65536           # terms computed at a time: cache-sized
+
 
 def fused(a, b, c) -> np.ndarray:
     """``a * b + c`` of float32 operands, rounded once to float32."""
@@ -50,28 +52,45 @@ def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
                         rstd: np.ndarray, want_weight: bool, want_bias: bool) -> tuple:
     """The weight's and bias's float32 gradients over the (rows, length) `grads` and
     `x` (Note [Reduced-precision layer norm]); None for those not wanted. The chunks
-    advance together, one row of each per step."""
-    stored = x.dtype
-    rows, length = x.shape
+    advance together, one row of each per step (a chunk shorter than the first adds
+    zeros at its end, which change no sum); the rows' terms are computed a block of
+    steps at a time, so that a step is one addition and its roundings."""
+    stored, (rows, length) = x.dtype, x.shape
     scale = rstd.astype(np.float32)
     shift = (-scale * mean.astype(np.float32)).astype(np.float32)
     chunks = _chunks(rows)
-    weight_sums = np.zeros((len(chunks), length), np.float32)
-    bias_sums = np.zeros((len(chunks), length), np.float32)
-    for step in range(chunks[0][1] - chunks[0][0]):
-        live = [k for k, (start, stop) in enumerate(chunks) if start + step < stop]
-        at = [chunks[k][0] + step for k in live]
-        g = grads[at].astype(np.float32)
+    steps = chunks[0][1]
+    weight_sum = np.zeros((len(chunks), length), stored)
+    bias_sum = np.zeros((len(chunks), length), stored)
+    block = max(1, _BLOCK // (len(chunks) * length))
+    for begin in range(0, steps, block):
+        # (step, chunk) -> row; the rows past a short chunk's end read as zeros
+        at = np.arange(begin, min(begin + block, steps))[:, None] + steps * np.arange(
+            len(chunks))
+        inside = (at < rows)[..., None]
+        at = np.minimum(at, rows - 1)
+        g = np.where(inside, grads[at].astype(np.float32), np.float32(0))
         if want_weight:
             normalized = fused(scale[at, None], x[at].astype(np.float32), shift[at, None])
-            weight_sums[live] = fused(g, normalized, weight_sums[live]).astype(stored)
+            products = g.astype(np.float64) * normalized            # exact
+            _add_rounded(products, weight_sum, np.empty(weight_sum.shape))
         if want_bias:
-            bias_sums[live] = (bias_sums[live] + g).astype(stored)
-    return (_thread_total(weight_sums) if want_weight else None,
-            _thread_total(bias_sums) if want_bias else None)
+            _add_rounded(g, bias_sum, np.empty(bias_sum.shape, np.float32))
+    return (_thread_total(weight_sum) if want_weight else None,
+            _thread_total(bias_sum) if want_bias else None)
+
+
+def _add_rounded(terms: np.ndarray, running: np.ndarray, wide: np.ndarray) -> None:
+    """Add each of `terms` to `running` in turn, rounding the sum to float32 and then to
+    `running`'s dtype each time (`wide`: a scratch row as wide as the terms)."""
+    narrow = np.empty(running.shape, np.float32)
+    for term in terms:
+        np.add(term, running, out=wide)
+        np.copyto(narrow, wide, casting="unsafe")
+        np.copyto(running, narrow, casting="unsafe")
 
 
 def _thread_total(sums: np.ndarray) -> np.ndarray:
     """The threads' buffers added in float32, one after the other."""
-    return np.add.accumulate(sums, axis=0)[-1]
+    return np.add.accumulate(sums.astype(np.float32), axis=0)[-1]
 
