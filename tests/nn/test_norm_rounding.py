@@ -1,6 +1,8 @@
 """Normalization's float16 / bfloat16 rounding against torch 2.13, element for element:
 batch statistics summed in torch's order and kept in its dtypes (Note [Reduced-precision
 batch statistics]), the affine map with torch's fused multiply-adds."""
+import math
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,37 @@ def test_layer_norm_output_applies_parameters_fused(dtype):
     assert agree.mean() > 0.3
     rows = agree.ravel()
     np.testing.assert_array_equal(numpy_of(mine[0])[rows], numpy_of(theirs[0])[rows])
+
+
+# (input shape, groups, channels last): positions fewer than one float16/bfloat16 vector,
+# whole vectors and leftovers, 1-d (Note [Reduced-precision group norm gradients])
+GROUP_CASES = [((8, 16, 5, 5), 4, False), ((8, 16, 5, 5), 4, True), ((4, 32, 40), 8, False),
+               ((2, 6, 100), 3, False), ((3, 8, 9, 9), 2, True)]
+
+
+@pytest.mark.parametrize("parameters", ["same", "float32"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,groups,last", GROUP_CASES, ids=[str(c) for c in GROUP_CASES])
+def test_group_norm_parameter_gradients_sum_as_torch(shape, groups, last, dtype, parameters):
+    if parameters == "float32" and not last:
+        pytest.xfail("torch's contiguous kernel forms float32 weight gradients in an order "
+                     "not matched yet (an ulp off)")
+    generator = torch.Generator().manual_seed(6)
+    x = (torch.randn(shape, generator=generator) * 3 + 1).to(getattr(torch, dtype))
+    channels, positions = shape[1], math.prod(shape[2:])
+    stored = x.dtype if parameters == "same" else torch.float32
+    weight, bias = (torch.randn(channels, generator=generator).to(stored) for _ in range(2))
+    grad = torch.randn(shape, generator=generator).to(x.dtype)
+    mine_x, mine_grad = to_glass(x), to_glass(grad)
+    if last:
+        x, grad = (t.contiguous(memory_format=torch.channels_last) for t in (x, grad))
+        mine_x, mine_grad = (t.contiguous(memory_format=gt.channels_last)
+                             for t in (mine_x, mine_grad))
+    _, mean, rstd = torch.native_group_norm(x, weight, bias, shape[0], channels, positions,
+                                            groups, 1e-5)
+    sizes = (shape[0], channels, positions, groups, [True, True, True])
+    theirs = torch.ops.aten.native_group_norm_backward(grad, x, mean, rstd, weight, *sizes)
+    mine = gt.ops.aten.native_group_norm_backward(mine_grad, mine_x, to_glass(mean),
+                                                  to_glass(rstd), to_glass(weight), *sizes)
+    _assert_same(mine[1], theirs[1])
+    _assert_same(mine[2], theirs[2])

@@ -1,4 +1,4 @@
-"""float16 / bfloat16 layer normalization as torch's CPU kernels round it.
+"""float16 / bfloat16 layer and group normalization as torch's CPU kernels round them.
 
 Note [Reduced-precision layer norm]
     torch normalizes float16 and bfloat16 rows in float32, but rounds in places of its
@@ -13,6 +13,15 @@ Note [Reduced-precision layer norm]
       shares them (the thread count matters), and their buffers are added in float32
       at the end (rounded to the parameters' dtype).
     A fused multiply-add is computed exactly in float64 and rounded to float32.
+
+Note [Reduced-precision group norm gradients]
+    torch's group norm backward first sums, per sample and channel, ``ds = Σ grad * x``
+    and ``db = Σ grad`` in float32: a contiguous input 32 values at a time into 16
+    lanes (``ds`` as fused multiply-adds, the two halves of a read one after the
+    other), the lanes added in order, then the values past the last whole read one by
+    one; a channels-last input position after position. The weight's gradient then
+    adds ``(ds - db * mean) * rstd`` over the samples in order, both steps fused, and
+    the bias's adds ``db``; each is rounded once to the parameters' dtype.
 """
 from __future__ import annotations
 
@@ -21,6 +30,8 @@ import numpy as np
 from ...parallel import get_num_threads
 
 _BLOCK = 65536           # terms computed at a time: cache-sized
+_LANES = 16              # float32 lanes of torch's AVX-512 vectors
+_READ = 2 * _LANES       # float16 / bfloat16 values one vector load reads
 
 
 def fused(a, b, c) -> np.ndarray:
@@ -94,3 +105,44 @@ def _thread_total(sums: np.ndarray) -> np.ndarray:
     """The threads' buffers added in float32, one after the other."""
     return np.add.accumulate(sums.astype(np.float32), axis=0)[-1]
 
+
+
+def _channel_sums(grads: np.ndarray, x: np.ndarray, channels_last: bool) -> tuple:
+    """``Σ grad * x`` and ``Σ grad`` over each (sample, channel) row of the float32
+    (rows, positions) arrays, in torch's order (Note [Reduced-precision group norm
+    gradients])."""
+    rows, length = x.shape
+    ds, db = np.zeros(rows, np.float32), np.zeros(rows, np.float32)
+    whole = 0 if channels_last else length // _READ * _READ
+    if whole:
+        lanes_ds = np.zeros((rows, _LANES), np.float32)
+        lanes_db = np.zeros((rows, _LANES), np.float32)
+        for start in range(0, whole, _LANES):
+            part = slice(start, start + _LANES)
+            lanes_ds = fused(grads[:, part], x[:, part], lanes_ds)
+            lanes_db = (lanes_db + grads[:, part]).astype(np.float32)
+        for lane in range(_LANES):
+            ds = (ds + lanes_ds[:, lane]).astype(np.float32)
+            db = (db + lanes_db[:, lane]).astype(np.float32)
+    for j in range(whole, length):
+        ds = fused(grads[:, j], x[:, j], ds)
+        db = (db + grads[:, j]).astype(np.float32)
+    return ds, db
+
+
+def group_parameter_gradients(grads, x, mean, rstd, group: int, channels_last: bool) -> tuple:
+    """The float32 gradients of group norm's weight and bias from the (N, C, HxW)
+    float16 / bfloat16 `grads` and `x` and the (N, group) statistics (Note
+    [Reduced-precision group norm gradients])."""
+    samples, channels, positions = x.shape
+    ds, db = _channel_sums(grads.reshape(-1, positions).astype(np.float32),
+                           x.reshape(-1, positions).astype(np.float32), channels_last)
+    ds, db = ds.reshape(samples, channels), db.reshape(samples, channels)
+    per_group = channels // group
+    mean = np.repeat(mean.reshape(samples, group).astype(np.float32), per_group, axis=1)
+    rstd = np.repeat(rstd.reshape(samples, group).astype(np.float32), per_group, axis=1)
+    weight, bias = np.zeros(channels, np.float32), np.zeros(channels, np.float32)
+    for n in range(samples):
+        weight = fused(fused(-db[n], mean[n], ds[n]), rstd[n], weight)
+        bias = (bias + db[n]).astype(np.float32)
+    return weight, bias
