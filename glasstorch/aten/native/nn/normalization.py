@@ -311,15 +311,8 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     rows, length = _rows(input.shape, len(normalized_shape))
     compute = _compute_dtype(input)
     partial_weight, partial_bias = [], []       # per block, summed at the end (in order)
-    if length and rows and input.dtype.itemsize == 2 and (grad_weight is not None
-                                                          or grad_bias is not None):
-        # summed in the input's dtype (Note [Reduced-precision layer norm])
-        sums = normalization_reduced.parameter_gradients(
-            grad_out.reshape(rows, length), input.reshape(rows, length), mean.reshape(rows),
-            rstd.reshape(rows), grad_weight is not None, grad_bias is not None)
-        for target, total in zip((grad_weight, grad_bias), sums):
-            if target is not None:
-                target[...] = total.reshape(target.shape)
+    if length and rows and input.dtype.itemsize == 2:
+        _reduced_parameter_gradients(grad_out, input, mean, rstd, grad_weight, grad_bias)
         grad_weight = grad_bias = None
     if length and rows:
         x, g = input.reshape(rows, length), grad_out.reshape(rows, length)
@@ -344,6 +337,20 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
         if target is not None:
             total = sum((p for _, p in sorted(parts, key=lambda item: item[0])),
                         np.zeros(length, compute))
+            target[...] = total.reshape(target.shape)
+
+
+def _reduced_parameter_gradients(grad_out, input, mean, rstd, grad_weight, grad_bias):
+    """float16 / bfloat16 weight and bias gradients, summed in the input's dtype as
+    torch sums them (Note [Reduced-precision layer norm]); None targets are skipped."""
+    if grad_weight is None and grad_bias is None:
+        return
+    rows = mean.size
+    sums = normalization_reduced.parameter_gradients(
+        grad_out.reshape(rows, -1), input.reshape(rows, -1), mean.reshape(rows),
+        rstd.reshape(rows), grad_weight is not None, grad_bias is not None)
+    for target, total in zip((grad_weight, grad_bias), sums):
+        if target is not None:
             target[...] = total.reshape(target.shape)
 
 

@@ -374,10 +374,9 @@ def _declare(name: str, k: int, kind: str) -> tuple:
                            f"-> Tensor", python_module="nn", grad=_gradient(name, k, kind))(forward)
 
     def vec(input, output_size, *rest):
-        align_corners, scale_factors = rest if interpolating else ((), rest[0])
+        align_corners, scale_factors = ((rest[0],), rest[1]) if interpolating else ((), rest[0])
         sizes, per_dim = vec_output_size(input, output_size, scale_factors)
-        return functional.call(input, sizes, *((align_corners,) if interpolating else ()),
-                               *per_dim)
+        return functional.call(input, sizes, *align_corners, *per_dim)
     vec.__name__ = f"{name}_vec"
     vec.__doc__ = f"`{name}` to the sizes given, or scaled by `scale_factors`."
     vectorised = composite(f"{name}.vec(Tensor input, SymInt[]? output_size, {corners}"
