@@ -23,8 +23,10 @@ Note [Upsampling source positions]
     then the same sum of products as torch's kernel forms (weights times the inner
     dims' results, outer taps in order; torch's FMA contraction of that sum can
     differ in the last bit, its source positions are matched exactly). Each step is
-    index_select and multiplies, so gradients and meta shapes follow from those
-    operators. float16 / bfloat16 follow torch's kernels to the bit (Note
+    index_select and multiplies, so meta shapes (and the nearest modes' gradients)
+    follow from those operators; the linear and cubic modes' gradients are backward
+    operators of their own (Note [Resampling gradients in torch's order] in
+    ``upsample_backward.py``). float16 / bfloat16 follow torch's kernels to the bit (Note
     [Reduced-precision resampling]), and uint8 images its fixed-point passes (Note
     [uint8 resampling]).
 """
