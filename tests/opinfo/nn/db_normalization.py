@@ -61,9 +61,26 @@ def _np_layer_norm_backward(grad_out, x, normalized_shape, mean, rstd, weight, b
         grad_input = rstd * (scaled - scaled.sum(1, keepdims=True) / n
                              - normalized * (scaled * normalized).sum(1, keepdims=True) / n)
     return [grad_input.reshape(x.shape).astype(x.dtype) if mask[0] else None,
-            (g * normalized).sum(0).reshape(weight.shape).astype(weight.dtype)
+            _sum_rows(g * normalized, x.dtype).reshape(weight.shape).astype(weight.dtype)
             if mask[1] else None,
-            g.sum(0).reshape(bias.shape).astype(bias.dtype) if mask[2] else None]
+            _sum_rows(g, x.dtype).reshape(bias.shape).astype(bias.dtype) if mask[2] else None]
+
+
+def _sum_rows(values, dtype):
+    """The rows' sum; float16/bfloat16 inputs round a running sum to their dtype after
+    each row, one sum per thread's chunk of rows, as torch's kernel keeps them (Note
+    [Reduced-precision layer norm])."""
+    if dtype.itemsize != 2:
+        return values.sum(0)
+    rows = len(values)
+    size = max(1, -(-rows // max(1, min(gt.get_num_threads(), rows))))
+    total = np.zeros(values.shape[1])
+    for start in range(0, rows, size):
+        running = np.zeros(values.shape[1])
+        for row in values[start:start + size]:
+            running = (running + row).astype(dtype).astype(np.float64)
+        total = total + running
+    return total
 
 
 def _np_rms_norm(x, normalized_shape, weight=None, eps=None):

@@ -20,6 +20,7 @@ from ... import functions as at
 from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
+from . import normalization_reduced
 from .batch_norm import (_NOT_FLOATING, check_parameter_dtypes, compute_dtype, like_input,
                          training_parts)
 
@@ -181,10 +182,19 @@ def native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, g
     r = rstd.reshape(rows, 1).astype(compute)
     normalized = (x - mean.reshape(rows, 1).astype(compute)) * r
     per_channel = (N, C, HxW)
-    if grad_weight is not None:
-        grad_weight[...] = (grads * normalized).reshape(per_channel).sum((0, 2))
-    if grad_bias is not None:
-        grad_bias[...] = grads.reshape(per_channel).sum((0, 2))
+    if input.dtype.itemsize == 2 and (grad_weight is not None or grad_bias is not None):
+        # summed in torch's order (Note [Reduced-precision group norm gradients])
+        sums = normalization_reduced.group_parameter_gradients(
+            np.asarray(grad_out).reshape(per_channel), np.asarray(input).reshape(per_channel),
+            mean, rstd, group, _channels_last(input))
+        for target, total in zip((grad_weight, grad_bias), sums):
+            if target is not None:
+                target[...] = total
+    else:
+        if grad_weight is not None:
+            grad_weight[...] = (grads * normalized).reshape(per_channel).sum((0, 2))
+        if grad_bias is not None:
+            grad_bias[...] = grads.reshape(per_channel).sum((0, 2))
     if grad_input is None:
         return
     scaled = grads if weight is None else \
@@ -193,6 +203,12 @@ def native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, g
     gradient = r * (scaled - scaled.sum(1, keepdims=True) / count
                     - normalized * (scaled * normalized).sum(1, keepdims=True) / count)
     np.copyto(grad_input, gradient.reshape(input.shape), casting="unsafe")
+
+
+def _channels_last(array: np.ndarray) -> bool:
+    """Whether torch's kernel reads `array` channels last (its suggested layout)."""
+    return array.ndim >= 4 and not array.flags.c_contiguous and \
+        np.moveaxis(array, 1, -1).flags.c_contiguous
 
 
 @composite("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "

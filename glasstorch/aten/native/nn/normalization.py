@@ -39,6 +39,7 @@ from ...parallel import GRAIN_SIZE, parallel_for
 from ...registry import TensorMeta, composite, op
 from ..pointwise.binary_scalar import add_scalar_
 from ..pointwise.unary import refuse
+from . import normalization_reduced
 
 _REDUCED = (dtypes.float16, dtypes.bfloat16)
 _BLOCK = 65536                     # elements per block of rows: cache-sized, few calls
@@ -200,28 +201,19 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps, *, out):
         var = np.einsum("ij,ij->i", centered, centered) / compute.type(length)
         inverse = 1 / np.sqrt(var + compute.type(eps))
         if reduced:
-            normalized = _fused_scale_shift(rows_in, inverse, mu)
+            y[start:stop] = normalization_reduced.scale_shift(rows_in, inverse, mu[:, 0], w, b)
         else:
             normalized = np.multiply(centered, inverse[:, None], out=centered)
-        if w is not None:
-            normalized *= w
-        if b is not None:
-            normalized += b
-        if reduced:
-            y[start:stop] = normalized
+            if w is not None:
+                normalized *= w
+            if b is not None:
+                normalized += b
         mean_rows[start:stop] = mu[:, 0]
         rstd_rows[start:stop] = inverse
     _over_row_blocks(rows, length, block)
 
 
 register_meta(native_layer_norm, _layer_norm_meta_key)
-
-
-def _fused_scale_shift(rows: np.ndarray, rstd: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    """``x * rstd + (-mean * rstd)`` with one rounding, as torch's float16/bfloat16 kernel
-    computes it (a fused multiply-add in float32: exact in float64, then rounded)."""
-    shift = (-mean[:, 0] * rstd).astype(np.float64)
-    return (rows.astype(np.float64) * rstd[:, None] + shift[:, None]).astype(np.float32)
 
 
 # ----------------------------------------------------------------------------------
@@ -319,6 +311,9 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     rows, length = _rows(input.shape, len(normalized_shape))
     compute = _compute_dtype(input)
     partial_weight, partial_bias = [], []       # per block, summed at the end (in order)
+    if length and rows and input.dtype.itemsize == 2:
+        _reduced_parameter_gradients(grad_out, input, mean, rstd, grad_weight, grad_bias)
+        grad_weight = grad_bias = None
     if length and rows:
         x, g = input.reshape(rows, length), grad_out.reshape(rows, length)
         mu = mean.reshape(rows, 1).astype(compute, copy=False)
@@ -342,6 +337,20 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
         if target is not None:
             total = sum((p for _, p in sorted(parts, key=lambda item: item[0])),
                         np.zeros(length, compute))
+            target[...] = total.reshape(target.shape)
+
+
+def _reduced_parameter_gradients(grad_out, input, mean, rstd, grad_weight, grad_bias):
+    """float16 / bfloat16 weight and bias gradients, summed in the input's dtype as
+    torch sums them (Note [Reduced-precision layer norm]); None targets are skipped."""
+    if grad_weight is None and grad_bias is None:
+        return
+    rows = mean.size
+    sums = normalization_reduced.parameter_gradients(
+        grad_out.reshape(rows, -1), input.reshape(rows, -1), mean.reshape(rows),
+        rstd.reshape(rows), grad_weight is not None, grad_bias is not None)
+    for target, total in zip((grad_weight, grad_bias), sums):
+        if target is not None:
             target[...] = total.reshape(target.shape)
 
 

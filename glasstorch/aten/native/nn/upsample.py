@@ -23,8 +23,10 @@ Note [Upsampling source positions]
     then the same sum of products as torch's kernel forms (weights times the inner
     dims' results, outer taps in order; torch's FMA contraction of that sum can
     differ in the last bit, its source positions are matched exactly). Each step is
-    index_select and multiplies, so gradients and meta shapes follow from those
-    operators. float16 / bfloat16 follow torch's kernels to the bit (Note
+    index_select and multiplies, so meta shapes (and the nearest modes' gradients)
+    follow from those operators; the linear and cubic modes' gradients are backward
+    operators of their own (Note [Resampling gradients in torch's order] in
+    ``upsample_backward.py``). float16 / bfloat16 follow torch's kernels to the bit (Note
     [Reduced-precision resampling]), and uint8 images its fixed-point passes (Note
     [uint8 resampling]).
 """
@@ -85,20 +87,25 @@ def _fused_multiply_add(a, b, c, real) -> np.ndarray:
     return np.array([float(v) for v in exact], np.float64).reshape(a.shape)
 
 
-def source_positions(in_size, out_size, scale, align_corners, real, cubic) -> np.ndarray:
-    """The fractional source position of each output position, in dtype `real`."""
+def source_positions(in_size, out_size, scale, align_corners, real, cubic,
+                     fused: bool = True) -> np.ndarray:
+    """The fractional source position of each output position, in dtype `real` (its
+    multiply-add fused unless `fused` is false)."""
     factor = _scale(in_size, out_size, scale, align_corners, real)
     positions = np.arange(out_size).astype(real)
     if align_corners:
         return factor * positions
-    sources = _fused_multiply_add(factor, positions + real(0.5), -0.5, real)
+    if fused:
+        sources = _fused_multiply_add(factor, positions + real(0.5), -0.5, real)
+    else:
+        sources = factor * (positions + real(0.5)) - real(0.5)
     return sources if cubic else np.maximum(sources, real(0))
 
 
-def _real_sources(in_size, out_size, scale, align_corners, real, cubic):
+def _real_sources(in_size, out_size, scale, align_corners, real, cubic, fused=True):
     """The fractional source positions and their floors (clamped as torch guards them;
     torch floors in float32 whatever the computation dtype)."""
-    sources = source_positions(in_size, out_size, scale, align_corners, real, cubic)
+    sources = source_positions(in_size, out_size, scale, align_corners, real, cubic, fused)
     floors = np.minimum(np.floor(sources.astype(np.float32)).astype(np.int64), in_size - 1)
     fractions = np.clip(sources - floors.astype(real), real(0), real(1)).astype(real)
     return floors, fractions
@@ -122,19 +129,23 @@ def linear_taps(in_size, out_size, scale, align_corners, real, stored=None) -> l
     return [(floors, _stored(real(1) - fractions, stored)), (nexts, fractions)]
 
 
-def cubic_taps(in_size, out_size, scale, align_corners, real, stored=None) -> list:
+def cubic_taps(in_size, out_size, scale, align_corners, real, stored=None,
+               fused: bool = True) -> list:
     """Four (positions, weights) taps around the source position, clamped to the edges
-    (the weights rounded to `stored` when given)."""
-    floors, t = _real_sources(in_size, out_size, scale, align_corners, real, True)
+    (the weights rounded to `stored` when given; computed with no fused step unless
+    `fused`, as torch's kernels built for the baseline CPU compute them)."""
+    floors, t = _real_sources(in_size, out_size, scale, align_corners, real, True, fused)
     a = real(_CUBIC_A)
 
+    def multiply_add(x, y, z):
+        return _fused_multiply_add(x, y, z, real) if fused else x * y + real(z)
+
     def near(x):        # |x| <= 1: ((a + 2) x - (a + 3)) x x + 1, its first step fused
-        inner = _fused_multiply_add(a + real(2), x, -(a + real(3)), real)
-        return inner * x * x + real(1)
+        return multiply_add(a + real(2), x, -(a + real(3))) * x * x + real(1)
 
     def far(x):         # 1 < |x| < 2: ((a x - 5 a) x + 8 a) x - 4 a, two steps fused
-        inner = _fused_multiply_add(a, x, -real(5) * a, real)
-        return _fused_multiply_add(inner, x, real(8) * a, real) * x - real(4) * a
+        inner = multiply_add(a, x, -real(5) * a)
+        return multiply_add(inner, x, real(8) * a) * x - real(4) * a
     rest = real(1) - t
     weights = (far(t + real(1)), near(t), near(rest), far(rest + real(1)))
     return [(np.clip(floors - 1 + j, 0, in_size - 1), _stored(w, stored))
@@ -321,6 +332,17 @@ def _taps(kind: str, sizes, output_size, scales, align_corners, real, stored=Non
             for n, m, s in zip(sizes, output_size, scales)]
 
 
+def _gradient(name: str, k: int, kind: str) -> dict | None:
+    """The linear and cubic modes' derivative: their backward operator, which adds the
+    terms in torch's order (Note [Resampling gradients in torch's order]); the others
+    differentiate through the operators they are written in."""
+    if kind not in ("linear", "cubic"):
+        return None
+    scales = ", ".join(_SCALES[k])
+    return {"self": f"{name}_backward(grad, output_size, self_sym_sizes, align_corners, "
+                    f"{scales})"}
+
+
 def _declare(name: str, k: int, kind: str) -> tuple:
     """The operator `name` resampling the last `k` dims in mode `kind`, and its .vec."""
     interpolating = not kind.startswith("nearest")
@@ -351,12 +373,12 @@ def _declare(name: str, k: int, kind: str) -> tuple:
     forward.__doc__ = (f"Resize the last {k} dim(s) of `self` to `output_size` ({kind} "
                        f"interpolation; Note [Upsampling source positions]).")
     functional = composite(f"{name}(Tensor self, SymInt[{k}] output_size, {corners}{scales}) "
-                           f"-> Tensor", python_module="nn")(forward)
+                           f"-> Tensor", python_module="nn", grad=_gradient(name, k, kind))(forward)
 
     def vec(input, output_size, *rest):
-        align_corners, scale_factors = rest if interpolating else ((), rest[0])
+        align_corners, scale_factors = ((rest[0],), rest[1]) if interpolating else ((), rest[0])
         sizes, per_dim = vec_output_size(input, output_size, scale_factors)
-        return forward(input, sizes, *((align_corners,) if interpolating else ()), *per_dim)
+        return functional.call(input, sizes, *align_corners, *per_dim)
     vec.__name__ = f"{name}_vec"
     vec.__doc__ = f"`{name}` to the sizes given, or scaled by `scale_factors`."
     vectorised = composite(f"{name}.vec(Tensor input, SymInt[]? output_size, {corners}"
