@@ -14,9 +14,11 @@ Note [Row-blocked softmax]
     which `parallel_for` shares over the thread pool. A block holds `BLOCK` elements
     (a megabyte of float32): small enough to stay in a core's L2, large enough that
     each NumPy call's fixed cost is paid rarely; a softmax along a middle dim takes its
-    whole ``(size, inner)`` slab into one block whenever it fits. float16 / bfloat16
-    blocks are computed in float32 and rounded once at the end, as torch's kernels
-    accumulate in float. Along the last dim torch scales by the sum's reciprocal, along
+    whole ``(size, inner)`` slab into one block whenever it fits, and a larger slab is
+    cut into columns, no fewer than `MIN_COLUMNS` (NumPy's loops along a middle dim run
+    along the columns, and short loops cost more than a block that overflows L2), or
+    into single columns when it has fewer. float16 / bfloat16 blocks are computed in
+    float32 and rounded once at the end, as torch's kernels accumulate in float. Along the last dim torch scales by the sum's reciprocal, along
     any other it divides by the sum: the same here, for the same roundings.
 
 Note [Reductions along short rows]
@@ -28,8 +30,8 @@ Note [Reductions along short rows]
     by the row's length alone: a row's sum does not depend on the block, the thread or
     the alignment it falls on, so blocking and threads change no result. Along a middle
     dim (``inner > 1``) NumPy's reduction already runs down the contiguous columns,
-    adding the softmax dim's entries in order, as torch's kernel does; a block keeps
-    at least two of them, or NumPy would sum its one column pairwise.
+    adding the softmax dim's entries in order, as torch's kernel does; a block of a
+    single column it sums pairwise. The cuts depend on the shape, never on the threads.
 """
 from __future__ import annotations
 
@@ -53,6 +55,7 @@ _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.
                                                 np.int64, np.uint16, np.uint32, np.uint64,
                                                 np.complex64, np.complex128))
 BLOCK = 262144          # elements per block (Note [Row-blocked softmax])
+MIN_COLUMNS = 32        # the narrowest cut of a slab (Note [Row-blocked softmax])
 
 
 # ----------------------------------------------------------------------------------
@@ -103,20 +106,27 @@ def along_rows(body, inputs: tuple, dim: int, out: np.ndarray) -> None:
 
 def _columns(inner: int, size: int) -> list:
     """The slices of `inner` a block takes: all of it when a row fits in a block, else
-    columns (they reduce independently) at least two wide, for NumPy sums a one-wide
-    column pairwise and a wider one in order (Note [Reductions along short rows])."""
-    if size * inner <= BLOCK or inner == 1:
+    columns (they reduce independently) at least `MIN_COLUMNS` wide, or single ones."""
+    if size * inner <= BLOCK:
         return [slice(None)]
-    count = max(1, inner // max(2, BLOCK // size))
+    if inner < MIN_COLUMNS:     # one column at a time: NumPy loops along the softmax dim
+        return [slice(column, column + 1) for column in range(inner)]
+    count = max(1, inner // max(MIN_COLUMNS, BLOCK // size))
     bounds = [inner * k // count for k in range(count + 1)]
     return [slice(low, high) for low, high in zip(bounds, bounds[1:])]
+
+
+def _short_rows(x: np.ndarray) -> bool:
+    """Whether a block's rows lie contiguous along the softmax dim (a softmax along the
+    last dim): Note [Reductions along short rows]."""
+    return x.shape[2] == 1 and x.shape[1] > 1 and x.strides[1] == x.itemsize
 
 
 def _max_along(x: np.ndarray) -> np.ndarray:
     """Each column's maximum along axis 1 of a ``(rows, size, inner)`` block, kept as
     ``(rows, 1, inner)`` (Note [Reductions along short rows])."""
-    rows, size, inner = x.shape
-    if inner == 1 and size > 1:
+    if _short_rows(x):
+        rows, size, _ = x.shape
         flat = x.reshape(-1)
         return np.maximum.reduceat(flat, np.arange(0, flat.size, size)).reshape(rows, 1, 1)
     return x.max(axis=1, keepdims=True)
@@ -125,10 +135,19 @@ def _max_along(x: np.ndarray) -> np.ndarray:
 def _sum_along(x: np.ndarray) -> np.ndarray:
     """Each column's sum along axis 1 of a ``(rows, size, inner)`` block, kept as
     ``(rows, 1, inner)`` (Note [Reductions along short rows])."""
-    rows, size, inner = x.shape
-    if inner == 1:
+    if _short_rows(x):
+        rows, size, _ = x.shape
         return np.einsum("ij->i", x.reshape(rows, size)).reshape(rows, 1, 1)
     return x.sum(axis=1, keepdims=True)
+
+
+def _exp(x: np.ndarray, *, out: np.ndarray) -> None:
+    """``np.exp(x, out=out)``; through a contiguous temporary when `out` is strided (a
+    column of a slab), which NumPy's vectorized exp does not write."""
+    if out.flags.c_contiguous:
+        np.exp(x, out=out)
+    else:
+        np.copyto(out, np.exp(x))
 
 
 def _softmax_rows(x: np.ndarray, *, out: np.ndarray, last: bool = False) -> None:
@@ -138,7 +157,7 @@ def _softmax_rows(x: np.ndarray, *, out: np.ndarray, last: bool = False) -> None
     dividing by the sum (another rounding).
     """
     np.subtract(x, _max_along(x), out=out)
-    np.exp(out, out=out)
+    _exp(out, out=out)
     total = _sum_along(out)
     if last:
         np.multiply(out, np.reciprocal(total, out=total), out=out)
@@ -173,7 +192,7 @@ def _softmax_backward_rows(grad: np.ndarray, output: np.ndarray, *, out: np.ndar
 def _log_softmax_backward_rows(grad: np.ndarray, output: np.ndarray, *,
                                out: np.ndarray) -> None:
     """grad - exp(output) * sum(grad): the Jacobian-vector product of log_softmax."""
-    np.exp(output, out=out)
+    _exp(output, out=out)
     np.multiply(out, _sum_along(grad), out=out)
     np.subtract(grad, out, out=out)
 
