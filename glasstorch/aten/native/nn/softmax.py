@@ -197,15 +197,6 @@ def _log_softmax_backward_rows(grad: np.ndarray, output: np.ndarray, *,
     np.subtract(grad, out, out=out)
 
 
-def _softmax_body(last: bool, dtype: np.dtype):
-    return functools.partial(_softmax_rows, last=last)
-
-
-def _log_softmax_body(last: bool, dtype: np.dtype):
-    rounded = dtype if last and dtype.itemsize == 2 else None
-    return functools.partial(_log_softmax_rows, rounded=rounded)
-
-
 def _along(dim: int, x: np.ndarray) -> tuple:
     """(dim wrapped, whether torch runs its `lastdim` kernel: a softmax along the last
     dim, of any size, or of a 0-dim tensor)."""
@@ -253,6 +244,17 @@ def _kernel_meta_key(accepted: tuple, spelled: str):
         _check_exact_out(out, dtype)
         return TensorMeta(self._size, dtype)
     return meta
+
+
+def _softmax_body(last: bool, dtype: np.dtype):
+    """The block math of `_softmax` along the last dim or another, for `dtype`."""
+    return functools.partial(_softmax_rows, last=last)
+
+
+def _log_softmax_body(last: bool, dtype: np.dtype):
+    """The block math of `_log_softmax` along the last dim or another, for `dtype`."""
+    rounded = dtype if last and dtype.itemsize == 2 else None
+    return functools.partial(_log_softmax_rows, rounded=rounded)
 
 
 def _run_softmax(name: str, make_body, self: np.ndarray, dim: int, out: np.ndarray) -> None:
