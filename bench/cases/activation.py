@@ -36,6 +36,8 @@ case("torch.softmax(x, -1).backward(g)", group=GROUP,
      name="softmax fwd+bwd (64,256,384) dim -1")(_activations)
 case("F.log_softmax(x, -1).backward(g)", group=GROUP,
      name="log_softmax fwd+bwd (64,256,384) dim -1")(_activations)
+case("torch.softmax(x, 1).backward(g)", group=GROUP,
+     name="softmax fwd+bwd (64,256,384) dim 1")(_activations)
 case("F.gelu(x)", group=GROUP, name="gelu fwd (64,256,384)",
      numpy="a * (1 + erf(a * np.float32(0.70710678))) * np.float32(0.5)")(_activations)
 case("F.gelu(x, approximate='tanh')", group=GROUP, name="gelu tanh fwd (64,256,384)")(

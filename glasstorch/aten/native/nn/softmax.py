@@ -6,17 +6,37 @@ records those (`SoftmaxBackward0`, `LogSoftmaxBackward0`), whose formulas call t
 backward operators `_softmax_backward_data` / `_log_softmax_backward_data`.
 
 Note [Row-blocked softmax]
-    A softmax is five passes over its rows (max, subtract, exp, sum, scale). Done over
-    the whole tensor, each pass streams it through memory again; done a block of rows
-    at a time, the block stays in cache for all five. The input is laid out
-    ``(outer, size, inner)`` around the softmax dim (row-major, as torch makes it
-    contiguous first) and cut into blocks of outer rows, which `parallel_for` shares
-    over the thread pool. float16 / bfloat16 blocks are computed in float32 and rounded
-    once at the end, as torch's kernels accumulate in float.
+    A softmax is five NumPy passes over its rows (max, subtract, exp, sum, scale) where
+    torch's kernel fuses them into three. Done over the whole tensor, each pass streams
+    it through memory again; done a block of rows at a time, the block stays in cache
+    for all five. The input is laid out ``(outer, size, inner)`` around the softmax dim
+    (row-major, as torch makes it contiguous first) and cut into blocks of outer rows,
+    which `parallel_for` shares over the thread pool. A block holds `BLOCK` elements
+    (a megabyte of float32): small enough to stay in a core's L2, large enough that
+    each NumPy call's fixed cost is paid rarely; a softmax along a middle dim takes its
+    whole ``(size, inner)`` slab into one block whenever it fits, and a larger slab is
+    cut into columns, no fewer than `MIN_COLUMNS` (NumPy's loops along a middle dim run
+    along the columns, and short loops cost more than a block that overflows L2), or
+    into single columns when it has fewer. float16 / bfloat16 blocks are computed in
+    float32 and rounded once at the end, as torch's kernels accumulate in float. Along the last dim torch scales by the sum's reciprocal, along
+    any other it divides by the sum: the same here, for the same roundings.
+
+Note [Reductions along short rows]
+    NumPy reduces a ``(rows, size)`` block along its rows one row at a time, at a fixed
+    cost per row that outweighs the work when rows are a few hundred elements long (a
+    softmax over logits or attention scores). `np.maximum.reduceat` over the flat block
+    takes every row's maximum in one loop (a maximum is exact in any order), and
+    ``np.einsum("ij->i")`` sums each row in its own vectorized loop, in an order fixed
+    by the row's length alone: a row's sum does not depend on the block, the thread or
+    the alignment it falls on, so blocking and threads change no result. Along a middle
+    dim (``inner > 1``) NumPy's reduction already runs down the contiguous columns,
+    adding the softmax dim's entries in order, as torch's kernel does; a block of a
+    single column it sums pairwise. The cuts depend on the shape, never on the threads.
 """
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -34,7 +54,8 @@ _LOW_PRECISION = (dtypes.float16, dtypes.bfloat16)
 _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32,
                                                 np.int64, np.uint16, np.uint32, np.uint64,
                                                 np.complex64, np.complex128))
-BLOCK = 65536           # elements per block: a few of them fit in L2 (Note [Row-blocked softmax])
+BLOCK = 262144          # elements per block (Note [Row-blocked softmax])
+MIN_COLUMNS = 32        # the narrowest cut of a slab (Note [Row-blocked softmax])
 
 
 # ----------------------------------------------------------------------------------
@@ -43,9 +64,8 @@ BLOCK = 65536           # elements per block: a few of them fit in L2 (Note [Row
 def _rows(array: np.ndarray, axis: int) -> np.ndarray:
     """`array` (row-major) viewed as ``(outer, size, inner)`` around `axis`."""
     shape = array.shape
-    outer = int(np.prod(shape[:axis], dtype=np.int64))
-    inner = int(np.prod(shape[axis + 1:], dtype=np.int64))
-    return array.reshape(outer, shape[axis] if shape else 1, inner)
+    return array.reshape(math.prod(shape[:axis]), shape[axis] if shape else 1,
+                         math.prod(shape[axis + 1:]))
 
 
 def along_rows(body, inputs: tuple, dim: int, out: np.ndarray) -> None:
@@ -67,18 +87,16 @@ def along_rows(body, inputs: tuple, dim: int, out: np.ndarray) -> None:
     direct = out.flags.c_contiguous and out.dtype == compute
     target = out if direct else np.empty(out.shape, compute)
     written = _rows(target, axis)
-    per_row = written.shape[1] * written.shape[2]
-
     size, inner = written.shape[1], written.shape[2]
-    # a row too large for a block is cut along `inner` too (columns reduce independently)
-    width = inner if per_row <= BLOCK else max(1, BLOCK // size)
+    per_row = size * inner
+    columns = _columns(inner, size)
 
     def run(start: int, stop: int) -> None:
         step = max(1, BLOCK // per_row)
         for first in range(start, stop, step):
             rows = slice(first, min(first + step, stop))
-            for column in range(0, inner, width):
-                part = (rows, slice(None), slice(column, column + width))
+            for column in columns:
+                part = (rows, slice(None), column)
                 body(*[b[part].astype(compute, copy=False) for b in blocks],
                      out=written[part])
     parallel_for(0, written.shape[0], max(1, GRAIN_SIZE // per_row), run)
@@ -86,12 +104,65 @@ def along_rows(body, inputs: tuple, dim: int, out: np.ndarray) -> None:
         np.copyto(out, target, casting="unsafe")
 
 
-def _softmax_rows(x: np.ndarray, *, out: np.ndarray) -> None:
-    """exp(x - max) / sum(exp(x - max)) along axis 1 (subtracting the max keeps exp finite)."""
-    np.subtract(x, x.max(axis=1, keepdims=True), out=out)
-    np.exp(out, out=out)
-    total = out.sum(axis=1, keepdims=True)
-    np.divide(out, total, out=out)
+def _columns(inner: int, size: int) -> list:
+    """The slices of `inner` a block takes: all of it when a row fits in a block, else
+    columns (they reduce independently) at least `MIN_COLUMNS` wide, or single ones."""
+    if size * inner <= BLOCK:
+        return [slice(None)]
+    if inner < MIN_COLUMNS:     # one column at a time: NumPy loops along the softmax dim
+        return [slice(column, column + 1) for column in range(inner)]
+    count = max(1, inner // max(MIN_COLUMNS, BLOCK // size))
+    bounds = [inner * k // count for k in range(count + 1)]
+    return [slice(low, high) for low, high in zip(bounds, bounds[1:])]
+
+
+def _short_rows(x: np.ndarray) -> bool:
+    """Whether a block's rows lie contiguous along the softmax dim (a softmax along the
+    last dim): Note [Reductions along short rows]."""
+    return x.shape[2] == 1 and x.shape[1] > 1 and x.strides[1] == x.itemsize
+
+
+def _max_along(x: np.ndarray) -> np.ndarray:
+    """Each column's maximum along axis 1 of a ``(rows, size, inner)`` block, kept as
+    ``(rows, 1, inner)`` (Note [Reductions along short rows])."""
+    if _short_rows(x):
+        rows, size, _ = x.shape
+        flat = x.reshape(-1)
+        return np.maximum.reduceat(flat, np.arange(0, flat.size, size)).reshape(rows, 1, 1)
+    return x.max(axis=1, keepdims=True)
+
+
+def _sum_along(x: np.ndarray) -> np.ndarray:
+    """Each column's sum along axis 1 of a ``(rows, size, inner)`` block, kept as
+    ``(rows, 1, inner)`` (Note [Reductions along short rows])."""
+    if _short_rows(x):
+        rows, size, _ = x.shape
+        return np.einsum("ij->i", x.reshape(rows, size)).reshape(rows, 1, 1)
+    return x.sum(axis=1, keepdims=True)
+
+
+def _exp(x: np.ndarray, *, out: np.ndarray) -> None:
+    """``np.exp(x, out=out)``; through a contiguous temporary when `out` is strided (a
+    column of a slab), which NumPy's vectorized exp does not write."""
+    if out.flags.c_contiguous:
+        np.exp(x, out=out)
+    else:
+        np.copyto(out, np.exp(x))
+
+
+def _softmax_rows(x: np.ndarray, *, out: np.ndarray, last: bool = False) -> None:
+    """exp(x - max) / sum(exp(x - max)) along axis 1 (subtracting the max keeps exp finite).
+
+    `last`: torch's last-dim kernel multiplies by the sum's reciprocal instead of
+    dividing by the sum (another rounding).
+    """
+    np.subtract(x, _max_along(x), out=out)
+    _exp(out, out=out)
+    total = _sum_along(out)
+    if last:
+        np.multiply(out, np.reciprocal(total, out=total), out=out)
+    else:
+        np.divide(out, total, out=out)
 
 
 def _log_softmax_rows(x: np.ndarray, *, out: np.ndarray, rounded=None) -> None:
@@ -100,8 +171,8 @@ def _log_softmax_rows(x: np.ndarray, *, out: np.ndarray, rounded=None) -> None:
     `rounded`: the float16 / bfloat16 dtype torch's last-dim kernel keeps the sum and
     its log in (they are rounded to it), None to keep them in the compute dtype.
     """
-    np.subtract(x, x.max(axis=1, keepdims=True), out=out)
-    total = np.exp(out).sum(axis=1, keepdims=True)
+    np.subtract(x, _max_along(x), out=out)
+    total = _sum_along(np.exp(out))
     if rounded is not None:
         total = total.astype(rounded).astype(out.dtype)
     np.log(total, out=total)
@@ -113,7 +184,7 @@ def _log_softmax_rows(x: np.ndarray, *, out: np.ndarray, rounded=None) -> None:
 def _softmax_backward_rows(grad: np.ndarray, output: np.ndarray, *, out: np.ndarray) -> None:
     """output * (grad - sum(grad * output)): the Jacobian-vector product of softmax."""
     np.multiply(grad, output, out=out)
-    total = out.sum(axis=1, keepdims=True)
+    total = _sum_along(out)
     np.subtract(grad, total, out=out)
     np.multiply(out, output, out=out)
 
@@ -121,14 +192,20 @@ def _softmax_backward_rows(grad: np.ndarray, output: np.ndarray, *, out: np.ndar
 def _log_softmax_backward_rows(grad: np.ndarray, output: np.ndarray, *,
                                out: np.ndarray) -> None:
     """grad - exp(output) * sum(grad): the Jacobian-vector product of log_softmax."""
-    np.exp(output, out=out)
-    np.multiply(out, grad.sum(axis=1, keepdims=True), out=out)
+    _exp(output, out=out)
+    np.multiply(out, _sum_along(grad), out=out)
     np.subtract(grad, out, out=out)
 
 
-def _kernel_name(name: str, x: np.ndarray, dim: int) -> str:
-    """torch's CPU kernel name: a softmax along the last dim runs its `lastdim` kernel."""
-    last = x.ndim == 0 or dim == x.ndim - 1
+def _along(dim: int, x: np.ndarray) -> tuple:
+    """(dim wrapped, whether torch runs its `lastdim` kernel: a softmax along the last
+    dim, of any size, or of a 0-dim tensor)."""
+    dim = wrap_dim(dim, x.ndim)
+    return dim, x.ndim == 0 or dim == x.ndim - 1
+
+
+def _kernel_name(name: str, last: bool) -> str:
+    """torch's CPU kernel name for a softmax (`last`: along the last dim)."""
     return f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
 
 
@@ -169,11 +246,24 @@ def _kernel_meta_key(accepted: tuple, spelled: str):
     return meta
 
 
-def _run_softmax(name: str, body, self: np.ndarray, dim: int, out: np.ndarray) -> None:
-    dim = wrap_dim(dim, self.ndim)
+def _softmax_body(last: bool, dtype: np.dtype):
+    """The block math of `_softmax` along the last dim or another, for `dtype`."""
+    return functools.partial(_softmax_rows, last=last)
+
+
+def _log_softmax_body(last: bool, dtype: np.dtype):
+    """The block math of `_log_softmax` along the last dim or another, for `dtype`."""
+    rounded = dtype if last and dtype.itemsize == 2 else None
+    return functools.partial(_log_softmax_rows, rounded=rounded)
+
+
+def _run_softmax(name: str, make_body, self: np.ndarray, dim: int, out: np.ndarray) -> None:
+    """`make_body(last, dtype)` gives the block's math for a softmax along the last dim
+    or not, of `self`'s dtype."""
+    dim, last = _along(dim, self)
     if self.size:            # torch's empty tensors skip the kernel, and its dtype check
-        refuse(self, _kernel_name(name, self, dim), _NOT_FLOATING)
-    along_rows(body, (self,), dim, out)
+        refuse(self, _kernel_name(name, last), _NOT_FLOATING)
+    along_rows(make_body(last, self.dtype), (self,), dim, out)
 
 
 @op("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", meta=_kernel_meta,
@@ -186,7 +276,7 @@ def _softmax(self, dim, half_to_float, *, out):
         >>> torch._softmax(torch.tensor([0., 1.]), 0, False)
         tensor([0.2689, 0.7311])
     """
-    _run_softmax("softmax", _softmax_rows, self, dim, out)
+    _run_softmax("softmax", _softmax_body, self, dim, out)
 
 
 register_meta(_softmax, _kernel_meta_key(_LOW_PRECISION, "half or bfloat16"))
@@ -202,10 +292,7 @@ def _log_softmax(self, dim, half_to_float, *, out):
         >>> torch._log_softmax(torch.tensor([0., 0.]), 0, False)
         tensor([-0.6931, -0.6931])
     """
-    body = _log_softmax_rows
-    if self.dtype.itemsize == 2 and (self.ndim == 0 or wrap_dim(dim, self.ndim) == self.ndim - 1):
-        body = functools.partial(_log_softmax_rows, rounded=self.dtype)
-    _run_softmax("log_softmax", body, self, dim, out)
+    _run_softmax("log_softmax", _log_softmax_body, self, dim, out)
 
 
 register_meta(_log_softmax, _kernel_meta_key((dtypes.float16,), "torch.half"))
@@ -248,9 +335,9 @@ def _backward_meta_key(grad_output, output, dim, input_dtype, out=None):
 
 
 def _run_backward(name: str, body, grad_output, output, dim, out) -> None:
-    dim = wrap_dim(dim, grad_output.ndim)
+    dim, last = _along(dim, grad_output)
     if grad_output.size:
-        refuse(grad_output, _kernel_name(name, grad_output, dim), _NOT_FLOATING)
+        refuse(grad_output, _kernel_name(name, last), _NOT_FLOATING)
     along_rows(body, (grad_output, output), dim, out)
 
 
