@@ -24,7 +24,8 @@ from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE, MATH_BITS, PYTHON, local_keys
 from ..c10.dtype import float32, float64
 from ..c10.layout import contiguous_format
-from ..c10.tensor_impl import SAME_DTYPE, TensorBase, is_contiguous_strides, make_view
+from ..c10.tensor_impl import (SAME_DTYPE, TensorBase, is_contiguous_strides, make_view,
+                                share_storage)
 from . import graph_task
 from .creation_meta import NO_GRAD_MODE
 from .saved import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401
@@ -264,7 +265,9 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     post-accumulate hooks. Without grad mode the sum is done in place; with it
     (create_graph) `.grad` becomes a new tensor that carries the graph. `owned`: no
     one but the engine holds `grad` (Note [The engine owns gradients])."""
-    meta = variable._autograd_meta()
+    meta = variable._autograd            # (a leaf requiring grad: it has its record)
+    if meta is None:
+        meta = variable._autograd_meta()
     recording = not local_keys.excluded & AUTOGRAD
     if meta.grad is None:
         if not recording and owned and _stealable(grad, variable):
@@ -292,12 +295,13 @@ def _add_in_place(held, grad) -> None:
     storages, `held` dense; no dispatch mode, observer, inference or math-bit flag), it
     is what the add_ kernel does, NumPy's in-place add, without the dispatcher."""
     if held._dtype is grad._dtype and held._dtype in _SUMMED_DIRECTLY \
-            and held._size == grad._size and held._storage is not grad._storage \
+            and held._size == grad._size and not share_storage(held, grad) \
             and held._device.type == "cpu" and grad._device.type == "cpu" \
             and not ((held._keys | grad._keys) & _NOT_PLAIN or local_keys.included
                      or local_keys.observed) \
             and is_non_overlapping_and_dense(held._size, held._stride):
-        np.add(held._np, grad._np, out=held._np)
+        total = held._np
+        np.add(total, grad._np, out=total)
         held._version_counter().value += 1              # add_'s write
         return
     operator_entry("add_", "Tensor")(held, grad, 1)     # the operator: no binding
@@ -305,7 +309,9 @@ def _add_in_place(held, grad) -> None:
 
 def grad_accumulator(tensor) -> AccumulateGrad:
     """The leaf's `AccumulateGrad`, made on first use (torch's `grad_accumulator()`)."""
-    meta = tensor._autograd_meta()
+    meta = tensor._autograd
+    if meta is None:
+        meta = tensor._autograd_meta()
     node = meta.grad_accumulator() if meta.grad_accumulator is not None else None
     if node is None:
         node = AccumulateGrad(tensor)                 # (after `meta` exists: it reads it)

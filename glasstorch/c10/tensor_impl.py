@@ -40,12 +40,13 @@ _tuple_new = tuple.__new__
 
 
 class VersionCounter:
-    """A counter shared by a tensor and its views, bumped by every in-place write."""
+    """A counter shared by a tensor and its views, bumped by every in-place write.
 
-    __slots__ = ("value",)
+    It starts at the class's 0 and holds its own value from the first bump: made with
+    no `__init__` frame, as every first view of a tensor (a saved output, `t()`) makes one.
+    """
 
-    def __init__(self) -> None:
-        self.value = 0
+    value = 0
 
 
 # AutogradMeta.grad_dtype's default: the gradient has the tensor's own dtype
@@ -451,7 +452,9 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
     """
     t = object.__new__(_TensorClass)
     storage = self._storage_slot
-    t._storage_slot = storage if storage is not None else self._storage
+    if storage is None:                    # (the `_storage` property, without its frame)
+        storage = self._storage_slot = _storage_over(self._arr)
+    t._storage_slot = storage
     t._size = geometry[0]
     t._stride = geometry[1]
     t._offset = geometry[2]
