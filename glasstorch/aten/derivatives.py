@@ -56,6 +56,7 @@ from __future__ import annotations
 import functools
 import re
 from contextlib import contextmanager
+from operator import attrgetter
 
 from . import binding
 from .dispatcher import has_operator, operator_entry, ops
@@ -72,9 +73,10 @@ RESERVED = frozenset({"grad", "grads", "grad_input_mask"})
 
 # Facts about an input a formula may read instead of the input itself (`self_sym_sizes`):
 # saving them keeps no tensor alive and is immune to later in-place changes, as torch's
-# `_saved_self_sym_sizes` is.
-INPUT_FACTS = {"sym_sizes": lambda t: t._size, "sym_strides": lambda t: t._stride,
-               "sym_storage_offset": lambda t: t._offset, "scalar_type": lambda t: t._dtype,
+# `_saved_self_sym_sizes` is. Attributes are read by attrgetters: no Python frame per
+# recorded call.
+INPUT_FACTS = {"sym_sizes": attrgetter("_size"), "sym_strides": attrgetter("_stride"),
+               "sym_storage_offset": attrgetter("_offset"), "scalar_type": attrgetter("_dtype"),
                "dim": lambda t: len(t._size), "sym_numel": lambda t: t.numel()}
 
 HELPERS: dict = {}          # name -> derivative helper, filled by @derivative_helper

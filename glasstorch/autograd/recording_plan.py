@@ -154,7 +154,7 @@ class Recording:
                 edges.append(_NO_EDGE)
             elif value._base is not None:
                 mask |= bit
-                edges.append(gradient_edge(value))
+                edges.append(_view_edge(value, meta))
             elif meta.grad_fn is not None:
                 mask |= bit
                 edges.append((meta.grad_fn, meta.output_nr))
@@ -253,10 +253,22 @@ def edge_of(value) -> tuple:
         meta = value._autograd
         if meta is None:
             return _NO_EDGE
-        if meta.grad_fn is not None and value._base is None:     # the common case, inline
+        if value._base is not None:
+            return _view_edge(value, meta)
+        if meta.grad_fn is not None:                             # the common case, inline
             return (meta.grad_fn, meta.output_nr)
         return gradient_edge(value)
     return _NO_EDGE
+
+
+def _view_edge(view, meta) -> tuple:
+    """A view's edge: its grad_fn read directly while no in-place write has moved the
+    version it was recorded at (`F.linear`'s ``weight.t()``), else `gradient_edge`,
+    which regenerates it."""
+    grad_fn, vc = meta.grad_fn, view._vc
+    if grad_fn is not None and meta.attr_version == (0 if vc is None else vc.value):
+        return (grad_fn, meta.output_nr)
+    return gradient_edge(view)
 
 
 def _save(value, argument):
