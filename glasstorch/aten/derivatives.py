@@ -60,6 +60,7 @@ from operator import attrgetter
 
 from . import binding
 from .dispatcher import has_operator, operator_entry, ops
+from .python_arg import Mismatch
 
 NOT_DIFFERENTIABLE = "non_differentiable"
 # An input derivatives.yaml leaves out: torch refuses it when it requires grad ("The
@@ -240,10 +241,31 @@ def resolve(name: str):
     except KeyError:
         pass
     try:
-        return getattr(ops.aten, name)
+        packet = getattr(ops.aten, name)
     except AttributeError:
         raise NameError(f"derivative formulas use {name!r}, which is neither a derivative "
                         f"helper, a torch function nor an aten operator") from None
+    return _packet_caller(packet)
+
+
+def _packet_caller(packet):
+    """``torch.ops.aten.<name>(...)`` for a backward op a formula calls once per node:
+    the first overload's schema binder, then its dispatcher entry, without the packet's
+    search and import in between. Arguments that overload does not accept go to the
+    packet, which tries the overloads in order as before (the first already failed)."""
+    if not packet._overloads:
+        return packet
+    overload = next(iter(packet._overloads.values()))
+    binder = binding.schema_binder(overload)
+
+    def call(*args, **kwargs):
+        try:
+            bound = binder(args, kwargs)
+        except Mismatch:
+            return packet(*args, **kwargs)
+        return overload.call(*bound)
+    call.__qualname__ = call.__name__ = overload._schema.name.removeprefix("aten::")
+    return call
 
 
 # ----------------------------------------------------------------------------------

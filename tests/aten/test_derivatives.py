@@ -171,3 +171,21 @@ def test_helpers_live_beside_their_operators():
     for name, helper in derivatives.HELPERS.items():
         assert helper.__module__.startswith("glasstorch.aten."), (name, helper.__module__)
     assert not list((ROOT / "glasstorch" / "autograd").glob("manual*.py"))
+
+
+def test_an_aten_operator_a_formula_calls_is_its_packet_called_directly():
+    # the first overload's binder and entry; anything else through the packet, in order
+    import glasstorch as gt
+    call = derivatives.resolve("mse_loss_backward")
+    packet = gt.ops.aten.mse_loss_backward
+    grad, x, y = gt.tensor(0.5), gt.tensor([1.0, 2.0]), gt.tensor([0.0, 4.0])
+    assert call.__name__ == "mse_loss_backward" and call is not packet
+    assert call(grad, x, y, 1).tolist() == packet(grad, x, y, 1).tolist()
+    out = gt.empty(2)
+    assert call(grad, x, y, 1, grad_input=out) is out          # the .grad_input overload
+    assert out.tolist() == packet(grad, x, y, 1).tolist()
+    with pytest.raises(TypeError) as mine:
+        call(grad, x)
+    with pytest.raises(TypeError) as packets:
+        packet(grad, x)
+    assert str(mine.value) == str(packets.value)

@@ -40,7 +40,21 @@ PROGRAMS = {
     "several results": lambda lib, x, y: x.max(0)[0] + y.sort()[0].sum(),
     "several differentiable results": lambda lib, x, y: lib.var_mean(x * y, 0)[0] * 2
     + lib.var_mean(x * y, 0)[1],
+    "view recorded, then its base written": lambda lib, x, y: _stale_view(x) * y[:2],
+    "linear, relu, mse_loss": lambda lib, x, y: lib.nn.functional.mse_loss(
+        lib.nn.functional.relu(lib.nn.functional.linear(x.view(1, 3), lib.stack([y, -y]))),
+        lib.ones(1, 2, dtype=lib.float64)),
 }
+
+
+def _stale_view(x):
+    """A view whose recorded grad_fn an in-place write to its base has outdated: its edge
+    is regenerated (AsStridedBackward0), not read from the record."""
+    base = x * 1
+    view = base[1:]
+    view * 1                                   # recorded once at its first version
+    base.mul_(2)
+    return view
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
