@@ -167,7 +167,7 @@ class Recording:
         if not mask:
             return None
         plan = self._plans.get(mask) or self.plan(mask)
-        return plan, plan.save(args), tuple(edges)
+        return plan, plan.save(args) if plan.saves else {}, tuple(edges)
 
     def finish(self, prepared: tuple, args: tuple, result) -> None:
         """Make the node of a call `prepare`d and make it the grad_fn of `result`."""
@@ -206,7 +206,7 @@ class Plan:
     reader) of the input facts, (name, output index) of the outputs, and the names of
     all of them."""
 
-    __slots__ = ("needed", "arguments", "facts", "outputs")
+    __slots__ = ("needed", "arguments", "facts", "outputs", "saves")
 
     def __init__(self, recording: Recording, needed: frozenset) -> None:
         self.needed = needed
@@ -228,6 +228,7 @@ class Plan:
                     break
         self.arguments = tuple(arguments)
         self.facts = tuple(facts)
+        self.saves = bool(arguments or facts)     # whether a call saves anything before it runs
 
     def save(self, args: tuple, skip: tuple = ()) -> dict:
         saved = {}

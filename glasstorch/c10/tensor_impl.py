@@ -341,7 +341,10 @@ class TensorBase:
                     f"gradient may break downstream systems that assume they match.")
             if value._size != self._size:
                 raise RuntimeError("assigned grad has data of a different size")
-        self._autograd_meta().grad = value
+        meta = self._autograd               # (an optimizer's `p.grad = None`: no frame)
+        if meta is None:
+            meta = self._autograd_meta()
+        meta.grad = value
 
     @grad.deleter
     def grad(self) -> None:
