@@ -58,6 +58,7 @@ import re
 from contextlib import contextmanager
 from operator import attrgetter
 
+from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
 from . import binding
 from .dispatcher import has_operator, operator_entry, ops
 from .python_arg import Mismatch
@@ -296,9 +297,21 @@ def sum_to(grad, shape):
     broadcasting's adjoint (expand's backward; the engine fits gradients with it, and
     helpers of every topic call it)."""
     shape = tuple(shape)
-    lead = grad.dim() - len(shape)
-    dims = list(range(lead)) + [lead + i for i, size in enumerate(shape)
-                                if size == 1 and grad._size[lead + i] != 1]
+    lead = len(grad._size) - len(shape)
+    inner = [lead + i for i, size in enumerate(shape) if size == 1 and grad._size[lead + i] != 1]
+    if lead and not inner and _unseen(grad):     # (a bias's gradient)
+        return operator_entry("sum", "dim_IntList")(grad, list(range(lead)), False, None)
+    dims = list(range(lead)) + inner
     if dims:                                 # the operators themselves: no binding step
         grad = operator_entry("sum", "dim_IntList")(grad, dims, True, None)
     return operator_entry("view", "default")(grad, shape) if lead else grad
+
+
+def _unseen(grad) -> bool:
+    """Whether nothing would see how `sum_to` gets its result: nothing records (a graph
+    under create_graph holds torch's keepdim sum and view), no dispatch mode, observer
+    or tensor subclass watches the calls. Then summing the leading dimensions away is
+    one call, with the values of the keepdim sum viewed to the shape (a test holds them
+    equal bit for bit) and no view to make."""
+    return bool(local_keys.excluded & AUTOGRAD) and not (
+        local_keys.included or local_keys.observed or grad._keys & PYTHON)

@@ -189,3 +189,31 @@ def test_an_aten_operator_a_formula_calls_is_its_packet_called_directly():
     with pytest.raises(TypeError) as packets:
         packet(grad, x)
     assert str(mine.value) == str(packets.value)
+
+
+@pytest.mark.parametrize("shape, target", [((5, 3, 4), (4,)), ((2, 3, 4), (3, 4)),
+                                           ((7, 1000), (1000,)), ((3, 5, 1), (5, 1))])
+def test_sum_to_leading_dims_is_the_keepdim_sum_viewed_bit_for_bit(shape, target):
+    # without a recording, a mode or an observer, the leading dims are summed away at once
+    import numpy as np
+    import glasstorch as gt
+    grad = gt.tensor(np.random.default_rng(0).standard_normal(shape).astype(np.float32))
+    lead = len(shape) - len(target)
+    general = gt.ops.aten.sum.dim_IntList(grad, list(range(lead)), True).view(target)
+    with gt.no_grad():
+        found = derivatives.sum_to(grad, target)
+    assert found.shape == general.shape and found._base is None
+    assert np.array_equal(found.numpy().view(np.int32), general.numpy().view(np.int32))
+
+
+def test_sum_to_under_a_recording_or_a_trace_keeps_torchs_sum_and_view():
+    import glasstorch as gt
+    from glasstorch.aten.observers import dispatch_trace
+    x, b = gt.rand(3, 4, requires_grad=True), gt.rand(4, requires_grad=True)
+    (grad,) = gt.autograd.grad(((x + b) ** 2).sum(), b, create_graph=True)
+    assert grad.grad_fn.name() == "ViewBackward0"
+    assert grad.grad_fn.next_functions[0][0].name() == "SumBackward1"
+    ones = gt.ones(3, 4)
+    with gt.no_grad(), dispatch_trace() as route:
+        derivatives.sum_to(ones, (4,))
+    assert [step[1] for step in route.steps if step[3] is None] == ["sum.dim_IntList", "view"]
