@@ -143,8 +143,8 @@ def _run_every_node(state: _Pass) -> None:
             if buffer is None:
                 buffer = buffers[child] = [None] * len(child._input_metadata)
             if grad is not None:
-                meta = child._input_metadata[slot]
-                if grad._size != meta.shape or grad._dtype is not meta.dtype:
+                meta = child._input_metadata[slot]           # (shape, dtype, device)
+                if grad._size != meta[0] or grad._dtype is not meta[1]:
                     grad = _fit(node, index, grad, meta)
                 held = buffer[slot]
                 buffer[slot] = grad if held is None else held + grad

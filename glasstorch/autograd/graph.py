@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import sys
 import weakref
+from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -34,17 +35,20 @@ from .saved_mutation import allow_mutation_on_saved_tensors  # noqa: F401
 next_sequence_nr = itertools.count().__next__     # creation order: later nodes run first
 
 
-class InputMetadata:
-    """What a gradient flowing into a node's input `i` must look like: the shape, dtype
-    and device of the forward output it is the gradient of (a leaf's accumulator: its
-    `grad_dtype`, None taking any dtype)."""
+class InputMetadata(tuple):
+    """What a gradient flowing into a node's input `i` must look like: (shape, dtype,
+    device) of the forward output it is the gradient of (a leaf's accumulator: its
+    `grad_dtype`, None taking any dtype). A tuple, made as
+    ``InputMetadata((t._size, t._dtype, t._device))``: tuple's own constructor, no
+    Python frame per recorded call."""
 
-    __slots__ = ("shape", "dtype", "device")
+    __slots__ = ()
+    shape = property(itemgetter(0))
+    dtype = property(itemgetter(1))
+    device = property(itemgetter(2))
 
-    def __init__(self, tensor) -> None:
-        self.shape = tensor._size
-        self.dtype = tensor._dtype
-        self.device = tensor._device
+    def with_dtype(self, dtype) -> "InputMetadata":
+        return InputMetadata((self[0], dtype, self[2]))
 
 
 class Node:
@@ -161,11 +165,9 @@ class AccumulateGrad(Node):
     def __init__(self, variable) -> None:
         self.next_functions = ()
         self._sequence_nr = _LAST            # runs as soon as it is ready, as in torch
-        metadata = InputMetadata(variable)
         wanted = variable._autograd.grad_dtype                      # Tensor.grad_dtype
-        if wanted is not SAME_DTYPE:
-            metadata.dtype = wanted
-        self._input_metadata = [metadata]
+        dtype = variable._dtype if wanted is SAME_DTYPE else wanted
+        self._input_metadata = [InputMetadata((variable._size, dtype, variable._device))]
         self.variable = variable
 
     @property

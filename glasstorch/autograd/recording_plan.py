@@ -183,7 +183,7 @@ class Recording:
                 cls = self.renamed(args)
                 break
         node = cls(edges, saved, self.spans)
-        node._input_metadata = [InputMetadata(result)]
+        node._input_metadata = [InputMetadata((result._size, result._dtype, result._device))]
         if _state.enabled:                       # anomaly mode
             record_stack(node)
         meta = result._autograd
@@ -320,10 +320,11 @@ def attach(node, result, saved: dict, outputs_read: tuple = ()) -> None:
     formulas read (`outputs_read`: (name, output index), a plan's `outputs`)."""
     if isinstance(result, (tuple, list)):   # (return_types are tuples too)
         outputs = list(result)
-        node._input_metadata = [None if t is None else InputMetadata(t) for t in outputs]
+        node._input_metadata = [None if t is None else InputMetadata((t._size, t._dtype, t._device))
+                                for t in outputs]
     else:                                     # one result (never None): no list comprehension
         outputs = [result]
-        node._input_metadata = [InputMetadata(result)]
+        node._input_metadata = [InputMetadata((result._size, result._dtype, result._device))]
     if _state.enabled:                        # anomaly mode
         record_stack(node)
     differentiable = getattr(node, "differentiable_outputs", None)

@@ -383,7 +383,7 @@ class TensorBase:
         meta.grad_dtype = value
         accumulator = meta.grad_accumulator() if meta.grad_accumulator is not None else None
         if accumulator is not None:          # what backward casts arriving gradients to
-            accumulator._input_metadata[0].dtype = value
+            accumulator._input_metadata[0] = accumulator._input_metadata[0].with_dtype(value)
 
     @property
     def retains_grad(self) -> bool:
