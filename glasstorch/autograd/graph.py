@@ -169,12 +169,9 @@ class AccumulateGrad(Node):
         dtype = variable._dtype if wanted is SAME_DTYPE else wanted
         self._input_metadata = [InputMetadata((variable._size, dtype, variable._device))]
         self.variable = variable
-
-    @property
-    def _tensor_pre_hooks(self) -> dict:
-        """A leaf's tensor hooks live on the leaf (its accumulator may be remade)."""
-        hooks = self.variable._autograd.hooks
-        return {0: hooks} if hooks else {}
+        hooks = variable._autograd.hooks
+        if hooks is not None:                # A leaf's tensor hooks live on the leaf (its
+            self._tensor_pre_hooks = {0: hooks}      # accumulator may be remade): shared
 
     def apply(self, grads: list) -> list:
         grad = grads[0]
@@ -457,6 +454,9 @@ def register_tensor_hook(tensor, hook) -> RemovableHandle:
     else:
         if meta.hooks is None:
             meta.hooks = {}
+            held = meta.grad_accumulator() if meta.grad_accumulator is not None else None
+            if held is not None:                 # its accumulator reads the leaf's table
+                held._tensor_pre_hooks = {0: meta.hooks}
         table = meta.hooks
     key = next_hook_id()
     table[key] = hook

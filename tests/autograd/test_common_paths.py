@@ -133,3 +133,21 @@ def test_a_hooked_node_amid_common_ones_runs_its_hooks_once():
         (middle.exp() * 0 + middle).sum().backward()
         assert seen == [[1.0, 1.0, 1.0], "post"]
         assert x.grad.tolist() == [1.0, 8.0, -2.0]
+
+
+def test_a_leafs_hooks_reach_its_accumulator_whenever_they_are_registered():
+    # before any graph, while a graph holds the accumulator, and after one is removed
+    seen = {}
+    for lib in (gt, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        calls = seen[lib.__name__] = []
+        y = x * 3                                  # its graph keeps x's accumulator alive
+        first = x.register_hook(lambda g: calls.append(("first", g.tolist())))
+        y.sum().backward()
+        second = x.register_hook(lambda g: calls.append(("second", g.tolist())) or g * 10)
+        (x * 2).sum().backward()
+        first.remove()
+        second.remove()
+        (x * 4).sum().backward()
+        calls.append(("grad", x.grad.tolist()))
+    assert seen["glasstorch"] == seen["torch"]
