@@ -156,8 +156,10 @@ _LAST = 2 ** 64 - 1
 class AccumulateGrad(Node):
     """The end of the graph at a leaf: adds the arriving gradient into `variable.grad`.
 
-    One per leaf, created on first use and kept by the leaf's autograd record, so every
-    use of the leaf in a graph meets at the same node.
+    One per leaf, created on first use and kept by the leaf's autograd record (a weak
+    reference: it lives as long as a graph holds it, as in torch), so every use of the
+    leaf in a graph meets at the same node. Made only by `grad_accumulator`, or where the
+    record's reference was just found dead.
     """
 
     hand_written = True
@@ -165,6 +167,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable) -> None:
         self.next_functions = ()
         self._sequence_nr = _LAST            # runs as soon as it is ready, as in torch
+        variable._autograd.grad_accumulator = weakref.ref(self)
         wanted = variable._autograd.grad_dtype                      # Tensor.grad_dtype
         dtype = variable._dtype if wanted is SAME_DTYPE else wanted
         self._input_metadata = [InputMetadata((variable._size, dtype, variable._device))]
@@ -314,7 +317,6 @@ def grad_accumulator(tensor) -> AccumulateGrad:
     node = meta.grad_accumulator() if meta.grad_accumulator is not None else None
     if node is None:
         node = AccumulateGrad(tensor)                 # (after `meta` exists: it reads it)
-        meta.grad_accumulator = weakref.ref(node)
     return node
 
 

@@ -16,7 +16,7 @@ from ..c10.promotion import scalar_dtype
 from ..c10.tensor_impl import AutogradMeta, TensorBase, wrap_array
 from .anomaly_mode import _state, record_stack
 from .formulas import named_for_call, node_type
-from .graph import InputMetadata, grad_accumulator, gradient_edge
+from .graph import AccumulateGrad, InputMetadata, gradient_edge
 from .saved import SavedTensor
 
 
@@ -162,7 +162,7 @@ class Recording:
                 mask |= bit
                 held = meta.grad_accumulator
                 node = held() if held is not None else None
-                edges.append((node if node is not None else grad_accumulator(value), 0))
+                edges.append((node if node is not None else AccumulateGrad(value), 0))
             bit <<= 1
         if not mask:
             return None
