@@ -19,7 +19,6 @@ The formulas run on tensors through the ordinary operators, so with grad mode on
 from __future__ import annotations
 
 import ast
-import copy
 import re
 
 from ..aten.derivatives import (OUTPUT_DIFFERENTIABILITY, RESERVED, formula_names, formulas,
@@ -69,17 +68,16 @@ class Formula:
 #     A backward node calls each formula once per backward pass with one dict of its
 #     saved values and gradients. The formula's text is compiled with its argument names
 #     replaced by reads of that dict (``grad * other.conj()`` becomes
-#     ``__values["grad"] * __conj(__values["other"])``), so the call is one frame: no
+#     ``__values["grad"] * <conj of __values["other"]>``), so the call is one frame: no
 #     list of arguments built first. `x.conj()` becomes the expression `_REAL_CONJ`:
 #     most formulas conjugate for complex inputs' sake, and a real tensor of the plain
 #     class is its own conjugate, handed back at once unless a dispatch mode would see
 #     conj's call (torch's Tensor::conj answers so before dispatching anything, so
 #     traces and profiles do not show it either); written inline, it costs no frame.
 _VALUES, _OPERAND = "__values", "__operand"
-_REAL_CONJ = ast.parse(
-    "__c if type(__c := __operand) is __impl._TensorClass and not __c._dtype.is_complex "
-    "and not (__c._keys & __PYTHON or __local_keys.included) else __c.conj()",
-    mode="eval").body
+_REAL_CONJ = ("__c if type(__c := __operand) is __impl._TensorClass "
+              "and not __c._dtype.is_complex "
+              "and not (__c._keys & __PYTHON or __local_keys.included) else __c.conj()")
 _CONJ_NAMES = {"__impl": tensor_impl, "__PYTHON": PYTHON, "__local_keys": local_keys}
 
 
@@ -98,8 +96,8 @@ class _ReadValues(ast.NodeTransformer):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "conj" and not node.args \
                 and not node.keywords:
-            return ast.copy_location(_Substitute(func.value).visit(copy.deepcopy(_REAL_CONJ)),
-                                     node)
+            inline = ast.parse(_REAL_CONJ, mode="eval").body
+            return ast.copy_location(_Substitute(func.value).visit(inline), node)
         return node
 
 
