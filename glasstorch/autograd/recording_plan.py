@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..aten.derivatives import INPUT_FACTS, REFUSES_GRAD
-from ..c10.dispatch_key import AUTOGRAD
+from ..c10.dispatch_key import AUTOGRAD, INFERENCE
 from ..c10 import dtype as dtypes
 from ..c10.promotion import scalar_dtype
 from ..c10.tensor_impl import AutogradMeta, TensorBase, wrap_array
@@ -194,7 +194,9 @@ class Recording:
         meta.requires_grad = True
         result._keys |= AUTOGRAD
         if result._base is not None:             # a view: its grad_fn holds for this version
-            meta.attr_version = result._version
+            vc = result._vc                      # (read without a frame; an inference
+            plain = vc is not None and not result._keys & INFERENCE   # tensor's refuses)
+            meta.attr_version = vc.value if plain else result._version
         for name, _ in plan.outputs:
             saved[name] = SavedTensor(result, is_output=True, output_nr=0)
 
