@@ -18,7 +18,7 @@ BUDGET = {
     "x.sum()": 13, "x.mean()": 23, "x[1:3]": 7, "x.view(-1)": 13, "ga + gb": 15,
     "ga.sum()": 21, "(ga * gb).sum().backward()": 117, "F.mse_loss(a, b)": 37,
     "ga.relu()": 17, "ga.view(2, 5)": 21, "F.mse_loss(ga.relu(), gb).backward()": 192,
-    "F.linear(ga.view(2, 5), gb.view(2, 5), gb[:2]).sum().backward()": 541,
+    "F.linear(ga.view(2, 5), gb.view(2, 5), gb[:2]).sum().backward()": 537,
 }
 
 

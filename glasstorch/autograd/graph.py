@@ -25,8 +25,8 @@ from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE, MATH_BITS, PYTHON, local_keys
 from ..c10.dtype import float32, float64
 from ..c10.layout import contiguous_format
-from ..c10.tensor_impl import (SAME_DTYPE, TensorBase, is_contiguous_strides, make_view,
-                                share_storage)
+from ..c10.tensor_impl import (SAME_DTYPE, TensorBase, contiguous_strides,
+                                is_contiguous_strides, make_view, share_storage)
 from . import graph_task
 from .creation_meta import NO_GRAD_MODE
 from .saved import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401
@@ -235,8 +235,10 @@ def _stealable(grad, variable) -> bool:
 
 def _obeys_layout(grad, variable) -> bool:
     """torch's gradient layout contract: a dense leaf's gradient has the leaf's strides
-    (size-1 dims aside, unless stride 0); any other leaf's is row-major."""
-    if not is_non_overlapping_and_dense(variable._size, variable._stride):
+    (size-1 dims aside, unless stride 0); any other leaf's is row-major. (A row-major
+    leaf, most parameters, is dense at the cost of one cached lookup.)"""
+    if variable._stride != contiguous_strides(variable._size) \
+            and not is_non_overlapping_and_dense(variable._size, variable._stride):
         return is_contiguous_strides(grad._size, grad._stride)
     for size, stride, wanted in zip(grad._size, grad._stride, variable._stride):
         if (stride != wanted) if size != 1 else (stride == 0):

@@ -151,3 +151,18 @@ def test_a_leafs_hooks_reach_its_accumulator_whenever_they_are_registered():
         (x * 4).sum().backward()
         calls.append(("grad", x.grad.tolist()))
     assert seen["glasstorch"] == seen["torch"]
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.ones(4, 6)[:, ::2].detach(),          # not dense: row-major gradient
+    lambda lib: lib.ones(3, 2).t().detach(),              # dense, transposed
+    lambda lib: lib.ones(2, 1, 3).detach(),               # row-major with a size-1 dim
+])
+def test_a_leafs_first_gradient_has_torchs_layout(make):
+    strides = []
+    for lib in (gt, torch):
+        w = make(lib).requires_grad_()
+        (w * 2).sum().backward()
+        (w.t() if w.dim() == 2 else w).sum().backward()   # a later one, summed in
+        strides.append((w.grad.stride(), w.grad.tolist()))
+    assert strides[0] == strides[1]
