@@ -56,9 +56,12 @@ from __future__ import annotations
 import functools
 import re
 from contextlib import contextmanager
+from operator import attrgetter
 
+from ..c10.dispatch_key import AUTOGRAD, PYTHON, local_keys
 from . import binding
 from .dispatcher import has_operator, operator_entry, ops
+from .python_arg import Mismatch
 
 NOT_DIFFERENTIABLE = "non_differentiable"
 # An input derivatives.yaml leaves out: torch refuses it when it requires grad ("The
@@ -72,9 +75,10 @@ RESERVED = frozenset({"grad", "grads", "grad_input_mask"})
 
 # Facts about an input a formula may read instead of the input itself (`self_sym_sizes`):
 # saving them keeps no tensor alive and is immune to later in-place changes, as torch's
-# `_saved_self_sym_sizes` is.
-INPUT_FACTS = {"sym_sizes": lambda t: t._size, "sym_strides": lambda t: t._stride,
-               "sym_storage_offset": lambda t: t._offset, "scalar_type": lambda t: t._dtype,
+# `_saved_self_sym_sizes` is. Attributes are read by attrgetters: no Python frame per
+# recorded call.
+INPUT_FACTS = {"sym_sizes": attrgetter("_size"), "sym_strides": attrgetter("_stride"),
+               "sym_storage_offset": attrgetter("_offset"), "scalar_type": attrgetter("_dtype"),
                "dim": lambda t: len(t._size), "sym_numel": lambda t: t.numel()}
 
 HELPERS: dict = {}          # name -> derivative helper, filled by @derivative_helper
@@ -238,10 +242,31 @@ def resolve(name: str):
     except KeyError:
         pass
     try:
-        return getattr(ops.aten, name)
+        packet = getattr(ops.aten, name)
     except AttributeError:
         raise NameError(f"derivative formulas use {name!r}, which is neither a derivative "
                         f"helper, a torch function nor an aten operator") from None
+    return _packet_caller(packet)
+
+
+def _packet_caller(packet):
+    """``torch.ops.aten.<name>(...)`` for a backward op a formula calls once per node:
+    the first overload's schema binder, then its dispatcher entry, without the packet's
+    search and import in between. Arguments that overload does not accept go to the
+    packet, which tries the overloads in order as before (the first already failed)."""
+    if not packet._overloads:
+        return packet
+    overload = next(iter(packet._overloads.values()))
+    binder = binding.schema_binder(overload)
+
+    def call(*args, **kwargs):
+        try:
+            bound = binder(args, kwargs)
+        except Mismatch:
+            return packet(*args, **kwargs)
+        return overload.call(*bound)
+    call.__qualname__ = call.__name__ = overload._schema.name.removeprefix("aten::")
+    return call
 
 
 # ----------------------------------------------------------------------------------
@@ -272,9 +297,21 @@ def sum_to(grad, shape):
     broadcasting's adjoint (expand's backward; the engine fits gradients with it, and
     helpers of every topic call it)."""
     shape = tuple(shape)
-    lead = grad.dim() - len(shape)
-    dims = list(range(lead)) + [lead + i for i, size in enumerate(shape)
-                                if size == 1 and grad._size[lead + i] != 1]
+    lead = len(grad._size) - len(shape)
+    inner = [lead + i for i, size in enumerate(shape) if size == 1 and grad._size[lead + i] != 1]
+    if lead and not inner and _unseen(grad):     # (a bias's gradient)
+        return operator_entry("sum", "dim_IntList")(grad, list(range(lead)), False, None)
+    dims = list(range(lead)) + inner
     if dims:                                 # the operators themselves: no binding step
         grad = operator_entry("sum", "dim_IntList")(grad, dims, True, None)
     return operator_entry("view", "default")(grad, shape) if lead else grad
+
+
+def _unseen(grad) -> bool:
+    """Whether nothing would see how `sum_to` gets its result: nothing records (a graph
+    under create_graph holds torch's keepdim sum and view), no dispatch mode, observer
+    or tensor subclass watches the calls. Then summing the leading dimensions away is
+    one call, with the values of the keepdim sum viewed to the shape (a test holds them
+    equal bit for bit) and no view to make."""
+    return bool(local_keys.excluded & AUTOGRAD) and not (
+        local_keys.included or local_keys.observed or grad._keys & PYTHON)

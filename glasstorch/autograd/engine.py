@@ -90,9 +90,26 @@ class _Pass:
         self.observed = local_keys.observed    # read once: a backward never starts one
 
     def deliver(self, node: Node, outputs: list) -> None:
-        """Hand `node`'s output gradients to its children (`_deliver`)."""
-        _deliver(node, outputs, self.buffers, self.dependencies, self.ready, self.order,
-                 self.reached)
+        """Add `node`'s output gradients into its children's input buffers (summing those
+        for the same input) and queue each child whose last gradient has arrived."""
+        buffers, dependencies, reached = self.buffers, self.dependencies, self.reached
+        for edge, grad in zip(node.next_functions, outputs):
+            if edge is None:
+                continue
+            child = edge[0]
+            if child is None or (reached is not None and child not in reached):
+                continue
+            buffer = buffers.get(child)
+            if buffer is None:
+                buffer = buffers[child] = [None] * len(child._input_metadata)
+            if grad is not None:
+                slot = edge[1]
+                held = buffer[slot]
+                buffer[slot] = grad if held is None else held + grad
+            left = dependencies[child] - 1
+            dependencies[child] = left
+            if left == 0:
+                heapq.heappush(self.ready, (-child._sequence_nr, next(self.order), child))
 
 
 def _run_one(state: _Pass, node: Node, inputs: list) -> None:
@@ -143,8 +160,8 @@ def _run_every_node(state: _Pass) -> None:
             if buffer is None:
                 buffer = buffers[child] = [None] * len(child._input_metadata)
             if grad is not None:
-                meta = child._input_metadata[slot]
-                if grad._size != meta.shape or grad._dtype is not meta.dtype:
+                meta = child._input_metadata[slot]           # (shape, dtype, device)
+                if grad._size != meta[0] or grad._dtype is not meta[1]:
                     grad = _fit(node, index, grad, meta)
                 held = buffer[slot]
                 buffer[slot] = grad if held is None else held + grad
@@ -153,29 +170,6 @@ def _run_every_node(state: _Pass) -> None:
             if left == 0:
                 heapq.heappush(ready, (-child._sequence_nr, next(order), child))
         outputs = grad = held = buffer = None    # the buffers alone hold the gradients
-
-
-def _deliver(node: Node, outputs: list, buffers: dict, dependencies: dict, ready: list,
-             order, reached: set | None) -> None:
-    """Add a node's output gradients into its children's input buffers (summing those
-    for the same input) and queue each child whose last gradient has arrived."""
-    for edge, grad in zip(node.next_functions, outputs):
-        if edge is None:
-            continue
-        child = edge[0]
-        if child is None or (reached is not None and child not in reached):
-            continue
-        buffer = buffers.get(child)
-        if buffer is None:
-            buffer = buffers[child] = [None] * len(child._input_metadata)
-        if grad is not None:
-            slot = edge[1]
-            held = buffer[slot]
-            buffer[slot] = grad if held is None else held + grad
-        left = dependencies[child] - 1
-        dependencies[child] = left
-        if left == 0:
-            heapq.heappush(ready, (-child._sequence_nr, next(order), child))
 
 
 def _count_dependencies(root: Node) -> dict:

@@ -54,7 +54,7 @@ class Formula:
         passes (Note [Formulas read the values dict]), the rest are functions."""
         self._parameters = tuple(n for n in self.names if n in variables)
         namespace = {name: resolve(name) for name in self.names if name not in variables}
-        namespace[_CONJ] = real_conj_shortcut
+        namespace.update(_CONJ_NAMES)
         tree = _ReadValues(set(self._parameters)).visit(ast.parse(self.text.strip(), mode="eval"))
         source = f"lambda {_VALUES}: {ast.unparse(tree)}"
         self._function = self.run = eval(
@@ -68,11 +68,17 @@ class Formula:
 #     A backward node calls each formula once per backward pass with one dict of its
 #     saved values and gradients. The formula's text is compiled with its argument names
 #     replaced by reads of that dict (``grad * other.conj()`` becomes
-#     ``__values["grad"] * __conj(__values["other"])``), so the call is one frame: no
-#     list of arguments built first. `x.conj()` goes to `real_conj_shortcut`: most
-#     formulas conjugate for complex inputs' sake, and on a real tensor conj is the
-#     tensor itself (torch's Tensor::conj answers so before dispatching anything).
-_VALUES, _CONJ = "__values", "__conj"
+#     ``__values["grad"] * <conj of __values["other"]>``), so the call is one frame: no
+#     list of arguments built first. `x.conj()` becomes the expression `_REAL_CONJ`:
+#     most formulas conjugate for complex inputs' sake, and a real tensor of the plain
+#     class is its own conjugate, handed back at once unless a dispatch mode would see
+#     conj's call (torch's Tensor::conj answers so before dispatching anything, so
+#     traces and profiles do not show it either); written inline, it costs no frame.
+_VALUES, _OPERAND = "__values", "__operand"
+_REAL_CONJ = ("__c if type(__c := __operand) is __impl._TensorClass "
+              "and not __c._dtype.is_complex "
+              "and not (__c._keys & __PYTHON or __local_keys.included) else __c.conj()")
+_CONJ_NAMES = {"__impl": tensor_impl, "__PYTHON": PYTHON, "__local_keys": local_keys}
 
 
 class _ReadValues(ast.NodeTransformer):
@@ -90,19 +96,19 @@ class _ReadValues(ast.NodeTransformer):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "conj" and not node.args \
                 and not node.keywords:
-            return ast.copy_location(ast.Call(ast.Name(_CONJ, ast.Load()), [func.value], []),
-                                     node)
+            inline = ast.parse(_REAL_CONJ, mode="eval").body
+            return ast.copy_location(_Substitute(func.value).visit(inline), node)
         return node
 
 
-def real_conj_shortcut(value):
-    """`value.conj()`; a real tensor of the plain class is its own conjugate, handed back
-    at once unless a dispatch mode would see conj's call (torch's `conj()` of a real
-    tensor never reaches the dispatcher: traces and profiles do not show it either)."""
-    if type(value) is tensor_impl._TensorClass and not value._dtype.is_complex \
-            and not (value._keys & PYTHON or local_keys.included):
-        return value
-    return value.conj()
+class _Substitute(ast.NodeTransformer):
+    """`_REAL_CONJ` with its operand in place of the placeholder name."""
+
+    def __init__(self, operand: ast.expr) -> None:
+        self.operand = operand
+
+    def visit_Name(self, node: ast.Name):
+        return self.operand if node.id == _OPERAND else node
 
 
 class SharedFormula:

@@ -204,8 +204,8 @@ def _wrap_outputs(node, args: tuple, output, recording: bool):
                 # cannot rebase] (views.py): no rebasing of a Function's views
                 value._creation_meta = IN_CUSTOM_FUNCTION
                 meta.attr_version = value._version
-    node._input_metadata = [InputMetadata(v) if isinstance(v, TensorBase) else None
-                            for v in outputs]
+    node._input_metadata = [InputMetadata((v._size, v._dtype, v._device))
+                            if isinstance(v, TensorBase) else None for v in outputs]
     if recording:
         _rebase_dirty_views(node, args, outputs, dirty)
         outputs_ids = {id(v): i for i, v in enumerate(outputs)}

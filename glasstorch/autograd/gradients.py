@@ -73,7 +73,7 @@ def _ones_like(out):
             and out._stride == contiguous_strides(out._size):
         ones = np.empty(out._size, out._dtype._np)
         ones.fill(1)                          # (np.ones is a Python wrapper of these two)
-        return wrap_array(ones, out._dtype)
+        return wrap_array(ones, out._dtype, out._stride)
     return get_binding("function", "ones_like")(out)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import sys
 import weakref
+from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -24,7 +25,8 @@ from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE, MATH_BITS, PYTHON, local_keys
 from ..c10.dtype import float32, float64
 from ..c10.layout import contiguous_format
-from ..c10.tensor_impl import SAME_DTYPE, TensorBase, is_contiguous_strides, make_view
+from ..c10.tensor_impl import (SAME_DTYPE, TensorBase, contiguous_strides,
+                                is_contiguous_strides, make_view, share_storage)
 from . import graph_task
 from .creation_meta import NO_GRAD_MODE
 from .saved import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401
@@ -33,17 +35,20 @@ from .saved_mutation import allow_mutation_on_saved_tensors  # noqa: F401
 next_sequence_nr = itertools.count().__next__     # creation order: later nodes run first
 
 
-class InputMetadata:
-    """What a gradient flowing into a node's input `i` must look like: the shape, dtype
-    and device of the forward output it is the gradient of (a leaf's accumulator: its
-    `grad_dtype`, None taking any dtype)."""
+class InputMetadata(tuple):
+    """What a gradient flowing into a node's input `i` must look like: (shape, dtype,
+    device) of the forward output it is the gradient of (a leaf's accumulator: its
+    `grad_dtype`, None taking any dtype). A tuple, made as
+    ``InputMetadata((t._size, t._dtype, t._device))``: tuple's own constructor, no
+    Python frame per recorded call."""
 
-    __slots__ = ("shape", "dtype", "device")
+    __slots__ = ()
+    shape = property(itemgetter(0))
+    dtype = property(itemgetter(1))
+    device = property(itemgetter(2))
 
-    def __init__(self, tensor) -> None:
-        self.shape = tensor._size
-        self.dtype = tensor._dtype
-        self.device = tensor._device
+    def with_dtype(self, dtype) -> "InputMetadata":
+        return InputMetadata((self[0], dtype, self[2]))
 
 
 class Node:
@@ -151,8 +156,10 @@ _LAST = 2 ** 64 - 1
 class AccumulateGrad(Node):
     """The end of the graph at a leaf: adds the arriving gradient into `variable.grad`.
 
-    One per leaf, created on first use and kept by the leaf's autograd record, so every
-    use of the leaf in a graph meets at the same node.
+    One per leaf, created on first use and kept by the leaf's autograd record (a weak
+    reference: it lives as long as a graph holds it, as in torch), so every use of the
+    leaf in a graph meets at the same node. Made only by `grad_accumulator`, or where the
+    record's reference was just found dead.
     """
 
     hand_written = True
@@ -160,18 +167,14 @@ class AccumulateGrad(Node):
     def __init__(self, variable) -> None:
         self.next_functions = ()
         self._sequence_nr = _LAST            # runs as soon as it is ready, as in torch
-        metadata = InputMetadata(variable)
+        variable._autograd.grad_accumulator = weakref.ref(self)
         wanted = variable._autograd.grad_dtype                      # Tensor.grad_dtype
-        if wanted is not SAME_DTYPE:
-            metadata.dtype = wanted
-        self._input_metadata = [metadata]
+        dtype = variable._dtype if wanted is SAME_DTYPE else wanted
+        self._input_metadata = [InputMetadata((variable._size, dtype, variable._device))]
         self.variable = variable
-
-    @property
-    def _tensor_pre_hooks(self) -> dict:
-        """A leaf's tensor hooks live on the leaf (its accumulator may be remade)."""
-        hooks = self.variable._autograd.hooks
-        return {0: hooks} if hooks else {}
+        hooks = variable._autograd.hooks
+        if hooks is not None:                # A leaf's tensor hooks live on the leaf (its
+            self._tensor_pre_hooks = {0: hooks}      # accumulator may be remade): shared
 
     def apply(self, grads: list) -> list:
         grad = grads[0]
@@ -232,8 +235,10 @@ def _stealable(grad, variable) -> bool:
 
 def _obeys_layout(grad, variable) -> bool:
     """torch's gradient layout contract: a dense leaf's gradient has the leaf's strides
-    (size-1 dims aside, unless stride 0); any other leaf's is row-major."""
-    if not is_non_overlapping_and_dense(variable._size, variable._stride):
+    (size-1 dims aside, unless stride 0); any other leaf's is row-major. (A row-major
+    leaf, most parameters, is dense at the cost of one cached lookup.)"""
+    if variable._stride != contiguous_strides(variable._size) \
+            and not is_non_overlapping_and_dense(variable._size, variable._stride):
         return is_contiguous_strides(grad._size, grad._stride)
     for size, stride, wanted in zip(grad._size, grad._stride, variable._stride):
         if (stride != wanted) if size != 1 else (stride == 0):
@@ -264,7 +269,9 @@ def accumulate_into_grad(variable, grad, owned: bool = False) -> None:
     post-accumulate hooks. Without grad mode the sum is done in place; with it
     (create_graph) `.grad` becomes a new tensor that carries the graph. `owned`: no
     one but the engine holds `grad` (Note [The engine owns gradients])."""
-    meta = variable._autograd_meta()
+    meta = variable._autograd            # (a leaf requiring grad: it has its record)
+    if meta is None:
+        meta = variable._autograd_meta()
     recording = not local_keys.excluded & AUTOGRAD
     if meta.grad is None:
         if not recording and owned and _stealable(grad, variable):
@@ -292,12 +299,13 @@ def _add_in_place(held, grad) -> None:
     storages, `held` dense; no dispatch mode, observer, inference or math-bit flag), it
     is what the add_ kernel does, NumPy's in-place add, without the dispatcher."""
     if held._dtype is grad._dtype and held._dtype in _SUMMED_DIRECTLY \
-            and held._size == grad._size and held._storage is not grad._storage \
+            and held._size == grad._size and not share_storage(held, grad) \
             and held._device.type == "cpu" and grad._device.type == "cpu" \
             and not ((held._keys | grad._keys) & _NOT_PLAIN or local_keys.included
                      or local_keys.observed) \
             and is_non_overlapping_and_dense(held._size, held._stride):
-        np.add(held._np, grad._np, out=held._np)
+        total = held._np
+        np.add(total, grad._np, out=total)
         held._version_counter().value += 1              # add_'s write
         return
     operator_entry("add_", "Tensor")(held, grad, 1)     # the operator: no binding
@@ -305,11 +313,12 @@ def _add_in_place(held, grad) -> None:
 
 def grad_accumulator(tensor) -> AccumulateGrad:
     """The leaf's `AccumulateGrad`, made on first use (torch's `grad_accumulator()`)."""
-    meta = tensor._autograd_meta()
+    meta = tensor._autograd
+    if meta is None:
+        meta = tensor._autograd_meta()
     node = meta.grad_accumulator() if meta.grad_accumulator is not None else None
     if node is None:
         node = AccumulateGrad(tensor)                 # (after `meta` exists: it reads it)
-        meta.grad_accumulator = weakref.ref(node)
     return node
 
 
@@ -449,6 +458,9 @@ def register_tensor_hook(tensor, hook) -> RemovableHandle:
     else:
         if meta.hooks is None:
             meta.hooks = {}
+            held = meta.grad_accumulator() if meta.grad_accumulator is not None else None
+            if held is not None:                 # its accumulator reads the leaf's table
+                held._tensor_pre_hooks = {0: meta.hooks}
         table = meta.hooks
     key = next_hook_id()
     table[key] = hook

@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..aten.derivatives import INPUT_FACTS, REFUSES_GRAD
-from ..c10.dispatch_key import AUTOGRAD
+from ..c10.dispatch_key import AUTOGRAD, INFERENCE
 from ..c10 import dtype as dtypes
 from ..c10.promotion import scalar_dtype
 from ..c10.tensor_impl import AutogradMeta, TensorBase, wrap_array
 from .anomaly_mode import _state, record_stack
 from .formulas import named_for_call, node_type
-from .graph import InputMetadata, grad_accumulator, gradient_edge
+from .graph import AccumulateGrad, InputMetadata, gradient_edge
 from .saved import SavedTensor
 
 
@@ -154,7 +154,7 @@ class Recording:
                 edges.append(_NO_EDGE)
             elif value._base is not None:
                 mask |= bit
-                edges.append(gradient_edge(value))
+                edges.append(_view_edge(value, meta))
             elif meta.grad_fn is not None:
                 mask |= bit
                 edges.append((meta.grad_fn, meta.output_nr))
@@ -162,12 +162,12 @@ class Recording:
                 mask |= bit
                 held = meta.grad_accumulator
                 node = held() if held is not None else None
-                edges.append((node if node is not None else grad_accumulator(value), 0))
+                edges.append((node if node is not None else AccumulateGrad(value), 0))
             bit <<= 1
         if not mask:
             return None
         plan = self._plans.get(mask) or self.plan(mask)
-        return plan, plan.save(args), tuple(edges)
+        return plan, plan.save(args) if plan.saves else {}, tuple(edges)
 
     def finish(self, prepared: tuple, args: tuple, result) -> None:
         """Make the node of a call `prepare`d and make it the grad_fn of `result`."""
@@ -183,7 +183,7 @@ class Recording:
                 cls = self.renamed(args)
                 break
         node = cls(edges, saved, self.spans)
-        node._input_metadata = [InputMetadata(result)]
+        node._input_metadata = [InputMetadata((result._size, result._dtype, result._device))]
         if _state.enabled:                       # anomaly mode
             record_stack(node)
         meta = result._autograd
@@ -194,7 +194,9 @@ class Recording:
         meta.requires_grad = True
         result._keys |= AUTOGRAD
         if result._base is not None:             # a view: its grad_fn holds for this version
-            meta.attr_version = result._version
+            vc = result._vc                      # (read without a frame; an inference
+            plain = vc is not None and not result._keys & INFERENCE   # tensor's refuses)
+            meta.attr_version = vc.value if plain else result._version
         for name, _ in plan.outputs:
             saved[name] = SavedTensor(result, is_output=True, output_nr=0)
 
@@ -206,7 +208,7 @@ class Plan:
     reader) of the input facts, (name, output index) of the outputs, and the names of
     all of them."""
 
-    __slots__ = ("needed", "arguments", "facts", "outputs")
+    __slots__ = ("needed", "arguments", "facts", "outputs", "saves")
 
     def __init__(self, recording: Recording, needed: frozenset) -> None:
         self.needed = needed
@@ -228,6 +230,7 @@ class Plan:
                     break
         self.arguments = tuple(arguments)
         self.facts = tuple(facts)
+        self.saves = bool(arguments or facts)     # whether a call saves anything before it runs
 
     def save(self, args: tuple, skip: tuple = ()) -> dict:
         saved = {}
@@ -253,10 +256,22 @@ def edge_of(value) -> tuple:
         meta = value._autograd
         if meta is None:
             return _NO_EDGE
-        if meta.grad_fn is not None and value._base is None:     # the common case, inline
+        if value._base is not None:
+            return _view_edge(value, meta)
+        if meta.grad_fn is not None:                             # the common case, inline
             return (meta.grad_fn, meta.output_nr)
         return gradient_edge(value)
     return _NO_EDGE
+
+
+def _view_edge(view, meta) -> tuple:
+    """A view's edge: its grad_fn read directly while no in-place write has moved the
+    version it was recorded at (`F.linear`'s ``weight.t()``), else `gradient_edge`,
+    which regenerates it."""
+    grad_fn, vc = meta.grad_fn, view._vc
+    if grad_fn is not None and meta.attr_version == (0 if vc is None else vc.value):
+        return (grad_fn, meta.output_nr)
+    return gradient_edge(view)
 
 
 def _save(value, argument):
@@ -307,10 +322,11 @@ def attach(node, result, saved: dict, outputs_read: tuple = ()) -> None:
     formulas read (`outputs_read`: (name, output index), a plan's `outputs`)."""
     if isinstance(result, (tuple, list)):   # (return_types are tuples too)
         outputs = list(result)
-        node._input_metadata = [None if t is None else InputMetadata(t) for t in outputs]
+        node._input_metadata = [None if t is None else InputMetadata((t._size, t._dtype, t._device))
+                                for t in outputs]
     else:                                     # one result (never None): no list comprehension
         outputs = [result]
-        node._input_metadata = [InputMetadata(result)]
+        node._input_metadata = [InputMetadata((result._size, result._dtype, result._device))]
     if _state.enabled:                        # anomaly mode
         record_stack(node)
     differentiable = getattr(node, "differentiable_outputs", None)

@@ -15,7 +15,7 @@ import threading
 from typing import Iterator
 
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE
-from ..c10.tensor_impl import make_view
+from ..c10.tensor_impl import AutogradMeta, make_view
 
 _FREED = ("Trying to backward through the graph a second time (or directly access saved "
           "tensors after they have already been freed). Saved intermediate values of the "
@@ -78,7 +78,7 @@ class SavedTensor:
             raise RuntimeError(self._modified_message(tensor, node))
         if self.is_output:                    # reattach: gradients through it reach `node`
             alias = make_view(tensor, (tensor._size, tensor._stride, tensor._offset), None)
-            meta = alias._autograd_meta()
+            meta = alias._autograd = AutogradMeta()       # (a new alias has none)
             meta.requires_grad = True
             meta.grad_fn = node
             meta.output_nr = self.output_nr

@@ -153,7 +153,7 @@ class CopySlices(Node):
         self._base_geometry = (base._size, base._stride, base._offset, base._dtype)
         self._view_geometry = (view._size, view._stride, view._offset - base._offset)
         self._flipped = (view._keys ^ base._keys) & MATH_BITS     # a conj / neg view's bits
-        self._input_metadata = [InputMetadata(base)]
+        self._input_metadata = [InputMetadata((base._size, base._dtype, base._device))]
 
     def apply(self, grads: list) -> list:
         from .engine import validate_outputs
@@ -217,7 +217,7 @@ def _regenerate(view) -> None:
              "self_sym_storage_offset": base._offset, "size": view._size,
              "stride": view._stride, "storage_offset": view._offset}
     node = cls((gradient_edge(base),), saved, (None,))
-    node._input_metadata = [InputMetadata(view)]
+    node._input_metadata = [InputMetadata((view._size, view._dtype, view._device))]
     node = _with_math_bits(node, (view._keys ^ base._keys) & MATH_BITS, view)
     meta = view._autograd_meta()
     meta.grad_fn, meta.output_nr = node, 0
@@ -235,7 +235,7 @@ def _with_math_bits(node: Node, flipped: int, view) -> Node:
             declaration = DECLARATIONS[name]
             schema = declaration.overloads[next(iter(declaration.overloads))]._schema
             node = node_type(declaration, schema)(((node, 0),), {}, (None,))
-            node._input_metadata = [InputMetadata(view)]
+            node._input_metadata = [InputMetadata((view._size, view._dtype, view._device))]
     return node
 
 

@@ -40,12 +40,13 @@ _tuple_new = tuple.__new__
 
 
 class VersionCounter:
-    """A counter shared by a tensor and its views, bumped by every in-place write."""
+    """A counter shared by a tensor and its views, bumped by every in-place write.
 
-    __slots__ = ("value",)
+    It starts at the class's 0 and holds its own value from the first bump: made with
+    no `__init__` frame, as every first view of a tensor (a saved output, `t()`) makes one.
+    """
 
-    def __init__(self) -> None:
-        self.value = 0
+    value = 0
 
 
 # AutogradMeta.grad_dtype's default: the gradient has the tensor's own dtype
@@ -340,7 +341,10 @@ class TensorBase:
                     f"gradient may break downstream systems that assume they match.")
             if value._size != self._size:
                 raise RuntimeError("assigned grad has data of a different size")
-        self._autograd_meta().grad = value
+        meta = self._autograd               # (an optimizer's `p.grad = None`: no frame)
+        if meta is None:
+            meta = self._autograd_meta()
+        meta.grad = value
 
     @grad.deleter
     def grad(self) -> None:
@@ -379,7 +383,7 @@ class TensorBase:
         meta.grad_dtype = value
         accumulator = meta.grad_accumulator() if meta.grad_accumulator is not None else None
         if accumulator is not None:          # what backward casts arriving gradients to
-            accumulator._input_metadata[0].dtype = value
+            accumulator._input_metadata[0] = accumulator._input_metadata[0].with_dtype(value)
 
     @property
     def retains_grad(self) -> bool:
@@ -451,7 +455,9 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
     """
     t = object.__new__(_TensorClass)
     storage = self._storage_slot
-    t._storage_slot = storage if storage is not None else self._storage
+    if storage is None:                    # (the `_storage` property, without its frame)
+        storage = self._storage_slot = _storage_over(self._arr)
+    t._storage_slot = storage
     t._size = geometry[0]
     t._stride = geometry[1]
     t._offset = geometry[2]

@@ -171,3 +171,49 @@ def test_helpers_live_beside_their_operators():
     for name, helper in derivatives.HELPERS.items():
         assert helper.__module__.startswith("glasstorch.aten."), (name, helper.__module__)
     assert not list((ROOT / "glasstorch" / "autograd").glob("manual*.py"))
+
+
+def test_an_aten_operator_a_formula_calls_is_its_packet_called_directly():
+    # the first overload's binder and entry; anything else through the packet, in order
+    import glasstorch as gt
+    call = derivatives.resolve("mse_loss_backward")
+    packet = gt.ops.aten.mse_loss_backward
+    grad, x, y = gt.tensor(0.5), gt.tensor([1.0, 2.0]), gt.tensor([0.0, 4.0])
+    assert call.__name__ == "mse_loss_backward" and call is not packet
+    assert call(grad, x, y, 1).tolist() == packet(grad, x, y, 1).tolist()
+    out = gt.empty(2)
+    assert call(grad, x, y, 1, grad_input=out) is out          # the .grad_input overload
+    assert out.tolist() == packet(grad, x, y, 1).tolist()
+    with pytest.raises(TypeError) as mine:
+        call(grad, x)
+    with pytest.raises(TypeError) as packets:
+        packet(grad, x)
+    assert str(mine.value) == str(packets.value)
+
+
+@pytest.mark.parametrize("shape, target", [((5, 3, 4), (4,)), ((2, 3, 4), (3, 4)),
+                                           ((7, 1000), (1000,)), ((3, 5, 1), (5, 1))])
+def test_sum_to_leading_dims_is_the_keepdim_sum_viewed_bit_for_bit(shape, target):
+    # without a recording, a mode or an observer, the leading dims are summed away at once
+    import numpy as np
+    import glasstorch as gt
+    grad = gt.tensor(np.random.default_rng(0).standard_normal(shape).astype(np.float32))
+    lead = len(shape) - len(target)
+    general = gt.ops.aten.sum.dim_IntList(grad, list(range(lead)), True).view(target)
+    with gt.no_grad():
+        found = derivatives.sum_to(grad, target)
+    assert found.shape == general.shape and found._base is None
+    assert np.array_equal(found.numpy().view(np.int32), general.numpy().view(np.int32))
+
+
+def test_sum_to_under_a_recording_or_a_trace_keeps_torchs_sum_and_view():
+    import glasstorch as gt
+    from glasstorch.aten.observers import dispatch_trace
+    x, b = gt.rand(3, 4, requires_grad=True), gt.rand(4, requires_grad=True)
+    (grad,) = gt.autograd.grad(((x + b) ** 2).sum(), b, create_graph=True)
+    assert grad.grad_fn.name() == "ViewBackward0"
+    assert grad.grad_fn.next_functions[0][0].name() == "SumBackward1"
+    ones = gt.ones(3, 4)
+    with gt.no_grad(), dispatch_trace() as route:
+        derivatives.sum_to(ones, (4,))
+    assert [step[1] for step in route.steps if step[3] is None] == ["sum.dim_IntList", "view"]

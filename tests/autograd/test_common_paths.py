@@ -40,7 +40,21 @@ PROGRAMS = {
     "several results": lambda lib, x, y: x.max(0)[0] + y.sort()[0].sum(),
     "several differentiable results": lambda lib, x, y: lib.var_mean(x * y, 0)[0] * 2
     + lib.var_mean(x * y, 0)[1],
+    "view recorded, then its base written": lambda lib, x, y: _stale_view(x) * y[:2],
+    "linear, relu, mse_loss": lambda lib, x, y: lib.nn.functional.mse_loss(
+        lib.nn.functional.relu(lib.nn.functional.linear(x.view(1, 3), lib.stack([y, -y]))),
+        lib.ones(1, 2, dtype=lib.float64)),
 }
+
+
+def _stale_view(x):
+    """A view whose recorded grad_fn an in-place write to its base has outdated: its edge
+    is regenerated (AsStridedBackward0), not read from the record."""
+    base = x * 1
+    view = base[1:]
+    view * 1                                   # recorded once at its first version
+    base.mul_(2)
+    return view
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
@@ -119,3 +133,36 @@ def test_a_hooked_node_amid_common_ones_runs_its_hooks_once():
         (middle.exp() * 0 + middle).sum().backward()
         assert seen == [[1.0, 1.0, 1.0], "post"]
         assert x.grad.tolist() == [1.0, 8.0, -2.0]
+
+
+def test_a_leafs_hooks_reach_its_accumulator_whenever_they_are_registered():
+    # before any graph, while a graph holds the accumulator, and after one is removed
+    seen = {}
+    for lib in (gt, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        calls = seen[lib.__name__] = []
+        y = x * 3                                  # its graph keeps x's accumulator alive
+        first = x.register_hook(lambda g: calls.append(("first", g.tolist())))
+        y.sum().backward()
+        second = x.register_hook(lambda g: calls.append(("second", g.tolist())) or g * 10)
+        (x * 2).sum().backward()
+        first.remove()
+        second.remove()
+        (x * 4).sum().backward()
+        calls.append(("grad", x.grad.tolist()))
+    assert seen["glasstorch"] == seen["torch"]
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.ones(4, 6)[:, ::2].detach(),          # not dense: row-major gradient
+    lambda lib: lib.ones(3, 2).t().detach(),              # dense, transposed
+    lambda lib: lib.ones(2, 1, 3).detach(),               # row-major with a size-1 dim
+])
+def test_a_leafs_first_gradient_has_torchs_layout(make):
+    strides = []
+    for lib in (gt, torch):
+        w = make(lib).requires_grad_()
+        (w * 2).sum().backward()
+        (w.t() if w.dim() == 2 else w).sum().backward()   # a later one, summed in
+        strides.append((w.grad.stride(), w.grad.tolist()))
+    assert strides[0] == strides[1]
