@@ -17,10 +17,9 @@ from ._tensor_legacy import TensorLegacy
 from ._tensor_memory import TensorMemory
 from ._tensor_queries import TensorQueries
 from .aten import binding, native, ops
-from .aten.native.creation import conversion as _conversion
 from .aten.math_bits import materialise, refuse_numpy
 from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
-from .c10.dtype import COMPLEX32_PAIR, pairs_to_complex64, scalar_type_name
+from .c10.dtype import COMPLEX32_PAIR, TENSOR_SHORTHANDS, pairs_to_complex64, scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
 _aten = ops.aten
@@ -28,11 +27,13 @@ _aten = ops.aten
 
 class _FamilyMethod:
     """A method written in a family file, found on first access with its family (Note
-    [Families load on first use]), then put in its own place on the class."""
+    [Families load on first use]), then put in its own place on the class. `entry` names
+    it in a table of methods the family defines (the dtype shorthands)."""
 
-    def __init__(self, family: str, name: str) -> None:
+    def __init__(self, family: str, name: str, entry: str | None = None) -> None:
         self.family = family
         self.name = name
+        self.entry = entry
 
     def __set_name__(self, owner: type, attribute: str) -> None:
         self.owner = owner
@@ -40,6 +41,8 @@ class _FamilyMethod:
 
     def __get__(self, obj, cls=None):
         function = native.member(self.family, self.name)
+        if self.entry is not None:
+            function = function[self.entry]
         setattr(self.owner, self.attribute, function)
         return function if obj is None else function.__get__(obj, cls)
 
@@ -93,13 +96,13 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
     def __float__(self) -> float:
         value = self._scalar()
         if isinstance(value, complex):
-            value = _conversion.real_part(value, "double")
+            value = native.member("creation.conversion", "real_part")(value, "double")
         return float(value)
 
     def __int__(self) -> int:
         value = self._scalar()
         if isinstance(value, complex):
-            value = _conversion.real_part(value, "int64_t")
+            value = native.member("creation.conversion", "real_part")(value, "int64_t")
         return int(value)
 
     def __complex__(self) -> complex:
@@ -147,9 +150,9 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
         return arr.tolist()
 
     # ----- conversions (aten/native/creation/conversion.py) and construction (_tensor_new.py) --
-    to = _conversion.tensor_to
-    type = _conversion.tensor_type
-    cpu = _conversion.tensor_cpu
+    to = _FamilyMethod("creation.conversion", "tensor_to")
+    type = _FamilyMethod("creation.conversion", "tensor_type")
+    cpu = _FamilyMethod("creation.conversion", "tensor_cpu")
     new = _tensor_new.tensor_new
     new_tensor = _tensor_new.new_tensor
 
@@ -173,7 +176,8 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
             >>> t = torch.zeros(2); a = t.numpy(); a[0] = 5; t
             tensor([5., 0.])
         """
-        _conversion.no_positional("numpy", args)
+        if args:
+            native.member("creation.conversion", "no_positional")("numpy", args)
         if not force:
             if self._device.type != "cpu":
                 raise TypeError(f"can't convert {self._device.type} device type tensor to "
@@ -366,8 +370,10 @@ def _install_method(kind: str, name: str) -> None:
         setattr(Tensor, name, binding.LazyMethod(Tensor, name))
 
 
-for _name, _method in _conversion.SHORTHANDS.items():     # x.float(), x.long(), ...
-    setattr(Tensor, _name, _method)
+for _name in TENSOR_SHORTHANDS:     # x.float(), x.long(), ...
+    _shorthand = _FamilyMethod("creation.conversion", "SHORTHANDS", _name)
+    _shorthand.__set_name__(Tensor, _name)
+    setattr(Tensor, _name, _shorthand)
 _HAND_WRITTEN = {name for cls in Tensor.__mro__[:-2] for name in vars(cls)}   # mixins too
 _python_ops.install(Tensor)
 set_tensor_class(Tensor)

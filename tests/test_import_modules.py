@@ -7,9 +7,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# glasstorch's own modules (without the "glasstorch." prefix): the core layers, the
-# core operator families (Note [Families load on first use]) and the namespaces torch
-# binds at import
+# glasstorch's own modules (without the "glasstorch." prefix): the core layers and the
+# namespaces torch binds at import; no operator family (Note [Families load on first use])
 GLASSTORCH = {
     "", "_dlpack", "_indexing", "_python_ops", "_shells", "_tensor", "_tensor_buffers",
     "_tensor_data", "_tensor_device", "_tensor_legacy", "_tensor_memory", "_tensor_new",
@@ -20,13 +19,11 @@ GLASSTORCH = {
     "c10.strides", "c10.tensor_impl", "c10.type_info",
     "aten", "aten.allocation", "aten.backends", "aten.binding", "aten.binding_callers", "aten.complex_half",
     "aten.context", "aten.derivatives", "aten.direct_binding", "aten.dispatcher",
-    "aten.functions", "aten.math_bits", "aten.meta", "aten.meta.pointwise", "aten.meta.shape",
+    "aten.math_bits", "aten.meta", "aten.meta.pointwise", "aten.meta.shape",
     "aten.observers", "aten.python_arg", "aten.python_dispatch", "aten.quiet",
     "aten.registry", "aten.return_types", "aten.schema", "aten.structured",
     "aten.torch_names",
-    "aten.native", "aten.native._family_index", "aten.native.creation",
-    "aten.native.creation.conversion", "aten.native.creation.copy",
-    "aten.native.creation.factory", "aten.native.shape", "aten.native.shape.view",
+    "aten.native", "aten.native._family_index",
     "autograd", "autograd._torch_function", "autograd.anomaly_mode", "autograd.creation_meta",
     "autograd.engine", "autograd.formulas", "autograd.forward_ad", "autograd.grad_mode",
     "autograd.gradcheck", "autograd.gradients", "autograd.graph", "autograd.graph_task",
