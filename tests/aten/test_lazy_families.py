@@ -65,15 +65,23 @@ def test_import_loads_no_family():
 
 
 def test_other_modules_the_core_leaves_for_first_use():
-    """Printing, thread settings and custom autograd functions are imported when used."""
+    """Printing, thread settings, custom autograd functions, dtype limits, buffers, device
+    errors and the torch-function switches are imported when used, and listed before."""
     modules = ["glasstorch._tensor_str", "glasstorch.aten.parallel",
-               "glasstorch.autograd.function", "glasstorch.autograd.functional"]
+               "glasstorch.autograd.function", "glasstorch.autograd.functional",
+               "glasstorch.c10.type_info", "glasstorch._tensor_buffers",
+               "glasstorch.c10.errors", "glasstorch.autograd._torch_function"]
+    names = ["finfo", "iinfo", "frombuffer", "from_file", "OutOfMemoryError",
+             "AcceleratorError", "FatalError", "DisableTorchFunction",
+             "DisableTorchFunctionSubclass"]
     out = _run(f"import sys, glasstorch as torch\n"
-               f"print([m in sys.modules for m in {modules}])\n"
+               f"print([m in sys.modules for m in {modules}], set({names}) <= set(dir(torch)))\n"
                f"torch.set_printoptions(precision=4), torch.get_num_threads()\n"
                f"torch.autograd.Function, torch.autograd.functional.jacobian\n"
+               f"torch.finfo(torch.float16).eps, torch.frombuffer(b'ab', dtype=torch.uint8)\n"
+               f"torch.OutOfMemoryError, torch.DisableTorchFunction\n"
                f"print([m in sys.modules for m in {modules}])")
-    assert out.splitlines() == [str([False] * 4), str([True] * 4)]
+    assert out.splitlines() == [f"{[False] * 8} True", str([True] * 8)]
 
 
 def test_reexported_functions_are_the_family_functions():
