@@ -19,7 +19,7 @@ GLASSTORCH = {
     "c10.strides", "c10.tensor_impl",
     "aten", "aten.allocation", "aten.backends", "aten.binding", "aten.binding_callers",
     "aten.complex_half", "aten.context", "aten.derivatives", "aten.direct_binding",
-    "aten.dispatcher", "aten.math_bits", "aten.meta", "aten.meta.pointwise",
+    "aten.dispatcher", "aten.math_bits", "aten.meta",
     "aten.meta.shape", "aten.observers", "aten.python_arg", "aten.python_dispatch",
     "aten.quiet", "aten.registry", "aten.return_types", "aten.schema", "aten.structured",
     "aten.torch_names", "aten.native", "aten.native._family_index",
