@@ -26,8 +26,7 @@ from .aten import binding as _binding
 from .aten import torch_names as _torch_names
 from .aten import native as _native
 from ._tensor import Tensor  # noqa: F401
-from ._tensor_new import (  # noqa: F401
-    tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
+from ._tensor_types import LEGACY_TYPES as _LEGACY_TYPES
 from . import linalg, special  # noqa: F401
 from . import utils, return_types  # noqa: F401
 from .c10.generator import Generator, default_generator  # noqa: F401
@@ -176,15 +175,18 @@ _MODULE_FUNCTIONS["windows"] = ("signal", "windows")
 # torch.lobpcg, the iterative eigensolver, written over the namespace as torch's is
 _LAZY_SUBMODULES |= {"_lobpcg"}
 _MODULE_FUNCTIONS["lobpcg"] = ("_lobpcg", "lobpcg")
-# what few programs use, compiled on first use: dtype limits, tensors over buffers and
-# files, device errors, the switches of __torch_function__
+# compiled on first use: dtype limits, tensors over buffers and files, device errors,
+# the switches of __torch_function__, tensors from Python data
 _MODULE_FUNCTIONS.update({
     **{name: ("c10.type_info", name) for name in ("finfo", "iinfo")},
     **{name: ("_tensor_buffers", name) for name in ("frombuffer", "from_file")},
     **{name: ("c10.errors", name) for name in ("OutOfMemoryError", "AcceleratorError",
                                                 "FatalError")},
     **{name: ("autograd._torch_function", name) for name in (
-        "DisableTorchFunction", "DisableTorchFunctionSubclass")}})
+        "DisableTorchFunction", "DisableTorchFunctionSubclass")},
+    # tensors from Python data: most programs make some, but not all at import
+    **{name: ("_tensor_new", name) for name in ("tensor", "as_tensor", "asarray",
+                                                 "from_numpy")}})
 
 
 def __getattr__(name: str):

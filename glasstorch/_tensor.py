@@ -8,9 +8,11 @@ and printing.
 """
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
-from . import _indexing, _python_ops, _tensor_new
+from . import _indexing, _python_ops
 from ._tensor_device import TensorDeviceMixin
 from ._dlpack import TensorDLPack
 from ._tensor_legacy import TensorLegacy
@@ -23,6 +25,16 @@ from .c10.dtype import COMPLEX32_PAIR, TENSOR_SHORTHANDS, pairs_to_complex64, sc
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
 _aten = ops.aten
+
+
+def _tensor_new():
+    return importlib.import_module("glasstorch._tensor_new")
+
+
+# `_tensor_new.py`'s legacy constructor (`torch.Tensor(...)`) and NumPy arrays taken as
+# tensors, loaded on first use
+_legacy_new = native.first_use(globals(), "_legacy_new", lambda: _tensor_new().legacy_new)
+_from_numpy = native.first_use(globals(), "_from_numpy", lambda: _tensor_new().from_numpy)
 
 
 class _FamilyMethod:
@@ -40,11 +52,21 @@ class _FamilyMethod:
         self.attribute = attribute
 
     def __get__(self, obj, cls=None):
-        function = native.member(self.family, self.name)
-        if self.entry is not None:
-            function = function[self.entry]
+        function = self._find()
         setattr(self.owner, self.attribute, function)
         return function if obj is None else function.__get__(obj, cls)
+
+    def _find(self):
+        function = native.member(self.family, self.name)
+        return function if self.entry is None else function[self.entry]
+
+
+class _FaceMethod(_FamilyMethod):
+    """A method written in a module of the face that `import glasstorch` leaves for first
+    use (`Tensor.new`, in `_tensor_new.py`), found as a family method is."""
+
+    def _find(self):
+        return getattr(importlib.import_module(f"glasstorch.{self.family}"), self.name)
 
 
 class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDeviceMixin, TensorBase):
@@ -57,7 +79,7 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
     __slots__ = ()
 
     def __new__(cls, *args, **kwargs):
-        return _tensor_new.legacy_new(cls, args, kwargs)
+        return _legacy_new(cls, args, kwargs)
 
     # ----- indexing ---------------------------------------------------------------
     __getitem__ = _indexing.getitem
@@ -153,8 +175,8 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
     to = _FamilyMethod("creation.conversion", "tensor_to")
     type = _FamilyMethod("creation.conversion", "tensor_type")
     cpu = _FamilyMethod("creation.conversion", "tensor_cpu")
-    new = _tensor_new.tensor_new
-    new_tensor = _tensor_new.new_tensor
+    new = _FaceMethod("_tensor_new", "tensor_new")
+    new_tensor = _FaceMethod("_tensor_new", "new_tensor")
 
     # ----- NumPy interop ----------------------------------------------------------
     __array_priority__ = 1000       # NumPy defers `ndarray + tensor` to the tensor
@@ -204,7 +226,7 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
         # bool results become uint8, as torch's wrapper makes them.
         if array.dtype == np.bool_:
             array = array.astype(np.uint8)
-        return _tensor_new.from_numpy(array)
+        return _from_numpy(array)
 
     # ----- properties spelled as attributes ----------------------------------------
     @property

@@ -8,7 +8,7 @@ words of torch's argument parser. Also `typename` and the deprecated
 """
 from __future__ import annotations
 
-from ._tensor_new import LEGACY_TYPES
+from ._tensor_types import LEGACY_TYPES
 from .aten import ops
 from .aten.context import warn_once
 from .aten.meta.shape import dims_in_order

@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # glasstorch's own modules (without the "glasstorch." prefix): the core layers and the
 # namespaces torch binds at import; no operator family (Note [Families load on first use])
 GLASSTORCH = {
-    "", "_dlpack", "_indexing", "_python_ops", "_shells", "_tensor", "_tensor_data",
-    "_tensor_device", "_tensor_legacy", "_tensor_memory", "_tensor_new", "_tensor_queries",
+    "", "_dlpack", "_indexing", "_python_ops", "_shells", "_tensor", "_tensor_device",
+    "_tensor_legacy", "_tensor_memory", "_tensor_queries", "_tensor_types",
     "linalg", "random", "return_types", "special", "torch_version", "utils",
     "utils.deterministic", "utils.dlpack", "version",
     "c10", "c10.cpu_allocator", "c10.device", "c10.dispatch_key", "c10.dtype",

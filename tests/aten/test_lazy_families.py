@@ -70,18 +70,19 @@ def test_other_modules_the_core_leaves_for_first_use():
     modules = ["glasstorch._tensor_str", "glasstorch.aten.parallel",
                "glasstorch.autograd.function", "glasstorch.autograd.functional",
                "glasstorch.c10.type_info", "glasstorch._tensor_buffers",
-               "glasstorch.c10.errors", "glasstorch.autograd._torch_function"]
+               "glasstorch.c10.errors", "glasstorch.autograd._torch_function",
+               "glasstorch._tensor_new", "glasstorch._tensor_data"]
     names = ["finfo", "iinfo", "frombuffer", "from_file", "OutOfMemoryError",
              "AcceleratorError", "FatalError", "DisableTorchFunction",
-             "DisableTorchFunctionSubclass"]
+             "DisableTorchFunctionSubclass", "tensor", "as_tensor", "asarray", "from_numpy"]
     out = _run(f"import sys, glasstorch as torch\n"
                f"print([m in sys.modules for m in {modules}], set({names}) <= set(dir(torch)))\n"
                f"torch.set_printoptions(precision=4), torch.get_num_threads()\n"
                f"torch.autograd.Function, torch.autograd.functional.jacobian\n"
                f"torch.finfo(torch.float16).eps, torch.frombuffer(b'ab', dtype=torch.uint8)\n"
-               f"torch.OutOfMemoryError, torch.DisableTorchFunction\n"
+               f"torch.OutOfMemoryError, torch.DisableTorchFunction, torch.tensor([1])\n"
                f"print([m in sys.modules for m in {modules}])")
-    assert out.splitlines() == [f"{[False] * 8} True", str([True] * 8)]
+    assert out.splitlines() == [f"{[False] * 10} True", str([True] * 10)]
 
 
 def test_reexported_functions_are_the_family_functions():
@@ -101,8 +102,9 @@ def test_dir_and_ops_listing_see_every_family():
     assert out == "True True True"
 
 
-# The core's own calls into the families, each the first in a fresh interpreter: the
-# constructors' factories, aliases and casts, indexing's views and writes, conversions.
+# The core's own calls into the families and into the constructors of `_tensor_new.py`,
+# each the first in a fresh interpreter: the constructors' factories, aliases and casts,
+# indexing's views and writes, conversions, the legacy typed classes.
 _CORE_CALLS = """
 import numpy as np
 print(torch.Tensor(2).shape, torch.Tensor(torch.ones(2)).tolist())
@@ -116,6 +118,9 @@ try:
     x[0] = "a"
 except TypeError as error:
     print(error)
+print(torch.LongTensor([1, 2]), isinstance(x, torch.FloatTensor), torch.LongTensor)
+print(x.new_tensor([3]), x.new(2).shape, np.sin(torch.zeros(1)), torch.zeros(2).copy_(3))
+print(torch.from_dlpack(np.arange(2.)), torch.as_tensor([1, 2]), torch.from_numpy(np.ones(1)))
 """
 
 

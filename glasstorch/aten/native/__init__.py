@@ -56,8 +56,9 @@ def member(family: str, name: str):
 
 def first_use(namespace: dict, name: str, find: Callable[[], Callable]) -> Callable:
     """A stand-in for the function the core module `namespace` binds as `name` and takes
-    from a family (an operator's ``call``, a helper): its first call finds the function
-    with `find`, which loads the family, puts it in its own place, and calls it."""
+    from a family (an operator's ``call``, a helper) or another module loaded on first
+    use: its first call finds the function with `find`, which loads the module, puts it
+    in its own place, and calls it."""
     def stand_in(*args):
         function = namespace[name] = find()
         return function(*args)
