@@ -247,7 +247,7 @@ def numel(input: Tensor) -> "int":
 
 # written here by hand, or found in the families: generated bindings never replace them
 _HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS) | set(_MODULE_FUNCTIONS)
-_binding.add_sink(_forget_function)
+_binding.add_sink(_forget_function, past=False)   # every global so far is hand-written
 
 # Names glasstorch does not implement yet say so (Note [Names glasstorch does not implement
 # yet]): Tensor's are placeholders on the class, modules' come from a last import finder.
