@@ -27,7 +27,6 @@ from .aten import torch_names as _torch_names
 from .aten import native as _native
 from ._tensor import Tensor  # noqa: F401
 from ._tensor_types import LEGACY_TYPES as _LEGACY_TYPES
-from . import linalg, special  # noqa: F401
 from . import utils, return_types  # noqa: F401
 from .c10.generator import Generator, default_generator  # noqa: F401
 from . import random  # noqa: F401
@@ -54,8 +53,6 @@ from math import e, inf, nan, pi  # noqa: F401,E402
 newaxis = None
 
 # the version (a TorchVersion, as torch's)
-from .version import __version__  # noqa: F401
-from . import torch_version  # noqa: F401
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 
 # what a CPU-only torch has of streams, device errors and build flags
@@ -176,7 +173,7 @@ _MODULE_FUNCTIONS["windows"] = ("signal", "windows")
 _LAZY_SUBMODULES |= {"_lobpcg"}
 _MODULE_FUNCTIONS["lobpcg"] = ("_lobpcg", "lobpcg")
 # compiled on first use: dtype limits, tensors over buffers and files, device errors,
-# the switches of __torch_function__, tensors from Python data
+# the switches of __torch_function__, tensors from Python data, the version
 _MODULE_FUNCTIONS.update({
     **{name: ("c10.type_info", name) for name in ("finfo", "iinfo")},
     **{name: ("_tensor_buffers", name) for name in ("frombuffer", "from_file")},
@@ -186,7 +183,10 @@ _MODULE_FUNCTIONS.update({
         "DisableTorchFunction", "DisableTorchFunctionSubclass")},
     # tensors from Python data: most programs make some, but not all at import
     **{name: ("_tensor_new", name) for name in ("tensor", "as_tensor", "asarray",
-                                                 "from_numpy")}})
+                                                 "from_numpy")},
+    "__version__": ("version", "__version__")})
+# the namespaces of linear algebra and special functions, and the version's modules
+_LAZY_SUBMODULES |= {"linalg", "special", "version", "torch_version"}
 
 
 def __getattr__(name: str):

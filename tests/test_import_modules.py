@@ -12,8 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GLASSTORCH = {
     "", "_dlpack", "_indexing", "_python_ops", "_shells", "_tensor", "_tensor_device",
     "_tensor_legacy", "_tensor_memory", "_tensor_queries", "_tensor_types",
-    "linalg", "random", "return_types", "special", "torch_version", "utils",
-    "utils.deterministic", "utils.dlpack", "version",
+    "random", "return_types", "utils", "utils.deterministic", "utils.dlpack",
     "c10", "c10.cpu_allocator", "c10.device", "c10.dispatch_key", "c10.dtype",
     "c10.generator", "c10.layout", "c10.promotion", "c10.size", "c10.storage", "c10.stream",
     "c10.strides", "c10.tensor_impl",

@@ -66,23 +66,27 @@ def test_import_loads_no_family():
 
 def test_other_modules_the_core_leaves_for_first_use():
     """Printing, thread settings, custom autograd functions, dtype limits, buffers, device
-    errors and the torch-function switches are imported when used, and listed before."""
+    errors, the torch-function switches, the constructors from data, the linalg and
+    special namespaces and the version are imported when used, and listed before."""
     modules = ["glasstorch._tensor_str", "glasstorch.aten.parallel",
                "glasstorch.autograd.function", "glasstorch.autograd.functional",
                "glasstorch.c10.type_info", "glasstorch._tensor_buffers",
                "glasstorch.c10.errors", "glasstorch.autograd._torch_function",
-               "glasstorch._tensor_new", "glasstorch._tensor_data"]
+               "glasstorch._tensor_new", "glasstorch._tensor_data", "glasstorch.linalg",
+               "glasstorch.special", "glasstorch.version", "glasstorch.torch_version"]
     names = ["finfo", "iinfo", "frombuffer", "from_file", "OutOfMemoryError",
              "AcceleratorError", "FatalError", "DisableTorchFunction",
-             "DisableTorchFunctionSubclass", "tensor", "as_tensor", "asarray", "from_numpy"]
+             "DisableTorchFunctionSubclass", "tensor", "as_tensor", "asarray", "from_numpy",
+             "linalg", "special", "version", "torch_version", "__version__"]
     out = _run(f"import sys, glasstorch as torch\n"
                f"print([m in sys.modules for m in {modules}], set({names}) <= set(dir(torch)))\n"
                f"torch.set_printoptions(precision=4), torch.get_num_threads()\n"
                f"torch.autograd.Function, torch.autograd.functional.jacobian\n"
                f"torch.finfo(torch.float16).eps, torch.frombuffer(b'ab', dtype=torch.uint8)\n"
                f"torch.OutOfMemoryError, torch.DisableTorchFunction, torch.tensor([1])\n"
+               f"torch.linalg.norm, torch.special.entr, torch.__version__\n"
                f"print([m in sys.modules for m in {modules}])")
-    assert out.splitlines() == [f"{[False] * 10} True", str([True] * 10)]
+    assert out.splitlines() == [f"{[False] * 14} True", str([True] * 14)]
 
 
 def test_reexported_functions_are_the_family_functions():
