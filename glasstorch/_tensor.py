@@ -28,6 +28,7 @@ _aten = ops.aten
 
 
 def _tensor_new():
+    """`_tensor_new.py`, the constructors from Python data, imported on first use."""
     return importlib.import_module("glasstorch._tensor_new")
 
 

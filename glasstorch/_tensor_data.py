@@ -22,16 +22,13 @@ import warnings
 
 import numpy as np
 
-from .aten import native
+from .aten.native.creation.copy import cast_array
 from .c10 import dtype as dtypes
 from .c10.dtype import from_numpy_dtype
 from .c10.promotion import default_complex_dtype, get_default_dtype, promote_types
 from .c10.tensor_impl import TensorBase
 
 _MAX_DIMS = 128
-# torch's casts, found on first use with their family (Note [Families load on first use])
-_cast_array = native.first_use(globals(), "_cast_array",
-                               lambda: native.member("creation.copy", "cast_array"))
 
 
 # ----------------------------------------------------------------------------------
@@ -179,10 +176,10 @@ def _store(leaves: list, dtype) -> np.ndarray:
     if dtype is dtypes.uint64:
         return np.array([_leaf_uint64(x) for x in leaves], np.uint64)
     if dtype.is_complex:
-        return _cast_array(np.array([_leaf_complex(x) for x in leaves], np.complex128), dtype)
+        return cast_array(np.array([_leaf_complex(x) for x in leaves], np.complex128), dtype)
     if dtype.is_floating_point:
-        return _cast_array(np.array([_leaf_double(x) for x in leaves], np.float64), dtype)
-    return _cast_array(np.array([_leaf_integer(x, dtype) for x in leaves], np.int64), dtype)
+        return cast_array(np.array([_leaf_double(x) for x in leaves], np.float64), dtype)
+    return cast_array(np.array([_leaf_integer(x, dtype) for x in leaves], np.int64), dtype)
 
 
 def _store_plain(leaves: list, dtype):
@@ -193,9 +190,9 @@ def _store_plain(leaves: list, dtype):
         return _store_numpy_scalars(leaves, next(iter(kinds)), dtype)
     try:
         if kinds == {bool}:
-            return _cast_array(np.array(leaves, np.bool_), dtype)
+            return cast_array(np.array(leaves, np.bool_), dtype)
         if kinds <= {float, int, bool} and (dtype.is_floating_point or dtype.is_complex):
-            return _cast_array(np.array(leaves, np.float64), dtype)
+            return cast_array(np.array(leaves, np.float64), dtype)
         if kinds == {float} and dtype is not dtypes.uint64:
             return _floats_to(np.array(leaves, np.float64), dtype)
         if kinds == {int}:
@@ -208,7 +205,7 @@ def _store_plain(leaves: list, dtype):
 def _store_numpy_scalars(leaves: list, kind: type, dtype):
     if issubclass(kind, (np.floating, np.integer, np.bool_)) and \
             (dtype.is_floating_point or dtype.is_complex):
-        return _cast_array(np.array(leaves).astype(np.float64), dtype)
+        return cast_array(np.array(leaves).astype(np.float64), dtype)
     if issubclass(kind, np.bool_) and dtype is dtypes.bool:
         return np.array(leaves, np.bool_)
     if issubclass(kind, np.signedinteger) and not dtype.is_floating_point and \
@@ -225,7 +222,7 @@ def _floats_to(values: np.ndarray, dtype) -> np.ndarray | None:
     if not ((values >= float(low)) & (values <= float(high))).all():     # NaN fails both
         _overflow(dtype)
     with np.errstate(invalid="ignore"):
-        return _cast_array(values.astype(np.int64), dtype)
+        return cast_array(values.astype(np.int64), dtype)
 
 
 def _ints_to(values: np.ndarray, dtype) -> np.ndarray | None:
@@ -240,7 +237,7 @@ def _ints_to(values: np.ndarray, dtype) -> np.ndarray | None:
         bad = (values > high) | (values < low)
     if bad.any():
         _overflow(dtype)
-    return _cast_array(values, dtype)
+    return cast_array(values, dtype)
 
 
 def _integer_limits(dtype) -> tuple:

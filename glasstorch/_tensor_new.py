@@ -10,8 +10,9 @@ import warnings
 import numpy as np
 
 from ._tensor_data import array_from_data, is_sequence, type_name
-from .aten import native
-from .aten.dispatcher import ops
+from .aten.native.creation.conversion import to_dtype_layout
+from .aten.native.creation.factory import empty
+from .aten.native.shape.view import alias
 from .aten.python_arg import apply_requires_grad
 from .c10 import dtype as dtypes
 from .c10.device import as_device, check_copy_target, device as Device, get_default_device
@@ -20,10 +21,6 @@ from .c10.promotion import get_default_dtype
 from .c10.size import Size
 from .c10.storage import UntypedStorage
 from .c10.tensor_impl import TensorBase, make_tensor, wrap_array
-# the operators, found on first use with their families (Note [Families load on first use])
-_to_op = native.first_use(globals(), "_to_op", lambda: ops.aten.to.dtype_layout.call)
-_empty_op = native.first_use(globals(), "_empty_op", lambda: ops.aten.empty.memory_format.call)
-_alias_op = native.first_use(globals(), "_alias_op", lambda: ops.aten.alias.default.call)
 _COPY_WARNING = ("To copy construct from a tensor, it is recommended to use "
                  "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                  "requires_grad_(True), rather than {}(sourceTensor).")
@@ -128,7 +125,7 @@ def _asarray_tensor(obj, dtype, device, copy):
     if copy is False and dtype is not None and dtype is not obj._dtype:
         raise ValueError(f"can't alias tensor with dtype '{scalar_type_name(obj._dtype)}' into "
                          f"dtype '{scalar_type_name(dtype)}'.")
-    return _to_op(obj, dtype, None, device, None, False, bool(copy), None)
+    return to_dtype_layout.call(obj, dtype, None, device, None, False, bool(copy), None)
 
 
 def _from_buffer(buffer, dtype):
@@ -209,14 +206,16 @@ def _new_from_data(data, dtype, device, *, copy: bool, infer: bool | None = None
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if isinstance(data, TensorBase):
         source = data.detach() if copy else data
-        return _to_op(source, None if infer else dtype, None, device, None, False, copy, None)
+        return to_dtype_layout.call(source, None if infer else dtype, None, device, None,
+                                    False, copy, None)
     if isinstance(data, np.ndarray):
         source = _from_numpy(data, warn_read_only=not copy)
-        return _to_op(source, None if infer else dtype, None, device or get_default_device(),
-                      None, False, copy, None)
+        return to_dtype_layout.call(source, None if infer else dtype, None,
+                                    device or get_default_device(), None, False, copy, None)
     array, inferred = array_from_data(data, None if infer else dtype)
     cpu = wrap_array(array, inferred)
-    return _to_op(cpu, None, None, device or get_default_device(), None, False, False, None)
+    return to_dtype_layout.call(cpu, None, None, device or get_default_device(), None,
+                                False, False, None)
 
 
 def _dtype_argument(dtype, name: str):
@@ -315,18 +314,18 @@ def _byte_view(base: np.ndarray) -> np.ndarray:
 def _legacy(args: tuple, kwargs: dict, dtype, device, exact_tensor: bool):
     device = _legacy_device(kwargs, device)
     if not args:
-        return _empty_op((0,), dtype, None, device, None, None)
+        return empty.call((0,), dtype, None, device, None, None)
     first = args[0]
     if len(args) == 1 and isinstance(first, TensorBase):
         if exact_tensor and (first._dtype is not dtype or first._device != device):
             raise TypeError(f"expected {_options_text(dtype, device)} (got "
                             f"{_options_text(first._dtype, first._device)})")
-        return _alias_op(first)
+        return alias.call(first)
     if len(args) == 1 and isinstance(first, UntypedStorage):
         count = first.nbytes() // dtype.itemsize
         return make_tensor(first, (count,), (1,), 0, dtype)
     if isinstance(first, Size) or _is_index(first):
-        return _empty_op(_legacy_size(args), dtype, None, device, None, None)
+        return empty.call(_legacy_size(args), dtype, None, device, None, None)
     if len(args) > 1:
         raise TypeError(f"new() takes 1 positional argument but {len(args)} were given")
     if not is_sequence(first) and not isinstance(first, (str, bytes)):

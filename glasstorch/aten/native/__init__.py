@@ -18,10 +18,11 @@ Note [Families load on first use]
     The core therefore names no family at module level: the Python functions it
     re-exports (`torch.einsum`, `Tensor.unique`, `Tensor.to`) come through `member` on
     first access, Python's operators (`a + b`, `x[idx]`) look their overload up on
-    first use, the operators and helpers its own code calls (indexing's views, the
-    constructors' casts) are `first_use` stand-ins that put the real function in their
-    place, and code that runs after an operator (a derivative formula) imports from the
-    operator's family inside the function.
+    first use, the operators and helpers the Tensor face calls (indexing's views and
+    writes, `Tensor(...)`) are `first_use` stand-ins that put the real function in
+    their place, the constructors from Python data (`_tensor_new.py`) load with their
+    families on first use, and code that runs after an operator (a derivative formula)
+    imports from the operator's family inside the function.
 
 Note [Declaration order]
     Nothing here orders the families by hand. A family that adds overloads to an
