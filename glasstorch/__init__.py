@@ -20,16 +20,13 @@ from .c10.size import Size  # noqa: F401
 from .c10.storage import UntypedStorage  # noqa: F401
 from .c10.promotion import (  # noqa: F401
     promote_types, can_cast, get_default_dtype, set_default_dtype)
-from .c10.type_info import finfo, iinfo  # noqa: F401
 from .c10 import promotion as _promotion
 from .aten import ops, dispatch_trace  # noqa: F401
 from .aten import binding as _binding
 from .aten import torch_names as _torch_names
 from .aten import native as _native
 from ._tensor import Tensor  # noqa: F401
-from ._tensor_new import (  # noqa: F401
-    tensor, as_tensor, asarray, from_numpy, LEGACY_TYPES as _LEGACY_TYPES)
-from . import linalg, special  # noqa: F401
+from ._tensor_types import LEGACY_TYPES as _LEGACY_TYPES
 from . import utils, return_types  # noqa: F401
 from .c10.generator import Generator, default_generator  # noqa: F401
 from . import random  # noqa: F401
@@ -49,7 +46,6 @@ from .aten.context import (  # noqa: F401
 from ._tensor_queries import (  # noqa: F401
     is_floating_point, is_complex, is_signed, is_inference, is_nonzero, is_same_size,
     get_device, typename, set_default_tensor_type)
-from ._tensor_buffers import frombuffer, from_file  # noqa: F401
 from .utils import deterministic as _deterministic  # noqa: F401  (bound at import, as torch's)
 from .utils.dlpack import to_dlpack  # noqa: F401
 from ._dlpack import from_dlpack  # noqa: F401
@@ -57,21 +53,16 @@ from math import e, inf, nan, pi  # noqa: F401,E402
 newaxis = None
 
 # the version (a TorchVersion, as torch's)
-from .version import __version__  # noqa: F401
-from . import torch_version  # noqa: F401
 globals().update(_LEGACY_TYPES)      # torch.FloatTensor, torch.LongTensor, ...
 
 # what a CPU-only torch has of streams, device errors and build flags
 from .c10.stream import Stream, Event  # noqa: F401,E402
-from .c10.errors import OutOfMemoryError, AcceleratorError, FatalError  # noqa: F401,E402
 from ._tensor_legacy import is_distributed, is_vulkan_available  # noqa: F401,E402
 has_lapack = has_mkl = has_openmp = has_spectral = True
 
 # torch's remaining top-level re-exports
 from .c10.layout import contiguous_format as legacy_contiguous_format  # noqa: F401,E402
 from .c10.storage import StorageBase  # noqa: F401,E402
-from .autograd._torch_function import (  # noqa: F401,E402
-    DisableTorchFunction, DisableTorchFunctionSubclass)
 from .random import thread_safe_generator  # noqa: F401,E402
 
 
@@ -181,6 +172,21 @@ _MODULE_FUNCTIONS["windows"] = ("signal", "windows")
 # torch.lobpcg, the iterative eigensolver, written over the namespace as torch's is
 _LAZY_SUBMODULES |= {"_lobpcg"}
 _MODULE_FUNCTIONS["lobpcg"] = ("_lobpcg", "lobpcg")
+# compiled on first use: dtype limits, tensors over buffers and files, device errors,
+# the switches of __torch_function__, tensors from Python data, the version
+_MODULE_FUNCTIONS.update({
+    **{name: ("c10.type_info", name) for name in ("finfo", "iinfo")},
+    **{name: ("_tensor_buffers", name) for name in ("frombuffer", "from_file")},
+    **{name: ("c10.errors", name) for name in ("OutOfMemoryError", "AcceleratorError",
+                                                "FatalError")},
+    **{name: ("autograd._torch_function", name) for name in (
+        "DisableTorchFunction", "DisableTorchFunctionSubclass")},
+    # tensors from Python data: most programs make some, but not all at import
+    **{name: ("_tensor_new", name) for name in ("tensor", "as_tensor", "asarray",
+                                                 "from_numpy")},
+    "__version__": ("version", "__version__")})
+# the namespaces of linear algebra and special functions, and the version's modules
+_LAZY_SUBMODULES |= {"linalg", "special", "version", "torch_version"}
 
 
 def __getattr__(name: str):
@@ -241,7 +247,7 @@ def numel(input: Tensor) -> "int":
 
 # written here by hand, or found in the families: generated bindings never replace them
 _HAND_WRITTEN = set(globals()) | set(_FAMILY_FUNCTIONS) | set(_MODULE_FUNCTIONS)
-_binding.add_sink(_forget_function)
+_binding.add_sink(_forget_function, past=False)   # every global so far is hand-written
 
 # Names glasstorch does not implement yet say so (Note [Names glasstorch does not implement
 # yet]): Tensor's are placeholders on the class, modules' come from a last import finder.

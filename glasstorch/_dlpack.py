@@ -14,7 +14,6 @@ import enum
 
 import numpy as np
 
-from ._tensor_new import from_numpy
 from .c10.device import device as Device
 
 
@@ -114,6 +113,7 @@ def from_dlpack(ext_tensor, *, device=None, copy: bool | None = None):
         raise RuntimeError(_CONSUMED) from None
     if isinstance(producer, _Capsule):
         array = _writable(array)
+    from ._tensor_new import from_numpy         # loaded on first use (import time)
     return from_numpy(array)
 
 

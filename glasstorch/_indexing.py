@@ -18,30 +18,27 @@ import warnings
 
 import numpy as np
 
-from .aten.native.creation.copy import checked_scalar
+from .aten import native
 from .aten.dispatcher import ops
-from .aten.native.shape.view import alias, legacy_type_name, select, slice_, unsqueeze
 from .c10 import dtype as dtypes
 from .c10.tensor_impl import TensorBase, wrap_array
 
-_slice_op = slice_.call
-_select_op = select.call
-_unsqueeze_op = unsqueeze.call
 _MASK_DTYPES = (dtypes.bool, dtypes.uint8)
 
-
-# The advanced-indexing operators are looked up on first use, which loads their family
-# (Note [Families load on first use]); each then puts the operator itself in its place.
-def _index_op(self: TensorBase, indices: list) -> TensorBase:
-    global _index_op
-    _index_op = ops.aten.index.Tensor.call
-    return _index_op(self, indices)
-
-
-def _index_put_(self: TensorBase, indices: list, values: TensorBase, accumulate: bool):
-    global _index_put_
-    _index_put_ = ops.aten.index_put_.default.call
-    return _index_put_(self, indices, values, accumulate)
+# The operators and helpers are looked up on first use, which loads their families
+# (Note [Families load on first use]); each then puts itself in its stand-in's place.
+_slice_op = native.first_use(globals(), "_slice_op", lambda: ops.aten.slice.Tensor.call)
+_select_op = native.first_use(globals(), "_select_op", lambda: ops.aten.select.int.call)
+_unsqueeze_op = native.first_use(globals(), "_unsqueeze_op",
+                                 lambda: ops.aten.unsqueeze.default.call)
+_alias_op = native.first_use(globals(), "_alias_op", lambda: ops.aten.alias.default.call)
+_index_op = native.first_use(globals(), "_index_op", lambda: ops.aten.index.Tensor.call)
+_index_put_ = native.first_use(globals(), "_index_put_",
+                               lambda: ops.aten.index_put_.default.call)
+_checked_scalar = native.first_use(globals(), "_checked_scalar",
+                                   lambda: native.member("creation.copy", "checked_scalar"))
+_legacy_type_name = native.first_use(
+    globals(), "_legacy_type_name", lambda: native.member("shape.view", "legacy_type_name"))
 
 
 def getitem(self: TensorBase, index):
@@ -59,14 +56,14 @@ def getitem(self: TensorBase, index):
         index = _as_tuple(index)
     view, advanced = _apply(self, index)
     if not advanced:
-        return alias.call(self) if view is self else view
+        return _alias_op(self) if view is self else view
     return _index_op(view, [_bool_index(t) if type(t) is bool else t for t in advanced])
 
 
 def setitem(self: TensorBase, index, value) -> None:
     """`self[index] = value`: copy (broadcasting) or fill into the elements `index` names."""
     if not isinstance(value, TensorBase) and not _is_number(value):
-        raise TypeError(f"can't assign a {_type_name(value)} to a {legacy_type_name(self)}")
+        raise TypeError(f"can't assign a {_type_name(value)} to a {_legacy_type_name(self)}")
     if index is False:
         return          # torch's shortcut: x[False] = v writes (and bumps) nothing
     if type(index) is int:
@@ -91,7 +88,7 @@ def _index_put(target: TensorBase, advanced: list, value) -> None:
         while value.dim() and value._size[0] == 1:
             value = _select_op(value, 0, 0)
     else:
-        value = wrap_array(checked_scalar(value, target._dtype), target._dtype)
+        value = wrap_array(_checked_scalar(value, target._dtype), target._dtype)
     _index_put_(target, [_bool_index(t) if type(t) is bool else t for t in advanced], value,
                 False)
 

@@ -8,40 +8,66 @@ and printing.
 """
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
-from . import _indexing, _python_ops, _tensor_new
+from . import _indexing, _python_ops
 from ._tensor_device import TensorDeviceMixin
 from ._dlpack import TensorDLPack
 from ._tensor_legacy import TensorLegacy
 from ._tensor_memory import TensorMemory
 from ._tensor_queries import TensorQueries
 from .aten import binding, native, ops
-from .aten.native.creation import conversion as _conversion
 from .aten.math_bits import materialise, refuse_numpy
 from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
-from .c10.dtype import COMPLEX32_PAIR, pairs_to_complex64, scalar_type_name
+from .c10.dtype import COMPLEX32_PAIR, TENSOR_SHORTHANDS, pairs_to_complex64, scalar_type_name
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
 _aten = ops.aten
 
 
+def _tensor_new():
+    """`_tensor_new.py`, the constructors from Python data, imported on first use."""
+    return importlib.import_module("glasstorch._tensor_new")
+
+
+# `_tensor_new.py`'s legacy constructor (`torch.Tensor(...)`) and NumPy arrays taken as
+# tensors, loaded on first use
+_legacy_new = native.first_use(globals(), "_legacy_new", lambda: _tensor_new().legacy_new)
+_from_numpy = native.first_use(globals(), "_from_numpy", lambda: _tensor_new().from_numpy)
+
+
 class _FamilyMethod:
     """A method written in a family file, found on first access with its family (Note
-    [Families load on first use]), then put in its own place on the class."""
+    [Families load on first use]), then put in its own place on the class. `entry` names
+    it in a table of methods the family defines (the dtype shorthands)."""
 
-    def __init__(self, family: str, name: str) -> None:
+    def __init__(self, family: str, name: str, entry: str | None = None) -> None:
         self.family = family
         self.name = name
+        self.entry = entry
 
     def __set_name__(self, owner: type, attribute: str) -> None:
         self.owner = owner
         self.attribute = attribute
 
     def __get__(self, obj, cls=None):
-        function = native.member(self.family, self.name)
+        function = self._find()
         setattr(self.owner, self.attribute, function)
         return function if obj is None else function.__get__(obj, cls)
+
+    def _find(self):
+        function = native.member(self.family, self.name)
+        return function if self.entry is None else function[self.entry]
+
+
+class _FaceMethod(_FamilyMethod):
+    """A method written in a module of the face that `import glasstorch` leaves for first
+    use (`Tensor.new`, in `_tensor_new.py`), found as a family method is."""
+
+    def _find(self):
+        return getattr(importlib.import_module(f"glasstorch.{self.family}"), self.name)
 
 
 class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDeviceMixin, TensorBase):
@@ -54,7 +80,7 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
     __slots__ = ()
 
     def __new__(cls, *args, **kwargs):
-        return _tensor_new.legacy_new(cls, args, kwargs)
+        return _legacy_new(cls, args, kwargs)
 
     # ----- indexing ---------------------------------------------------------------
     __getitem__ = _indexing.getitem
@@ -93,13 +119,13 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
     def __float__(self) -> float:
         value = self._scalar()
         if isinstance(value, complex):
-            value = _conversion.real_part(value, "double")
+            value = native.member("creation.conversion", "real_part")(value, "double")
         return float(value)
 
     def __int__(self) -> int:
         value = self._scalar()
         if isinstance(value, complex):
-            value = _conversion.real_part(value, "int64_t")
+            value = native.member("creation.conversion", "real_part")(value, "int64_t")
         return int(value)
 
     def __complex__(self) -> complex:
@@ -147,11 +173,11 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
         return arr.tolist()
 
     # ----- conversions (aten/native/creation/conversion.py) and construction (_tensor_new.py) --
-    to = _conversion.tensor_to
-    type = _conversion.tensor_type
-    cpu = _conversion.tensor_cpu
-    new = _tensor_new.tensor_new
-    new_tensor = _tensor_new.new_tensor
+    to = _FamilyMethod("creation.conversion", "tensor_to")
+    type = _FamilyMethod("creation.conversion", "tensor_type")
+    cpu = _FamilyMethod("creation.conversion", "tensor_cpu")
+    new = _FaceMethod("_tensor_new", "tensor_new")
+    new_tensor = _FaceMethod("_tensor_new", "new_tensor")
 
     # ----- NumPy interop ----------------------------------------------------------
     __array_priority__ = 1000       # NumPy defers `ndarray + tensor` to the tensor
@@ -173,7 +199,8 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
             >>> t = torch.zeros(2); a = t.numpy(); a[0] = 5; t
             tensor([5., 0.])
         """
-        _conversion.no_positional("numpy", args)
+        if args:
+            native.member("creation.conversion", "no_positional")("numpy", args)
         if not force:
             if self._device.type != "cpu":
                 raise TypeError(f"can't convert {self._device.type} device type tensor to "
@@ -200,7 +227,7 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
         # bool results become uint8, as torch's wrapper makes them.
         if array.dtype == np.bool_:
             array = array.astype(np.uint8)
-        return _tensor_new.from_numpy(array)
+        return _from_numpy(array)
 
     # ----- properties spelled as attributes ----------------------------------------
     @property
@@ -366,8 +393,10 @@ def _install_method(kind: str, name: str) -> None:
         setattr(Tensor, name, binding.LazyMethod(Tensor, name))
 
 
-for _name, _method in _conversion.SHORTHANDS.items():     # x.float(), x.long(), ...
-    setattr(Tensor, _name, _method)
+for _name in TENSOR_SHORTHANDS:     # x.float(), x.long(), ...
+    _shorthand = _FamilyMethod("creation.conversion", "SHORTHANDS", _name)
+    _shorthand.__set_name__(Tensor, _name)
+    setattr(Tensor, _name, _shorthand)
 _HAND_WRITTEN = {name for cls in Tensor.__mro__[:-2] for name in vars(cls)}   # mixins too
 _python_ops.install(Tensor)
 set_tensor_class(Tensor)

@@ -14,7 +14,6 @@ import warnings
 
 import numpy as np
 
-from ._tensor_new import tensor
 from .aten import ops
 from .aten.allocation import storage_elements
 from .aten.direct_binding import MISSING
@@ -120,6 +119,7 @@ class TensorMemory:
             if not isinstance(other, (numbers.Number, np.number, np.bool_)):
                 raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
                                 f"{type(other).__name__}")
+            from ._tensor_new import tensor      # loaded on first use (import time)
             other = tensor(other)
         return _aten.copy_.default(self, other, non_blocking)
 

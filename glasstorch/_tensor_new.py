@@ -17,7 +17,6 @@ from .aten.python_arg import apply_requires_grad
 from .c10 import dtype as dtypes
 from .c10.device import as_device, check_copy_target, device as Device, get_default_device
 from .c10.dtype import from_numpy_dtype, scalar_type_name
-from .c10.layout import strided
 from .c10.promotion import get_default_dtype
 from .c10.size import Size
 from .c10.storage import UntypedStorage
@@ -369,36 +368,7 @@ def _options_text(dtype, device) -> str:
             f"memory_format=(nullopt))")
 
 
-# ----------------------------------------------------------------------------------
-# torch.FloatTensor and friends: legacy typed constructors
-# ----------------------------------------------------------------------------------
-class tensortype(type):
-    """The class of torch's legacy typed tensor classes (`torch.FloatTensor`, ...).
-
-    Calling one is the legacy constructor with its dtype on the CPU; `isinstance`
-    asks whether a tensor is a CPU tensor of that dtype; ``x.type(torch.LongTensor)``
-    converts to it.
-    """
-
-    def __call__(cls, *args, **kwargs):
-        return _legacy(args, kwargs, cls.dtype, as_device("cpu"), exact_tensor=True)
-
-    def __instancecheck__(cls, value) -> bool:
-        return isinstance(value, TensorBase) and value._dtype is cls.dtype and \
-            value._device.type == "cpu"
-
-    def __repr__(cls) -> str:
-        return f"<class 'torch.{cls.__name__}'>"
-
-
-def _typed_class(name: str, dtype) -> tensortype:
-    return tensortype(name, (), {"dtype": dtype, "_legacy_dtype": dtype, "is_cuda": False,
-                                 "is_sparse": False, "layout": strided, "__module__": "torch"})
-
-
-# Exported by the torch namespace: torch.FloatTensor, torch.LongTensor, ...
-LEGACY_TYPES = {f"{name}Tensor": _typed_class(f"{name}Tensor", dtype) for name, dtype in (
-    ("Float", dtypes.float32), ("Double", dtypes.float64), ("Half", dtypes.float16),
-    ("BFloat16", dtypes.bfloat16), ("Byte", dtypes.uint8), ("Char", dtypes.int8),
-    ("Short", dtypes.int16), ("Int", dtypes.int32), ("Long", dtypes.int64),
-    ("Bool", dtypes.bool))}
+def legacy_typed(dtype, args: tuple, kwargs: dict):
+    """``torch.FloatTensor(...)``: the legacy constructor of one dtype, on the CPU (see
+    `_tensor_types.py`)."""
+    return _legacy(args, kwargs, dtype, as_device("cpu"), exact_tensor=True)

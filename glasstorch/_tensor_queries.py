@@ -8,10 +8,9 @@ words of torch's argument parser. Also `typename` and the deprecated
 """
 from __future__ import annotations
 
-from ._tensor_new import LEGACY_TYPES
+from ._tensor_types import LEGACY_TYPES
 from .aten import ops
 from .aten.context import warn_once
-from .aten.meta.pointwise import stride_comparison
 from .aten.meta.shape import dims_in_order
 from .c10.layout import channels_last, memory_format
 from .c10.promotion import set_default_dtype
@@ -193,7 +192,7 @@ def tensor_dim_order(self: TensorBase, ambiguity_check) -> tuple:
                            "one of the given memory formats.")
     order = _memory_order(self)
     if ambiguity_check and len(order) > 1 and not _is_shortcut(self):
-        compare = stride_comparison((self,), size)
+        compare = _stride_comparison(self)
         if any(compare(inner, outer) != -1 for outer, inner in zip(order, order[1:])):
             raise RuntimeError("The tensor does not have unique dim order.")
     return tuple(order)
@@ -212,4 +211,11 @@ def _memory_order(self: TensorBase) -> list:
         return list(range(ndim))
     if _is_shortcut(self):
         return list(range(ndim)) if self.is_contiguous() else [0, *range(2, ndim), 1]
-    return dims_in_order(ndim, stride_comparison((self,), self._size))
+    return dims_in_order(ndim, _stride_comparison(self))
+
+
+def _stride_comparison(self: TensorBase):
+    """TensorIterator's order of two dims by their strides (its module, the elementwise
+    operators' meta rules, loads on first use)."""
+    from .aten.meta.pointwise import stride_comparison
+    return stride_comparison((self,), self._size)

@@ -7,29 +7,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# glasstorch's own modules (without the "glasstorch." prefix): the core layers, the
-# core operator families (Note [Families load on first use]) and the namespaces torch
-# binds at import
+# glasstorch's own modules (without the "glasstorch." prefix): the core layers and the
+# namespaces torch binds at import; no operator family (Note [Families load on first use])
 GLASSTORCH = {
-    "", "_dlpack", "_indexing", "_python_ops", "_shells", "_tensor", "_tensor_buffers",
-    "_tensor_data", "_tensor_device", "_tensor_legacy", "_tensor_memory", "_tensor_new",
-    "_tensor_queries", "linalg", "random", "return_types", "special", "torch_version",
-    "utils", "utils.deterministic", "utils.dlpack", "version",
-    "c10", "c10.cpu_allocator", "c10.device", "c10.dispatch_key", "c10.dtype", "c10.errors",
+    "", "_dlpack", "_indexing", "_python_ops", "_shells", "_tensor", "_tensor_device",
+    "_tensor_legacy", "_tensor_memory", "_tensor_queries", "_tensor_types",
+    "random", "return_types", "utils", "utils.deterministic", "utils.dlpack",
+    "c10", "c10.cpu_allocator", "c10.device", "c10.dispatch_key", "c10.dtype",
     "c10.generator", "c10.layout", "c10.promotion", "c10.size", "c10.storage", "c10.stream",
-    "c10.strides", "c10.tensor_impl", "c10.type_info",
-    "aten", "aten.allocation", "aten.backends", "aten.binding", "aten.binding_callers", "aten.complex_half",
-    "aten.context", "aten.derivatives", "aten.direct_binding", "aten.dispatcher", "aten.fast_paths",
-    "aten.functions", "aten.math_bits", "aten.meta", "aten.meta.pointwise", "aten.meta.shape",
-    "aten.observers", "aten.python_arg", "aten.python_dispatch", "aten.quiet",
-    "aten.registry", "aten.return_types", "aten.schema", "aten.structured",
-    "aten.torch_names",
-    "aten.native", "aten.native._family_index", "aten.native.creation",
-    "aten.native.creation.conversion", "aten.native.creation.copy",
-    "aten.native.creation.factory", "aten.native.shape", "aten.native.shape.view",
-    "autograd", "autograd._torch_function", "autograd.anomaly_mode", "autograd.creation_meta",
-    "autograd.engine", "autograd.formulas", "autograd.forward_ad", "autograd.grad_mode",
-    "autograd.gradcheck", "autograd.gradients", "autograd.graph", "autograd.graph_task",
+    "c10.strides", "c10.tensor_impl",
+    "aten", "aten.allocation", "aten.backends", "aten.binding", "aten.binding_callers",
+    "aten.complex_half", "aten.context", "aten.derivatives", "aten.direct_binding",
+    "aten.dispatcher", "aten.fast_paths", "aten.math_bits", "aten.meta",
+    "aten.meta.shape", "aten.observers", "aten.python_arg", "aten.python_dispatch",
+    "aten.quiet", "aten.registry", "aten.return_types", "aten.schema", "aten.structured",
+    "aten.torch_names", "aten.native", "aten.native._family_index",
+    "autograd", "autograd.anomaly_mode", "autograd.creation_meta", "autograd.engine",
+    "autograd.formulas", "autograd.forward_ad", "autograd.grad_mode", "autograd.gradcheck",
+    "autograd.gradients", "autograd.graph", "autograd.graph_task",
     "autograd.inference_mode", "autograd.recording", "autograd.recording_plan",
     "autograd.saved", "autograd.saved_mutation", "autograd.variable", "autograd.views",
 }

@@ -42,14 +42,11 @@ Note [When formula names are checked]
     loaded yet, and a family's own operators declared further down). Helpers come first
     because Python tells no one when a module has finished running, so the check cannot
     wait for the end of a family; defining a function before the module-level code that
-    uses it is the order Python code keeps anyway. The core families that load with
-    `import glasstorch` are in no index, and name each other's operators (copy_'s
-    formula calls factory's `zeros_like`, which imports copy; `view_as_real` and
-    `view_as_complex` call each other): while they load, unknown names wait, and
-    `check_deferred` checks them once they all have (autograd calls it when it arrives,
-    after them). The index build starts from an empty index, so it loads the other
-    families inside `deferred_checks()`. The operators a helper calls (``at.where``)
-    are Python names, found when it runs: the gradient tests run every helper.
+    uses it is the order Python code keeps anyway. The index build starts from an empty
+    index, so it loads the families inside `deferred_checks()`, where unknown names
+    wait until all have loaded (copy_'s formula calls factory's `zeros_like`, and
+    factory imports copy). The operators a helper calls (``at.where``) are Python
+    names, found when it runs: the gradient tests run every helper.
 """
 from __future__ import annotations
 
@@ -84,7 +81,7 @@ INPUT_FACTS = {"sym_sizes": attrgetter("_size"), "sym_strides": attrgetter("_str
 HELPERS: dict = {}          # name -> derivative helper, filled by @derivative_helper
 # Names a formula reads as they are: `ops` reaches one overload (``ops.aten.index.Tensor``).
 _NAMESPACES = {"ops": ops}
-_deferred: list | None = []     # unknown names waiting (Note [When formula names are checked])
+_deferred: list | None = None   # unknown names waiting (Note [When formula names are checked])
 
 
 def derivative_helper(function):
@@ -194,25 +191,18 @@ def _check_names(name: str, module: str, key: str, text: str, known: set) -> Non
     _deferred.append((name, module, key, unknown))
 
 
-def check_deferred() -> None:
-    """Check the names that waited (Note [When formula names are checked]); from now on
-    each declaration is checked at once."""
-    global _deferred
-    waiting, _deferred = _deferred or [], None
-    for name, module, key, unknown in waiting:
-        for each in unknown:
-            if not _declared(each):
-                raise _unknown(name, module, key, each)
-
-
 @contextmanager
 def deferred_checks():
-    """Let declarations name what is declared later; check them all at the end."""
+    """Let declarations name what is declared later; check them all at the end (Note
+    [When formula names are checked])."""
     global _deferred
     outer, _deferred = _deferred, []
     try:
         yield
-        check_deferred()
+        for name, module, key, unknown in _deferred:
+            for each in unknown:
+                if not _declared(each):
+                    raise _unknown(name, module, key, each)
     finally:
         _deferred = outer
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import importlib as _importlib
 
-from ..aten import derivatives, registry, torch_names as _torch_names
+from ..aten import registry, torch_names as _torch_names
 from ..aten.dispatcher import register_fallback
-from ..aten.registry import DECLARATION_SINKS, DECLARATIONS
+from ..aten.registry import DECLARATION_SINKS
 from ..c10.dispatch_key import DispatchKey
 from ..c10.tensor_impl import set_view_grad_fn
 from . import anomaly_mode, forward_ad, graph  # noqa: F401
@@ -49,11 +49,7 @@ __all__ = ["Variable", "Function", "backward", "grad_mode", "NestedIOFunction", 
 set_view_grad_fn(view_grad_fn)
 register_fallback(DispatchKey.Inference, inference_fallback)
 registry.note_view_creation = note_views
-# The core families have all loaded: the names their formulas use are checked now
-# (Note [When formula names are checked] in aten/derivatives.py), and at once from here on.
-derivatives.check_deferred()
-for _declaration in list(DECLARATIONS.values()):
-    install(_declaration)
+# no operator is declared before autograd arrives: families load on first use
 DECLARATION_SINKS.append(install)
 
 # Custom functions (`Function`, in function.py), `torch.autograd.functional` and the

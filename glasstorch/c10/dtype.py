@@ -138,6 +138,12 @@ long = int64
 int = int32
 short = int16
 
+# Tensor's dtype shorthand methods: `x.float()` is `x.to(torch.float32)`.
+TENSOR_SHORTHANDS = {"float": float32, "double": float64, "half": float16,
+                     "bfloat16": bfloat16, "long": int64, "int": int32, "short": int16,
+                     "char": int8, "byte": uint8, "bool": bool, "cfloat": complex64,
+                     "cdouble": complex128, "chalf": complex32}
+
 # The dtypes the operator tests cover (complex32, which torch's CPU kernels mostly
 # refuse, is tested by itself).
 ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64,

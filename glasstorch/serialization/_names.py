@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from .._tensor import Tensor
-from .._tensor_new import LEGACY_TYPES
+from .._tensor_types import LEGACY_TYPES
 from ..c10 import dtype as dtypes
 from ..c10.device import device
 from ..c10.size import Size

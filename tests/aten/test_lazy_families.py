@@ -39,6 +39,12 @@ def test_index_is_current():
     ("x ** 2", "pointwise.power"),
     ("x[torch.tensor([0, 2])]", "indexing.advanced"),             # advanced indexing
     ("x[[True, False, True]] = 0", "indexing.advanced"),
+    # the families the core's own code uses: views, copies, factories, conversions
+    ("x[1]", "shape.view"),                                       # basic indexing
+    ("torch.Tensor(2)", "creation.factory"),                      # the legacy constructor
+    ("torch.tensor([1, 2], dtype=torch.int8)", "creation.copy"),  # torch's casts
+    ("x.long()", "creation.conversion"),                          # a dtype shorthand
+    ("torch.Tensor.to(x, torch.int64)", "creation.conversion"),   # Tensor.to
 ])
 def test_first_use_loads_the_family(access, family):
     module = f"glasstorch.aten.native.{family}"
@@ -50,25 +56,37 @@ def test_first_use_loads_the_family(access, family):
     assert out.split() == ["False", "True"]
 
 
-def test_import_loads_only_the_core_families():
+def test_import_loads_no_family():
     out = _run("import sys, glasstorch as torch\n"
                "print(sorted(m.removeprefix('glasstorch.aten.native.') for m in sys.modules\n"
                "             if m.startswith('glasstorch.aten.native.')))")
-    assert out == str(sorted(["_family_index", "creation", "shape", "shape.view",
-                              "creation.factory", "creation.copy", "creation.conversion"])), (
+    assert out == str(["_family_index"]), (
         "a core module imports a family at module level (Note [Families load on first use])")
 
 
 def test_other_modules_the_core_leaves_for_first_use():
-    """Printing, thread settings and custom autograd functions are imported when used."""
+    """Printing, thread settings, custom autograd functions, dtype limits, buffers, device
+    errors, the torch-function switches, the constructors from data, the linalg and
+    special namespaces and the version are imported when used, and listed before."""
     modules = ["glasstorch._tensor_str", "glasstorch.aten.parallel",
-               "glasstorch.autograd.function", "glasstorch.autograd.functional"]
+               "glasstorch.autograd.function", "glasstorch.autograd.functional",
+               "glasstorch.c10.type_info", "glasstorch._tensor_buffers",
+               "glasstorch.c10.errors", "glasstorch.autograd._torch_function",
+               "glasstorch._tensor_new", "glasstorch._tensor_data", "glasstorch.linalg",
+               "glasstorch.special", "glasstorch.version", "glasstorch.torch_version"]
+    names = ["finfo", "iinfo", "frombuffer", "from_file", "OutOfMemoryError",
+             "AcceleratorError", "FatalError", "DisableTorchFunction",
+             "DisableTorchFunctionSubclass", "tensor", "as_tensor", "asarray", "from_numpy",
+             "linalg", "special", "version", "torch_version", "__version__"]
     out = _run(f"import sys, glasstorch as torch\n"
-               f"print([m in sys.modules for m in {modules}])\n"
+               f"print([m in sys.modules for m in {modules}], set({names}) <= set(dir(torch)))\n"
                f"torch.set_printoptions(precision=4), torch.get_num_threads()\n"
                f"torch.autograd.Function, torch.autograd.functional.jacobian\n"
+               f"torch.finfo(torch.float16).eps, torch.frombuffer(b'ab', dtype=torch.uint8)\n"
+               f"torch.OutOfMemoryError, torch.DisableTorchFunction, torch.tensor([1])\n"
+               f"torch.linalg.norm, torch.special.entr, torch.__version__\n"
                f"print([m in sys.modules for m in {modules}])")
-    assert out.splitlines() == [str([False] * 4), str([True] * 4)]
+    assert out.splitlines() == [f"{[False] * 14} True", str([True] * 14)]
 
 
 def test_reexported_functions_are_the_family_functions():
@@ -86,3 +104,31 @@ def test_dir_and_ops_listing_see_every_family():
                "print('rrelu' in dir(torch), 'gelu' in dir(torch.ops.aten), "
                "hasattr(torch.Tensor, 'logcumsumexp'))")
     assert out == "True True True"
+
+
+# The core's own calls into the families and into the constructors of `_tensor_new.py`,
+# each the first in a fresh interpreter: the constructors' factories, aliases and casts,
+# indexing's views and writes, conversions, the legacy typed classes.
+_CORE_CALLS = """
+import numpy as np
+print(torch.Tensor(2).shape, torch.Tensor(torch.ones(2)).tolist())
+print(torch.tensor([1.7, -2.5], dtype=torch.int8).tolist())
+print(torch.asarray(np.arange(3), dtype=torch.float64))
+x = torch.arange(6.).reshape(2, 3)
+print(x[1], x[None, ..., 1:], x[...] is x)
+x[[0, 1], 0] = 7
+print(x, x.double(), x.cpu() is x, float(torch.tensor(2 + 0j)))
+try:
+    x[0] = "a"
+except TypeError as error:
+    print(error)
+print(torch.LongTensor([1, 2]), isinstance(x, torch.FloatTensor), torch.LongTensor)
+print(x.new_tensor([3]), x.new(2).shape, np.sin(torch.zeros(1)), torch.zeros(2).copy_(3))
+print(torch.from_dlpack(np.arange(2.)), torch.as_tensor([1, 2]), torch.from_numpy(np.ones(1)))
+"""
+
+
+def test_core_calls_into_families_as_first_use():
+    pytest.importorskip("torch")
+    ours = _run("import glasstorch as torch\n" + _CORE_CALLS)
+    assert ours == _run("import torch\n" + _CORE_CALLS)

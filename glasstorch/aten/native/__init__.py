@@ -8,19 +8,21 @@ add an operator.
 Note [Families load on first use]
     Declaring every operator at `import glasstorch` would cost most of the import
     (hundreds of schemas parsed, overloads and bindings registered, and, without
-    cached bytecode, every family compiled). So only the families the core's own code
-    needs (views, factories, copies, conversions) load with it, and the others wait: a
-    generated index (`_family_index.py`, made by `family_index.py` and checked by
+    cached bytecode, every family compiled). So no family loads with it: a generated
+    index (`_family_index.py`, made by `family_index.py` and checked by
     `tests/aten/test_lazy_families.py`) says which families declare each Python name
     and each `torch.ops.aten` operator, and the first lookup that misses
     (`binding.get_binding`, `ops.aten.<name>`) loads them. Nothing else changes: a
     loaded family declares exactly as an eagerly imported one would.
 
-    The core therefore names no other family at module level: the Python functions it
-    re-exports (`torch.einsum`, `Tensor.unique`) come through `member` on first
-    access, Python's operators (`a + b`, `x[idx]`) look their overload up on first
-    use, and code that runs after an operator (a derivative formula) imports from the
-    operator's family inside the function.
+    The core therefore names no family at module level: the Python functions it
+    re-exports (`torch.einsum`, `Tensor.unique`, `Tensor.to`) come through `member` on
+    first access, Python's operators (`a + b`, `x[idx]`) look their overload up on
+    first use, the operators and helpers the Tensor face calls (indexing's views and
+    writes, `Tensor(...)`) are `first_use` stand-ins that put the real function in
+    their place, the constructors from Python data (`_tensor_new.py`) load with their
+    families on first use, and code that runs after an operator (a derivative formula)
+    imports from the operator's family inside the function.
 
 Note [Declaration order]
     Nothing here orders the families by hand. A family that adds overloads to an
@@ -33,6 +35,7 @@ Note [Declaration order]
 """
 import importlib
 import sys
+from typing import Callable
 
 from .. import binding, dispatcher
 from ._family_index import BINDINGS, FAMILIES, OPERATORS
@@ -52,6 +55,17 @@ def member(family: str, name: str):
     return getattr(sys.modules[f"{__name__}.{family}"], name)
 
 
+def first_use(namespace: dict, name: str, find: Callable[[], Callable]) -> Callable:
+    """A stand-in for the function the core module `namespace` binds as `name` and takes
+    from a family (an operator's ``call``, a helper) or another module loaded on first
+    use: its first call finds the function with `find`, which loads the module, puts it
+    in its own place, and calls it."""
+    def stand_in(*args):
+        function = namespace[name] = find()
+        return function(*args)
+    return stand_in
+
+
 def load_all() -> None:
     """Import every family (what enumerating all operators needs)."""
     for family in FAMILIES:
@@ -59,11 +73,16 @@ def load_all() -> None:
 
 
 def _by_name(by_family: dict, key=lambda name: name) -> dict:
-    """The index's family -> names (separated by spaces), turned into name -> families."""
+    """The index's family -> names (separated by spaces), turned into name -> families,
+    a tuple (most names have one family: they share one tuple, fewer objects to make
+    and for the garbage collector to visit at import)."""
     families: dict = {}
     for family, names in by_family.items():
+        one = (family,)
         for name in names.split():
-            families.setdefault(key(name), []).append(family)
+            name = key(name)
+            found = families.get(name)
+            families[name] = one if found is None else found + one
     return families
 
 

@@ -32,7 +32,17 @@ FAMILIES = ('creation.copy', 'creation.factory', 'shape.view', 'creation.convers
  'sorting.unique', 'spectral.fft', 'spectral.fft_functions', 'spectral.fft_helpers',
  'spectral.fft_nd', 'spectral.stft', 'spectral.istft', 'spectral.windows')
 
-BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logspace function:range',
+BINDINGS = {'creation.conversion': 'method:type_as',
+ 'creation.copy': 'function:clone function:detach function:fill function:fill_ '
+                  'function:zero_ method:clone method:contiguous method:copy_ '
+                  'method:detach method:fill_ method:zero_',
+ 'creation.factory': 'function:empty function:empty_like function:empty_permuted '
+                     'function:empty_strided function:eye function:full function:full_like '
+                     'function:ones function:ones_like function:scalar_tensor '
+                     'function:zeros function:zeros_like method:new_empty '
+                     'method:new_empty_strided method:new_full method:new_ones '
+                     'method:new_zeros',
+ 'creation.ranges': 'function:arange function:linspace function:logspace function:range',
  'indexing.advanced': 'function:index_put function:index_put_ method:index_put '
                       'method:index_put_',
  'indexing.index_along': 'function:index_add function:index_copy function:index_fill '
@@ -401,6 +411,11 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'shape.unsafe_split': 'function:unsafe_chunk function:unsafe_split '
                        'function:unsafe_split_with_sizes method:unsafe_chunk '
                        'method:unsafe_split method:unsafe_split_with_sizes',
+ 'shape.view': 'function:as_strided function:diagonal function:permute function:select '
+               'function:squeeze function:t function:transpose function:unsqueeze '
+               'function:view_as_complex function:view_as_real method:as_strided '
+               'method:diagonal method:expand method:permute method:select method:squeeze '
+               'method:t method:transpose method:unfold method:unsqueeze method:view',
  'shape.view_copy': 'function:alias_copy function:as_strided_copy function:detach_copy '
                     'function:diagonal_copy function:expand_copy function:permute_copy '
                     'function:select_copy function:slice_copy function:split_copy '
@@ -430,7 +445,12 @@ BINDINGS = {'creation.ranges': 'function:arange function:linspace function:logsp
  'spectral.windows': 'function:bartlett_window function:blackman_window '
                      'function:hamming_window function:hann_window function:kaiser_window'}
 
-OPERATORS = {'creation.ranges': 'arange linspace logspace range',
+OPERATORS = {'creation.conversion': '_to_copy to type_as',
+ 'creation.copy': '_local_scalar_dense clone contiguous copy_ detach fill fill_ zero_',
+ 'creation.factory': 'empty empty_like empty_permuted empty_strided eye full full_like '
+                     'new_empty new_empty_strided new_full new_ones new_zeros ones '
+                     'ones_like scalar_tensor zeros zeros_like',
+ 'creation.ranges': 'arange linspace logspace range',
  'indexing.advanced': 'index index_put index_put_',
  'indexing.index_along': 'index_add index_add_ index_copy index_copy_ index_fill '
                          'index_fill_ index_reduce index_reduce_ index_select',
@@ -652,6 +672,9 @@ OPERATORS = {'creation.ranges': 'arange linspace logspace range',
  'shape.split_views': 'split split_with_sizes unbind',
  'shape.triangular': 'tril tril_ tril_indices triu triu_ triu_indices',
  'shape.unsafe_split': 'unsafe_chunk unsafe_split unsafe_split_with_sizes',
+ 'shape.view': '_reshape_alias _unsafe_view alias as_strided diagonal expand permute '
+               'select slice squeeze t transpose unfold unsqueeze view view_as_complex '
+               'view_as_real',
  'shape.view_copy': 'alias_copy as_strided_copy detach_copy diagonal_copy expand_copy '
                     'permute_copy select_copy slice_copy split_copy split_with_sizes_copy '
                     'squeeze_copy t_copy transpose_copy unbind_copy unfold_copy '

@@ -89,7 +89,7 @@ def build() -> dict:
     """The index of the current sources, as the dicts `_family_index.py` holds.
 
     `fresh_source()` calls it in a fresh interpreter with an empty index, after
-    ``import glasstorch``: the families loaded then are those the core imports by itself.
+    ``import glasstorch``, which loads no family.
     """
     from .. import binding, derivatives, dispatcher, registry
     graph = modules()
@@ -97,16 +97,14 @@ def build() -> dict:
     current = []
     binding.add_sink(lambda kind, name: current and bindings[kind, name].append(current[0]))
     families = []
-    declared_by = _declared_by(registry)
     # without an index, a formula's operator declared by a family not loaded yet is
     # known only once all have loaded (Note [When formula names are checked])
     with derivatives.deferred_checks():
         for family in load_order(graph):
             module = f"{__package__}.{family}"
-            if module in sys.modules:             # loaded with the core
-                if declared_by(family):
-                    families.append(family)
-                continue
+            if module in sys.modules:       # its names would be in no index
+                raise RuntimeError(f"{module} loads with `import glasstorch` (Note "
+                                   f"[Families load on first use])")
             overloads = _overloads(dispatcher)
             current[:] = [family]
             importlib.import_module(module)
@@ -126,12 +124,6 @@ def build() -> dict:
 def _family_of(declaration) -> str:
     module = (declaration.kernel or declaration.meta).__module__
     return module.removeprefix(f"{__package__}.")
-
-
-def _declared_by(registry):
-    def declared(family: str) -> bool:
-        return any(_family_of(d) == family for d in registry.DECLARATIONS.values())
-    return declared
 
 
 def _check_declaration_order(graph: dict, bases: dict) -> None:

@@ -284,13 +284,9 @@ def _shorthand(name: str, dtype):
     return convert
 
 
-# The dtype shorthand methods of Tensor: `x.float()` is `x.to(torch.float32)`.
-SHORTHANDS = {name: _shorthand(name, dtype) for name, dtype in (
-    ("float", dtypes.float32), ("double", dtypes.float64), ("half", dtypes.float16),
-    ("bfloat16", dtypes.bfloat16), ("long", dtypes.int64), ("int", dtypes.int32),
-    ("short", dtypes.int16), ("char", dtypes.int8), ("byte", dtypes.uint8),
-    ("bool", dtypes.bool), ("cfloat", dtypes.complex64), ("cdouble", dtypes.complex128),
-    ("chalf", dtypes.complex32))}
+# The dtype shorthand methods of Tensor (`x.float()`), installed by `_tensor.py`.
+SHORTHANDS = {name: _shorthand(name, dtype)
+              for name, dtype in dtypes.TENSOR_SHORTHANDS.items()}
 
 
 def real_part(value: complex, cpp_name: str) -> float:
