@@ -12,7 +12,7 @@ import importlib
 
 import numpy as np
 
-from . import _indexing, _python_ops
+from . import _indexing, _python_ops, autograd
 from ._tensor_device import TensorDeviceMixin
 from ._dlpack import TensorDLPack
 from ._tensor_legacy import TensorLegacy
@@ -317,7 +317,6 @@ class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDevi
             >>> x.grad
             tensor([2., 4.])
         """
-        from . import autograd
         autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def register_hook(self, hook):
