@@ -13,11 +13,13 @@ Note [Fused multiply-add in float32]
 
     The common case, ``p.add_(g, alpha=a)`` on dense float32 tensors of one shape, is
     BLAS's ``saxpy``, whose kernels use the processor's fused multiply-add where it has
-    one: one pass over memory where the detour makes five. It is used only when a probe
-    of the tie above shows that the BLAS NumPy's SciPy loaded does fuse (`_blas_fuses`).
+    one: one pass over memory where the detour makes five. It is NumPy's own OpenBLAS,
+    called through ctypes, and used only when a probe of the tie above shows that it
+    does fuse (`_fuses`).
 """
 from __future__ import annotations
 
+import ctypes
 import functools
 
 import numpy as np
@@ -87,41 +89,59 @@ def _sum_rounded_to_odd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def axpy(alpha, x: np.ndarray, c, out: np.ndarray) -> bool:
     """``out = alpha * x + c`` fused, by BLAS, when it can: `x` and `out` dense float32
-    arrays of one shape, `c` being `out` or not overlapping `x` (it is copied into
-    `out` first), a nonzero `alpha` (BLAS skips the work for 0, where torch makes
-    ``0 * inf`` NaN) and a BLAS that fuses. Returns whether it was done."""
+    arrays of one shape; `c` is `out` (then `x` may be `out` too) or is copied into
+    `out` first (then `x` must not overlap `out`); a nonzero `alpha` (BLAS skips the
+    work for 0, where torch makes ``0 * inf`` NaN); a BLAS that fuses. Returns whether
+    it was done."""
     if not (alpha != 0 and out.dtype == x.dtype == F32 and x.shape == out.shape
-            and x.flags.c_contiguous and out.flags.c_contiguous and out.size
-            and _blas_fuses()):
+            and x.flags.c_contiguous and out.flags.c_contiguous and out.size):
         return False
-    if not _same_memory(c, out):
+    saxpy = _saxpy()
+    if saxpy is None:
+        return False
+    target, source = out.ctypes.data, x.ctypes.data
+    if _alike(c, out, target):                   # in place: `x` may be `out` itself
+        if source != target and np.may_share_memory(out, x):
+            return False
+    else:
         if np.may_share_memory(out, x):
             return False
         np.copyto(out, c)
-    flat = out.reshape(-1)
-    result = _saxpy()(x.reshape(-1), flat, a=alpha)
-    if result is not flat:                       # SciPy copied: write the result back
-        np.copyto(flat, result)
+    saxpy(out.size, alpha, source, 1, target, 1)
     return True
 
 
-def _same_memory(a, b: np.ndarray) -> bool:
-    """Whether `a` is array `b` or a view of exactly its elements (an in-place call)."""
+def _alike(a, b: np.ndarray, address: int) -> bool:
+    """Whether `a` is array `b` (at `address`) or a view of exactly its elements."""
     return a is b or (isinstance(a, np.ndarray) and a.shape == b.shape
-                      and a.strides == b.strides and a.ctypes.data == b.ctypes.data)
+                      and a.strides == b.strides and a.ctypes.data == address)
+
+
+# cblas_saxpy under the names OpenBLAS builds give it, with the width of their integers
+_SAXPY_NAMES = (("scipy_cblas_saxpy64_", ctypes.c_int64), ("cblas_saxpy64_", ctypes.c_int64),
+                ("scipy_cblas_saxpy", ctypes.c_int), ("cblas_saxpy", ctypes.c_int))
 
 
 @functools.cache
 def _saxpy():
-    from scipy.linalg import blas          # on first use: `import glasstorch` loads no SciPy
-    return blas.saxpy
+    """``cblas_saxpy(n, alpha, x, incx, y, incy)`` of the OpenBLAS NumPy loaded (the one
+    held to glasstorch's threads, Note [One owner for the cores]; ctypes releases the
+    GIL during the call), when it rounds once; else None."""
+    from ..linalg.blas_threads import OPENBLAS
+    for name, integer in _SAXPY_NAMES:
+        function = getattr(OPENBLAS, name, None)
+        if function is not None:
+            function.restype = None
+            function.argtypes = (integer, ctypes.c_float, ctypes.c_void_p, integer,
+                                 ctypes.c_void_p, integer)
+            return function if _fuses(function) else None
+    return None
 
 
-@functools.cache
-def _blas_fuses() -> bool:
-    """Whether BLAS's saxpy rounds once: 1 + 2**-23 plus a product just under 2**-24
-    must round down, in the vectorized body and in the tail."""
+def _fuses(saxpy) -> bool:
+    """Whether `saxpy` rounds once: 1 + 2**-23 plus a product just under 2**-24 must
+    round down, in the vectorized body and in the tail."""
     y = np.full(37, 1 + 2.0 ** -23, F32)
     x = np.full(37, 1 + 2.0 ** -18, F32)
-    result = _saxpy()(x, y, a=float(F32(2.0 ** -24 * (1 - 2.0 ** -18))))
-    return bool(np.all(result == F32(1 + 2.0 ** -23)))
+    saxpy(37, F32(2.0 ** -24 * (1 - 2.0 ** -18)), x.ctypes.data, 1, y.ctypes.data, 1)
+    return bool(np.all(y == F32(1 + 2.0 ** -23)))
