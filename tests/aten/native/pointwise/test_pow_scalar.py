@@ -37,3 +37,11 @@ def test_a_bool_base_has_no_gradient():
         exponent = library.tensor([1.0, 2.0], requires_grad=True)
         with pytest.raises(RuntimeError, match="unknown ivalue tag 4"):
             library.pow(True, exponent).sum().backward()
+
+
+def test_the_number_base_is_called_self():
+    for library in (torch, gt):
+        exponent = library.tensor([1.0, 2.0])
+        assert library.pow(self=2, exponent=exponent).tolist() == [2.0, 4.0]
+        with pytest.raises(TypeError):
+            library.pow(input=2, exponent=exponent)
