@@ -126,6 +126,7 @@ _FAMILY_FUNCTIONS = {
     "einsum": ("linalg.einsum", "einsum_function"),
     "range": ("creation.ranges", "range_function"),     # warns, over the generated binding
     "histogramdd": ("sorting.histogramdd", "histogramdd_function"),
+    "_foreach_zero_": ("optim.foreach", "foreach_zero_function"),   # returns its list
 }
 # Other Python functions found on first use: name -> (module, the function's name there),
 # as printing and threading are needed only once a program prints or splits work.

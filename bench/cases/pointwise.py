@@ -60,13 +60,18 @@ case("a.add_(b)", numpy="np.add(x, y, out=x)", group=SMALL)(_small)
 case("a.relu()", numpy="np.maximum(x, np.float32(0))", group=SMALL)(_small)
 case("a.clamp(-0.5, 0.5)", numpy="np.clip(x, np.float32(-0.5), np.float32(0.5))",
      group=SMALL)(_small)
+# an SGD update (a fused multiply-add; NumPy's row rounds twice) and a number to a power
+case("a.add_(b, alpha=-1e-3)", numpy="np.add(x, y * np.float32(-1e-3), out=x)",
+     group=SMALL)(_small)
+case("torch.pow(2, a)", numpy="np.power(np.float32(2), x)", group=SMALL)(_small)
 
 
 def _kernels(threads: int, suffix: str) -> None:
     """The large cases on `threads` threads, labelled with `suffix`."""
     for stmt, numpy in (("a + b", "x + y"), ("a * b", "x * y"),
                         ("torch.exp(a)", "np.exp(x)"),
-                        ("torch.where(c, a, b)", "np.where(cn, x, y)")):
+                        ("torch.where(c, a, b)", "np.where(cn, x, y)"),
+                        ("a.add_(b, alpha=-1e-3)", "np.add(x, y * np.float32(-1e-3), out=x)")):
         case(stmt, numpy=numpy, group=LARGE, name=f"{stmt} [4M, {suffix}]")(_large(threads))
     case("a.t() + b", numpy="x.T + y", group=LARGE,
          name=f"a.t() + b [2000x2000, {suffix}]")(_square(threads))

@@ -108,7 +108,10 @@ class Signature:
         for i, arg in enumerate(schema.arguments):
             if is_method and arg.name == "self":      # bound to the tensor, wherever it is
                 continue
-            renamed = arg.name == "self" and not is_method and not schema_names
+            # torch's functions call a Tensor `self` "input"; a number (`pow.Scalar`'s)
+            # or a list (`_foreach_zero_`'s) keeps its name
+            renamed = arg.name == "self" and arg.type.base == "Tensor" \
+                and not arg.type.is_list and not is_method and not schema_names
             pname = "input" if renamed else arg.name
             default = python_default(arg, schema_names)
             convert = (_LIST_CONVERTERS.get(arg.type.base, to_any) if arg.type.is_list

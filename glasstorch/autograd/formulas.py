@@ -268,6 +268,7 @@ _NODE_NAMES = {
     "lerp.Tensor": "LerpBackward1", "masked_fill.Scalar": "MaskedFillBackward0",
     "masked_fill.Tensor": "MaskedFillBackward1", "max": "MaxBackward1", "max.dim": "MaxBackward0",
     "min": "MinBackward1", "min.dim": "MinBackward0", "pow.Tensor_Tensor": "PowBackward1",
+    "pow.Scalar": "PowBackward2",
     "norm.ScalarOpt_dtype": "NormBackward2", "norm.ScalarOpt_dim_dtype": "NormBackward3",
     "std": "StdBackward0", "std.dim": "StdBackward0", "std.correction": "StdBackward0",
     "var": "VarBackward0", "var.dim": "VarBackward0", "var.correction": "VarBackward0",

@@ -209,6 +209,20 @@ def sample_pow(dtype):
         yield from _special(dtype)
 
 
+def sample_pow_scalar(dtype):
+    """Number bases (``pow.Scalar``): 0 has its own gradient, negative and complex
+    bases, booleans; exponents negative only where the result is inexact. (A base of 1
+    fills an out= of any dtype: test_pow_scalar.py.)"""
+    inexact = dtype.is_floating_point or dtype.is_complex
+    exponent = make_tensor((3, 4), dtype, low=-2 if inexact else 0, high=3)
+    bases = (2, 0, 3, 0.5, -1.5, 2.5, True, False) + ((1 - 2j,) if dtype.is_complex else ())
+    for base in bases:
+        if dtype is not gt.bool or not isinstance(base, bool):
+            yield SampleInput(base, exponent)
+    if not inexact and dtype is not gt.bool and dtype is not gt.uint8:
+        yield SampleInput(2, gt.tensor([-1, -3, 0, 4], dtype=dtype))   # 0: torch's integer pow
+
+
 def sample_float_power(dtype):
     yield from sample_pow(dtype)
     yield SampleInput(make_tensor((4,), dtype), -2)
@@ -404,6 +418,8 @@ OPS = [
           inplace="Tensor.fmod_"),
     entry("pow.Tensor_Tensor", _functions("pow"), ref_binary(_pow), sample_pow,
           dtypes=ALL_DTYPES, errors=errors_pow, out="pow", inplace="Tensor.pow_"),
+    entry("pow.Scalar", _functions("pow", method=False), ref_binary(_pow), sample_pow_scalar,
+          dtypes=ALL_DTYPES, out="pow"),
     entry("float_power.Tensor_Tensor", _functions("float_power"),
           ref_binary(np.power, double=True), sample_float_power, errors=errors_float_power,
           out="float_power", covers=("float_power_.Tensor", "float_power_.Scalar")),

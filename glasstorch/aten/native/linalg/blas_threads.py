@@ -33,27 +33,35 @@ _SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads
             "openblas_set_num_threads64_", "openblas_set_num_threads")
 
 
-def _serialize_openblas() -> bool:
-    """Set NumPy's OpenBLAS to one thread; whether one was found (Linux's map of the
-    process names the shared libraries loaded)."""
+def _numpy_openblas():
+    """The OpenBLAS library NumPy loaded (a ctypes handle; Linux's map of the process
+    names the shared libraries loaded), one with a thread-count setter; None if none."""
     try:
         with open("/proc/self/maps") as maps:
             paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
     except OSError:
-        return False
+        return None
     for path in paths:
         try:
             library = ctypes.CDLL(path)
         except OSError:
             continue
-        for name in _SETTERS:
-            setter = getattr(library, name, None)
-            if setter is not None:
-                setter(1)
-                return True
-    return False
+        if any(getattr(library, name, None) is not None for name in _SETTERS):
+            return library
+    return None
 
 
+def _serialize_openblas() -> bool:
+    """Set NumPy's OpenBLAS to one thread; whether one was found."""
+    if OPENBLAS is None:
+        return False
+    setter = next(getattr(OPENBLAS, name) for name in _SETTERS
+                  if getattr(OPENBLAS, name, None) is not None)
+    setter(1)
+    return True
+
+
+OPENBLAS = _numpy_openblas()
 _SHARED_OUT = _serialize_openblas()
 
 

@@ -1,14 +1,9 @@
 """The arithmetic of the optimizer steps: torch's float32 roundings, and one pass over a
 parameter group in blocks that stay in the cache.
 
-Note [Fused multiply-add in float32]
-torch's CPU kernels for ``add(alpha=)``, ``lerp`` and ``addcmul`` compute
-``a * b + c`` with one fused multiply-add: a single rounding. NumPy has no fused
-multiply-add, but the product of two float32 numbers is exact in float64 (24 + 24
-significant bits fit in 53), so computing the product and the sum in float64 and
-rounding the sum to float32 gives torch's result (the sum's float64 rounding could
-only matter on an exact float32 tie, which the float64 sum almost never lands on).
-The glasstorch operators do the same (aten/native/pointwise/binary.py, ternary.py).
+The fused multiply-adds take the float64 detour of Note [Fused multiply-add in float32]
+(aten/native/pointwise/fused_multiply_add.py) without its mending of float32 ties, which
+the float64 sum of an update almost never lands on.
 
 Note [One pass over a group]
 A step reads and writes every parameter and its state a dozen times (one NumPy call
@@ -40,7 +35,8 @@ BLOCK = 65536
 
 
 def fma(a, b: np.ndarray, c, out: np.ndarray, wide: np.ndarray) -> np.ndarray:
-    """``out = a * b + c`` rounded once to float32 (Note [Fused multiply-add in float32]).
+    """``out = a * b + c`` as a fused multiply-add, ties aside (Note [Fused multiply-add
+    in float32]).
 
     `b` is an array, `a` a float32 number or array; `wide` is float64 scratch of `b`'s
     shape. Converting `b` first, working in place and rounding in a last copy is faster

@@ -17,6 +17,7 @@ from ...meta.pointwise import Promotion, common_dtype
 from ...meta.shape import broadcast_shapes
 from ...pointwise import pointwise, to_compute_scalar
 from ...registry import composite
+from .fused_multiply_add import axpy, fma_float32
 
 
 # ----------------------------------------------------------------------------------
@@ -140,6 +141,8 @@ def _check_alpha(self, other, alpha=1):
     """torch's alpha checks, against the common dtype of the operands."""
     if type(alpha) is int:
         return
+    if type(alpha) is float and isinstance(self, TensorBase) and self._dtype.is_floating_point:
+        return                          # the common dtype is floating (or complex)
     dtype = computed_dtype(self, other)
     if isinstance(alpha, bool) and dtype is not dtypes.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -167,19 +170,20 @@ def _check_sub(self, other, alpha=1):
 def _scaled(self, other, alpha, out, result=None) -> None:
     """``self + alpha * other`` rounded once, as torch's fused multiply-add does.
 
-    float32 (and float16 / bfloat16 computed in it) is exact in float64 up to the last
-    rounding; other dtypes round the product and the sum separately, integers wrap.
-    Complex operands are always multiplied by alpha, even 1, as torch does: ``nan + 1j``
-    times ``1`` is ``nan + nanj`` in complex arithmetic. For a float16 / bfloat16
-    `result`, alpha is first rounded to it, as torch converts alpha to the tensor's type.
+    float32 (and float16 / bfloat16 computed in it) rounds once (Note [Fused
+    multiply-add in float32]); other dtypes round the product and the sum separately,
+    integers wrap. Complex operands are always multiplied by alpha, even 1, as torch
+    does: ``nan + 1j`` times ``1`` is ``nan + nanj`` in complex arithmetic. For a float16
+    / bfloat16 `result`, alpha is first rounded to it, as torch converts alpha to the
+    tensor's type.
     """
     if reduced_float(result):
         alpha = float(np.asarray(alpha).astype(result))
-    if out.dtype == np.float32:           # widened first: faster than a mixed-dtype loop
-        product = np.asarray(other).astype(np.float64)
-        np.multiply(product, np.float32(alpha), out=product)
-    else:
-        product = np.multiply(other, to_compute_scalar(alpha, out.dtype), dtype=out.dtype)
+    if out.dtype == np.float32:
+        if not axpy(np.float32(alpha), other, self, out):
+            fma_float32(np.float32(alpha), other, self, out)
+        return
+    product = np.multiply(other, to_compute_scalar(alpha, out.dtype), dtype=out.dtype)
     np.add(self, product, out=out, casting="unsafe")
 
 

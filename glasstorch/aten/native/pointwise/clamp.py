@@ -178,6 +178,11 @@ def _number_bound(bound, dtype: np.dtype):
 
 
 def _clamp_kernel(self, low, high, *, out):
+    if type(low) is float and type(high) is float and low and high and out.dtype.kind == "f":
+        # the common call: nothing to refuse, and no zero bound to tie with a signed zero;
+        # NumPy rounds a Python float to `out`'s dtype as `_number_bound` does
+        np.minimum(np.maximum(self, low, out=out), high, out=out)
+        return
     # torch runs its clamp_min / clamp_max kernels for one bound: their refusals
     kernel = "clamp" if low is not None and high is not None else \
         "clamp_min" if low is not None else "clamp_max"

@@ -11,6 +11,9 @@ One declaration serves torch's three pow overloads, because an operand may be a 
 """
 from __future__ import annotations
 
+import cmath
+import math
+
 import numpy as np
 
 from ....c10 import dtype as dtypes
@@ -20,9 +23,10 @@ from ... import functions as at
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion
 from ...pointwise import pointwise
-from ...registry import composite
+from ...registry import TensorMeta, composite, prepare_out
 from ...schema import SchemaKind
 from ..creation.conversion import to_dtype
+from ..creation.copy import fill_
 from .binary import (computed_dtype, not_implemented, operand_dtype, raise_at_kernel,
                      reduced_float, tensor_needed)
 
@@ -137,7 +141,8 @@ _POW_GRAD = {
 
 
 @pointwise("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", inplace=True,
-           out=True, check=_check_pow, kernel_check=_refuse_pow, grad=_POW_GRAD)
+           out=True, check=_check_pow, kernel_check=_refuse_pow, grad=_POW_GRAD,
+           numbers=("exponent",))
 def pow(self, exponent, *, out, result=None):
     """`input` raised to the power `exponent`, elementwise.
 
@@ -164,6 +169,63 @@ def pow(self, exponent, *, out, result=None):
         _integer_pow(self, exponent, out)
     else:
         _power(self, exponent, out)
+
+
+@derivative_helper
+def pow_backward_exponent_of_number(grad, base, exponent, result):
+    """d(base ** exponent)/d(exponent) for a number `base`, as torch's
+    ``pow_backward_exponent``: ``grad * conj(result * log(base))``, and 0 where `base`
+    is 0 and the exponent real and not negative. A real base of a complex exponent
+    has a complex logarithm; a real exponent keeps the real part. torch's Scalar has no
+    logarithm of a bool, and its assertion fails."""
+    if isinstance(base, bool):
+        raise RuntimeError("false INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/c10/core/"
+                           "Scalar.cpp\":42, please report a bug to PyTorch. unknown ivalue tag 4")
+    complex_exponent = exponent.is_complex()
+    if complex_exponent or isinstance(base, complex):
+        base = complex(base)
+        log_base = complex(-math.inf, 0.0) if base == 0 else cmath.log(base)
+    else:
+        base = float(base)
+        log_base = math.log(base) if base > 0 else -math.inf if base == 0 else math.nan
+    slope = (result * log_base).conj()
+    if base == 0:
+        keep = (exponent.imag == 0) & (exponent.real >= 0) if complex_exponent else \
+            exponent >= 0
+        slope = at.where(keep, at.zeros((), dtype=grad.dtype), slope)
+    gradient = grad * slope
+    if gradient.is_complex() and not complex_exponent:
+        return gradient.real
+    return gradient
+
+
+@composite("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", out=True,
+           out_overload="Scalar_out",
+           grad={"exponent": "pow_backward_exponent_of_number(grad, self, exponent, result)"})
+def pow_scalar(self, exponent, out=None):
+    """A number raised to the powers in a tensor: ``2 ** exponent``.
+
+    The number takes part in promotion as a Python number does (an integer base and
+    integer exponents stay integers); a base of 1 gives ones.
+
+    Args:
+        input (Number): the base.
+        exponent (Tensor): the exponents.
+
+    Example::
+
+        >>> torch.pow(2, torch.tensor([0, 1, 2]))
+        tensor([1, 2, 4])
+    """
+    if out is None:
+        return pow.call(self, exponent)
+    # torch's meta rule resizes `out` (of its own dtype); a base of 1 (not True) then
+    # fills it without the cast check of the Tensor overload that computes the others
+    prepare_out(pow_scalar.declaration.overloads[SchemaKind.out], out,
+                TensorMeta(exponent._size, out._dtype))
+    if type(self) is not bool and self == 1:
+        return fill_.call(out, 1)
+    return pow.declaration.overloads[SchemaKind.out].call(self, exponent, out)
 
 
 def _double_of(self, exponent) -> dtypes.dtype:

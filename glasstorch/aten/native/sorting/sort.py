@@ -41,6 +41,7 @@ from ..reduction.extrema import value_selecting_reduction_backward  # noqa: F401
 # which uint32 half of a packed uint64 holds the low bits (the position)
 _POSITION_WORD = 0 if sys.byteorder == "little" else 1
 _SELECT_GRAD = "value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, {})"
+_LONG_ROW = 65536           # a single row at least this long takes `_top_k_of_long_row`
 
 
 # ----------------------------------------------------------------------------------
@@ -202,12 +203,40 @@ def top_k(a: np.ndarray, k: int, largest: bool) -> np.ndarray:
         return np.zeros(a.shape[:-1] + (0,), np.int64)
     if 4 * k >= n:
         return stable_order(order_keys(a, largest))[..., :k]
+    if a.size == n >= _LONG_ROW and k * 256 <= n and a.dtype.kind in "iuf":
+        positions = _top_k_of_long_row(a.reshape(n), k, largest)
+        if positions is not None:
+            return positions.reshape(a.shape[:-1] + (k,))
     kth, chosen, compared = _kth_from(a, k, largest)
     missing = k - np.count_nonzero(chosen, axis=-1, keepdims=True)
     chosen |= _first_ties(compared == kth, missing)
     positions = (np.flatnonzero(chosen) % n).reshape(a.shape[:-1] + (k,))
     picked = order_keys(np.take_along_axis(a, positions, -1), largest)
     return np.take_along_axis(positions, stable_order(picked), -1)
+
+
+def _top_k_of_long_row(row: np.ndarray, k: int, largest: bool):
+    """`top_k` of one long row, through a few candidates: each of ``m >= k`` blocks of
+    the row has an extreme element, so the `k`-th most extreme of those ``m`` is a
+    bound every chosen element reaches, and for most rows few others do (a pass of
+    reductions and one of comparisons, where a partition moves the whole row). None
+    when the row holds NaN (NumPy's comparisons do not order it as torch does) or too
+    many candidates pass the bound (many equal elements)."""
+    n = row.size
+    count = max(1024, 16 * k)
+    width = n // count
+    extreme = np.max if largest else np.min
+    heads = extreme(row[:count * width].reshape(count, width), axis=1)
+    if n > count * width:                       # the leftover elements: one more block
+        heads = np.append(heads, extreme(row[count * width:]))
+    if heads.dtype.kind == "f" and np.isnan(heads).any():
+        return None
+    bound = np.partition(heads, heads.size - k if largest else k - 1)[
+        heads.size - k if largest else k - 1]
+    candidates = np.flatnonzero(row >= bound if largest else row <= bound)
+    if candidates.size > n // 8:
+        return None
+    return candidates[top_k(row[candidates], k, largest)]   # kept in position order
 
 
 def along_last(a: np.ndarray, dim: int) -> np.ndarray:

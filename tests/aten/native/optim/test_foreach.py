@@ -16,6 +16,16 @@ def test_foreach_zero_zeroes_each_tensor_and_bumps_its_version():
     assert results[0] == results[1]
 
 
+@pytest.mark.parametrize("container", [list, tuple])
+def test_foreach_zero_returns_the_list_it_was_given(container):
+    torch = pytest.importorskip("torch")
+    for lib in (gt, torch):
+        tensors = container([lib.ones(2), lib.ones(3)])
+        assert lib._foreach_zero_(tensors) is tensors
+        assert lib._foreach_zero_(self=tensors) is tensors
+        assert lib.ops.aten._foreach_zero_(tensors) is None
+
+
 def test_foreach_zero_refuses_an_empty_list():
     torch = pytest.importorskip("torch")
     for lib in (gt, torch):

@@ -60,6 +60,38 @@ def test_topk_partition_path_matches_sort(largest):
     np.testing.assert_array_equal(values.numpy(), np.take_along_axis(array, order, -1))
 
 
+def _long_rows() -> dict:
+    """Single rows long enough for topk's candidate path (with and without elements
+    left over beyond its blocks), each a trap for a bound taken from block extremes."""
+    n = 65536 + 37
+    rising = np.arange(n, dtype=np.float64)                  # every block's head at its end
+    few = RNG.integers(-3, 4, n).astype(np.int32)            # ties: too many candidates
+    zeros = RNG.standard_normal(n).astype(np.float32)
+    zeros[RNG.integers(0, n, 2000)] = 0.0
+    zeros[RNG.integers(0, n, 2000)] = -0.0                   # equal to 0.0, order kept
+    nan = RNG.standard_normal(n).astype(np.float32)
+    nan[n - 5] = NAN                                         # in the leftover elements
+    tied_head = RNG.standard_normal(n).astype(np.float32)
+    tied_head[::4096] = 9.0                                  # the head of many blocks
+    return {"rising": rising, "few values": few, "signed zeros": zeros, "nan": nan,
+            "tied head": tied_head, "descending, no leftover": -rising[:65536]}
+
+
+LONG_ROWS = _long_rows()
+
+
+@pytest.mark.parametrize("k", [1, 10, 257])
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("name", sorted(LONG_ROWS))
+def test_topk_of_a_long_row_matches_sort(name, largest, k):
+    array = LONG_ROWS[name]
+    values, indices = gt.topk(gt.from_numpy(array.reshape(1, -1)), k, largest=largest)
+    order = _stable(array, largest)[:k]
+    np.testing.assert_array_equal(indices.numpy()[0], order)
+    np.testing.assert_array_equal(values.numpy()[0].view(f"u{array.itemsize}"),
+                                  array[order].view(f"u{array.itemsize}"))
+
+
 # ----- out= of two results, against torch -----------------------------------------
 TWO_RESULTS = [
     ("sort", lambda m, x, **o: m.sort(x, 0, True, **o)),
