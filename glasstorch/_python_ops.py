@@ -68,9 +68,10 @@ BINARY = {
     "__gt__": ("gt.Tensor", "plain"), "__ge__": ("ge.Tensor", "plain"),
     "__matmul__": ("matmul", "plain"), "__rmatmul__": ("matmul", "swapped"),
 }
-# reflected forms whose number operand torch passes to a Scalar overload, with the tensor
-# first: `2 - a` is rsub.Scalar(a, 2), a node with one edge (a's)
-NUMBER_FORMS = {"__rsub__": "rsub.Scalar"}
+# reflected forms whose number operand torch passes to a Scalar overload, a node with one
+# edge (the tensor's): dunder -> (overload, whether the number comes first); `2 - a` is
+# rsub.Scalar(a, 2), `2 ** a` is pow.Scalar(2, a)
+NUMBER_FORMS = {"__rsub__": ("rsub.Scalar", False), "__rpow__": ("pow.Scalar", True)}
 _NUMBERS = (bool, int, float, complex, numbers.Number)
 UNARY = {"__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
          "__invert__": "bitwise_not"}
@@ -149,7 +150,8 @@ def _binary(dunder: str, qualified: str, order: str):
             except TypeError:
                 return NotImplemented
     elif order == "swapped" and dunder in NUMBER_FORMS:
-        number_form = _overload(NUMBER_FORMS[dunder])
+        qualified_form, number_first = NUMBER_FORMS[dunder]
+        number_form = _overload(qualified_form)
         with_number, number_extra = number_form.call, _defaults_after_operands(number_form)
 
         def method(self, other):
@@ -159,6 +161,8 @@ def _binary(dunder: str, qualified: str, order: str):
                 return NotImplemented
             try:
                 if isinstance(other, _NUMBERS):
+                    if number_first:
+                        return with_number(other, self, *number_extra)
                     return with_number(self, other, *number_extra)
                 return call(other, self, *extra)
             except TypeError:
