@@ -29,7 +29,9 @@ from ....c10.promotion import can_cast
 from ....c10.tensor_impl import wrap_array
 from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
+from ...parallel import SPLIT_SIZE, get_num_threads, parallel_for
 from ...registry import composite, fast_path, op
+from .cascade import ordered_sum
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
@@ -67,13 +69,33 @@ def axes(x: np.ndarray, dim) -> tuple:
 
 
 def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray) -> None:
-    """``out = ufunc.reduce(x)`` over `dim`, accumulating as Note [Reduction dtypes] says."""
+    """``out = ufunc.reduce(x)`` over `dim`, accumulating as Note [Reduction dtypes] says;
+    float sums add in torch's order (Note [Cascade sum order])."""
     acc = accumulation(out.dtype)
     x = as_input(x, out.dtype)
     if out.dtype == acc:
-        ufunc.reduce(x, axis=axes(x, dim), dtype=acc, out=out, keepdims=keepdim)
+        if ufunc is np.add and ordered_sum(x, axes(x, dim), out):
+            return
+        split_reduce(ufunc, x, axes(x, dim), keepdim, out)
     else:
         write(out, ufunc.reduce(x, axis=axes(x, dim), dtype=acc, keepdims=keepdim))
+
+
+def split_reduce(ufunc, x: np.ndarray, reduced: tuple, keepdim: bool, out: np.ndarray) -> None:
+    """``ufunc.reduce(x, reduced, out=out)``, shared over the pool's threads in slabs of
+    the outermost kept dim when `x` is large: each result element is reduced as a
+    whole by one thread, so the bits are those of the single call."""
+    kept = [d for d in range(x.ndim) if d not in reduced and x.shape[d] > 1]
+    if x.size < SPLIT_SIZE or not kept or x.dtype != out.dtype or get_num_threads() == 1:
+        ufunc.reduce(x, axis=reduced, out=out, keepdims=keepdim)
+        return
+    dim = kept[0]
+    at = dim if keepdim else dim - sum(1 for d in reduced if d < dim)
+
+    def slab(start: int, stop: int) -> None:
+        ufunc.reduce(x[(slice(None),) * dim + (slice(start, stop),)], axis=reduced,
+                     out=out[(slice(None),) * at + (slice(start, stop),)], keepdims=keepdim)
+    parallel_for(0, x.shape[dim], 1, slab)
 
 
 def check_out_matches(dtype, out) -> None:
