@@ -17,8 +17,9 @@ Note [Cascade sum order]
        the end (`_cascade`). A plain row sum runs four interleaved cascades (elements
        i = 0, 1, 2, 3 mod 4; left-overs into the first) and adds the four
        (`_four_way`). When the reduced dim is contiguous, a row is read as vectors of
-       `vector_lanes` elements (16 float32 with AVX-512, 8 with AVX2): a four-way sum
-       of vectors, then the scalar tail, then the lanes one by one (`_inner_rows`).
+       `vector_lanes` elements (32 bytes: 8 float32, 4 float64, as torch 2.13's wheel
+       sums on an AVX-512 CPU too): a four-way sum of vectors, then the scalar tail,
+       then the lanes one by one (`_inner_rows`).
        When the kept dim is contiguous, columns are summed side by side: blocks of four
        vectors of columns as one cascade each, the rest four-way (`_block`).
     3. Threads (at least 32768 elements and more than one thread): a sum to one value
@@ -26,8 +27,12 @@ Note [Cascade sum order]
        sum over a dim gives each thread a range of an outer kept dim, which only
        changes how columns group into vectors (ranges start at 128-byte multiples).
 
-    A layout this module does not model (a broadcast input, a stretch split over a
-    multi-dim layout) returns False and the caller sums NumPy's way. Intermediate
+    NumPy adds one slice per call of its inner loop: where the kernel sums long runs
+    of contiguous columns side by side the order costs little at any size; along
+    contiguous memory (8-lane vectors) it costs about four times NumPy's own sum, so
+    there it is kept up to `EXACT_SIZE` elements and larger sums add NumPy's way. A
+    layout this module does not model (a broadcast input, a stretch split over a
+    multi-dim layout) also returns False and the caller sums NumPy's way. Intermediate
     zeros may carry another sign than torch's; the final ``+ 0.0`` is torch's own
     (its output starts at zero) and makes every zero positive as torch's are.
 """
@@ -47,20 +52,23 @@ EXACT_SIZE = 65536      # larger sums along contiguous memory add NumPy's way (s
 _WIDE_BYTES = 2048      # runs of columns this long add at NumPy's pace in torch's order
 
 
-def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray) -> bool:
+def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = False) -> bool:
     """Write into `out` the sum of `x` over `axes` added in torch's order (see the
-    Note); `out` is the result, with or without the reduced dims. False, writing
-    nothing, when this order is not modelled here: the caller then sums."""
+    Note); `out` is the result, with or without the reduced dims; `skip_nan`: NaN
+    counts as zero (nansum). False, writing nothing, when this order is not modelled
+    here: the caller then sums."""
     if out.dtype not in _ORDERED or x.size == 0:
         return False
     x = x.astype(out.dtype, copy=False)
-    if len(axes) == x.ndim and x.size < 2 * vector_lanes(x.itemsize) and \
-            x.flags.c_contiguous:
-        np.add(np.add.accumulate(x.reshape(-1)[_few(x.size, x.itemsize)])[-1], 0.0,
-               out=out.reshape(()))
-        return True
-    if x.flags.c_contiguous and len(axes) == x.ndim:
-        return x.size <= EXACT_SIZE and _whole(x.reshape(-1), out)
+    if len(axes) == x.ndim and x.flags.c_contiguous:
+        if x.size > EXACT_SIZE:
+            return False
+        flat = _zero_nan(x.reshape(-1)) if skip_nan else x.reshape(-1)
+        if x.size < 2 * vector_lanes(x.itemsize):
+            np.add(np.add.accumulate(flat[_few(x.size, x.itemsize)])[-1], 0.0,
+                   out=out.reshape(()))
+            return True
+        return _whole(flat, 1, out)
     layout = _layout(x, axes, out)
     if layout is None:
         return False
@@ -68,8 +76,10 @@ def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray) -> bool:
     if x.size > EXACT_SIZE and not _wide_columns(shape, strides, x.itemsize):
         return False
     view = as_strided(x, shape, [s * x.itemsize for s in strides[1]])
+    if skip_nan:           # a copy: the kernel's paths follow `strides`, not its memory
+        view = _zero_nan(view)
     if out.size == 1 and x.size > GRAIN_SIZE and _threads() > 1:
-        return len(shape) == 2 and shape[1] == 1 and _whole(view[:, 0], out)
+        return len(shape) == 2 and shape[1] == 1 and _whole(view[:, 0], strides[1][0], out)
     if out.size > 1 and x.size >= GRAIN_SIZE and _threads() > 1:
         result = _split(view, strides)
     else:
@@ -91,6 +101,11 @@ def _wide_columns(shape: list, strides: list, itemsize: int) -> bool:
 def vector_lanes(itemsize: int) -> int:
     """How many elements of `itemsize` bytes the sum kernel's vectors hold."""
     return _VECTOR_BYTES // itemsize
+
+
+def _zero_nan(values: np.ndarray) -> np.ndarray:
+    """A copy of `values` with zeros for NaN (nansum's view of its input)."""
+    return np.where(np.isnan(values), values.dtype.type(0), values)
 
 
 @functools.cache
@@ -187,9 +202,9 @@ def _merge(shape: list, strides: list):
 # ----------------------------------------------------------------------------------
 # Running the kernel over the layout
 # ----------------------------------------------------------------------------------
-def _whole(flat: np.ndarray, out: np.ndarray) -> bool:
-    """A 1-D stretch summed to one value: split over torch's threads when large."""
-    step = flat.strides[0] // flat.itemsize
+def _whole(flat: np.ndarray, step: int, out: np.ndarray) -> bool:
+    """A 1-D stretch summed to one value (`step`: its elements' distance in the input)
+    split over torch's threads when large."""
     threads = _threads()
     if flat.size <= GRAIN_SIZE or threads == 1:
         total = _row(flat, step)

@@ -1,0 +1,109 @@
+"""sum / mean / nansum of float32 and float64 bit for bit as torch's CPU kernel adds them
+(Note [Cascade sum order]): random shapes, dims, layouts and thread counts."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import glasstorch as gt
+from glasstorch.aten.native.reduction import cascade
+
+torch = pytest.importorskip("torch")
+# the order was read off torch 2.13's wheel on an AVX-512 CPU (32-byte vectors there);
+# on another CPU torch's kernel may be another build, so the bits are compared only here
+pytestmark = pytest.mark.skipif(torch.backends.cpu.get_cpu_capability() != "AVX512",
+                                reason="the sum order was measured on torch's AVX-512 build")
+
+
+@pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
+def threads(request):
+    before = (gt.get_num_threads(), torch.get_num_threads())
+    gt.set_num_threads(request.param)
+    torch.set_num_threads(request.param)
+    yield request.param
+    gt.set_num_threads(before[0])
+    torch.set_num_threads(before[1])
+
+
+def _same_bits(mine, theirs):
+    assert str(mine.dtype) == str(theirs.dtype) and tuple(mine.shape) == tuple(theirs.shape)
+    np.testing.assert_array_equal(mine.numpy().reshape(-1).view(np.uint8),
+                                  theirs.numpy().reshape(-1).view(np.uint8))
+
+
+def _both(values: np.ndarray, layout: str):
+    """The same view of `values` in both libraries: as is, transposed or sliced."""
+    pair = gt.from_numpy(values.copy()), torch.from_numpy(values.copy())
+    if layout == "transposed" and values.ndim >= 2:
+        return [t.transpose(0, -1) for t in pair]
+    if layout == "sliced":
+        return [t[..., ::2] for t in pair]
+    return list(pair)
+
+
+shapes = st.lists(st.integers(1, 40), min_size=1, max_size=4).filter(
+    lambda s: np.prod(s) <= 40000)
+
+
+# the thread count is set once for all examples, which is what is wanted
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=shapes, data=st.data(), dtype=st.sampled_from(["float32", "float64"]),
+       layout=st.sampled_from(["contiguous", "transposed", "sliced"]),
+       op=st.sampled_from(["sum", "mean", "nansum", "nanmean"]), keepdim=st.booleans())
+def test_sum_over_dims_matches_torch(threads, shape, data, dtype, layout, op, keepdim):
+    values = np.random.default_rng(len(shape)).standard_normal(shape).astype(dtype)
+    if op.startswith("nan"):
+        values[values > 1.5] = np.nan
+    mine, theirs = _both(values, layout)
+    dims = data.draw(st.none() | st.lists(st.integers(0, mine.dim() - 1), min_size=1,
+                                          unique=True).map(tuple))
+    if dims is None:
+        _same_bits(getattr(mine, op)(), getattr(theirs, op)())
+    else:
+        _same_bits(getattr(mine, op)(dims, keepdim), getattr(theirs, op)(dims, keepdim))
+
+
+@pytest.mark.parametrize("count", list(range(1, 40)) + [63, 64, 65, 1000, 32768, 32769,
+                                                          40001, 65536])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_whole_sum_matches_torch(threads, count, dtype):
+    """Every length of the short cases (the four-way start, the tail before the lanes)
+    and the threads' split just past 32768 elements."""
+    values = np.random.default_rng(count).standard_normal(count).astype(dtype)
+    mine, theirs = _both(values, "contiguous")
+    _same_bits(mine.sum(), theirs.sum())
+    _same_bits(mine.mean(), theirs.mean())
+
+
+@pytest.mark.parametrize("shape,dim", [((4200, 520), 0), ((300, 9000), 0), ((40, 3, 700), 0),
+                                       ((50, 70, 600), (0, 1))])
+def test_wide_columns_match_torch_at_any_size(threads, shape, dim):
+    """Sums down long contiguous columns keep torch's order past `EXACT_SIZE`: the
+    cascade's deeper levels, and column ranges split over threads at 128 bytes."""
+    values = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    mine, theirs = _both(values, "contiguous")
+    _same_bits(mine.sum(dim), theirs.sum(dim))
+
+
+def test_float16_mean_sums_in_float32_as_torch():
+    values = np.random.default_rng(2).standard_normal((37, 45)).astype(np.float16)
+    mine, theirs = _both(values, "contiguous")
+    for dim in (0, 1):
+        _same_bits(mine.mean(dim), theirs.mean(dim))
+
+
+def test_large_sums_along_memory_are_shared_over_threads_with_the_same_bits():
+    """Past `EXACT_SIZE` a sum along contiguous rows adds NumPy's way; split over the
+    pool in slabs of rows, its bits are those of one thread."""
+    values = gt.from_numpy(np.random.default_rng(3).standard_normal(
+        (300, cascade.EXACT_SIZE // 100)).astype(np.float32))
+    before = gt.get_num_threads()
+    try:
+        gt.set_num_threads(1)
+        alone = values.sum(1)
+        gt.set_num_threads(2)
+        shared = values.sum(1)
+    finally:
+        gt.set_num_threads(before)
+    _same_bits(shared, alone)
+    _same_bits(alone, gt.from_numpy(values.numpy().sum(1)))
