@@ -39,6 +39,7 @@ Note [Cascade sum order]
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -60,22 +61,27 @@ def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = Fa
     if out.dtype not in _ORDERED or x.size == 0:
         return False
     x = x.astype(out.dtype, copy=False)
+    if skip_nan and x.flags.c_contiguous:      # the copy keeps the layout
+        x, skip_nan = _zero_nan(x), False
     if len(axes) == x.ndim and x.flags.c_contiguous:
         if x.size > EXACT_SIZE:
             return False
-        flat = _zero_nan(x.reshape(-1)) if skip_nan else x.reshape(-1)
+        flat = x.reshape(-1)
         if x.size < 2 * vector_lanes(x.itemsize):
             np.add(np.add.accumulate(flat[_few(x.size, x.itemsize)])[-1], 0.0,
                    out=out.reshape(()))
             return True
         return _whole(flat, 1, out)
+    if x.flags.c_contiguous and out.flags.c_contiguous and (
+            x.size < GRAIN_SIZE or _threads() == 1) and _end_dims(x, axes, out):
+        return True
     layout = _layout(x, axes, out)
     if layout is None:
         return False
     shape, strides = layout
     if x.size > EXACT_SIZE and not _wide_columns(shape, strides, x.itemsize):
         return False
-    view = as_strided(x, shape, [s * x.itemsize for s in strides[1]])
+    view = _strided(x, shape, [s * x.itemsize for s in strides[1]])
     if skip_nan:           # a copy: the kernel's paths follow `strides`, not its memory
         view = _zero_nan(view)
     if out.size == 1 and x.size > GRAIN_SIZE and _threads() > 1:
@@ -85,10 +91,37 @@ def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = Fa
     else:
         result = _iterate(view, strides)
     kept = [d for d in range(len(shape)) if strides[0][d] != 0]
-    target = as_strided(out, [shape[d] for d in kept],
-                        [strides[0][d] * out.itemsize for d in kept])
+    target = _strided(out, [shape[d] for d in kept], [strides[0][d] * out.itemsize
+                                                      for d in kept])
     np.add(result, 0.0, out=target, dtype=out.dtype)
     return True
+
+
+def _end_dims(x: np.ndarray, axes: tuple, out: np.ndarray) -> bool:
+    """The common layouts without TensorIterator's sort, on one thread: a contiguous
+    input reduced over its leading dims is one block of rows over contiguous columns,
+    reduced over its trailing dims one block of contiguous rows. False otherwise."""
+    reduced = sorted(axes)
+    if reduced == list(range(len(reduced))):
+        columns = x.size // max(1, math.prod(x.shape[:len(reduced)]))
+        block, steps = x.reshape(-1, columns), (columns, 1)
+    elif reduced == list(range(x.ndim - len(reduced), x.ndim)):
+        rows = math.prod(x.shape[x.ndim - len(reduced):])
+        block, steps = x.reshape(-1, rows).T, (1, rows)
+    else:
+        return False
+    if x.size > EXACT_SIZE and not (steps[1] == 1 and block.shape[1] * x.itemsize >= _WIDE_BYTES):
+        return False
+    np.add(_block(block, *steps), 0.0, out=out.reshape(-1))
+    return True
+
+
+def _strided(array: np.ndarray, shape: list, strides: list) -> np.ndarray:
+    """A view of `array`'s memory with these shape and byte strides (a contiguous array
+    lends its buffer directly, the cheaper way)."""
+    if array.flags.c_contiguous:
+        return np.ndarray(shape, array.dtype, buffer=array, strides=strides)
+    return as_strided(array, shape, strides)
 
 
 def _wide_columns(shape: list, strides: list, itemsize: int) -> bool:
@@ -322,6 +355,8 @@ def _inner_rows(rows: np.ndarray) -> np.ndarray:
     lanes = vector_lanes(rows.itemsize)
     whole = rows.shape[0] // lanes * lanes
     vectors = _four_way(rows[:whole].reshape((whole // lanes, lanes) + rows.shape[1:]))
+    if whole == rows.shape[0]:
+        return _sequential(vectors)
     return _sequential(np.concatenate((rows[whole:], vectors)))
 
 
@@ -340,7 +375,7 @@ def _four_way(rows: np.ndarray) -> np.ndarray:
 def _cascade(rows: np.ndarray) -> np.ndarray:
     """The four-level cascade down axis 0 (see the Note)."""
     steps = rows.shape[0]
-    width = 1 << max(4, _ceil_log2(steps) // 4)
+    width = 16 if steps <= 1 << 16 else 1 << (_ceil_log2(steps) // 4)
     total, level = None, rows
     for _ in range(3):                        # the first three accumulators
         if level.shape[0] < width:
@@ -367,7 +402,7 @@ def _sequential(values: np.ndarray, axis: int = 0) -> np.ndarray:
     it adds pairwise, so there the slices are added one by one."""
     count = values.shape[axis]
     if count <= 1:
-        return values.sum(axis=axis) if count == 0 else values.take(0, axis)
+        return values.sum(axis=axis) if count == 0 else values[(slice(None),) * axis + (0,)]
     step = abs(values.strides[axis])
     if any(n > 1 and abs(s) < step for n, s in zip(values.shape, values.strides)):
         return np.add.reduce(values, axis=axis)
