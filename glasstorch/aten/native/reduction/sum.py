@@ -84,21 +84,34 @@ def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray,
         write(out, ufunc.reduce(x, axis=axes(x, dim), dtype=acc, keepdims=keepdim))
 
 
-def split_reduce(ufunc, x: np.ndarray, reduced: tuple, keepdim: bool, out: np.ndarray) -> None:
-    """``ufunc.reduce(x, reduced, out=out)``, shared over the pool's threads in slabs of
-    the outermost kept dim when `x` is large: each result element is reduced as a
-    whole by one thread, so the bits are those of the single call."""
+def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs) -> None:
+    """``kernel(x, *outs)`` for a reduction of `x` over the dims `reduced` into `outs`
+    (its results, None for one not wanted), shared over the pool's threads in slabs of
+    the outermost kept dim when `x` is large. Each result element is computed whole by
+    one thread, so the bits are those of the single call."""
     kept = [d for d in range(x.ndim) if d not in reduced and x.shape[d] > 1]
-    if x.size < SPLIT_SIZE or not kept or x.dtype != out.dtype or get_num_threads() == 1:
-        ufunc.reduce(x, axis=reduced, out=out, keepdims=keepdim)
+    if x.size < SPLIT_SIZE or not kept or get_num_threads() == 1:
+        kernel(x, *outs)
         return
     dim = kept[0]
     at = dim if keepdim else dim - sum(1 for d in reduced if d < dim)
 
     def slab(start: int, stop: int) -> None:
-        ufunc.reduce(x[(slice(None),) * dim + (slice(start, stop),)], axis=reduced,
-                     out=out[(slice(None),) * at + (slice(start, stop),)], keepdims=keepdim)
+        part = slice(start, stop)
+        kernel(x[(slice(None),) * dim + (part,)],
+               *(o if o is None else o[(slice(None),) * at + (part,)] for o in outs))
     parallel_for(0, x.shape[dim], 1, slab)
+
+
+def split_reduce(ufunc, x: np.ndarray, reduced: tuple, keepdim: bool, out: np.ndarray) -> None:
+    """``ufunc.reduce(x, reduced, out=out)`` over slabs (`over_slabs`); a reduction that
+    casts stays whole (NumPy's buffered casting groups elements by its buffer)."""
+    def reduce(values, result):
+        ufunc.reduce(values, axis=reduced, out=result, keepdims=keepdim)
+    if x.dtype != out.dtype:
+        reduce(x, out)
+    else:
+        over_slabs(reduce, x, reduced, keepdim, out)
 
 
 def check_out_matches(dtype, out) -> None:

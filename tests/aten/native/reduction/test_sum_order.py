@@ -5,7 +5,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import glasstorch as gt
-from glasstorch.aten.native.reduction import cascade
 
 torch = pytest.importorskip("torch")
 # the order was read off torch 2.13's wheel on an AVX-512 CPU (32-byte vectors there);
@@ -90,20 +89,3 @@ def test_float16_mean_sums_in_float32_as_torch():
     mine, theirs = _both(values, "contiguous")
     for dim in (0, 1):
         _same_bits(mine.mean(dim), theirs.mean(dim))
-
-
-def test_large_sums_along_memory_are_shared_over_threads_with_the_same_bits():
-    """Past `EXACT_SIZE` a sum along contiguous rows adds NumPy's way; split over the
-    pool in slabs of rows, its bits are those of one thread."""
-    values = gt.from_numpy(np.random.default_rng(3).standard_normal(
-        (300, cascade.EXACT_SIZE // 100)).astype(np.float32))
-    before = gt.get_num_threads()
-    try:
-        gt.set_num_threads(1)
-        alone = values.sum(1)
-        gt.set_num_threads(2)
-        shared = values.sum(1)
-    finally:
-        gt.set_num_threads(before)
-    _same_bits(shared, alone)
-    _same_bits(alone, gt.from_numpy(values.numpy().sum(1)))
