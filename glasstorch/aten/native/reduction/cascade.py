@@ -31,7 +31,7 @@ Note [Cascade sum order]
     of contiguous columns side by side the order costs little at any size; along
     contiguous memory (8-lane vectors) it costs about four times NumPy's own sum, so
     there it is kept up to `EXACT_SIZE` elements and larger sums add NumPy's way. A
-    layout this module does not model (a broadcast input, a stretch split over a
+    layout this module does not model (a negative stride, a stretch split over a
     multi-dim layout) also returns False and the caller sums NumPy's way. Intermediate
     zeros may carry another sign than torch's; the final ``+ 0.0`` is torch's own
     (its output starts at zero) and makes every zero positive as torch's are.
@@ -165,13 +165,13 @@ def _threads() -> int:
 def _layout(x: np.ndarray, axes: tuple, out: np.ndarray):
     """``(shape, (output strides, input strides))`` of the reduction's
     iteration space, innermost dim first, strides in elements; None for an input with
-    a zero stride (a broadcast), whose order this module does not model."""
+    a negative stride (a NumPy view torch has no counterpart of)."""
     reduced = set(axes)
     kept = iter([s for d, s in enumerate(out.strides) if d not in reduced]
                 if out.ndim == x.ndim else out.strides)
     operands = ([0 if d in reduced else next(kept) // out.itemsize for d in range(x.ndim)],
                 [s // x.itemsize for s in x.strides])
-    if any(s <= 0 and n > 1 for s, n in zip(operands[1], x.shape)):
+    if any(s < 0 for s in operands[1]):
         return None
     order = _order(x.shape, operands)
     shape = [x.shape[d] for d in order]

@@ -2,7 +2,7 @@
 (Note [Cascade sum order]): random shapes, dims, layouts and thread counts."""
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import glasstorch as gt
 
@@ -30,12 +30,15 @@ def _same_bits(mine, theirs):
 
 
 def _both(values: np.ndarray, layout: str):
-    """The same view of `values` in both libraries: as is, transposed or sliced."""
+    """The same view of `values` in both libraries: as is, transposed, sliced or its
+    first row broadcast."""
     pair = gt.from_numpy(values.copy()), torch.from_numpy(values.copy())
     if layout == "transposed" and values.ndim >= 2:
         return [t.transpose(0, -1) for t in pair]
     if layout == "sliced":
         return [t[..., ::2] for t in pair]
+    if layout == "broadcast":
+        return [t[:1].expand(t.shape) for t in pair]
     return list(pair)
 
 
@@ -47,7 +50,7 @@ shapes = st.lists(st.integers(1, 40), min_size=1, max_size=4).filter(
 @settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(shape=shapes, data=st.data(), dtype=st.sampled_from(["float32", "float64"]),
-       layout=st.sampled_from(["contiguous", "transposed", "sliced"]),
+       layout=st.sampled_from(["contiguous", "transposed", "sliced", "broadcast"]),
        op=st.sampled_from(["sum", "mean", "nansum", "nanmean"]), keepdim=st.booleans())
 def test_sum_over_dims_matches_torch(threads, shape, data, dtype, layout, op, keepdim):
     values = np.random.default_rng(len(shape)).standard_normal(shape).astype(dtype)
@@ -56,6 +59,10 @@ def test_sum_over_dims_matches_torch(threads, shape, data, dtype, layout, op, ke
     mine, theirs = _both(values, layout)
     dims = data.draw(st.none() | st.lists(st.integers(0, mine.dim() - 1), min_size=1,
                                           unique=True).map(tuple))
+    # not modelled (NumPy's order there): a whole sum past 32768 elements split over
+    # threads when the layout does not merge into one stretch
+    assume(not (threads > 1 and dims is None and mine.numel() > 32768 and
+                layout not in ("contiguous", "transposed")))
     if dims is None:
         _same_bits(getattr(mine, op)(), getattr(theirs, op)())
     else:
