@@ -67,7 +67,7 @@ def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = Fa
         if x.size > EXACT_SIZE:
             return False
         flat = x.reshape(-1)
-        if x.size < 2 * vector_lanes(x.itemsize):
+        if x.size < 2 * _VECTOR_BYTES // x.itemsize:        # under two vectors
             np.add(np.add.accumulate(flat[_few(x.size, x.itemsize)])[-1], 0.0,
                    out=out.reshape(()))
             return True

@@ -202,7 +202,9 @@ def _sum_all_fast(args: tuple):
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
     result = np.empty((), self._dtype._np)
-    fold(np.add, self._np, None, False, result)
+    values = self._np
+    if not ordered_sum(values, tuple(range(values.ndim)), result):
+        fold(np.add, values, None, False, result)
     return wrap_array(result, self._dtype)
 
 
@@ -354,7 +356,10 @@ def _mean_all_fast(args: tuple):
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
     result = np.empty((), self._dtype._np)
-    _mean_kernel(self._np, None, False, result)
+    values = self._np
+    if not ordered_sum(values, tuple(range(values.ndim)), result):
+        fold(np.add, values, None, False, result)
+    np.divide(result, values.size, out=result)     # _mean_kernel's division, in place
     return wrap_array(result, self._dtype)
 
 
