@@ -23,18 +23,20 @@ Note [Cascade sum order]
        When the kept dim is contiguous, columns are summed side by side: blocks of four
        vectors of columns as one cascade each, the rest four-way (`_block`).
     3. Threads (at least 32768 elements and more than one thread): a sum to one value
-       gives each thread a contiguous stretch and adds the threads' sums in order; a
-       sum over a dim gives each thread a range of an outer kept dim, which only
-       changes how columns group into vectors (ranges start at 128-byte multiples).
+       gives each thread a stretch of the iteration order, cut into blocks at its ends
+       (`_stretches`), and adds the threads' sums in order; a sum over a dim gives each
+       thread a range of an outer kept dim, which only changes how columns group into
+       vectors (ranges start at 128-byte multiples).
 
     NumPy adds one slice per call of its inner loop: where the kernel sums long runs
     of contiguous columns side by side the order costs little at any size; along
     contiguous memory (8-lane vectors) it costs about four times NumPy's own sum, so
     there it is kept up to `EXACT_SIZE` elements and larger sums add NumPy's way. A
-    layout this module does not model (a negative stride, a stretch split over a
-    multi-dim layout) also returns False and the caller sums NumPy's way. Intermediate
-    zeros may carry another sign than torch's; the final ``+ 0.0`` is torch's own
-    (its output starts at zero) and makes every zero positive as torch's are.
+    layout this module does not model (a negative stride; a thread's stretch over more
+    than `_BLOCKS` outer indices) also returns False and the caller sums NumPy's way.
+    Intermediate zeros may carry another sign than torch's; the final ``+ 0.0`` is
+    torch's own (its output starts at zero) and makes every zero positive as torch's
+    are.
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ _VECTOR_BYTES = 32      # torch 2.13's sum kernel's vectors, measured on an AVX-
 _LOOP = 64              # a left-to-right sum this long or shorter adds slice by slice
 EXACT_SIZE = 65536      # larger sums along contiguous memory add NumPy's way (see the Note)
 _WIDE_BYTES = 2048      # runs of columns this long add at NumPy's pace in torch's order
+_BLOCKS = 64            # outer indices a thread's stretch may cover (one NumPy pass each)
 
 
 def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = False) -> bool:
@@ -85,7 +88,9 @@ def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = Fa
     if skip_nan:           # a copy: the kernel's paths follow `strides`, not its memory
         view = _zero_nan(view)
     if out.size == 1 and x.size > GRAIN_SIZE and _threads() > 1:
-        return len(shape) == 2 and shape[1] == 1 and _whole(view[:, 0], strides[1][0], out)
+        if len(shape) == 2 and shape[1] == 1:
+            return _whole(view[:, 0], strides[1][0], out)
+        return _stretches(view, strides[1], out)
     if out.size > 1 and x.size >= GRAIN_SIZE and _threads() > 1:
         result = _split(view, strides)
     else:
@@ -249,6 +254,35 @@ def _whole(flat: np.ndarray, step: int, out: np.ndarray) -> bool:
         parts += [np.zeros((), flat.dtype)] * (threads - len(parts))
         total = _row(np.stack(parts), 1)      # the threads' sums, summed as a row
     np.copyto(out, total + out.dtype.type(0))
+    return True
+
+
+def _stretches(view: np.ndarray, in_strides: list, out: np.ndarray) -> bool:
+    """A sum to one value over a layout of several dims, split over torch's threads:
+    each thread's stretch of the iteration order (dim 0 fastest) goes to the kernel as
+    the blocks torch's iterator cuts it into (a partial row, then whole rows to the end
+    of dim 1, ...), their sums added in order. False past `_BLOCKS` blocks a thread."""
+    threads, size = _threads(), view.size
+    used = min(threads, -(-size // GRAIN_SIZE))
+    chunk = -(-size // used)
+    rows, row_count = view.shape[0], view.shape[1]
+    if size // (rows * row_count) > _BLOCKS * used:
+        return False
+    # the outer dims as one, the first fastest as the iterator counts them
+    flat = view.transpose(0, 1, *range(view.ndim - 1, 1, -1)).reshape(rows, row_count, -1)
+    parts = []
+    for begin in range(0, size, chunk):
+        end, sums = min(size, begin + chunk), []
+        while begin < end:
+            first, row, outer = begin % rows, begin // rows % row_count, begin // rows // row_count
+            step0 = min(rows - first, end - begin)
+            step1 = min(row_count - row, (end - begin) // rows) if step0 == rows else 1
+            block = flat[first:first + step0, row:row + step1, outer]
+            sums.append(_block(block, in_strides[0], in_strides[1]))
+            begin += step0 * step1
+        parts.append(_sequential(np.concatenate(sums)))
+    parts += [np.zeros((), view.dtype)] * (threads - len(parts))
+    np.copyto(out, _row(np.stack(parts), 1) + out.dtype.type(0))
     return True
 
 
