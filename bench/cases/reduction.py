@@ -32,3 +32,16 @@ for dim in (1, 0):
                         (f"b.std({dim})", f"m.std({dim}, ddof=1)"),
                         (f"b.argmax({dim})", f"m.argmax({dim})")):
         case(stmt, numpy=numpy, group=ALONG)(_data)
+
+SMALL = "reduction: a small float32 batch (64, 100), over a dim (torch's order of additions)"
+
+
+def _small(torch, np):
+    torch.set_num_threads(CORES)
+    m = np.random.default_rng(0).standard_normal((64, 100), dtype=np.float32)
+    return {"torch": torch, "np": np, "m": m, "s": torch.from_numpy(m)}
+
+
+for dim in (0, 1):
+    case(f"s.sum({dim})", numpy=f"m.sum({dim})", group=SMALL)(_small)
+    case(f"s.mean({dim})", numpy=f"m.mean({dim})", group=SMALL)(_small)

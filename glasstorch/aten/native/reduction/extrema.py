@@ -23,7 +23,7 @@ from ...meta.reduction import (check_nonempty_dims, check_out_dtype, reduced_sha
 from ...pointwise import pointwise
 from ...registry import TensorMeta, op
 from ..pointwise.minmax import _refuse_complex
-from .sum import axes, reduced_dims, restore_reduced_dims, write
+from .sum import axes, over_slabs, reduced_dims, restore_reduced_dims, split_reduce, write
 from ..pointwise.unary import COMPLEX, refuse
 
 
@@ -202,9 +202,12 @@ def _dim_kernel(ufunc, largest: bool):
             indices[...] = 0
             return
         axis = dim % self.ndim
-        extremes, found = extreme_along(self, axis, largest)
-        write(indices, np.expand_dims(found, axis) if keepdim else found)
-        write(values, np.expand_dims(extremes, axis) if keepdim else extremes)
+
+        def slab(x, values, indices):
+            extremes, found = extreme_along(x, axis, largest)
+            write(indices, np.expand_dims(found, axis) if keepdim else found)
+            write(values, np.expand_dims(extremes, axis) if keepdim else extremes)
+        over_slabs(slab, self, (axis,), keepdim, values, indices)
     kernel.__name__ = f"{'max' if largest else 'min'}_dim"
     return kernel
 
@@ -236,7 +239,7 @@ def _amax_meta(name: str):
 def _amax_kernel(kernel_name: str, ufunc):
     def kernel(self, dim, keepdim, *, out):
         refuse(self, kernel_name, COMPLEX)
-        ufunc.reduce(self, axis=axes(self, dim), out=out, keepdims=keepdim)
+        split_reduce(ufunc, self, axes(self, dim), keepdim, out)
     return kernel
 
 
@@ -352,10 +355,11 @@ def _declare_arg(name: str, largest: bool):
 
     def kernel(self, dim, keepdim, *, out):
         if dim is None or self.ndim == 0:
-            found = arg_extreme(self.reshape(-1), None, False, largest)
-        else:
-            found = arg_extreme(self, dim % self.ndim, keepdim, largest)
-        write(out, found)
+            write(out, arg_extreme(self.reshape(-1), None, False, largest))
+            return
+        axis = dim % self.ndim
+        over_slabs(lambda x, result: write(result, arg_extreme(x, axis, keepdim, largest)),
+                   self, (axis,), keepdim, out)
     kernel.__name__ = name
     kernel.__doc__ = f"""The index of the {word} element of `input` (flattened), or of the
     {word} elements along `dim`.

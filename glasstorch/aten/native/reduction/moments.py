@@ -26,8 +26,8 @@ from ...derivatives import derivative_helper
 from ...backends import register_meta
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
 from ...registry import TensorMeta, op
-from .sum import (accumulation, axes, mean_backward, reduced_count, reduced_dims,
-                  restore_reduced_dims, write)
+from .sum import (accumulation, axes, mean_backward, over_slabs, reduced_count,
+                  reduced_dims, restore_reduced_dims, write)
 from ..pointwise.unary import refuse
 
 
@@ -97,17 +97,20 @@ def _moments(name: str, x: np.ndarray, dim, correction, keepdim: bool, spread: n
     if wide != x.dtype:
         x = x.astype(wide)
     count = reduction_count(x.shape, axis)
-    mean = np.add.reduce(x, axis=axis, keepdims=True) / count     # NaN for no elements
-    deviation = np.asarray(x - mean)
-    if deviation.dtype.kind == "c":
-        squares = deviation.real * deviation.real + deviation.imag * deviation.imag
-    else:
-        squares = np.multiply(deviation, deviation, out=deviation)
-    total = np.add.reduce(squares, axis=axis, keepdims=keepdim)
-    variance = total / max(0, count - (1 if correction is None else correction))
-    write(spread, np.sqrt(variance) if root else variance)
-    if mean_out is not None:
-        write(mean_out, mean.reshape(mean_out.shape))
+    divisor = max(0, count - (1 if correction is None else correction))
+
+    def slab(x, spread, mean_out):
+        mean = np.add.reduce(x, axis=axis, keepdims=True) / count   # NaN for no elements
+        deviation = np.asarray(x - mean)
+        if deviation.dtype.kind == "c":
+            squares = deviation.real * deviation.real + deviation.imag * deviation.imag
+        else:
+            squares = np.multiply(deviation, deviation, out=deviation)
+        variance = np.add.reduce(squares, axis=axis, keepdims=keepdim) / divisor
+        write(spread, np.sqrt(variance) if root else variance)
+        if mean_out is not None:
+            write(mean_out, mean.reshape(mean_out.shape))
+    over_slabs(slab, x, axis, keepdim, spread, mean_out)
 
 
 def _correction(unbiased: bool) -> int:

@@ -9,10 +9,9 @@ Note [Reduction dtypes]
     float16 / bfloat16 results (rounded once at the end) and in the result dtype
     otherwise; integers wrap around as in C.
 
-Reductions run on the calling thread: they read each element once and are bound by
-memory bandwidth, and splitting them over the thread pool (whole: partial results
-per chunk; over a dim: slabs of the kept dims) measured no faster here (4M float32
-sum 1.35 ms alone, 1.5 ms split over 2 threads).
+Float sums add in torch's order (Note [Cascade sum order], `cascade.py`) where that
+costs little; the others are NumPy's reductions, shared over the thread pool in slabs
+of a kept dim when large (`split_reduce`: each result is still one NumPy reduction).
 
 The shared meta rule (which dims, what shape) is `meta/reduction.py`; the
 extrema (max, amax, argmax, all...) are in `extrema.py`, the moments (std, var,
@@ -29,7 +28,9 @@ from ....c10.promotion import can_cast
 from ....c10.tensor_impl import wrap_array
 from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
+from ...parallel import SPLIT_SIZE, get_num_threads, parallel_for
 from ...registry import composite, fast_path, op
+from .cascade import ordered_sum
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
@@ -66,14 +67,51 @@ def axes(x: np.ndarray, dim) -> tuple:
     return reduction_dims(dim, x.ndim)
 
 
-def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray) -> None:
-    """``out = ufunc.reduce(x)`` over `dim`, accumulating as Note [Reduction dtypes] says."""
+def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray,
+         skip_nan: bool = False) -> None:
+    """``out = ufunc.reduce(x)`` over `dim`, accumulating as Note [Reduction dtypes] says;
+    float sums add in torch's order (Note [Cascade sum order]). `skip_nan`: NaN
+    elements count as the sum's zero (nansum)."""
     acc = accumulation(out.dtype)
     x = as_input(x, out.dtype)
+    if out.dtype == acc and ufunc is np.add and ordered_sum(x, axes(x, dim), out, skip_nan):
+        return
+    if skip_nan and x.dtype.kind in "fV":
+        x = np.where(np.isnan(x), np.zeros((), x.dtype), x)
     if out.dtype == acc:
-        ufunc.reduce(x, axis=axes(x, dim), dtype=acc, out=out, keepdims=keepdim)
+        split_reduce(ufunc, x, axes(x, dim), keepdim, out)
     else:
         write(out, ufunc.reduce(x, axis=axes(x, dim), dtype=acc, keepdims=keepdim))
+
+
+def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs) -> None:
+    """``kernel(x, *outs)`` for a reduction of `x` over the dims `reduced` into `outs`
+    (its results, None for one not wanted), shared over the pool's threads in slabs of
+    the outermost kept dim when `x` is large. Each result element is computed whole by
+    one thread, so the bits are those of the single call."""
+    kept = [d for d in range(x.ndim) if d not in reduced and x.shape[d] > 1]
+    if x.size < SPLIT_SIZE or not kept or get_num_threads() == 1:
+        kernel(x, *outs)
+        return
+    dim = kept[0]
+    at = dim if keepdim else dim - sum(1 for d in reduced if d < dim)
+
+    def slab(start: int, stop: int) -> None:
+        part = slice(start, stop)
+        kernel(x[(slice(None),) * dim + (part,)],
+               *(o if o is None else o[(slice(None),) * at + (part,)] for o in outs))
+    parallel_for(0, x.shape[dim], 1, slab)
+
+
+def split_reduce(ufunc, x: np.ndarray, reduced: tuple, keepdim: bool, out: np.ndarray) -> None:
+    """``ufunc.reduce(x, reduced, out=out)`` over slabs (`over_slabs`); a reduction that
+    casts stays whole (NumPy's buffered casting groups elements by its buffer)."""
+    def reduce(values, result):
+        ufunc.reduce(values, axis=reduced, out=result, keepdims=keepdim)
+    if x.dtype != out.dtype:
+        reduce(x, out)
+    else:
+        over_slabs(reduce, x, reduced, keepdim, out)
 
 
 def check_out_matches(dtype, out) -> None:
@@ -163,7 +201,9 @@ def _sum_all_fast(self, dtype):
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
     result = np.empty((), self._dtype._np)
-    fold(np.add, self._np, None, False, result)
+    values = self._np
+    if not ordered_sum(values, tuple(range(values.ndim)), result):
+        fold(np.add, values, None, False, result)
     return wrap_array(result, self._dtype)
 
 
@@ -230,9 +270,7 @@ def nansum(self, dim, keepdim, dtype, *, out):
         >>> torch.nansum(torch.tensor([1., float('nan'), 2.]))
         tensor(3.)
     """
-    if self.dtype.kind in "fV":
-        self = np.where(np.isnan(self), np.zeros((), self.dtype), self)
-    fold(np.add, self, dim, keepdim, out)
+    fold(np.add, self, dim, keepdim, out, skip_nan=True)
 
 
 # ----------------------------------------------------------------------------------
@@ -316,7 +354,10 @@ def _mean_all_fast(self, dtype):
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
     result = np.empty((), self._dtype._np)
-    _mean_kernel(self._np, None, False, result)
+    values = self._np
+    if not ordered_sum(values, tuple(range(values.ndim)), result):
+        fold(np.add, values, None, False, result)
+    np.divide(result, values.size, out=result)     # _mean_kernel's division, in place
     return wrap_array(result, self._dtype)
 
 
@@ -368,7 +409,7 @@ def nanmean(self, dim, keepdim, dtype, *, out):
     missing = np.isnan(self)
     acc = accumulation(out.dtype)
     total = np.empty(out.shape, acc)
-    fold(np.add, np.where(missing, np.zeros((), self.dtype), self), dim, keepdim, total)
+    fold(np.add, self, dim, keepdim, total, skip_nan=True)
     counted = np.add.reduce(~missing, axis=axes(self, dim), dtype=np.int64, keepdims=keepdim)
     _divide(out, total, counted)
 

@@ -1,0 +1,106 @@
+"""sum / mean / nansum of float32 and float64 bit for bit as torch's CPU kernel adds them
+(Note [Cascade sum order]): random shapes, dims, layouts and thread counts."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import glasstorch as gt
+
+torch = pytest.importorskip("torch")
+# the order was read off torch 2.13's wheel on an AVX-512 CPU (32-byte vectors there);
+# on another CPU torch's kernel may be another build, so the bits are compared only here
+pytestmark = pytest.mark.skipif(torch.backends.cpu.get_cpu_capability() != "AVX512",
+                                reason="the sum order was measured on torch's AVX-512 build")
+
+
+@pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
+def threads(request):
+    before = (gt.get_num_threads(), torch.get_num_threads())
+    gt.set_num_threads(request.param)
+    torch.set_num_threads(request.param)
+    yield request.param
+    gt.set_num_threads(before[0])
+    torch.set_num_threads(before[1])
+
+
+def _same_bits(mine, theirs):
+    assert str(mine.dtype) == str(theirs.dtype) and tuple(mine.shape) == tuple(theirs.shape)
+    np.testing.assert_array_equal(mine.numpy().reshape(-1).view(np.uint8),
+                                  theirs.numpy().reshape(-1).view(np.uint8))
+
+
+def _both(values: np.ndarray, layout: str):
+    """The same view of `values` in both libraries: as is, transposed, sliced or its
+    first row broadcast."""
+    pair = gt.from_numpy(values.copy()), torch.from_numpy(values.copy())
+    if layout == "transposed" and values.ndim >= 2:
+        return [t.transpose(0, -1) for t in pair]
+    if layout == "sliced":
+        return [t[..., ::2] for t in pair]
+    if layout == "broadcast":
+        return [t[:1].expand(t.shape) for t in pair]
+    return list(pair)
+
+
+shapes = st.lists(st.integers(1, 40), min_size=1, max_size=4).filter(
+    lambda s: np.prod(s) <= 40000)
+
+
+# the thread count is set once for all examples, which is what is wanted
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=shapes, data=st.data(), dtype=st.sampled_from(["float32", "float64"]),
+       layout=st.sampled_from(["contiguous", "transposed", "sliced", "broadcast"]),
+       op=st.sampled_from(["sum", "mean", "nansum", "nanmean"]), keepdim=st.booleans())
+def test_sum_over_dims_matches_torch(threads, shape, data, dtype, layout, op, keepdim):
+    values = np.random.default_rng(len(shape)).standard_normal(shape).astype(dtype)
+    if op.startswith("nan"):
+        values[values > 1.5] = np.nan
+    mine, theirs = _both(values, layout)
+    dims = data.draw(st.none() | st.lists(st.integers(0, mine.dim() - 1), min_size=1,
+                                          unique=True).map(tuple))
+    if dims is None:
+        _same_bits(getattr(mine, op)(), getattr(theirs, op)())
+    else:
+        _same_bits(getattr(mine, op)(dims, keepdim), getattr(theirs, op)(dims, keepdim))
+
+
+@pytest.mark.parametrize("count", list(range(1, 40)) + [63, 64, 65, 1000, 32768, 32769,
+                                                          40001, 65536])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_whole_sum_matches_torch(threads, count, dtype):
+    """Every length of the short cases (the four-way start, the tail before the lanes)
+    and the threads' split just past 32768 elements."""
+    values = np.random.default_rng(count).standard_normal(count).astype(dtype)
+    mine, theirs = _both(values, "contiguous")
+    _same_bits(mine.sum(), theirs.sum())
+    _same_bits(mine.mean(), theirs.mean())
+
+
+@pytest.mark.parametrize("shape,dim", [((4200, 520), 0), ((300, 9000), 0), ((40, 3, 700), 0),
+                                       ((50, 70, 600), (0, 1))])
+def test_wide_columns_match_torch_at_any_size(threads, shape, dim):
+    """Sums down long contiguous columns keep torch's order past `EXACT_SIZE`: the
+    cascade's deeper levels, and column ranges split over threads at 128 bytes."""
+    values = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    mine, theirs = _both(values, "contiguous")
+    _same_bits(mine.sum(dim), theirs.sum(dim))
+
+
+@pytest.mark.parametrize("shape,layout", [((5, 11, 18, 34), "broadcast"),
+                                          ((9, 9, 9, 9, 18), "sliced"),
+                                          ((64, 40, 25), "transposed")])
+def test_whole_sum_of_a_layout_of_several_dims_matches_torch(threads, shape, layout):
+    """Past 32768 elements each thread sums a stretch of the iteration order, cut
+    into blocks as torch's iterator cuts it (partial rows, whole rows)."""
+    values = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
+    mine, theirs = _both(values, layout)
+    _same_bits(mine.sum(), theirs.sum())
+    _same_bits(mine.mean(), theirs.mean())
+
+
+def test_float16_mean_sums_in_float32_as_torch():
+    values = np.random.default_rng(2).standard_normal((37, 45)).astype(np.float16)
+    mine, theirs = _both(values, "contiguous")
+    for dim in (0, 1):
+        _same_bits(mine.mean(dim), theirs.mean(dim))
