@@ -158,19 +158,21 @@ def backward(grad: np.ndarray, cube: np.ndarray, grad_input, mean: np.ndarray,
         dots[first:last] = np.add.reduce(centered * g, axis=(0, 2), dtype=np.float64)
         if grad_input is None:
             return
-        scale = invstd[first:last, None]
+        written = grad_input[:, first:last]
+        result = written if written.dtype == compute else np.empty(written.shape, compute)
         if train:
             k = dots[first:last].astype(compute) * invstd[first:last]
             k *= invstd[first:last]
             k /= compute.type(count)
             centered *= k[:, None]
-            result = g - (sums[first:last] / count).astype(compute)[:, None]
+            np.subtract(g, (sums[first:last] / count).astype(compute)[:, None], out=result)
             result -= centered
-            result *= scale
+            result *= invstd[first:last, None]
         else:
-            result = g * scale
+            np.multiply(g, invstd[first:last, None], out=result)
         result *= weight[first:last, None]
-        np.copyto(grad_input[:, first:last], result, casting="unsafe")
+        if result is not written:
+            np.copyto(written, result, casting="unsafe")
     with np.errstate(all="ignore"):
         in_channel_blocks(cube, block)
     return sums, dots
