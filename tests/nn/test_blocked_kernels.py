@@ -67,6 +67,25 @@ def test_max_pool_matches_torch(seed):
         assert_close(mine[2], theirs[2], rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("last", (False, True))
+@pytest.mark.parametrize("window", [([2, 2], [2, 2], [0, 0], [1, 1], False),
+                                    ([2, 3], [3, 4], [1, 1], [2, 1], True)])
+def test_max_pool_gradient_of_disjoint_windows_is_torch_bits(window, last):
+    x = torch.randn(4, 3, 9, 11)
+    theirs_values, theirs_indices = torch.nn.functional.max_pool2d(x, *window,
+                                                                   return_indices=True)
+    grad = torch.randn(theirs_values.shape)
+    grad[0, 0] = -0.0                            # put onto zeros: lands as 0.0
+    theirs = torch.ops.aten.max_pool2d_with_indices_backward(grad, x, *window, theirs_indices)
+    mine_x = to_glass(x)
+    if last:
+        mine_x = mine_x.contiguous(memory_format=gt.channels_last)
+    _, mine_indices = gt.nn.functional.max_pool2d(mine_x, *window, return_indices=True)
+    mine = gt.ops.aten.max_pool2d_with_indices_backward(to_glass(grad), mine_x, *window,
+                                                        mine_indices)
+    assert np.array_equal(mine.numpy().view(np.uint32), theirs.numpy().view(np.uint32))
+
+
 def _on_threads(threads: int, function):
     before = gt.get_num_threads()
     gt.set_num_threads(threads)

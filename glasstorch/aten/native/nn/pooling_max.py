@@ -18,7 +18,9 @@ Note [Max pooling in blocks]
     does; a window with nothing above -inf (or the integer minimum) reports its first
     position inside the input, where torch's search starts. The backward adds each
     output's gradient at its index with `np.bincount` in float64 per block, each input
-    element's contributions summed in output order and rounded once.
+    element's contributions summed in output order and rounded once; where windows do
+    not overlap an element gets at most one, put there plus zero (torch adds it to zeros,
+    so -0.0 lands as 0.0).
 """
 from __future__ import annotations
 
@@ -123,9 +125,10 @@ def _first_winners(views: list, best: np.ndarray) -> np.ndarray:
     return winner
 
 
-def scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.ndarray) -> None:
+def scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.ndarray,
+                       disjoint: bool = False) -> None:
     """Each input element's sum of the gradients of the outputs whose index names it
-    (Note [Max pooling in blocks])."""
+    (Note [Max pooling in blocks]); `disjoint`: no two windows share an element."""
     if out.size == 0:
         return
     grad, indices, out = planes([grad, indices, out], k)
@@ -135,9 +138,24 @@ def scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.nd
     def block(start: int, stop: int) -> None:
         target = out[start:stop]
         planes_here = target.size // spatial
-        flat = (indices[start:stop].reshape(planes_here, pooled)
-                + (np.arange(planes_here) * spatial)[:, None])
-        weights = grad[start:stop].reshape(planes_here, pooled).astype(np.float64)
-        total = np.bincount(flat.ravel(), weights=weights.ravel(), minlength=target.size)
+        chosen = indices[start:stop].reshape(planes_here, pooled)
+        values = grad[start:stop].reshape(planes_here, pooled)
+        if disjoint:
+            dense = target.flags.c_contiguous
+            total = target.reshape(planes_here, spatial) if dense else np.empty(
+                (planes_here, spatial), out.dtype)
+            total.fill(0)
+            np.put_along_axis(total, chosen, values + out.dtype.type(0), axis=1)
+            if dense:
+                return
+        else:
+            flat = chosen + (np.arange(planes_here) * spatial)[:, None]
+            total = np.bincount(flat.ravel(), weights=values.astype(np.float64).ravel(),
+                                minlength=target.size)
         np.copyto(target, total.reshape(target.shape), casting="unsafe")
     in_blocks(out.shape[0], math.prod(out.shape[1:]), block)
+
+
+def disjoint_windows(kernel, stride, dilation) -> bool:
+    """Whether no two windows share an input element (each gradient lands alone)."""
+    return all(s >= (kk - 1) * d + 1 for kk, s, d in zip(kernel, stride, dilation))
