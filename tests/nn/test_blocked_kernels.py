@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import glasstorch as gt
-from glasstorch.aten.native.nn import batch_norm_kernels, pooling_max
+from glasstorch.aten.native.nn import batch_norm_kernels, pooling_windows
 
 from nn_compare import assert_close, to_glass
 
@@ -104,8 +104,8 @@ def test_max_pool_over_many_blocks_matches_torch_on_any_thread_count(monkeypatch
     assert np.array_equal(whole[0].numpy(), theirs[0].numpy())
     assert np.array_equal(whole[1].numpy(), theirs[1].numpy())
     assert_close(whole[2], theirs[2], rtol=1e-6, atol=1e-6)
-    monkeypatch.setattr(pooling_max, "BLOCK", 300)          # a few planes per block
-    monkeypatch.setattr(pooling_max, "GRAIN_SIZE", 1)       # every block its own task
+    monkeypatch.setattr(pooling_windows, "BLOCK", 300)          # a few planes per block
+    monkeypatch.setattr(pooling_windows, "GRAIN_SIZE", 1)       # every block its own task
     for threads in (1, 2):
         mine = _on_threads(threads, lambda: _max_pool(gt, to_glass(x), window, last))
         for found, expected in zip(mine, whole):

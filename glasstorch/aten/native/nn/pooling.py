@@ -10,6 +10,8 @@ scatters the gradient to; a NaN always wins (the last NaN of a window), as in to
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ....c10 import dtype as dtypes
@@ -19,8 +21,8 @@ from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from .pooling_max import disjoint_windows, max_forward, scatter_to_indices
-from .pooling_windows import (check_output, check_positive, expand, offsets, output_size,
-                              padded, result_strides, window_slice)
+from .pooling_windows import (check_output, check_positive, expand, in_blocks, offsets,
+                              output_size, padded, planes, result_strides, window_slice)
 
 _BOOL = frozenset({np.dtype(np.bool_)})
 _BOOL_AND_HALVES = _BOOL | {dtypes.float16._np, dtypes.bfloat16._np}
@@ -123,33 +125,45 @@ def _compute_dtype(dtype: np.dtype) -> np.dtype:
 
 def _avg_forward(self, kernel, stride, padding, ceil_mode, count_include_pad,
                  divisor_override, out) -> None:
+    """Each window's sum over its divisor, block by block (Note [Pooling in blocks of
+    planes])."""
     k = len(kernel)
     out_spatial = out.shape[-k:]
     ones = (1,) * k
-    source = padded(self, out_spatial, kernel, stride, padding, ones, 0,
-                    _compute_dtype(self.dtype))
-    total = np.zeros(out.shape, source.dtype)
-    for offset in offsets(kernel):
-        total += source[window_slice(offset, out_spatial, stride, ones)]
-    _divide(total, _window_divisors(self.shape[-k:], out_spatial, kernel, stride, padding,
-                                    count_include_pad, divisor_override), out)
+    divisor = _window_divisors(self.shape[-k:], out_spatial, kernel, stride, padding,
+                               count_include_pad, divisor_override)
+    inputs, results = planes([self, out], k)
+
+    def block(start: int, stop: int) -> None:
+        source = padded(inputs[start:stop], out_spatial, kernel, stride, padding, ones, 0,
+                        _compute_dtype(self.dtype))
+        total = np.zeros(results[start:stop].shape, source.dtype)
+        for offset in offsets(kernel):
+            total += source[window_slice(offset, out_spatial, stride, ones)]
+        _divide(total, divisor, results[start:stop])
+    in_blocks(inputs.shape[0], math.prod(inputs.shape[1:]), block)
 
 
 def _avg_backward(grad, shape, kernel, stride, padding, count_include_pad, divisor_override,
                   out) -> None:
-    """Each window's share of its gradient, added back onto the elements it averaged."""
+    """Each window's share of its gradient, added back onto the elements it averaged,
+    block by block (Note [Pooling in blocks of planes])."""
     k = len(kernel)
     out_spatial = grad.shape[-k:]
     ones = (1,) * k
     divisor = _window_divisors(shape[-k:], out_spatial, kernel, stride, padding,
                                count_include_pad, divisor_override)
-    share = grad.astype(_compute_dtype(grad.dtype)) / divisor
-    zeros = np.zeros(shape, share.dtype)
-    total = padded(zeros, out_spatial, kernel, stride, padding, ones, 0)
-    for offset in offsets(kernel):
-        total[window_slice(offset, out_spatial, stride, ones)] += share
-    inside = tuple(slice(p, p + n) for p, n in zip(padding, shape[-k:]))
-    np.copyto(out, total[(Ellipsis,) + inside], casting="unsafe")
+    inside = (Ellipsis,) + tuple(slice(p, p + n) for p, n in zip(padding, shape[-k:]))
+    grads, results = planes([grad, out], k)
+
+    def block(start: int, stop: int) -> None:
+        share = grads[start:stop].astype(_compute_dtype(grad.dtype)) / divisor
+        zeros = np.zeros(results[start:stop].shape, share.dtype)
+        total = padded(zeros, out_spatial, kernel, stride, padding, ones, 0)
+        for offset in offsets(kernel):
+            total[window_slice(offset, out_spatial, stride, ones)] += share
+        np.copyto(results[start:stop], total[inside], casting="unsafe")
+    in_blocks(results.shape[0], math.prod(results.shape[1:]), block)
 
 
 # ----------------------------------------------------------------------------------

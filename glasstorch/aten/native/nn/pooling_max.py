@@ -2,14 +2,9 @@
 holding it, and the backward scatter of the gradient onto those elements.
 
 Note [Max pooling in blocks]
-    Both kernels read the arrays as planes, ``(rows, *spatial)`` (a view when the
-    layout allows; otherwise rows are the first dim's entries, a whole sample or
-    channel each), and walk them in blocks of planes of about `BLOCK` input elements:
-    a block's padded copy, running maximum and winner counts stay in the cache while
-    the block is done, and `parallel_for` shares the blocks among the pool's threads
-    (NumPy releases the GIL).
-
-    Within a block the kernel visits one kernel offset at a time (Note [Pooling by
+    Both kernels walk the planes in cache-sized blocks shared by the pool's threads
+    (Note [Pooling in blocks of planes]): a block's padded copy, running maximum and
+    winner counts stay in the cache while the block is done. Within a block the kernel visits one kernel offset at a time (Note [Pooling by
     kernel offsets]): a running `np.maximum` (which keeps NaN) gives the maxima, then
     the winner of a window, its first offset holding the maximum, is counted rather
     than assigned: the number of leading offsets that do not hold it, a sum of running
@@ -28,32 +23,8 @@ import math
 
 import numpy as np
 
-from ...parallel import GRAIN_SIZE, parallel_for
-from .pooling_windows import (first_positions, offset_deltas, offsets, padded, window_origins,
-                              window_slice)
-
-BLOCK = 65536        # input elements per block: its temporaries fit a core's L2 cache
-
-
-def planes(arrays: list, k: int) -> list:
-    """`arrays` as ``(rows, *spatial)`` views when every one allows it, else as they
-    are (their first dim is then the one blocks split)."""
-    try:
-        return [a.reshape((-1,) + a.shape[-k:], copy=False) for a in arrays]
-    except ValueError:
-        return arrays
-
-
-def in_blocks(rows: int, plane: int, body) -> None:
-    """``body(start, stop)`` over blocks of rows of about `BLOCK` elements, the blocks
-    shared among the pool's threads (Note [Max pooling in blocks])."""
-    per_block = max(1, BLOCK // max(plane, 1))
-
-    def chunk(start: int, stop: int) -> None:
-        for first in range(start, stop, per_block):
-            body(first, min(first + per_block, stop))
-    parallel_for(0, rows, max(1, GRAIN_SIZE // max(plane, 1)), chunk)
-
+from .pooling_windows import (first_positions, in_blocks, offset_deltas, offsets, padded,
+                              planes, window_origins, window_slice)
 
 def lowest(dtype: np.dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
