@@ -38,7 +38,8 @@ BLOCK = 65536        # elements per block of channels: its temporaries fit a cor
 def as_cube(array: np.ndarray, written: bool = False) -> np.ndarray:
     """``(N, C, *)`` as ``(N, C, L)``: a view when `written` (the contiguous and
     channels-last layouts of results always allow one)."""
-    return array.reshape((array.shape[0], array.shape[1], -1), copy=False if written else None)
+    shape = (array.shape[0], array.shape[1], -1)
+    return array.reshape(shape, copy=False if written else None)
 
 
 def in_channel_blocks(cube: np.ndarray, body) -> None:
@@ -60,7 +61,8 @@ def _parameter(tensor, fill: float, channels: int, dtype: np.dtype) -> np.ndarra
 
 
 def _fused(a: np.ndarray, b, c) -> np.ndarray:
-    """``a * b + c`` rounded once to float32 (the product is exact in float64)."""
+    """``a * b + c`` of float32 operands in float64, where the product is exact: rounded
+    to float32, a fused multiply-add's result."""
     wide = a.astype(np.float64)
     wide *= b
     wide += c
@@ -125,8 +127,8 @@ def training_forward(cube: np.ndarray, out: np.ndarray, weight, bias, eps: float
     return mean, squares, invstd
 
 
-def update_running_statistics(running_mean, running_var, mean: np.ndarray, squares: np.ndarray,
-                   count: int, momentum: float) -> None:
+def update_running_statistics(running_mean, running_var, mean: np.ndarray,
+                              squares: np.ndarray, count: int, momentum: float) -> None:
     """torch's update of the running statistics, in place: ``m * batch + (1 - m) *
     running`` in the statistics' dtype, the variance's (unbiased) sum taken in float64."""
     kind = mean.dtype.type
@@ -160,19 +162,29 @@ def backward(grad: np.ndarray, cube: np.ndarray, grad_input, mean: np.ndarray,
             return
         written = grad_input[:, first:last]
         result = written if written.dtype == compute else np.empty(written.shape, compute)
-        if train:
-            k = dots[first:last].astype(compute) * invstd[first:last]
-            k *= invstd[first:last]
-            k /= compute.type(count)
-            centered *= k[:, None]
-            np.subtract(g, (sums[first:last] / count).astype(compute)[:, None], out=result)
-            result -= centered
-            result *= invstd[first:last, None]
-        else:
-            np.multiply(g, invstd[first:last, None], out=result)
-        result *= weight[first:last, None]
+        _input_gradient(g, centered, sums[first:last], dots[first:last], invstd[first:last],
+                        weight[first:last], count if train else None, result)
         if result is not written:
             np.copyto(written, result, casting="unsafe")
     with np.errstate(all="ignore"):
         in_channel_blocks(cube, block)
     return sums, dots
+
+
+def _input_gradient(grad, centered, sums, dots, invstd, weight, count, out) -> None:
+    """A block's input gradient into `out`, in torch's order of operations: in training
+    (`count` given) ``(g - s / count - (x - mean) * k) * invstd * weight`` with ``k =
+    dotp * invstd * invstd / count``; else ``g * invstd * weight``. `centered` is
+    overwritten."""
+    compute = out.dtype.type
+    if count is not None:
+        k = dots.astype(out.dtype) * invstd
+        k *= invstd
+        k /= compute(count)
+        centered *= k[:, None]
+        np.subtract(grad, (sums / count).astype(out.dtype)[:, None], out=out)
+        out -= centered
+        out *= invstd[:, None]
+    else:
+        np.multiply(grad, invstd[:, None], out=out)
+    out *= weight[:, None]

@@ -4,11 +4,12 @@ holding it, and the backward scatter of the gradient onto those elements.
 Note [Max pooling in blocks]
     Both kernels walk the planes in cache-sized blocks shared by the pool's threads
     (Note [Pooling in blocks of planes]): a block's padded copy, running maximum and
-    winner counts stay in the cache while the block is done. Within a block the kernel visits one kernel offset at a time (Note [Pooling by
-    kernel offsets]): a running `np.maximum` (which keeps NaN) gives the maxima, then
-    the winner of a window, its first offset holding the maximum, is counted rather
-    than assigned: the number of leading offsets that do not hold it, a sum of running
-    ``and``s of ``!=`` masks, one byte per window (masked copies branch per element).
+    winner counts stay in the cache while the block is done. Within a block the
+    forward visits one kernel offset at a time (Note [Pooling by kernel offsets]): a
+    running `np.maximum` (which keeps NaN) gives the maxima, then the winner of a
+    window, its first offset holding the maximum, is counted rather than assigned: the
+    number of leading offsets that do not hold it, a sum of running ``and``s of ``!=``
+    masks, one byte per window (masked copies branch per element).
     A window holding a NaN takes its last NaN, as torch's ``val > max || isnan(val)``
     does; a window with nothing above -inf (or the integer minimum) reports its first
     position inside the input, where torch's search starts. The backward adds each
@@ -26,7 +27,9 @@ import numpy as np
 from .pooling_windows import (first_positions, in_blocks, offset_deltas, offsets, padded,
                               planes, window_origins, window_slice)
 
+
 def lowest(dtype: np.dtype):
+    """What no window's maximum is below: -inf, or the integer dtype's minimum."""
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
@@ -50,6 +53,7 @@ def max_forward(self: np.ndarray, kernel, stride, padding, dilation, values,
 
 
 def _max_block(self, geometry, values, indices, origins, deltas) -> None:
+    """`max_forward` on one block of planes."""
     kernel, stride, padding, dilation = geometry
     k = len(kernel)
     out_spatial = values.shape[-k:]
@@ -108,23 +112,33 @@ def scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.nd
 
     def block(start: int, stop: int) -> None:
         target = out[start:stop]
-        planes_here = target.size // spatial
-        chosen = indices[start:stop].reshape(planes_here, pooled)
-        values = grad[start:stop].reshape(planes_here, pooled)
+        chosen, values = (a[start:stop].reshape(-1, pooled) for a in (indices, grad))
         if disjoint:
-            dense = target.flags.c_contiguous
-            total = target.reshape(planes_here, spatial) if dense else np.empty(
-                (planes_here, spatial), out.dtype)
-            total.fill(0)
-            np.put_along_axis(total, chosen, values + out.dtype.type(0), axis=1)
-            if dense:
-                return
+            total = _put_once(chosen, values, spatial, target)
         else:
-            flat = chosen + (np.arange(planes_here) * spatial)[:, None]
-            total = np.bincount(flat.ravel(), weights=values.astype(np.float64).ravel(),
-                                minlength=target.size)
-        np.copyto(target, total.reshape(target.shape), casting="unsafe")
+            total = _summed(chosen, values, spatial)
+        if total is not None:
+            np.copyto(target, total.reshape(target.shape), casting="unsafe")
     in_blocks(out.shape[0], math.prod(out.shape[1:]), block)
+
+
+def _put_once(chosen, values, spatial: int, target: np.ndarray) -> np.ndarray | None:
+    """Each plane's gradients put at their indices into zeros, plus zero (torch adds
+    them to zeros: -0.0 lands as 0.0); into `target` itself when it is dense (None
+    returned), else into the plane-by-plane result returned."""
+    dense = target.flags.c_contiguous
+    total = (target.reshape(-1, spatial) if dense
+             else np.empty((len(chosen), spatial), target.dtype))
+    total.fill(0)
+    np.put_along_axis(total, chosen, values + target.dtype.type(0), axis=1)
+    return None if dense else total
+
+
+def _summed(chosen, values, spatial: int) -> np.ndarray:
+    """Each element's gradients summed in float64 in output order, plane by plane."""
+    flat = chosen + (np.arange(len(chosen)) * spatial)[:, None]
+    return np.bincount(flat.ravel(), weights=values.astype(np.float64).ravel(),
+                       minlength=len(chosen) * spatial)
 
 
 def disjoint_windows(kernel, stride, dilation) -> bool:
