@@ -60,30 +60,34 @@ def _parameter(tensor, fill: float, channels: int, dtype: np.dtype) -> np.ndarra
     return tensor.reshape(-1).astype(dtype, copy=False)
 
 
-def _fused(a: np.ndarray, b, c) -> np.ndarray:
-    """``a * b + c`` of float32 operands in float64, where the product is exact: rounded
-    to float32, a fused multiply-add's result."""
-    wide = a.astype(np.float64)
-    wide *= b
-    wide += c
-    return wide
+def _rows(cube: np.ndarray, first: int, last: int, dtype=None) -> np.ndarray:
+    """Channels ``first:last`` of `cube` as contiguous rows ``(c, N * L)``, in `dtype`."""
+    part = cube[:, first:last].transpose(1, 0, 2)
+    return np.ascontiguousarray(part, dtype=dtype).reshape(last - first, -1)
 
 
-def affine(part: np.ndarray, out: np.ndarray, mean, invstd, weight, bias) -> None:
-    """``out = part * a + b`` per channel of an ``(N, c, L)`` block, ``a = invstd *
-    weight``, ``b = bias - mean * a`` (Note [Batch norm in channel blocks])."""
+def _write_rows(rows: np.ndarray, out: np.ndarray, first: int, last: int) -> None:
+    """`rows` ``(c, N * L)`` into channels ``first:last`` of the ``(N, C, L)`` `out`."""
+    cube = rows.reshape(last - first, out.shape[0], out.shape[2]).transpose(1, 0, 2)
+    np.copyto(out[:, first:last], cube, casting="unsafe")
+
+
+def affine(wide: np.ndarray, mean, invstd, weight, bias, dtype: np.dtype) -> np.ndarray:
+    """``x * a + b`` per channel of a block's rows, ``a = invstd * weight``, ``b = bias -
+    mean * a`` (Note [Batch norm in channel blocks]), to be written to `dtype`. `wide` is
+    the block in float64, a copy this overwrites: for float32 statistics, where products
+    of float32 numbers are exact, ``x * a + b`` rounded once to float32 is a fused
+    multiply-add (float64 rounds twice)."""
     alpha = invstd * weight
     if mean.dtype == np.float32:
-        beta = _fused(-mean, alpha, bias).astype(np.float32)
-        result = _fused(part, alpha[:, None], beta[:, None])
-        if out.dtype != np.float32:          # float16 / bfloat16: rounded to float32 first
-            result = result.astype(np.float32)
-        np.copyto(out, result, casting="unsafe")
-        return
-    beta = bias - mean * alpha
-    result = part * alpha[:, None]
-    result += beta[:, None]
-    np.copyto(out, result, casting="unsafe")
+        beta = ((-mean).astype(np.float64) * alpha + bias).astype(np.float32)
+    else:
+        beta = bias - mean * alpha
+    wide *= alpha[:, None]
+    wide += beta[:, None]
+    if mean.dtype == np.float32 and dtype != np.float32:   # float16 / bfloat16
+        return wide.astype(np.float32)                     # rounded to float32 first
+    return wide
 
 
 def normalize(cube: np.ndarray, out: np.ndarray, mean: np.ndarray, invstd: np.ndarray,
@@ -96,9 +100,9 @@ def normalize(cube: np.ndarray, out: np.ndarray, mean: np.ndarray, invstd: np.nd
     bias = _parameter(bias, 0, channels, compute)
 
     def block(first: int, last: int) -> None:
-        part = cube[:, first:last].astype(compute, copy=False)
-        affine(part, out[:, first:last], mean[first:last], invstd[first:last],
-               weight[first:last], bias[first:last])
+        wide = _rows(cube, first, last, np.float64)
+        _write_rows(affine(wide, mean[first:last], invstd[first:last], weight[first:last],
+                           bias[first:last], out.dtype), out, first, last)
     in_channel_blocks(cube, block)
 
 
@@ -113,16 +117,16 @@ def training_forward(cube: np.ndarray, out: np.ndarray, weight, bias, eps: float
     bias = _parameter(bias, 0, channels, dtype)
 
     def block(first: int, last: int) -> None:
-        part = cube[:, first:last]
+        rows = _rows(cube, first, last)
+        wide = rows.astype(np.float64)
         with np.errstate(all="ignore"):
-            total = np.add.reduce(part, axis=(0, 2), dtype=np.float64)
-            mean[first:last] = total / count
-            deviations = part - mean[first:last, None]
+            mean[first:last] = np.add.reduce(wide, axis=1) / count
+            deviations = rows - mean[first:last, None]
             np.multiply(deviations, deviations, out=deviations)
-            squares[first:last] = np.add.reduce(deviations, axis=(0, 2), dtype=np.float64)
+            squares[first:last] = np.add.reduce(deviations, axis=1, dtype=np.float64)
             invstd[first:last] = inverse_std(squares[first:last] / dtype.type(count), eps)
-        affine(part, out[:, first:last], mean[first:last], invstd[first:last],
-               weight[first:last], bias[first:last])
+        _write_rows(affine(wide, mean[first:last], invstd[first:last], weight[first:last],
+                           bias[first:last], out.dtype), out, first, last)
     in_channel_blocks(cube, block)
     return mean, squares, invstd
 
@@ -154,37 +158,31 @@ def backward(grad: np.ndarray, cube: np.ndarray, grad_input, mean: np.ndarray,
     weight = _parameter(weight, 1, channels, compute)
 
     def block(first: int, last: int) -> None:
-        g = grad[:, first:last].astype(compute, copy=False)
-        centered = cube[:, first:last].astype(compute, copy=False) - mean[first:last, None]
-        sums[first:last] = np.add.reduce(g, axis=(0, 2), dtype=np.float64)
-        dots[first:last] = np.add.reduce(centered * g, axis=(0, 2), dtype=np.float64)
-        if grad_input is None:
-            return
-        written = grad_input[:, first:last]
-        result = written if written.dtype == compute else np.empty(written.shape, compute)
-        _input_gradient(g, centered, sums[first:last], dots[first:last], invstd[first:last],
-                        weight[first:last], count if train else None, result)
-        if result is not written:
-            np.copyto(written, result, casting="unsafe")
+        g = _rows(grad, first, last, compute)
+        centered = _rows(cube, first, last, compute)
+        centered -= mean[first:last, None]
+        sums[first:last] = np.add.reduce(g, axis=1, dtype=np.float64)
+        dots[first:last] = np.add.reduce(centered * g, axis=1, dtype=np.float64)
+        if grad_input is not None:
+            _input_gradient(g, centered, sums[first:last], dots[first:last],
+                            invstd[first:last], weight[first:last], count if train else None)
+            _write_rows(g, grad_input, first, last)
     with np.errstate(all="ignore"):
         in_channel_blocks(cube, block)
     return sums, dots
 
 
-def _input_gradient(grad, centered, sums, dots, invstd, weight, count, out) -> None:
-    """A block's input gradient into `out`, in torch's order of operations: in training
-    (`count` given) ``(g - s / count - (x - mean) * k) * invstd * weight`` with ``k =
-    dotp * invstd * invstd / count``; else ``g * invstd * weight``. `centered` is
-    overwritten."""
-    compute = out.dtype.type
+def _input_gradient(grad, centered, sums, dots, invstd, weight, count) -> None:
+    """A block's input gradient, in place of its rows `grad`, in torch's order of
+    operations: in training (`count` given) ``(g - s / count - (x - mean) * k) * invstd
+    * weight`` with ``k = dotp * invstd * invstd / count``; else ``g * invstd * weight``.
+    `centered` is overwritten."""
     if count is not None:
-        k = dots.astype(out.dtype) * invstd
+        k = dots.astype(grad.dtype) * invstd
         k *= invstd
-        k /= compute(count)
+        k /= grad.dtype.type(count)
         centered *= k[:, None]
-        np.subtract(grad, (sums / count).astype(out.dtype)[:, None], out=out)
-        out -= centered
-        out *= invstd[:, None]
-    else:
-        np.multiply(grad, invstd[:, None], out=out)
-    out *= weight[:, None]
+        grad -= (sums / count).astype(grad.dtype)[:, None]
+        grad -= centered
+    grad *= invstd[:, None]
+    grad *= weight[:, None]
