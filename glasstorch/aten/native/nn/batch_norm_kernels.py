@@ -4,9 +4,11 @@ statistics, the affine map, and the backward's sums and input gradient.
 Note [Batch norm in channel blocks]
     The input is read as ``(N, C, L)`` (a view for contiguous and channels-last
     layouts alike) and cut into blocks of whole channels of about `BLOCK` elements;
-    `parallel_for` shares the blocks among the pool's threads (NumPy releases the GIL)
-    and each block is done whole while it is in the cache: its statistics and then its
-    normalization (forward), or its two sums and then its input gradient (backward).
+    `parallel_for` shares the blocks among the pool's threads (NumPy releases the GIL).
+    A block is gathered into contiguous rows, one per channel (NumPy's loops then run
+    along whole rows), and done whole while it is in the cache: its statistics and then
+    its normalization (forward), or its two sums and then its input gradient
+    (backward), written back once.
 
     The arithmetic is that of torch's contiguous CPU kernels. A channel's sum, then the
     sum of its squared deviations from the mean, accumulate in float64 (torch's
