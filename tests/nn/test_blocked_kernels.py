@@ -152,3 +152,21 @@ def test_batch_norm_blocks_and_threads_change_nothing(monkeypatch):
         parts = _on_threads(threads, lambda: _batch_norm(gt, x, grad))
         for found, expected in zip(parts, whole):
             assert np.array_equal(found.detach().numpy(), expected.detach().numpy())
+
+
+@pytest.mark.parametrize("dtype", ("float32", "float64"))
+def test_batch_norm_of_one_sample_leaves_its_inputs_and_matches_torch(dtype):
+    """A batch of one is already one row per channel: the kernels work on copies."""
+    torch.manual_seed(0)
+    x = torch.randn(1, 6, 5, dtype=getattr(torch, dtype))
+
+    def second_order(lib, x):
+        x = x.detach().requires_grad_()
+        before = x.detach().clone()
+        y = lib.batch_norm(x, None, None, None, None, True, 0.1, 1e-5, False)
+        grad, = lib.autograd.grad((y * y.detach().sin()).sum(), x, create_graph=True)
+        second, = lib.autograd.grad((grad * grad).sum(), x)
+        assert lib.equal(x.detach(), before)
+        return y, grad, second
+    for found, expected in zip(second_order(gt, to_glass(x)), second_order(torch, x)):
+        assert_close(found, expected, rtol=1e-4, atol=1e-5)

@@ -63,9 +63,10 @@ def _parameter(tensor, fill: float, channels: int, dtype: np.dtype) -> np.ndarra
 
 
 def _rows(cube: np.ndarray, first: int, last: int, dtype=None) -> np.ndarray:
-    """Channels ``first:last`` of `cube` as contiguous rows ``(c, N * L)``, in `dtype`."""
+    """Channels ``first:last`` of `cube` as contiguous rows ``(c, N * L)``, in `dtype`:
+    always a copy, which the kernels may overwrite (a batch of one is already rows)."""
     part = cube[:, first:last].transpose(1, 0, 2)
-    return np.ascontiguousarray(part, dtype=dtype).reshape(last - first, -1)
+    return part.astype(dtype or cube.dtype, order="C").reshape(last - first, -1)
 
 
 def _write_rows(rows: np.ndarray, out: np.ndarray, first: int, last: int) -> None:
