@@ -28,6 +28,7 @@ from ...schema import SchemaKind
 from ..creation.copy import cpp_type_name
 from ..shape.shape import reshape
 from ..pointwise.unary import BOOL, COMPLEX, INTEGRAL, exact_dtype_out, refuse
+from ..pointwise.zeroing import zero_where_in_bands
 
 NOT_FLOATING = BOOL | INTEGRAL | COMPLEX
 NN = {"python_module": "nn", "method": False, "numbers": (), "check_out": exact_dtype_out}
@@ -84,7 +85,7 @@ def threshold_backward(grad_output, self, threshold, *, out):
     """The gradient of `threshold` (and of `relu`): `grad_output` where `self` is above
     `threshold`, else 0."""
     refuse(self, "threshold_cpu", BOOL | COMPLEX)
-    _zero_where(self <= threshold, grad_output, out)
+    zero_where_in_bands(lambda values: values <= threshold, self, grad_output, out)
 
 
 # ----------------------------------------------------------------------------------

@@ -12,14 +12,16 @@ Note [Batch norm over channels]
     ``a = invstd * weight`` and ``b = bias - mean * a``, as torch's CPU kernel does.
     float32 is computed in float32, float64 in float64, float16/bfloat16 in float32
     (parameters and statistics may then be float32: torch's mixed dtype), summed and
-    rounded as torch's kernel does (Note [Reduced-precision batch statistics]).
+    rounded as torch's kernels do (Note [Batch norm in channel blocks], Note
+    [Reduced-precision batch statistics]).
 
     The backward (`native_batch_norm_backward`) is layer norm's turned on its side
     (Note [Layer norm over rows]): a channel is a row. In training, with
     ``x̂ = (x - mean) * invstd``, the input's gradient is
     ``invstd * w * (g - mean(g) - x̂ * mean(g * x̂))`` over the channel's elements; out of
     training the statistics are constants and it is ``g * invstd * w``. The weight's
-    gradient is ``sum(g * x̂)`` and the bias's ``sum(g)`` per channel.
+    gradient is ``sum(g * x̂)`` and the bias's ``sum(g)`` per channel (computed in
+    torch's order: Note [Batch norm in channel blocks]).
 """
 from __future__ import annotations
 
@@ -35,7 +37,10 @@ from ...derivatives import derivative_helper
 from ...registry import TensorMeta, op
 from ..creation.copy import memory_format_strides, suggest_memory_format
 from ..pointwise.unary import refuse
-from .batch_norm_statistics import inverse_std, reduced_training_statistics, update_running
+from .batch_norm_kernels import (as_cube, normalize, training_forward,
+                                 update_running_statistics)
+from .batch_norm_kernels import backward as batch_norm_backward_kernel
+from .batch_norm_statistics import inverse_std, reduced_training_statistics
 from .normalization import _input_part, _project
 
 _REDUCED = (dtypes.float16, dtypes.bfloat16)
@@ -105,65 +110,8 @@ def _batch_norm_meta(input, weight, bias, running_mean, running_var, training, m
     return like_input(input), TensorMeta(saved, stat_dtype), TensorMeta(saved, stat_dtype)
 
 
-def channel_rows(array: np.ndarray, compute: np.dtype) -> np.ndarray:
-    """``(N, C, *)`` as ``(C, N * L)``: one row per channel (Note [Batch norm over
-    channels]), in the compute dtype."""
-    n, c = array.shape[0], array.shape[1]
-    return np.moveaxis(array.reshape(n, c, -1), 1, 0).reshape(c, -1).astype(compute,
-                                                                           copy=False)
-
-
 def compute_dtype(array: np.ndarray) -> np.dtype:
     return np.dtype(np.float64) if array.dtype == np.float64 else np.dtype(np.float32)
-
-
-def batch_statistics(rows: np.ndarray) -> tuple:
-    """Per row: the mean and the sum of squared deviations."""
-    count = rows.shape[1]
-    with np.errstate(all="ignore"):
-        mean = np.add.reduce(rows, axis=1) / rows.dtype.type(count)
-    centered = rows - mean[:, None]
-    return mean, np.einsum("ij,ij->i", centered, centered)
-
-
-def _fused(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a * b + c`` with one rounding for float32 (exact in float64), as torch's
-    compiled kernel fuses it; float64 rounds twice."""
-    if a.dtype != np.float32:
-        return a * b + c
-    return (a.astype(np.float64) * b + c).astype(np.float32)
-
-
-def normalize_rows(input: np.ndarray, out: np.ndarray, mean, invstd, weight, bias) -> None:
-    """``out = x * a + b`` per channel with ``a = invstd * weight``, ``b = bias - mean * a``
-    (each multiply-add rounded once where torch's kernel fuses it: float16 / bfloat16;
-    float32 keeps its two roundings, the cheaper kernel)."""
-    compute = mean.dtype
-    scale = invstd if weight is None else invstd * weight.reshape(-1).astype(compute)
-    offset = np.zeros_like(mean) if bias is None else bias.reshape(-1).astype(compute)
-    shape = (1, -1) + (1,) * (input.ndim - 2)
-    if input.dtype in _REDUCED_NUMPY:
-        shift = _fused(-mean, scale, offset)
-        result = _fused(input.astype(compute), scale.reshape(shape), shift.reshape(shape))
-    else:
-        shift = -mean * scale + offset
-        result = input.astype(compute, copy=False) * scale.reshape(shape) + shift.reshape(shape)
-    np.copyto(out, result, casting="unsafe")
-
-
-def _training_statistics(input: np.ndarray, compute: np.dtype, eps: float, momentum: float,
-                         running_mean, running_var) -> tuple:
-    """The batch's mean and inverse standard deviation per channel (float32 and
-    float64), the running statistics updated in place."""
-    rows = channel_rows(input, compute)
-    mean, squares = batch_statistics(rows)
-    count = rows.shape[1]
-    with np.errstate(all="ignore"):
-        invstd = inverse_std(squares / compute.type(count), eps)
-        unbiased = squares / compute.type(count - 1)
-    update_running(running_mean, mean, momentum)
-    update_running(running_var, unbiased, momentum)
-    return mean, invstd
 
 
 @op("native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
@@ -198,14 +146,17 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     refuse(input, "batch_norm", _NOT_FLOATING)
     result, save_mean, save_invstd = out
     compute = compute_dtype(input)
+    cube, written = as_cube(input), as_cube(result, written=True)
+    if training and input.dtype not in _REDUCED_NUMPY:
+        mean, squares, invstd = training_forward(cube, written, weight, bias, eps)
+        save_mean[...], save_invstd[...] = mean, invstd
+        update_running_statistics(running_mean, running_var, mean, squares,
+                                  cube.shape[0] * cube.shape[2], momentum)
+        return
     if training:
-        if input.dtype in _REDUCED_NUMPY:
-            mean, invstd = reduced_training_statistics(
-                input, eps, momentum, running_mean, running_var,
-                keep_dtype=save_mean.dtype == input.dtype)
-        else:
-            mean, invstd = _training_statistics(input, compute, eps, momentum, running_mean,
-                                                running_var)
+        mean, invstd = reduced_training_statistics(input, eps, momentum, running_mean,
+                                                   running_var,
+                                                   keep_dtype=save_mean.dtype == input.dtype)
         save_mean[...] = mean
         save_invstd[...] = invstd
         # normalized with the statistics as saved (rounded, for float16/bfloat16)
@@ -213,7 +164,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     else:
         mean = running_mean.astype(compute)
         invstd = 1 / np.sqrt(running_var.astype(compute) + compute.type(eps))
-    normalize_rows(input, result, mean, invstd, weight, bias)
+    normalize(cube, written, mean, invstd, weight, bias)
 
 
 # ----------------------------------------------------------------------------------
@@ -230,12 +181,13 @@ def _batch_norm_backward_meta(grad_out, input, weight, running_mean, running_var
 
 
 def _statistics(train, running_mean, running_var, save_mean, save_invstd, eps, compute):
-    """The mean and invstd the forward normalized with."""
+    """The mean and invstd the forward normalized with (out of training, the inverse
+    standard deviation computed in float64, as torch's backward kernel computes it)."""
     if train:
         return save_mean.astype(compute), save_invstd.astype(compute)
     with np.errstate(all="ignore"):
         return (running_mean.astype(compute),
-                1 / np.sqrt(running_var.astype(compute) + compute.type(eps)))
+                inverse_std(running_var.astype(compute), eps))
 
 
 # Note [Batch norm double backward]
@@ -346,22 +298,11 @@ def native_batch_norm_backward(grad_out, input, weight, running_mean, running_va
     compute = compute_dtype(input)
     mean, invstd = _statistics(train, running_mean, running_var, save_mean, save_invstd, eps,
                                compute)
-    rows, grads = channel_rows(input, compute), channel_rows(grad_out, compute)
-    normalized = (rows - mean[:, None]) * invstd[:, None]
-    sum_grads = np.add.reduce(grads, axis=1)
-    dot = np.einsum("ij,ij->i", grads, normalized)
+    sums, dots = batch_norm_backward_kernel(
+        as_cube(grad_out), as_cube(input),
+        None if grad_input is None else as_cube(grad_input, written=True),
+        mean, invstd, weight, train)
     if grad_weight is not None:
-        grad_weight[...] = dot
+        grad_weight[...] = dots * invstd
     if grad_bias is not None:
-        grad_bias[...] = sum_grads
-    if grad_input is None:
-        return
-    scale = invstd if weight is None else invstd * weight.astype(compute)
-    if train:
-        count = compute.type(max(rows.shape[1], 1))
-        gradient = (grads - (sum_grads / count)[:, None]
-                    - normalized * (dot / count)[:, None]) * scale[:, None]
-    else:
-        gradient = grads * scale[:, None]
-    shape = (input.shape[1], input.shape[0]) + input.shape[2:]
-    np.copyto(grad_input, np.moveaxis(gradient.reshape(shape), 0, 1), casting="unsafe")
+        grad_bias[...] = sums

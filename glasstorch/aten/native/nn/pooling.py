@@ -20,9 +20,9 @@ from ...derivatives import derivative_helper
 from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
-from .pooling_windows import (check_output, check_positive, expand, first_positions,
-                              offset_deltas, offsets, output_size, padded, result_strides,
-                              window_origins, window_slice)
+from .pooling_max import disjoint_windows, max_forward, scatter_to_indices
+from .pooling_windows import (check_output, check_positive, expand, in_blocks, offsets,
+                              output_size, padded, planes, result_strides, window_slice)
 
 _BOOL = frozenset({np.dtype(np.bool_)})
 _BOOL_AND_HALVES = _BOOL | {dtypes.float16._np, dtypes.bfloat16._np}
@@ -93,59 +93,6 @@ def _max_arguments(k: int, kernel_size, stride, padding, dilation) -> tuple:
 # ----------------------------------------------------------------------------------
 # Kernels
 # ----------------------------------------------------------------------------------
-def _lowest(dtype: np.dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
-
-
-def _max_forward(self: np.ndarray, kernel, stride, padding, dilation, values, indices) -> None:
-    """The windows' maxima (a running `np.maximum`, which keeps NaN), then each one's
-    first offset holding it (a window's last NaN, torch's rule), made flat input indices."""
-    k = len(kernel)
-    out_spatial = values.shape[-k:]
-    compute = np.float32 if self.dtype.itemsize == 2 and self.dtype.kind != "i" else None
-    lowest = _lowest(np.dtype(compute or self.dtype))
-    source = padded(self, out_spatial, kernel, stride, padding, dilation, lowest, compute)
-    views = [source[window_slice(offset, out_spatial, stride, dilation)]
-             for offset in offsets(kernel)]
-    best = values if values.dtype == source.dtype else np.empty(values.shape, source.dtype)
-    np.copyto(best, views[0])
-    for view in views[1:]:
-        np.maximum(best, view, out=best)
-    winner = np.zeros(values.shape, np.int32)
-    for j in reversed(range(len(views))):           # ends at the first offset holding it
-        np.copyto(winner, j, where=np.equal(views[j], best))
-    if source.dtype.kind == "f" and self.size and np.isnan(np.min(self)):
-        for j, view in enumerate(views):
-            np.copyto(winner, j, where=np.isnan(view))
-    if best is not values:
-        np.copyto(values, best, casting="unsafe")
-    # no element above -inf (or the integer minimum): the window's first input position
-    np.copyto(winner, -1, where=best == lowest)
-    _winners_to_indices(winner, self.shape[-k:], kernel, stride, padding, dilation, indices)
-
-
-def _winners_to_indices(winner, spatial, kernel, stride, padding, dilation, indices) -> None:
-    """Flat input indices from winning offsets (-1: no element beat -inf, so the
-    window's first position inside the input)."""
-    out_spatial = winner.shape[-len(kernel):]
-    origins = window_origins(out_spatial, spatial, stride, padding)
-    np.add(np.take(offset_deltas(spatial, kernel, dilation), winner), origins, out=indices)
-    if winner.min(initial=0) < 0:
-        first = first_positions(out_spatial, spatial, stride, padding, dilation)
-        np.copyto(indices, np.broadcast_to(first, indices.shape), where=winner < 0)
-
-
-def _scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.ndarray) -> None:
-    """Each input element's sum of the gradients of the outputs whose index names it."""
-    spatial = math.prod(out.shape[-k:])
-    rows = math.prod(out.shape[:-k])
-    pooled = math.prod(indices.shape[-k:])
-    flat = indices.reshape(rows, pooled) + (np.arange(rows) * spatial)[:, None]
-    weights = grad.reshape(rows, pooled).astype(np.float64).ravel()
-    total = np.bincount(flat.ravel(), weights=weights, minlength=rows * spatial)
-    np.copyto(out, total.reshape(out.shape), casting="unsafe")
-
-
 def _window_divisors(spatial, out_spatial, kernel, stride, padding, count_include_pad,
                      divisor_override) -> np.ndarray | int:
     """What each window's sum is divided by: the override, or the window's size (cut at
@@ -178,33 +125,45 @@ def _compute_dtype(dtype: np.dtype) -> np.dtype:
 
 def _avg_forward(self, kernel, stride, padding, ceil_mode, count_include_pad,
                  divisor_override, out) -> None:
+    """Each window's sum over its divisor, block by block (Note [Pooling in blocks of
+    planes])."""
     k = len(kernel)
     out_spatial = out.shape[-k:]
     ones = (1,) * k
-    source = padded(self, out_spatial, kernel, stride, padding, ones, 0,
-                    _compute_dtype(self.dtype))
-    total = np.zeros(out.shape, source.dtype)
-    for offset in offsets(kernel):
-        total += source[window_slice(offset, out_spatial, stride, ones)]
-    _divide(total, _window_divisors(self.shape[-k:], out_spatial, kernel, stride, padding,
-                                    count_include_pad, divisor_override), out)
+    divisor = _window_divisors(self.shape[-k:], out_spatial, kernel, stride, padding,
+                               count_include_pad, divisor_override)
+    inputs, results = planes([self, out], k)
+
+    def block(start: int, stop: int) -> None:
+        source = padded(inputs[start:stop], out_spatial, kernel, stride, padding, ones, 0,
+                        _compute_dtype(self.dtype))
+        total = np.zeros(results[start:stop].shape, source.dtype)
+        for offset in offsets(kernel):
+            total += source[window_slice(offset, out_spatial, stride, ones)]
+        _divide(total, divisor, results[start:stop])
+    in_blocks(inputs.shape[0], math.prod(inputs.shape[1:]), block)
 
 
 def _avg_backward(grad, shape, kernel, stride, padding, count_include_pad, divisor_override,
                   out) -> None:
-    """Each window's share of its gradient, added back onto the elements it averaged."""
+    """Each window's share of its gradient, added back onto the elements it averaged,
+    block by block (Note [Pooling in blocks of planes])."""
     k = len(kernel)
     out_spatial = grad.shape[-k:]
     ones = (1,) * k
     divisor = _window_divisors(shape[-k:], out_spatial, kernel, stride, padding,
                                count_include_pad, divisor_override)
-    share = grad.astype(_compute_dtype(grad.dtype)) / divisor
-    zeros = np.zeros(shape, share.dtype)
-    total = padded(zeros, out_spatial, kernel, stride, padding, ones, 0)
-    for offset in offsets(kernel):
-        total[window_slice(offset, out_spatial, stride, ones)] += share
-    inside = tuple(slice(p, p + n) for p, n in zip(padding, shape[-k:]))
-    np.copyto(out, total[(Ellipsis,) + inside], casting="unsafe")
+    inside = (Ellipsis,) + tuple(slice(p, p + n) for p, n in zip(padding, shape[-k:]))
+    grads, results = planes([grad, out], k)
+
+    def block(start: int, stop: int) -> None:
+        share = grads[start:stop].astype(_compute_dtype(grad.dtype)) / divisor
+        zeros = np.zeros(results[start:stop].shape, share.dtype)
+        total = padded(zeros, out_spatial, kernel, stride, padding, ones, 0)
+        for offset in offsets(kernel):
+            total[window_slice(offset, out_spatial, stride, ones)] += share
+        np.copyto(results[start:stop], total[inside], casting="unsafe")
+    in_blocks(results.shape[0], math.prod(results.shape[1:]), block)
 
 
 # ----------------------------------------------------------------------------------
@@ -230,7 +189,9 @@ def _declare_max(k: int) -> tuple:
 
     def backward_kernel(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
                         indices, *, out):
-        _scatter_to_indices(grad_output, indices, k, out)
+        kernel, stride, _, dilation = _max_arguments(k, kernel_size, stride, padding, dilation)
+        scatter_to_indices(grad_output, indices, k, out,
+                           disjoint_windows(kernel, stride, dilation))
     backward_kernel.__name__ = f"{name}_backward"
     backward_kernel.__doc__ = (f"The gradient of `{name}`'s input: each output's gradient "
                                f"added at its index.")
@@ -251,7 +212,7 @@ def _declare_max(k: int) -> tuple:
 
     def kernel(self, kernel_size, stride, padding, dilation, ceil_mode, *, out):
         refuse(self, f"max_pool{k}d", _BOOL)
-        _max_forward(self, *_max_arguments(k, kernel_size, stride, padding, dilation), *out)
+        max_forward(self, *_max_arguments(k, kernel_size, stride, padding, dilation), *out)
     kernel.__name__ = name
     kernel.__doc__ = (f"Max pooling over the last {k} dims: the largest element of each "
                       f"window and its flat index over those dims (Note [Pooling by kernel "

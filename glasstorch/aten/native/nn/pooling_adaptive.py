@@ -29,7 +29,8 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
-from .pooling import _scatter_to_indices
+from .pooling import max_pool_double_backward  # noqa: F401  (the formulas' helper)
+from .pooling_max import scatter_to_indices
 from .pooling_windows import result_strides
 
 _REDUCED = frozenset((dtypes.float16._np, dtypes.bfloat16._np))
@@ -212,7 +213,7 @@ def _declare_max(k: int) -> tuple:
     name = f"adaptive_max_pool{k}d"
 
     def backward_kernel(grad_output, self, indices, *, out):
-        _scatter_to_indices(grad_output, indices, k, out)
+        scatter_to_indices(grad_output, indices, k, out)
     backward_kernel.__name__ = f"{name}_backward"
     backward_kernel.__doc__ = f"The gradient of `{name}`'s input: each output's gradient " \
                               f"added at its index."

@@ -19,8 +19,8 @@ import numpy as np
 from ....c10 import dtype as dtypes
 from ...registry import TensorMeta, op
 from ..pointwise.unary import refuse
-from .pooling import _scatter_to_indices
 from .pooling import max_pool_double_backward  # noqa: F401  (the formulas' helper)
+from .pooling_max import scatter_to_indices
 
 _NOT_FLOATING = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16,
                                                 np.int32, np.int64))
@@ -113,7 +113,7 @@ def _declare(k: int) -> tuple:
     name = f"fractional_max_pool{k}d"
 
     def backward_kernel(grad_output, self, kernel_size, output_size, indices, *, out):
-        _scatter_to_indices(grad_output, indices, k, out)
+        scatter_to_indices(grad_output, indices, k, out)
     backward_kernel.__name__ = f"{name}_backward"
     backward_kernel.__doc__ = f"The gradient of `{name}`'s input: each output's gradient " \
                               f"added at its index."

@@ -12,6 +12,15 @@ Note [Pooling by kernel offsets]
     sums them; their backward kernels add the gradient back onto the same slices.
     The padded input is the input inside a border of ``-inf`` (max) or zeros (average),
     wide enough on the right for the last window `ceil_mode` allows.
+
+Note [Pooling in blocks of planes]
+    The kernels read their arrays as planes, ``(rows, *spatial)`` (a view when the
+    layout allows; otherwise rows are the first dim's entries, a whole sample or
+    channel each), and walk them in blocks of planes of about `BLOCK` input elements,
+    each block done whole while its padded copy and temporaries stay in the cache;
+    `parallel_for` shares the blocks among the pool's threads (NumPy releases the GIL).
+    A block's results are those of the whole array: each element's arithmetic, and
+    its order, stays the same.
 """
 from __future__ import annotations
 
@@ -21,7 +30,30 @@ import math
 import numpy as np
 
 from ....c10.layout import channels_last, channels_last_3d
+from ...parallel import GRAIN_SIZE, parallel_for
 from ..creation.copy import memory_format_strides, suggest_memory_format
+
+BLOCK = 65536        # input elements per block: its temporaries fit a core's L2 cache
+
+
+def planes(arrays: list, k: int) -> list:
+    """`arrays` as ``(rows, *spatial)`` views when every one allows it, else as they
+    are (their first dim is then the one blocks split)."""
+    try:
+        return [a.reshape((-1,) + a.shape[-k:], copy=False) for a in arrays]
+    except ValueError:
+        return arrays
+
+
+def in_blocks(rows: int, plane: int, body) -> None:
+    """``body(start, stop)`` over blocks of rows of about `BLOCK` elements, the blocks
+    shared among the pool's threads (Note [Pooling in blocks of planes])."""
+    per_block = max(1, BLOCK // max(plane, 1))
+
+    def chunk(start: int, stop: int) -> None:
+        for first in range(start, stop, per_block):
+            body(first, min(first + per_block, stop))
+    parallel_for(0, rows, max(1, GRAIN_SIZE // max(plane, 1)), chunk)
 
 
 def expand(name: str, value, k: int, what: str, may_be_empty: bool = False) -> tuple:

@@ -30,12 +30,14 @@ from ....c10.promotion import result_type_of
 from ....c10.tensor_impl import TensorBase
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta, result_and_compute
+from ...parallel import SPLIT_SIZE
 from ...pointwise import pointwise, to_compute_scalar, zero_where
 from ...registry import TensorMeta, op
 from ..creation.conversion import real_part
 from ..creation.copy import checked_scalar
 from .special import check_writable
 from .unary import BOOL, COMPLEX, INTEGRAL, refuse
+from .zeroing import zero_where_in_bands
 
 _NOT_COMPLEX = "clamp is not supported for complex types"
 # c10's overflow check of a float bound: beyond the largest finite value (inf is fine)
@@ -355,10 +357,16 @@ def relu(self, *, out):
         >>> torch.relu(torch.tensor([-1.5, 0., 2.]))
         tensor([0., 0., 2.])
     """
-    if out.dtype.kind == "f":
+    if out.dtype.kind != "f":
+        np.maximum(self, 0, out=out)
+    elif out.size < SPLIT_SIZE:            # one call, no bands: a small relu's frames
         zero_where(np.less(self, 0), self, out)
     else:
-        np.maximum(self, 0, out=out)
+        zero_where_in_bands(_negative, self, self, out)
+
+
+def _negative(values: np.ndarray) -> np.ndarray:
+    return np.less(values, 0)
 
 
 # ----------------------------------------------------------------------------------
