@@ -22,6 +22,7 @@ from ....c10.tensor_impl import TensorBase
 from ... import functions as at
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta
+from ...parallel import SPLIT_SIZE
 from ...pointwise import pointwise, zero_where
 from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
@@ -85,7 +86,10 @@ def threshold_backward(grad_output, self, threshold, *, out):
     """The gradient of `threshold` (and of `relu`): `grad_output` where `self` is above
     `threshold`, else 0."""
     refuse(self, "threshold_cpu", BOOL | COMPLEX)
-    zero_where_in_bands(lambda values: values <= threshold, self, grad_output, out)
+    if out.size < SPLIT_SIZE:               # one call, no bands: a small gradient's frames
+        zero_where(self <= threshold, grad_output, out)
+    else:
+        zero_where_in_bands(lambda values: values <= threshold, self, grad_output, out)
 
 
 # ----------------------------------------------------------------------------------
