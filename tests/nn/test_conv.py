@@ -59,6 +59,7 @@ def test_layer_matches_torch(name, args, kwargs, shape):
 
 CONFIGS = [  # dims, transposed, groups, stride, padding, dilation, output_padding
     (1, False, 1, 1, 0, 1, 0), (2, False, 2, 2, 1, 1, 0), (2, False, 2, 1, 2, 2, 0),
+    (2, False, 1, 2, 0, 2, 0),         # the last window ends short of the input's end
     (3, False, 1, 2, 1, 1, 0), (1, True, 2, 2, 1, 1, 1), (2, True, 1, 3, 1, 2, 2),
     (3, True, 2, 1, 0, 1, 0),
 ]
@@ -93,6 +94,36 @@ def test_values_gradients_and_double_backward(config):
     ours = _convolution_case(gt, *config, values)
     for mine, their in zip(ours, theirs):
         assert_close(mine, their, rtol=1e-9, atol=1e-9)
+
+
+@pytest.fixture
+def two_threads():
+    """glasstorch on two threads for one test (its kernels then share out their work)."""
+    before = gt.get_num_threads()
+    gt.set_num_threads(2)
+    yield
+    gt.set_num_threads(before)
+
+
+@pytest.mark.parametrize("transposed", [False, True], ids=["conv2d", "conv_transpose2d"])
+def test_convolution_in_chunks_matches_torch(transposed, two_threads):
+    """Shapes large enough for the kernels to cut their work (Note [Convolution as
+    GEMM]): runs of a few images, a weight's gradient summed over several chunks of
+    images on two threads, col2im over strided slices; values and gradients as torch's."""
+    rng = np.random.default_rng(3)
+    values = (rng.standard_normal((16, 8, 20, 20)),
+              rng.standard_normal((8, 12, 3, 3) if transposed else (12, 8, 3, 3)),
+              rng.standard_normal(12))
+    args = ([2, 2], [1, 1], [1, 1], True, [1, 1], 1) if transposed else \
+        ([1, 1], [1, 1], [1, 1], False, [0, 0], 1)
+    results = []
+    for lib in (torch, gt):
+        x, w, b = (lib.tensor(v, requires_grad=True) for v in values)
+        y = lib.convolution(x, w, b, *args)
+        y.backward(lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape))))
+        results.append((y, x.grad, w.grad, b.grad))
+    for their, mine in zip(*results):
+        assert_close(mine, their, rtol=1e-10, atol=1e-10)
 
 
 def test_convolution_backward_output_mask():
