@@ -137,6 +137,27 @@ def test_convolution_backward_output_mask():
     assert_close(ours[1], theirs[1], rtol=1e-9, atol=1e-9)
 
 
+@pytest.mark.parametrize("x_shape, w_shape, args", [
+    ((2, 2, 6, 5), (4, 1, 3, 3), ([2, 1], [1, 2], [1, 1], False, [0, 0], 2)),
+    ((1, 1, 2), (1, 1, 3), ([1], [1], [2], True, [1], 1)),
+    ((1, 1, 5, 6), (1, 1, 2, 3), ([1, 3], [2, 2], [2, 1], True, [1, 2], 1)),
+], ids=["weight with a size-1 dim", "transposed 1d", "transposed, size-1 dims"])
+def test_convolution_backward_strides_as_torch(x_shape, w_shape, args):
+    """Gradients dense and row-major as torch returns them, also where a size-1 dim or
+    a cut-off border would leave a view that passes for contiguous."""
+    x, w = torch.randn(x_shape), torch.randn(w_shape)
+    y = torch.convolution(x, w, None, *args)
+    grad = torch.randn(y.shape)
+    channels = w_shape[1] * args[-1] if args[3] else w_shape[0]
+    theirs = torch.ops.aten.convolution_backward(grad, x, w, [channels], *args,
+                                                 [True, True, True])
+    ours = gt.ops.aten.convolution_backward(to_glass(grad), to_glass(x), to_glass(w),
+                                            [channels], *args, [True, True, True])
+    for mine, their in zip(ours, theirs):
+        assert mine.stride() == their.stride()
+        assert_close(mine, their, rtol=1e-5, atol=1e-5)
+
+
 def test_complex_convolution_matches_torch():
     """Complex inputs: torch's three real convolutions, gradients too."""
     x = torch.randn(2, 3, 7, dtype=torch.complex128, requires_grad=True)

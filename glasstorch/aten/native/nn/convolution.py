@@ -24,7 +24,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
-from ....c10.layout import channels_last, channels_last_3d
+from ....c10.layout import channels_last, channels_last_3d, contiguous_format
 from ....c10.tensor_impl import contiguous_strides
 from ...backends import register_meta
 from ...derivatives import derivative_helper
@@ -307,7 +307,9 @@ def _weight_gradient(input, grad, weight_shape, stride, padding, dilation, group
     for d, size in enumerate(weight_shape[2:]):
         if found.shape[d + 2] != size:
             found = found.narrow(d + 2, 0, size)
-    return found.transpose(0, 1).contiguous()
+    # a fresh row-major copy, as torch returns, also where a size-1 dim would let the
+    # transposed view pass for contiguous
+    return found.transpose(0, 1).clone(memory_format=contiguous_format)
 
 
 def _reached(input, grad_spatial, kernel, stride, padding, dilation) -> tuple:
@@ -341,10 +343,14 @@ def _input_gradient(grad, weight, input_shape, stride, padding, dilation, transp
         extra = [i - r for i, r in zip(input_shape[2:], reached)]
         found = convolution.call(grad, weight, None, stride, padding, dilation, True, extra,
                                  groups)
+    narrowed = found
     for d, size in enumerate(input_shape[2:]):
-        if found.shape[d + 2] != size:
-            found = found.narrow(d + 2, 0, size)
-    return found
+        if narrowed.shape[d + 2] != size:
+            narrowed = narrowed.narrow(d + 2, 0, size)
+    if narrowed is found:
+        return found
+    # dense, as torch returns it, in the layout the convolution chose
+    return narrowed.clone(memory_format=suggest_memory_format(found))
 
 
 @composite("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? "
