@@ -24,9 +24,9 @@ Note [Convolution as GEMM]
 
     The transposed convolution is the adjoint, a few images at a time as well: one
     GEMM per group spreads every input position over ``(Cog, *kernel)`` columns, and
-    col2im adds each kernel offset's columns into a strided slice of the images' block
-    of the result (a loop over the few kernel offsets, never over positions; the
-    columns that fall in the padding are never added). Every kernel computes
+    col2im adds each kernel offset's columns into the result's phase planes as long
+    contiguous runs (a loop over the few kernel offsets, never over positions; Note
+    [col2im over phase planes]), read into the result once. Every kernel computes
     float16/bfloat16 in float32 (opmath) and rounds once into the result, except the
     transposed one in float16: torch's slow kernel rounds each column to float16 and
     adds them (and the bias) in float16, in the kernel offsets' order.
@@ -185,52 +185,86 @@ def _chunk_columns(input, groups: int, start: int, stop: int, kernel, padding, s
 def transposed_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padding,
                        dilation, groups: int, out: np.ndarray) -> None:
     """Write the transposed convolution of `input` by `weight` ``(G*Cig, Cog,
-    *kernel)`` into `out`, image by image (Note [Convolution as GEMM]): an image's
-    columns ``(G*Cog, K, *in_spatial)``, one GEMM per group, then col2im, each kernel
-    offset's columns added into a strided slice of the image's block of the result."""
+    *kernel)`` into `out`, a few images at a time (Note [Convolution as GEMM]): their
+    columns ``(G*Cog, K, *widened)``, one GEMM per image and group, then col2im
+    (Note [col2im over phase planes])."""
     n, in_spatial, kernel = input.shape[0], input.shape[2:], weight.shape[2:]
-    cig, cog, positions = input.shape[1] // groups, weight.shape[1], math.prod(in_spatial)
-    k = math.prod(kernel)
-    sources = _compute(input).reshape(n, groups, cig, positions)
+    cig, cog, k = input.shape[1] // groups, weight.shape[1], math.prod(kernel)
+    sources = _compute(input).reshape((n, groups, cig) + in_spatial)
     weights = _compute(weight).reshape(groups, cig, cog * k).transpose(0, 2, 1)  # (G, Cog*K, Cig)
     # float16 takes torch's slow kernel, which rounds the columns and each sum to float16
     kept = np.float16 if input.dtype == np.float16 else weights.dtype
     direct = out.flags.c_contiguous and out.dtype == kept
     target = out if direct else np.empty(out.shape, kept)
-    spread = _spread(kernel, in_spatial, out.shape[2:], stride, padding, dilation)
+    plan = _PhasePlanes(kernel, in_spatial, out.shape[2:], stride, padding, dilation)
     biases = None if bias is None else bias.astype(kept).reshape((-1,) + (1,) * len(kernel))
 
     def images(first: int, last: int) -> None:
-        columns = np.matmul(weights, sources[first:last]).astype(kept, copy=False)
-        columns = columns.reshape((last - first, groups * cog, k) + in_spatial)
+        columns = np.matmul(weights, plan.widen(sources[first:last]))
+        columns = columns.astype(kept, copy=False)
+        columns = columns.reshape(last - first, groups * cog, k, plan.length)
+        planes = np.zeros((last - first, groups * cog, len(plan.phases), plan.size), kept)
+        for offset, phase, start in plan.adds:           # kernel offsets in torch's order
+            planes[:, :, phase, start:start + plan.length] += columns[:, :, offset]
         block = target[first:last]
-        block[...] = 0
-        for offset, into, taken in spread:
-            block[(slice(None), slice(None)) + into] += columns[
-                (slice(None), slice(None), offset) + taken]
+        plan.gather(planes, block)
         if biases is not None:
             block += biases
-    _in_chunks(n, groups * cog * k * positions, images)
+    _in_chunks(n, groups * cog * k * plan.length, images)
     if not direct:
         out[...] = target
 
 
-def _spread(kernel, in_spatial, out_spatial, stride, padding, dilation) -> list:
-    """col2im's plan: for each kernel offset (in torch's order) that reaches the
-    result, ``(offset, into, taken)``: the result's slice its columns land in and the
-    input positions whose columns do (those falling in the padding are dropped)."""
-    plan = []
-    for offset, index in enumerate(itertools.product(*(range(k) for k in kernel))):
-        into, taken = [], []
-        for o, i, size, s, p, d in zip(index, in_spatial, out_spatial, stride, padding,
-                                       dilation):
-            shift = o * d - p                       # input position j lands on j*s + shift
-            first = max(0, -(shift // s))
-            last = min(i - 1, (size - 1 - shift) // s)
-            if first > last:
-                break
-            into.append(slice(first * s + shift, last * s + shift + 1, s))
-            taken.append(slice(first, last + 1))
-        else:
-            plan.append((offset, tuple(into), tuple(taken)))
-    return plan
+class _PhasePlanes:
+    """Note [col2im over phase planes]
+    The transposed convolution's input position ``j`` of kernel offset ``t`` lands on
+    the uncropped result's position ``j*s + t*d`` (stride s, dilation d). Split that
+    result by phase, position modulo s: offset t lands in phase ``t*d % s`` at plane
+    position ``j + t*d // s``, so within its phase every offset is a plain shift. With
+    the input's rows widened with zeros to the planes' widths (every spatial dim but
+    the first), a shift is one flat offset, and col2im adds each offset's columns into
+    its phase plane as one long contiguous run per channel (torch's order of offsets,
+    so float16 sums round as its slow kernel's; the widened zeros add exact zeros).
+    The planes are then read once into the result, phase by phase, cropped by the
+    padding. A stride of 1 has one plane: the uncropped result itself."""
+
+    def __init__(self, kernel, in_spatial, out_spatial, stride, padding, dilation) -> None:
+        self.stride, self.padding, self.out_spatial = stride, padding, tuple(out_spatial)
+        self.in_spatial = tuple(in_spatial)
+        reach = [(k - 1) * d // s for k, d, s in zip(kernel, dilation, stride)]
+        self.planes = tuple(max(i + r, -(-(o + p) // s)) for i, r, o, p, s in
+                            zip(in_spatial, reach, out_spatial, padding, stride))
+        self.widened = self.in_spatial[:1] + self.planes[1:]
+        self.length = math.prod(self.widened)
+        steps = [math.prod(self.planes[d + 1:]) for d in range(len(self.planes))]
+        self.size = math.prod(self.planes) + steps[0]   # room for the last row's zeros
+        self.phases = list(itertools.product(*(range(s) for s in stride)))
+        self.adds = []
+        for offset, index in enumerate(itertools.product(*(range(k) for k in kernel))):
+            shifts = [t * d for t, d in zip(index, dilation)]
+            phase = self.phases.index(tuple(t % s for t, s in zip(shifts, stride)))
+            start = sum(t // s * step for t, s, step in zip(shifts, stride, steps))
+            self.adds.append((offset, phase, start))
+
+    def widen(self, sources: np.ndarray) -> np.ndarray:
+        """``(b, G, Cig, *in_spatial)`` as ``(b, G, Cig, length)``, rows zero-widened."""
+        flat = sources.shape[:3] + (self.length,)
+        if self.widened == self.in_spatial:
+            return sources.reshape(flat)
+        wide = np.zeros(sources.shape[:3] + self.widened, sources.dtype)
+        wide[(Ellipsis,) + tuple(slice(0, i) for i in self.in_spatial)] = sources
+        return wide.reshape(flat)
+
+    def gather(self, planes: np.ndarray, block: np.ndarray) -> None:
+        """Write the planes ``(b, C, phases, size)`` into `block` ``(b, C, *out)``."""
+        whole = (slice(None), slice(None))
+        for phase, residues in enumerate(self.phases):
+            into, taken = [], []
+            for r, s, p, size in zip(residues, self.stride, self.padding, self.out_spatial):
+                first = (r - p) % s                      # the first result position in it
+                count = max(0, -(-(size - first) // s))
+                into.append(slice(first, first + s * count, s))
+                taken.append(slice((first + p - r) // s, (first + p - r) // s + count))
+            plane = planes[:, :, phase, :math.prod(self.planes)]
+            plane = plane.reshape(planes.shape[:2] + self.planes)
+            block[whole + tuple(into)] = plane[whole + tuple(taken)]
