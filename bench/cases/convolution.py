@@ -2,10 +2,11 @@
 
 ``F.conv2d`` on a ``(64, 32, 32, 32)`` float32 batch with 64 3x3 filters (padding 1),
 forward, and forward + backward (input, weight and bias gradients: a transposed
-convolution and a grouped one, Note [Convolution backward in convolutions]); a strided
-transposed convolution; and a small convnet training step (two conv layers, batch norm,
-max pooling, a linear classifier, cross entropy, SGD), with a variant without batch norm
-and pooling. The NumPy column is the forward's im2col and one GEMM.
+convolution and a grouped one, Note [Convolution backward in convolutions]), and each
+gradient alone through `convolution_backward`; a strided transposed convolution; and a
+small convnet training step (two conv layers, batch norm, max pooling, a linear
+classifier, cross entropy, SGD), with a variant without batch norm and pooling. The
+NumPy column is the forward's im2col and one GEMM.
 """
 from bench import case
 
@@ -21,7 +22,17 @@ def _conv(torch, np):
     a = np.random.default_rng(0).standard_normal((64, 32, 32, 32), dtype=np.float32)
     w = np.random.default_rng(1).standard_normal((64, 32 * 9), dtype=np.float32)
     return {"torch": torch, "F": torch.nn.functional, "np": np, "x": x, "w": weight,
-            "b": bias, "g": grad, "a": a, "wm": w, "numpy_conv": _numpy_conv}
+            "b": bias, "g": grad, "a": a, "wm": w, "numpy_conv": _numpy_conv,
+            "backward": _backward(torch)}
+
+
+def _backward(torch):
+    """`convolution_backward` at the case's parameters, for the gradients `mask` asks."""
+    def gradients(grad, input, weight, mask):
+        return torch.ops.aten.convolution_backward(
+            grad, input.detach(), weight.detach(), [weight.shape[0]], [1, 1], [1, 1],
+            [1, 1], False, [0, 0], 1, mask)
+    return gradients
 
 
 def _numpy_conv(np, a, wm):
@@ -65,6 +76,10 @@ case("F.conv2d(x, w, b, padding=1)", group=GROUP, name="conv2d fwd (64,32,32,32)
      numpy="numpy_conv(np, a, wm)")(_conv)
 case("F.conv2d(x, w, b, padding=1).backward(g)", group=GROUP,
      name="conv2d fwd+bwd (64,32,32,32) 3x3x64")(_conv)
+case("backward(g, x, w, [True, False, False])", group=GROUP,
+     name="conv2d input grad (64,32,32,32) 3x3x64")(_conv)
+case("backward(g, x, w, [False, True, True])", group=GROUP,
+     name="conv2d weight+bias grad (64,32,32,32) 3x3x64")(_conv)
 case("F.conv_transpose2d(x, w, stride=2, padding=1)", group=GROUP,
      name="conv_transpose2d fwd (32,64,16,16) 4x4 s2")(_transposed)
 case("step()", group=GROUP, name="convnet step (conv, bn, pool, linear; 64x3x32x32)")(

@@ -59,6 +59,7 @@ def test_layer_matches_torch(name, args, kwargs, shape):
 
 CONFIGS = [  # dims, transposed, groups, stride, padding, dilation, output_padding
     (1, False, 1, 1, 0, 1, 0), (2, False, 2, 2, 1, 1, 0), (2, False, 2, 1, 2, 2, 0),
+    (2, False, 1, 2, 0, 2, 0),         # the last window ends short of the input's end
     (3, False, 1, 2, 1, 1, 0), (1, True, 2, 2, 1, 1, 1), (2, True, 1, 3, 1, 2, 2),
     (3, True, 2, 1, 0, 1, 0),
 ]
@@ -95,6 +96,36 @@ def test_values_gradients_and_double_backward(config):
         assert_close(mine, their, rtol=1e-9, atol=1e-9)
 
 
+@pytest.fixture
+def two_threads():
+    """glasstorch on two threads for one test (its kernels then share out their work)."""
+    before = gt.get_num_threads()
+    gt.set_num_threads(2)
+    yield
+    gt.set_num_threads(before)
+
+
+@pytest.mark.parametrize("transposed", [False, True], ids=["conv2d", "conv_transpose2d"])
+def test_convolution_in_chunks_matches_torch(transposed, two_threads):
+    """Shapes large enough for the kernels to cut their work (Note [Convolution as
+    GEMM]): runs of a few images, a weight's gradient summed over several chunks of
+    images on two threads, col2im over strided slices; values and gradients as torch's."""
+    rng = np.random.default_rng(3)
+    values = (rng.standard_normal((16, 8, 20, 20)),
+              rng.standard_normal((8, 12, 3, 3) if transposed else (12, 8, 3, 3)),
+              rng.standard_normal(12))
+    args = ([2, 2], [1, 1], [1, 1], True, [1, 1], 1) if transposed else \
+        ([1, 1], [1, 1], [1, 1], False, [0, 0], 1)
+    results = []
+    for lib in (torch, gt):
+        x, w, b = (lib.tensor(v, requires_grad=True) for v in values)
+        y = lib.convolution(x, w, b, *args)
+        y.backward(lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape))))
+        results.append((y, x.grad, w.grad, b.grad))
+    for their, mine in zip(*results):
+        assert_close(mine, their, rtol=1e-10, atol=1e-10)
+
+
 def test_convolution_backward_output_mask():
     """Results left out by output_mask are None, the others as torch computes them."""
     x, w, grad = (torch.randn(*s, dtype=torch.float64) for s in
@@ -104,6 +135,27 @@ def test_convolution_backward_output_mask():
     ours = gt.ops.aten.convolution_backward(to_glass(grad), to_glass(x), to_glass(w), *args)
     assert ours[0] is None and ours[2] is None and theirs[0] is None
     assert_close(ours[1], theirs[1], rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("x_shape, w_shape, args", [
+    ((2, 2, 6, 5), (4, 1, 3, 3), ([2, 1], [1, 2], [1, 1], False, [0, 0], 2)),
+    ((1, 1, 2), (1, 1, 3), ([1], [1], [2], True, [1], 1)),
+    ((1, 1, 5, 6), (1, 1, 2, 3), ([1, 3], [2, 2], [2, 1], True, [1, 2], 1)),
+], ids=["weight with a size-1 dim", "transposed 1d", "transposed, size-1 dims"])
+def test_convolution_backward_strides_as_torch(x_shape, w_shape, args):
+    """Gradients dense and row-major as torch returns them, also where a size-1 dim or
+    a cut-off border would leave a view that passes for contiguous."""
+    x, w = torch.randn(x_shape), torch.randn(w_shape)
+    y = torch.convolution(x, w, None, *args)
+    grad = torch.randn(y.shape)
+    channels = w_shape[1] * args[-1] if args[3] else w_shape[0]
+    theirs = torch.ops.aten.convolution_backward(grad, x, w, [channels], *args,
+                                                 [True, True, True])
+    ours = gt.ops.aten.convolution_backward(to_glass(grad), to_glass(x), to_glass(w),
+                                            [channels], *args, [True, True, True])
+    for mine, their in zip(ours, theirs):
+        assert mine.stride() == their.stride()
+        assert_close(mine, their, rtol=1e-5, atol=1e-5)
 
 
 def test_complex_convolution_matches_torch():

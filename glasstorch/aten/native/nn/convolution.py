@@ -24,7 +24,7 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name
-from ....c10.layout import channels_last, channels_last_3d
+from ....c10.layout import channels_last, channels_last_3d, contiguous_format
 from ....c10.tensor_impl import contiguous_strides
 from ...backends import register_meta
 from ...derivatives import derivative_helper
@@ -32,6 +32,7 @@ from ...registry import TensorMeta, composite, op
 from ..creation.copy import memory_format_strides, suggest_memory_format
 from ..pointwise.unary import refuse
 from . import convolution_kernels as kernels
+from .padding import constant_pad_nd
 
 _AXIS_NAMES = {1: ("width",), 2: ("height", "width"), 3: ("depth", "height", "width")}
 
@@ -292,6 +293,8 @@ register_meta(convolution, _convolution_meta_key)
 def _weight_gradient(input, grad, weight_shape, stride, padding, dilation, groups):
     """The weight's gradient as one grouped convolution (Note [Convolution backward in
     convolutions])."""
+    input, padding = _reached(input, grad.shape[2:], weight_shape[2:], stride, padding,
+                              dilation)
     n, channels = input.shape[:2]
     spatial = list(input.shape[2:])
     dims = len(spatial)
@@ -304,7 +307,27 @@ def _weight_gradient(input, grad, weight_shape, stride, padding, dilation, group
     for d, size in enumerate(weight_shape[2:]):
         if found.shape[d + 2] != size:
             found = found.narrow(d + 2, 0, size)
-    return found.transpose(0, 1).contiguous()
+    # a fresh row-major copy, as torch returns, also where a size-1 dim would let the
+    # transposed view pass for contiguous
+    return found.transpose(0, 1).clone(memory_format=contiguous_format)
+
+
+def _reached(input, grad_spatial, kernel, stride, padding, dilation) -> tuple:
+    """`input` and `padding` for the weight's gradient: where the forward's last
+    window stopped short of the padded input's end (a stride that does not divide
+    it), the input is padded here with only the zeros the windows reach (or cut), so
+    that the gradient's convolution computes no positions past the kernel's size.
+    Left as they are when nothing would be saved, or when the cut would go past the
+    data."""
+    ends = [(k - 1) * d + (o - 1) * s + 1 - size - p for k, d, o, s, size, p in
+            zip(kernel, dilation, grad_spatial, stride, input.shape[2:], padding)]
+    ends = [end if -size < end else p for end, size, p in
+            zip(ends, input.shape[2:], padding)]
+    if ends == list(padding):
+        return input, padding
+    amounts = [amount for p, end in zip(reversed(padding), reversed(ends))
+               for amount in (p, end)]               # constant_pad_nd: the last dim first
+    return constant_pad_nd.call(input, amounts, 0), [0] * len(padding)
 
 
 def _input_gradient(grad, weight, input_shape, stride, padding, dilation, transposed,
@@ -320,10 +343,14 @@ def _input_gradient(grad, weight, input_shape, stride, padding, dilation, transp
         extra = [i - r for i, r in zip(input_shape[2:], reached)]
         found = convolution.call(grad, weight, None, stride, padding, dilation, True, extra,
                                  groups)
+    narrowed = found
     for d, size in enumerate(input_shape[2:]):
-        if found.shape[d + 2] != size:
-            found = found.narrow(d + 2, 0, size)
-    return found
+        if narrowed.shape[d + 2] != size:
+            narrowed = narrowed.narrow(d + 2, 0, size)
+    if narrowed is found:
+        return found
+    # dense, as torch returns it, in the layout the convolution chose
+    return narrowed.clone(memory_format=suggest_memory_format(found))
 
 
 @composite("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? "

@@ -7,20 +7,29 @@ Note [Convolution as GEMM]
     view of its zero-padded copy, ``(G, Cig, *kernel, *out_spatial)``: reshaped to ``(G,
     Cig*K, P)`` (im2col, the one large copy) each group is one matrix product with its
     ``(Cog, Cig*K)`` weights, written straight into the image's block of the result.
-    Image by image, the columns are still in cache when the product reads them, and the
-    images are shared over the pool's threads (OpenBLAS itself on one thread: Note [One
-    owner for the cores]). The columns are channel-major, as torch's CPU kernel orders
-    them, so each output sums its terms in the order torch's GEMM does. A convolution with more kernel than output positions (the one that
-    computes a weight's gradient) reads its windows from a channels-innermost copy
-    instead, ``(G, N*P, K*Cig)``, where the copy moves runs of contiguous channels
-    rather than a few output positions at a time.
+    The images go a few at a time, as many as keep their columns in cache (half a
+    core's L2) until the products read them, so small images pay the per-call costs
+    once per run of images; the runs are shared over the pool's threads (OpenBLAS
+    itself on one thread: Note [One owner for the cores]). The columns are
+    channel-major, as torch's CPU kernel orders them, so each output sums its terms in
+    the order torch's GEMM does.
 
-    The transposed convolution is the adjoint: one GEMM per group spreads every input
-    position over ``(*kernel, Cog)`` columns, and col2im adds each kernel offset's
-    columns into a strided slice of a channels-last buffer (a loop over the few kernel
-    offsets, never over positions). Both kernels compute float16/bfloat16 in float32 (opmath)
-    and round once into the result, except the transposed one in float16: torch's slow
-    kernel rounds each column to float16 and adds them (and the bias) in float16.
+    A convolution with more kernel than output positions is the one that computes a
+    weight's gradient (Note [Convolution backward in convolutions]): its input
+    channels are the forward's images, its kernel the incoming gradient. Its sum over
+    input channels is cut into chunks whose columns ``(G, N*P, cc*K)`` (kernel
+    positions innermost, long runs in memory) fit in cache; each chunk's product is
+    added to a per-thread sum, and the threads' sums are added in a fixed order, in
+    float32 as torch accumulates (float64 for float64).
+
+    The transposed convolution is the adjoint, a few images at a time as well: one
+    GEMM per group spreads every input position over ``(Cog, *kernel)`` columns, and
+    col2im adds each kernel offset's columns into the result's phase planes as long
+    contiguous runs (a loop over the few kernel offsets, never over positions; Note
+    [col2im over phase planes]), read into the result once. Every kernel computes
+    float16/bfloat16 in float32 (opmath) and rounds once into the result, except the
+    transposed one in float16: torch's slow kernel rounds each column to float16 and
+    adds them (and the bias) in float16, in the kernel offsets' order.
 """
 from __future__ import annotations
 
@@ -31,7 +40,11 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ...parallel import parallel_for
-from ..linalg.blas_threads import matmul_into   # OpenBLAS on one thread: the pool owns the cores
+# imported for its effect: OpenBLAS on one thread, the pool owns the cores
+from ..linalg import blas_threads  # noqa: F401
+
+# elements of a chunk's columns: 512 KiB of float32, half of a core's L2 cache
+_CHUNK_ELEMENTS = 1 << 17
 
 
 def _compute(array: np.ndarray) -> np.ndarray:
@@ -39,34 +52,6 @@ def _compute(array: np.ndarray) -> np.ndarray:
     if array.dtype.kind == "V" or array.dtype.itemsize == 2:
         return array.astype(np.float32)
     return array
-
-
-def _channels_last(input: np.ndarray, padding) -> np.ndarray:
-    """A zero-padded copy of `input` with its channels innermost: ``(N, *padded, C)``
-    (windows then read runs of contiguous channels)."""
-    spatial = [size + 2 * p for size, p in zip(input.shape[2:], padding)]
-    result = np.zeros([input.shape[0]] + spatial + [input.shape[1]], dtype=input.dtype)
-    inner = tuple(slice(p, p + size) for p, size in zip(padding, input.shape[2:]))
-    result[(slice(None),) + inner] = np.moveaxis(input, 1, -1)
-    return result
-
-
-def _windows(source: np.ndarray, groups: int, kernel, out_spatial, stride, dilation):
-    """The im2col view ``(G, N, *out_spatial, *kernel, Cig)`` of a channels-innermost
-    padded input."""
-    strides = source.strides
-    channel = strides[-1]
-    shape = ((groups, source.shape[0]) + tuple(out_spatial) + tuple(kernel)
-             + (source.shape[-1] // groups,))
-    steps = ((source.shape[-1] // groups) * channel, strides[0])
-    steps += tuple(t * s for t, s in zip(stride, strides[1:-1]))
-    steps += tuple(d * s for d, s in zip(dilation, strides[1:-1])) + (channel,)
-    return as_strided(source, shape, steps, writeable=False)
-
-
-def _to_channels_first(result: np.ndarray) -> np.ndarray:
-    """``(N, *spatial, C)`` seen as ``(N, C, *spatial)``."""
-    return np.moveaxis(result, -1, 1)
 
 
 def convolution_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padding,
@@ -82,8 +67,8 @@ def convolution_forward(input: np.ndarray, weight: np.ndarray, bias, stride, pad
         if not direct:
             out[...] = target
         return
-    product = _channels_last_forward(input, weight, stride, padding, dilation, groups,
-                                     out.shape[2:])
+    product = _channel_chunks_forward(input, weight, padding, stride, dilation, groups,
+                                      out.shape[2:])
     if bias is not None:
         product += bias.reshape((-1,) + (1,) * (out.ndim - 2))
     out[...] = product
@@ -91,48 +76,50 @@ def convolution_forward(input: np.ndarray, weight: np.ndarray, bias, stride, pad
 
 def _channels_first_forward(input, weight, bias, stride, padding, dilation, groups: int,
                             out: np.ndarray) -> None:
-    """Into the row-major ``(N, C_out, *out_spatial)`` array `out`, image by image: an
-    image's columns ``(G, Cig*K, P)``, channel-major as torch's own im2col orders them
-    (so each sum runs in its order), stay in cache for their product, which lands in
-    the image's own block of `out`; the images are shared over the pool's threads."""
+    """Into the row-major ``(N, C_out, *out_spatial)`` array `out`, a few images at a
+    time: their columns ``(b, G, Cig*K, P)``, channel-major as torch's own im2col
+    orders them (so each sum runs in its order), stay in cache for their products
+    (one per image and group), which land in the images' own blocks of `out`."""
     n, kernel = input.shape[0], weight.shape[2:]
-    rows = weight.shape[1] * math.prod(kernel)
+    rows, positions = weight.shape[1] * math.prod(kernel), math.prod(out.shape[2:])
     weights = weight.reshape(groups, weight.shape[0] // groups, rows)
-    blocks = out.reshape(n, groups, weight.shape[0] // groups, math.prod(out.shape[2:]))
+    blocks = out.reshape(n, groups, weight.shape[0] // groups, positions)
     biases = None if bias is None else bias.reshape(groups, -1, 1)
 
-    def images(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            columns = _image_columns(input[i], groups, kernel, stride, padding, dilation,
-                                     out.shape[2:])
-            np.matmul(weights, columns, out=blocks[i])
-            if biases is not None:
-                blocks[i] += biases
-    parallel_for(0, n, 1, images)
+    def images(first: int, last: int) -> None:
+        columns = _image_columns(input[first:last], groups, kernel, stride, padding,
+                                 dilation, out.shape[2:])
+        np.matmul(weights, columns, out=blocks[first:last])
+        if biases is not None:
+            blocks[first:last] += biases
+    _in_chunks(n, groups * rows * positions, images)
 
 
-def _group_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b`` for one matrix product per group, ``(G, n, k) @ (G, k, p)``, cut over
-    the pool's threads when large (by groups, or by rows when there is one group)."""
-    out = np.empty((a.shape[0], a.shape[1], b.shape[2]), np.result_type(a, b))
-    if a.shape[0] == 1:
-        matmul_into(out[0], a[0], b[0])
-    else:
-        matmul_into(out, a, b)
-    return out
+def _in_chunks(n: int, per_image: int, work) -> None:
+    """``work(first, last)`` over runs of images whose columns (`per_image` elements
+    each) fill about half of a core's cache, the runs shared over the pool's threads."""
+    step = max(1, _CHUNK_ELEMENTS // max(1, per_image))
+
+    def runs(start: int, stop: int) -> None:
+        for first in range(start, stop, step):
+            work(first, min(first + step, stop))
+    parallel_for(0, n, step, runs)
 
 
-def _image_columns(image: np.ndarray, groups: int, kernel, stride, padding, dilation,
+def _image_columns(images: np.ndarray, groups: int, kernel, stride, padding, dilation,
                    out_spatial) -> np.ndarray:
-    """One image's im2col columns ``(G, Cig*K, P)``: its zero-padded windows, copied."""
-    source = _padded(image[None], padding)[0]
+    """Some images' im2col columns ``(b, G, Cig*K, P)``: their zero-padded windows,
+    copied."""
+    source = _padded(images, padding)
     strides = source.strides
-    shape = (groups, source.shape[0] // groups) + tuple(kernel) + tuple(out_spatial)
-    steps = ((source.shape[0] // groups) * strides[0], strides[0])
-    steps += tuple(d * s for d, s in zip(dilation, strides[1:]))
-    steps += tuple(t * s for t, s in zip(stride, strides[1:]))
+    cig = source.shape[1] // groups
+    shape = (source.shape[0], groups, cig) + tuple(kernel) + tuple(out_spatial)
+    steps = (strides[0], cig * strides[1], strides[1])
+    steps += tuple(d * s for d, s in zip(dilation, strides[2:]))
+    steps += tuple(t * s for t, s in zip(stride, strides[2:]))
     windows = as_strided(source, shape, steps, writeable=False)
-    return windows.reshape(groups, -1, math.prod(out_spatial))
+    return windows.reshape(source.shape[0], groups, cig * math.prod(kernel),
+                           math.prod(out_spatial))
 
 
 def _padded(input: np.ndarray, padding) -> np.ndarray:
@@ -145,49 +132,139 @@ def _padded(input: np.ndarray, padding) -> np.ndarray:
     return result
 
 
-def _channels_last_forward(input, weight, stride, padding, dilation, groups: int,
-                           out_spatial) -> np.ndarray:
-    """Columns ``(G, N*P, K*Cig)`` read from a channels-innermost copy: for few output
-    positions and a large kernel (a weight's gradient), where channel-major columns
-    would be gathered a few elements at a time."""
-    n = input.shape[0]
-    kernel = weight.shape[2:]
-    cog, cig = weight.shape[0] // groups, weight.shape[1]
-    source = _channels_last(input, padding)
-    columns = _windows(source, groups, kernel, out_spatial, stride, dilation)
-    columns = columns.reshape(groups, n * math.prod(out_spatial), math.prod(kernel) * cig)
-    weights = weight.reshape((groups, cog, cig, math.prod(kernel)))
-    weights = weights.transpose(0, 3, 2, 1).reshape(groups, -1, cog)   # (G, K*Cig, Cog)
-    product = _group_products(columns, weights)                        # (G, N*P, Cog)
-    product = np.moveaxis(product.reshape((groups, n) + tuple(out_spatial) + (cog,)), 0, -2)
-    return _to_channels_first(product.reshape((n,) + tuple(out_spatial) + (groups * cog,)))
+def _channel_chunks_forward(input, weight, padding, stride, dilation, groups: int,
+                            out_spatial) -> np.ndarray:
+    """``(N, G*Cog, *out_spatial)`` for few output positions and a large kernel (the
+    convolution that computes a weight's gradient, whose input channels are the
+    forward's batch): the sum over input channels taken a chunk at a time, each
+    chunk's columns ``(G, N*P, cc*K)`` small enough to stay in cache for its product,
+    the products added up in float32 (float64 for float64), one sum per thread."""
+    n, cig, kernel = input.shape[0], weight.shape[1], weight.shape[2:]
+    cog, k, positions = weight.shape[0] // groups, math.prod(kernel), math.prod(out_spatial)
+    weights = weight.reshape(groups, cog, cig, k)
+    step = max(1, _CHUNK_ELEMENTS // max(1, n * positions * k))
+    starts = range(0, cig, step)
+    sums = {}
+
+    def chunks(first: int, last: int) -> None:
+        total = np.zeros((groups, n * positions, cog), weight.dtype)
+        for start in starts[first:last]:
+            stop = min(start + step, cig)
+            columns = _chunk_columns(input, groups, start, stop, kernel, padding, stride,
+                                     dilation, out_spatial)
+            chunk = np.ascontiguousarray(weights[:, :, start:stop])  # BLAS reads it as is
+            chunk = chunk.reshape(groups, cog, (stop - start) * k)
+            total += np.matmul(columns, chunk.transpose(0, 2, 1))
+        sums[first] = total
+    parallel_for(0, len(starts), 1, chunks)
+    product = np.zeros((groups, n * positions, cog), weight.dtype)
+    for first in sorted(sums):                  # in a fixed order
+        product += sums[first]
+    product = product.reshape((groups, n) + tuple(out_spatial) + (cog,))
+    product = np.moveaxis(product, 0, -2).reshape((n,) + tuple(out_spatial) + (groups * cog,))
+    return np.moveaxis(product, -1, 1)
+
+
+def _chunk_columns(input, groups: int, start: int, stop: int, kernel, padding, stride,
+                   dilation, out_spatial) -> np.ndarray:
+    """The windows of input channels ``start:stop`` of each group, copied as columns
+    ``(G, N*P, cc*K)`` (the kernel's positions innermost: long runs in memory)."""
+    n, spatial = input.shape[0], input.shape[2:]
+    chunk = input.reshape((n, groups, input.shape[1] // groups) + spatial)[:, :, start:stop]
+    source = _padded(chunk.reshape((n, groups * (stop - start)) + spatial), padding)
+    source = source.reshape((n, groups, stop - start) + source.shape[2:])
+    strides = source.strides
+    shape = (groups, n) + tuple(out_spatial) + (stop - start,) + tuple(kernel)
+    steps = (strides[1], strides[0]) + tuple(t * s for t, s in zip(stride, strides[3:]))
+    steps += (strides[2],) + tuple(d * s for d, s in zip(dilation, strides[3:]))
+    windows = as_strided(source, shape, steps, writeable=False)
+    return windows.reshape(groups, n * math.prod(out_spatial),
+                           (stop - start) * math.prod(kernel))
 
 
 def transposed_forward(input: np.ndarray, weight: np.ndarray, bias, stride, padding,
                        dilation, groups: int, out: np.ndarray) -> None:
     """Write the transposed convolution of `input` by `weight` ``(G*Cig, Cog,
-    *kernel)`` into `out` (col2im; Note [Convolution as GEMM])."""
-    n, channels = input.shape[:2]
-    in_spatial, kernel = input.shape[2:], weight.shape[2:]
-    cig, cog, k = channels // groups, weight.shape[1], math.prod(kernel)
-    source = np.moveaxis(_compute(input), 1, -1).reshape(n * math.prod(in_spatial), groups, cig)
-    weights = _compute(weight).reshape(groups, cig, cog, k).transpose(0, 1, 3, 2)
-    columns = _group_products(source.transpose(1, 0, 2), weights.reshape(groups, cig, k * cog))
-    columns = columns.reshape((groups, n) + tuple(in_spatial) + tuple(kernel) + (cog,))
+    *kernel)`` into `out`, a few images at a time (Note [Convolution as GEMM]): their
+    columns ``(G*Cog, K, *widened)``, one GEMM per image and group, then col2im
+    (Note [col2im over phase planes])."""
+    n, in_spatial, kernel = input.shape[0], input.shape[2:], weight.shape[2:]
+    cig, cog, k = input.shape[1] // groups, weight.shape[1], math.prod(kernel)
+    sources = _compute(input).reshape((n, groups, cig) + in_spatial)
+    weights = _compute(weight).reshape(groups, cig, cog * k).transpose(0, 2, 1)  # (G, Cog*K, Cig)
     # float16 takes torch's slow kernel, which rounds the columns and each sum to float16
-    kept = np.float16 if input.dtype == np.float16 else columns.dtype
-    columns = columns.astype(kept, copy=False)
-    full = [max(p + o + p, (i - 1) * s + d * (kk - 1) + 1) for p, o, i, s, d, kk in
-            zip(padding, out.shape[2:], in_spatial, stride, dilation, kernel)]
-    buffer = np.zeros([n] + full + [groups, cog], dtype=kept)
-    spatial = (slice(None),) * len(in_spatial)
-    for offset in itertools.product(*(range(kk) for kk in kernel)):
-        target = tuple(slice(o * d, o * d + s * (i - 1) + 1, s)
-                       for o, d, s, i in zip(offset, dilation, stride, in_spatial))
-        buffer[(slice(None),) + target] += np.moveaxis(
-            columns[(slice(None), slice(None)) + spatial + offset], 0, -2)
-    crop = tuple(slice(p, p + o) for p, o in zip(padding, out.shape[2:]))
-    result = buffer[(slice(None),) + crop].reshape([n] + list(out.shape[2:]) + [groups * cog])
-    if bias is not None:
-        result = result + (bias.astype(kept) if kept == np.float16 else _compute(bias))
-    out[...] = _to_channels_first(result)
+    kept = np.float16 if input.dtype == np.float16 else weights.dtype
+    direct = out.flags.c_contiguous and out.dtype == kept
+    target = out if direct else np.empty(out.shape, kept)
+    plan = _PhasePlanes(kernel, in_spatial, out.shape[2:], stride, padding, dilation)
+    biases = None if bias is None else bias.astype(kept).reshape((-1,) + (1,) * len(kernel))
+
+    def images(first: int, last: int) -> None:
+        columns = np.matmul(weights, plan.widen(sources[first:last]))
+        columns = columns.astype(kept, copy=False)
+        columns = columns.reshape(last - first, groups * cog, k, plan.length)
+        planes = np.zeros((last - first, groups * cog, len(plan.phases), plan.size), kept)
+        for offset, phase, start in plan.adds:           # kernel offsets in torch's order
+            planes[:, :, phase, start:start + plan.length] += columns[:, :, offset]
+        block = target[first:last]
+        plan.gather(planes, block)
+        if biases is not None:
+            block += biases
+    _in_chunks(n, groups * cog * k * plan.length, images)
+    if not direct:
+        out[...] = target
+
+
+class _PhasePlanes:
+    """Note [col2im over phase planes]
+    The transposed convolution's input position ``j`` of kernel offset ``t`` lands on
+    the uncropped result's position ``j*s + t*d`` (stride s, dilation d). Split that
+    result by phase, position modulo s: offset t lands in phase ``t*d % s`` at plane
+    position ``j + t*d // s``, so within its phase every offset is a plain shift. With
+    the input's rows widened with zeros to the planes' widths (every spatial dim but
+    the first), a shift is one flat offset, and col2im adds each offset's columns into
+    its phase plane as one long contiguous run per channel (torch's order of offsets,
+    so float16 sums round as its slow kernel's; the widened zeros add exact zeros).
+    The planes are then read once into the result, phase by phase, cropped by the
+    padding. A stride of 1 has one plane: the uncropped result itself."""
+
+    def __init__(self, kernel, in_spatial, out_spatial, stride, padding, dilation) -> None:
+        self.stride, self.padding, self.out_spatial = stride, padding, tuple(out_spatial)
+        self.in_spatial = tuple(in_spatial)
+        reach = [(k - 1) * d // s for k, d, s in zip(kernel, dilation, stride)]
+        self.planes = tuple(max(i + r, -(-(o + p) // s)) for i, r, o, p, s in
+                            zip(in_spatial, reach, out_spatial, padding, stride))
+        self.widened = self.in_spatial[:1] + self.planes[1:]
+        self.length = math.prod(self.widened)
+        steps = [math.prod(self.planes[d + 1:]) for d in range(len(self.planes))]
+        self.size = math.prod(self.planes) + steps[0]   # room for the last row's zeros
+        self.phases = list(itertools.product(*(range(s) for s in stride)))
+        self.adds = []
+        for offset, index in enumerate(itertools.product(*(range(k) for k in kernel))):
+            shifts = [t * d for t, d in zip(index, dilation)]
+            phase = self.phases.index(tuple(t % s for t, s in zip(shifts, stride)))
+            start = sum(t // s * step for t, s, step in zip(shifts, stride, steps))
+            self.adds.append((offset, phase, start))
+
+    def widen(self, sources: np.ndarray) -> np.ndarray:
+        """``(b, G, Cig, *in_spatial)`` as ``(b, G, Cig, length)``, rows zero-widened."""
+        flat = sources.shape[:3] + (self.length,)
+        if self.widened == self.in_spatial:
+            return sources.reshape(flat)
+        wide = np.zeros(sources.shape[:3] + self.widened, sources.dtype)
+        wide[(Ellipsis,) + tuple(slice(0, i) for i in self.in_spatial)] = sources
+        return wide.reshape(flat)
+
+    def gather(self, planes: np.ndarray, block: np.ndarray) -> None:
+        """Write the planes ``(b, C, phases, size)`` into `block` ``(b, C, *out)``."""
+        whole = (slice(None), slice(None))
+        for phase, residues in enumerate(self.phases):
+            into, taken = [], []
+            for r, s, p, size in zip(residues, self.stride, self.padding, self.out_spatial):
+                first = (r - p) % s                      # the first result position in it
+                count = max(0, -(-(size - first) // s))
+                into.append(slice(first, first + s * count, s))
+                taken.append(slice((first + p - r) // s, (first + p - r) // s + count))
+            plane = planes[:, :, phase, :math.prod(self.planes)]
+            plane = plane.reshape(planes.shape[:2] + self.planes)
+            block[whole + tuple(into)] = plane[whole + tuple(taken)]
