@@ -27,6 +27,7 @@ from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
 from ..creation.copy import cpp_type_name
 from ..shape.shape import reshape
+from ..pointwise.blocks import in_blocks, select
 from ..pointwise.unary import BOOL, COMPLEX, INTEGRAL, exact_dtype_out, refuse
 
 NOT_FLOATING = BOOL | INTEGRAL | COMPLEX
@@ -162,9 +163,13 @@ def leaky_relu(self, negative_slope, *, out):
         tensor([-1.,  2.])
     """
     refuse(self, "leaky_relu_cpu", NOT_FLOATING)
-    negative = ~(self > 0)                    # taken before `out` (maybe self) is written
-    np.copyto(out, self)
-    np.multiply(out, negative_slope, out=out, where=negative)
+    in_blocks(lambda x, out: _leaky_relu_block(x, negative_slope, out), (self,), out)
+
+
+def _leaky_relu_block(x: np.ndarray, negative_slope, out: np.ndarray) -> None:
+    """`x` where positive, else ``x * negative_slope`` (`out` may be `x`)."""
+    scaled = np.multiply(x, negative_slope, out=np.empty(x.shape, x.dtype))
+    select(x > 0, x, scaled, out)
 
 
 @pointwise("leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, "
@@ -181,8 +186,14 @@ def leaky_relu_backward(grad_output, self, negative_slope, self_is_result, *, ou
                            "out-of-place version instead. File an issue at "
                            "https://github.com/pytorch/pytorch if you do require supporting "
                            "in-place leakRelu backward calculation with negative slope")
-    np.multiply(grad_output, negative_slope, out=out)
-    np.copyto(out, grad_output, where=self > 0)
+    in_blocks(lambda grad, x, out: _leaky_relu_block_backward(grad, x, negative_slope, out),
+              (grad_output, self), out)
+
+
+def _leaky_relu_block_backward(grad: np.ndarray, x: np.ndarray, negative_slope,
+                               out: np.ndarray) -> None:
+    scaled = np.multiply(grad, negative_slope, out=np.empty(out.shape, out.dtype))
+    select(x > 0, grad, scaled, out)
 
 
 # ----------------------------------------------------------------------------------

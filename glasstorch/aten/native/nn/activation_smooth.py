@@ -15,11 +15,11 @@ from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ....c10.dtype import type_meta_name
 from ...derivatives import derivative_helper
 from ...dispatcher import ops
-from ...pointwise import pointwise
+from ...pointwise import pointwise, zero_where
 from ...registry import composite
 from ...schema import SchemaKind
 from .activation import BACKWARD, NN, NOT_FLOATING
-from ..pointwise.blocks import in_blocks, logistic
+from ..pointwise.blocks import in_blocks, logistic, select
 from ..pointwise.unary import COMPLEX, exact_dtype_out, refuse
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -64,12 +64,15 @@ def elu(self, alpha, scale, input_scale, *, out):
         tensor([-0.6321,  2.0000])
     """
     refuse(self, "elu_cpu", NOT_FLOATING)
-    negative = self <= 0
-    curve = np.multiply(self, input_scale, out=scratch(self))    # `out` may be self (elu_)
+    in_blocks(lambda x, out: _elu_block(x, alpha, scale, input_scale, out), (self,), out)
+
+
+def _elu_block(x: np.ndarray, alpha, scale, input_scale, out: np.ndarray) -> None:
+    curve = np.multiply(x, input_scale, out=scratch(x))    # `out` may be x (elu_)
     np.expm1(curve, out=curve)
     np.multiply(curve, alpha * scale, out=curve)
-    np.multiply(self, scale, out=out)
-    np.copyto(out, curve, where=negative)
+    linear = np.multiply(x, scale, out=scratch(x))
+    select(x <= 0, curve, linear, out)
 
 
 @derivative_helper
@@ -97,16 +100,24 @@ def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_resu
                            "slope which is not supported. This is caused by calling in-place "
                            "forward function with a negative slope, please call out-of-place "
                            "version instead.")
-    x = self_or_result
+    in_blocks(lambda grad, x, out: _elu_backward_block(grad, x, alpha, scale, input_scale,
+                                                       is_result, out),
+              (grad_output, self_or_result), out)
+
+
+def _elu_backward_block(grad: np.ndarray, x: np.ndarray, alpha, scale, input_scale,
+                        is_result: bool, out: np.ndarray) -> None:
+    curve = np.empty(out.shape, out.dtype)
     if is_result:                     # result = scale * alpha * (e - 1): e from the result
-        np.add(x, alpha * scale, out=out)
+        np.add(x, alpha * scale, out=curve)
     else:
-        np.multiply(x, input_scale, out=out)
-        np.exp(out, out=out)
-        np.multiply(out, alpha * scale, out=out)
-    np.multiply(out, input_scale, out=out)
-    np.multiply(out, grad_output, out=out)
-    np.multiply(grad_output, scale, out=out, where=~(x <= 0))     # NaN: the positive side
+        np.multiply(x, input_scale, out=curve)
+        np.exp(curve, out=curve)
+        np.multiply(curve, alpha * scale, out=curve)
+    np.multiply(curve, input_scale, out=curve)
+    np.multiply(curve, grad, out=curve)
+    linear = np.multiply(grad, scale, out=np.empty(out.shape, out.dtype))
+    select(x <= 0, curve, linear, out)                          # NaN: the positive side
 
 
 @composite("selu(Tensor self) -> Tensor")
@@ -269,12 +280,16 @@ def softplus(self, beta, threshold, *, out):
         tensor([ 0.3133,  0.6931, 30.0000])
     """
     refuse(self, "softplus_cpu", NOT_FLOATING)
-    scaled = np.multiply(self, beta, out=scratch(self))
+    in_blocks(lambda x, out: _softplus_block(x, beta, threshold, out), (self,), out)
+
+
+def _softplus_block(x: np.ndarray, beta, threshold, out: np.ndarray) -> None:
+    scaled = np.multiply(x, beta, out=scratch(x))
     linear = scaled > threshold
     np.exp(scaled, out=scaled)
     np.log1p(scaled, out=scaled)
-    np.divide(scaled, beta, out=out)
-    np.copyto(out, self, where=linear)
+    np.divide(scaled, beta, out=scaled)
+    select(linear, x, scaled, out)
 
 
 @derivative_helper
@@ -292,13 +307,19 @@ def softplus_double_backward(grad, self, beta, threshold):
 def softplus_backward(grad_output, self, beta, threshold, *, out):
     """The gradient of `softplus`: ``grad_output * z / (z + 1)`` with z = exp(beta x),
     and `grad_output` itself where softplus is linear."""
-    scaled = np.multiply(self, beta, out=scratch(self))
+    in_blocks(lambda grad, x, out: _softplus_backward_block(grad, x, beta, threshold, out),
+              (grad_output, self), out)
+
+
+def _softplus_backward_block(grad: np.ndarray, x: np.ndarray, beta, threshold,
+                             out: np.ndarray) -> None:
+    scaled = np.multiply(x, beta, out=np.empty(out.shape, out.dtype))
     linear = scaled > threshold
     np.exp(scaled, out=scaled)
-    np.add(scaled, 1, out=out)
-    np.divide(scaled, out, out=out)
-    np.multiply(out, grad_output, out=out)
-    np.copyto(out, grad_output, where=linear)
+    slope = np.add(scaled, 1, out=np.empty(out.shape, out.dtype))
+    np.divide(scaled, slope, out=slope)
+    np.multiply(slope, grad, out=slope)
+    select(linear, grad, slope, out)
 
 
 # ----------------------------------------------------------------------------------
@@ -332,8 +353,12 @@ def hardsigmoid(self, *, out):
 def hardsigmoid_backward(grad_output, self, *, out):
     """The gradient of `hardsigmoid`: ``grad_output / 6`` on (-3, 3), else 0. (torch
     leaves its own derivative unimplemented; here it gives forward AD.)"""
-    np.multiply(grad_output, _ONE_SIXTH_FLOAT, out=out)
-    out[~((self > -3) & (self < 3))] = 0
+    in_blocks(_hardsigmoid_backward_block, (grad_output, self), out)
+
+
+def _hardsigmoid_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    outside = ~((x > -3) & (x < 3))
+    zero_where(outside, np.multiply(grad, _ONE_SIXTH_FLOAT, out=out), out)
 
 
 @pointwise("hardswish(Tensor self) -> Tensor", inplace=True, out=True, **NN,
@@ -361,10 +386,12 @@ def hardswish(self, *, out):
 def hardswish_backward(grad_output, self, *, out):
     """The gradient of `hardswish`: 0 below -3, ``grad_output * (x / 3 + 0.5)`` up to 3,
     `grad_output` above."""
-    middle = (self > -3) & (self < 3)
-    ramp = np.divide(self, 3, out=scratch(self))
+    in_blocks(_hardswish_backward_block, (grad_output, self), out)
+
+
+def _hardswish_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    ramp = np.divide(x, 3, out=np.empty(out.shape, out.dtype))
     np.add(ramp, 0.5, out=ramp)
-    np.multiply(ramp, grad_output, out=ramp)
-    np.copyto(out, grad_output)                 # above 3, and NaN, pass the gradient
-    np.copyto(out, ramp, where=middle)
-    out[self <= -3] = 0
+    np.multiply(ramp, grad, out=ramp)
+    select((x > -3) & (x < 3), ramp, grad, out)  # above 3, and NaN, pass the gradient
+    zero_where(x <= -3, out, out)
