@@ -272,3 +272,22 @@ def test_rrelu_torch_free():
     out.sum().backward()
     assert leaf.grad.tolist() == noise.tolist()
     assert not hasattr(gt.Tensor, "rrelu_") and F.rrelu_ is gt.rrelu_
+
+
+def test_silu_rounds_in_torchs_order():
+    """torch's silu kernel divides ``x / (1 + exp(-x))`` (one rounding, not x times the
+    sigmoid), and its backward multiplies ``(grad * s) * (1 + x * (1 - s))``: with the
+    same exponential, each elementwise rounding as torch's."""
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal(100_000) * 4).astype(np.float32)
+    g = rng.standard_normal(100_000).astype(np.float32)
+    one = np.float32(1)
+    denominator = one + np.exp(-x)
+    sigmoid = one / denominator
+    expected = {"silu": x / denominator,
+                "silu_backward": (g * sigmoid) * (one + x * (one - sigmoid))}
+    got = {"silu": gt.nn.functional.silu(gt.from_numpy(x)).numpy(),
+           "silu_backward": gt.ops.aten.silu_backward(gt.from_numpy(g),
+                                                      gt.from_numpy(x)).numpy()}
+    for name in expected:
+        assert got[name].view(np.uint32).tobytes() == expected[name].view(np.uint32).tobytes()

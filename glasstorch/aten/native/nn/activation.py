@@ -167,9 +167,14 @@ def leaky_relu(self, negative_slope, *, out):
 
 
 def _leaky_relu_block(x: np.ndarray, negative_slope, out: np.ndarray) -> None:
-    """`x` where positive, else ``x * negative_slope`` (`out` may be `x`)."""
+    """`x` where positive, else ``x * negative_slope`` (`out` may be `x`). A slope in
+    (0, 1] scales every element towards 0 without passing it, so the larger of `x` and
+    its scaled self is the answer (both are the same NaN for a NaN)."""
     scaled = np.multiply(x, negative_slope, out=np.empty(x.shape, x.dtype))
-    select(x > 0, x, scaled, out)
+    if 0 < x.dtype.type(negative_slope) <= 1:
+        np.maximum(x, scaled, out=out)
+    else:
+        select(x > 0, x, scaled, out)
 
 
 @pointwise("leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, "

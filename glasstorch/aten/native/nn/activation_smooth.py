@@ -202,7 +202,12 @@ def silu(self, *, out):
 
 
 def _silu_block(x: np.ndarray, *, out: np.ndarray) -> None:
-    np.multiply(logistic(x), x, out=out)
+    """``x / (1 + exp(-x))``: one division, as torch's kernel (not x times the sigmoid,
+    which rounds twice)."""
+    denominator = np.negative(x, out=scratch(x))
+    np.exp(denominator, out=denominator)
+    np.add(denominator, 1, out=denominator)
+    np.divide(x, denominator, out=out)
 
 
 @pointwise("silu_backward(Tensor grad_output, Tensor self) -> Tensor", **BACKWARD)
@@ -212,12 +217,13 @@ def silu_backward(grad_output, self, *, out):
 
 
 def _silu_backward_block(grad_output: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    """``(grad * s) * (1 + x * (1 - s))``, multiplied in torch's kernel's order."""
     sigmoid = logistic(x)
     slope = np.subtract(1, sigmoid, out=scratch(x))
     np.multiply(slope, x, out=slope)
     np.add(slope, 1, out=slope)
-    np.multiply(slope, sigmoid, out=slope)
-    np.multiply(slope, grad_output, out=out)
+    np.multiply(sigmoid, grad_output, out=sigmoid)
+    np.multiply(sigmoid, slope, out=out)
 
 
 def _tanh_softplus(x: np.ndarray) -> np.ndarray:

@@ -46,6 +46,8 @@ def test_select_broadcasts_into_out():
 
 _LARGE = [
     ("leaky_relu", lambda x, g: F.leaky_relu(x, 0.2)),
+    ("leaky_relu_steep", lambda x, g: F.leaky_relu(x, 1.5)),
+    ("leaky_relu_negative", lambda x, g: F.leaky_relu(x, -0.5)),
     ("leaky_relu_backward", lambda x, g: ops.leaky_relu_backward(g, x, 0.2, False)),
     ("elu", lambda x, g: F.elu(x, 0.7)),
     ("elu_backward", lambda x, g: ops.elu_backward(g, 0.7, 1.1, 0.9, False, x)),
