@@ -349,7 +349,11 @@ def hardsigmoid(self, *, out):
         tensor([0.0000, 0.5000, 0.7500])
     """
     refuse(self, "hardsigmoid_cpu", NOT_FLOATING)
-    _relu6_of_shifted(self, out)
+    in_blocks(_hardsigmoid_block, (self,), out)
+
+
+def _hardsigmoid_block(x: np.ndarray, *, out: np.ndarray) -> None:
+    _relu6_of_shifted(x, out)
     np.divide(out, 6, out=out)
 
 
@@ -378,9 +382,13 @@ def hardswish(self, *, out):
         tensor([-0.0000,  0.6667,  4.0000])
     """
     refuse(self, "hardswish_cpu", NOT_FLOATING)
-    gate = scratch(out)                        # a temporary: `out` may be self
-    _relu6_of_shifted(self, gate)
-    np.multiply(gate, self, out=gate)
+    in_blocks(_hardswish_block, (self,), out)
+
+
+def _hardswish_block(x: np.ndarray, *, out: np.ndarray) -> None:
+    gate = scratch(out)                        # a temporary: `out` may be x
+    _relu6_of_shifted(x, gate)
+    np.multiply(gate, x, out=gate)
     np.divide(gate, 6, out=out)
 
 

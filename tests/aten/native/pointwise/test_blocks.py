@@ -53,6 +53,9 @@ _LARGE = [
     ("elu_backward", lambda x, g: ops.elu_backward(g, 0.7, 1.1, 0.9, False, x)),
     ("softplus", lambda x, g: F.softplus(x, 2.0, 5.0)),
     ("softplus_backward", lambda x, g: ops.softplus_backward(g, x, 2.0, 5.0)),
+    ("hardsigmoid", lambda x, g: F.hardsigmoid(x)),
+    ("hardswish", lambda x, g: F.hardswish(x)),
+    ("silu", lambda x, g: F.silu(x)),
     ("hardsigmoid_backward", lambda x, g: ops.hardsigmoid_backward(g, x)),
     ("hardswish_backward", lambda x, g: ops.hardswish_backward(g, x)),
 ]
