@@ -291,3 +291,25 @@ def test_silu_rounds_in_torchs_order():
                                                       gt.from_numpy(x)).numpy()}
     for name in expected:
         assert got[name].view(np.uint32).tobytes() == expected[name].view(np.uint32).tobytes()
+
+
+@needs_torch
+def test_sigmoid_backward_as_torch():
+    """sigmoid's gradient is torch's fused operator: ``(grad * (1 - y)) * y`` bit for
+    bit on float32, and its own derivatives (complex too) as torch's."""
+    rng = np.random.default_rng(1)
+    y = rng.random(5000).astype(np.float32)
+    g = rng.standard_normal(5000).astype(np.float32)
+    ours = gt.ops.aten.sigmoid_backward(gt.from_numpy(g), gt.from_numpy(y)).numpy()
+    theirs = torch.ops.aten.sigmoid_backward(torch.from_numpy(g), torch.from_numpy(y)).numpy()
+    assert ours.view(np.uint32).tobytes() == theirs.view(np.uint32).tobytes()
+    for dtype, values in (("float64", [0.5, -1.0, 2.0]), ("complex128", [0.5 + 1j, -1.0 - 0.5j])):
+        results = []
+        for lib in (gt, torch):
+            x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+            first, = lib.autograd.grad(x.sigmoid().abs().sum(), x, create_graph=True)
+            results.append((first.grad_fn.name(), first.detach().numpy(),
+                            lib.autograd.grad(first.abs().sum(), x)[0].numpy()))
+        assert results[0][0] == results[1][0] == "SigmoidBackwardBackward0"
+        np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12)
+        np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-12)

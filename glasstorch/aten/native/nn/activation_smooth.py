@@ -1,5 +1,5 @@
-"""Smooth activations and their backward operators: elu (selu, celu), silu, mish,
-softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
+"""Smooth activations and their backward operators: elu (selu, celu), sigmoid's
+backward, silu, mish, softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
 
 As in `activation.py`: pointwise declarations (float16 / bfloat16 computed in float32),
 each derivative calling a fused backward operator that torch binds only in
@@ -162,6 +162,29 @@ def celu(self, alpha, *, out):
     if alpha == 0:                  # checked by torch's CPU kernel: meta calls pass
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     elu.declaration.kernel(self, alpha, 1, 1.0 / float(alpha), out=out)
+
+
+# ----------------------------------------------------------------------------------
+# sigmoid's backward (sigmoid itself is in pointwise/special.py)
+# ----------------------------------------------------------------------------------
+@pointwise("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor", **BACKWARD,
+           grad={"grad_output": "sigmoid_backward(grad, output.conj())",
+                 "output": "grad.conj() * grad_output * (1 - 2 * output.conj())",
+                 "result": "sigmoid_backward(grad_output_t, output) "
+                           "+ output_t.conj() * grad_output * (1 - 2 * output.conj())"})
+def sigmoid_backward(grad_output, output, *, out):
+    """The gradient of `sigmoid` from its result y: ``(grad_output * (1 - y)) * y``,
+    multiplied in torch's kernel's order (``grad * conj(y (1 - y))`` for complex)."""
+    if out.dtype.kind == "c":
+        np.multiply(grad_output, np.conj(output * (1 - output)), out=out)
+        return
+    in_blocks(_sigmoid_backward_block, (grad_output, output), out)
+
+
+def _sigmoid_backward_block(grad: np.ndarray, y: np.ndarray, *, out: np.ndarray) -> None:
+    complement = np.subtract(1, y, out=np.empty(out.shape, out.dtype))
+    np.multiply(grad, complement, out=complement)
+    np.multiply(complement, y, out=out)
 
 
 # ----------------------------------------------------------------------------------
