@@ -55,3 +55,5 @@ case("F.softplus(x).backward(g)", group=GROUP,
      name="softplus fwd+bwd (64,256,384)")(_activations)
 case("F.hardswish(x).backward(g)", group=GROUP,
      name="hardswish fwd+bwd (64,256,384)")(_activations)
+case("torch.sigmoid(x).backward(g)", group=GROUP,
+     name="sigmoid fwd+bwd (64,256,384)")(_activations)
