@@ -64,12 +64,18 @@ def select(mask: np.ndarray, chosen: np.ndarray, other: np.ndarray, out: np.ndar
     Large selections are bitwise: ``other ^ ((chosen ^ other) & keep)`` with `keep` a
     word of all ones where `mask` holds. NumPy's masked copy (``copyto(where=)``,
     ``np.where``) branches per element, which a mixed mask mispredicts: 5 to 40 times
-    the cost of a bitwise pass. Small ones keep `np.where`: fewer NumPy calls.
+    the cost of a bitwise pass. Small ones keep `np.where`: fewer NumPy calls; a mask
+    all True or all False copies one side.
     """
     unsigned = _UNSIGNED.get(out.dtype.itemsize)
     if (unsigned is None or out.size <= _SELECT_BY_WHERE_UP_TO
             or chosen.dtype != out.dtype or other.dtype != out.dtype):
         np.copyto(out, np.where(mask, chosen, other))
+        return
+    if not mask.any() or mask.all():           # one side only (softplus's linear part)
+        source = chosen if mask.flat[0] else other
+        if source is not out:
+            np.copyto(out, source)
         return
     keep = mask.astype(unsigned)
     np.negative(keep, out=keep)                 # True -> all ones, False -> 0

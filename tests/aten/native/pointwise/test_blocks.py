@@ -34,6 +34,17 @@ def test_select_is_np_where_bit_for_bit(dtype, size):
     assert aliased.view(np.uint8).tobytes() == expected
 
 
+@pytest.mark.parametrize("fill", [True, False])
+def test_select_with_a_uniform_mask_copies_one_side(fill):
+    mask = np.full(3000, fill)
+    for aliased in (None, "chosen", "other"):
+        chosen, other = _specials(3000, np.float32, 6), _specials(3000, np.float32, 7)
+        expected = (chosen if fill else other).tobytes()
+        out = {"chosen": chosen, "other": other}.get(aliased, np.empty_like(chosen))
+        select(mask, chosen, other, out)
+        assert out.tobytes() == expected
+
+
 def test_select_broadcasts_into_out():
     other = np.float32([2.5])
     chosen = _specials(3000, np.float32, 3)
