@@ -313,3 +313,14 @@ def test_sigmoid_backward_as_torch():
         assert results[0][0] == results[1][0] == "SigmoidBackwardBackward0"
         np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12)
         np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-12)
+
+
+@needs_torch
+@pytest.mark.parametrize("size", [3, 70001])
+def test_hardtanh_keeps_negative_zero_as_torch(size):
+    """torch's hardtanh (relu6) clamps -0.0 to -0.0 at every length (NumPy's
+    vectorized maximum of -0.0 and 0 gives +0.0 on long arrays)."""
+    for lib in (gt, torch):
+        x = lib.tensor([-0.0, 0.5, -7.0, 9.0] * size)
+        for result in (lib.nn.functional.relu6(x), lib.nn.functional.hardtanh(x, 0.0, 1.0)):
+            assert result[0].view(lib.int32).item() == -2 ** 31

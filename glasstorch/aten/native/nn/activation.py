@@ -116,8 +116,8 @@ def hardtanh(self, min_val, max_val, *, out):
     """
     if out.dtype.kind in "iu":
         min_val, max_val = int(min_val), int(max_val)
-    np.minimum(np.maximum(self, out.dtype.type(min_val), out=out), out.dtype.type(max_val),
-               out=out)
+    # clip is min(max(x, min_val), max_val), also when min_val > max_val, in one pass
+    np.clip(self, out.dtype.type(min_val), out.dtype.type(max_val), out=out)
 
 
 @pointwise("hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) "
