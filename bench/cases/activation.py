@@ -7,6 +7,8 @@ the fused `_softmax_backward_data` / `gelu_backward` (one pass per block). The N
 column is the bare forward arithmetic on one thread: max-shifted exp and a division
 for softmax; ``x * (1 + erf(x / sqrt 2)) / 2`` with SciPy's erf for gelu; SciPy's
 ``expit`` for sigmoid (glasstorch computes it with NumPy alone, in cache-sized blocks).
+leaky_relu, elu, softplus and hardswish go forward + backward: their kernels choose
+between two branches per element (bitwise, in blocks).
 """
 from bench import case
 
@@ -46,3 +48,12 @@ case("F.gelu(x).backward(g)", group=GROUP, name="gelu fwd+bwd (64,256,384)")(_ac
 case("torch.sigmoid(x)", group=GROUP, name="sigmoid fwd (64,256,384)",
      numpy="expit(a)")(_activations)
 case("F.silu(x).backward(g)", group=GROUP, name="silu fwd+bwd (64,256,384)")(_activations)
+case("F.leaky_relu(x, 0.1).backward(g)", group=GROUP,
+     name="leaky_relu fwd+bwd (64,256,384)")(_activations)
+case("F.elu(x).backward(g)", group=GROUP, name="elu fwd+bwd (64,256,384)")(_activations)
+case("F.softplus(x).backward(g)", group=GROUP,
+     name="softplus fwd+bwd (64,256,384)")(_activations)
+case("F.hardswish(x).backward(g)", group=GROUP,
+     name="hardswish fwd+bwd (64,256,384)")(_activations)
+case("torch.sigmoid(x).backward(g)", group=GROUP,
+     name="sigmoid fwd+bwd (64,256,384)")(_activations)

@@ -272,3 +272,55 @@ def test_rrelu_torch_free():
     out.sum().backward()
     assert leaf.grad.tolist() == noise.tolist()
     assert not hasattr(gt.Tensor, "rrelu_") and F.rrelu_ is gt.rrelu_
+
+
+def test_silu_rounds_in_torchs_order():
+    """torch's silu kernel divides ``x / (1 + exp(-x))`` (one rounding, not x times the
+    sigmoid), and its backward multiplies ``(grad * s) * (1 + x * (1 - s))``: with the
+    same exponential, each elementwise rounding as torch's."""
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal(100_000) * 4).astype(np.float32)
+    g = rng.standard_normal(100_000).astype(np.float32)
+    one = np.float32(1)
+    denominator = one + np.exp(-x)
+    sigmoid = one / denominator
+    expected = {"silu": x / denominator,
+                "silu_backward": (g * sigmoid) * (one + x * (one - sigmoid))}
+    got = {"silu": gt.nn.functional.silu(gt.from_numpy(x)).numpy(),
+           "silu_backward": gt.ops.aten.silu_backward(gt.from_numpy(g),
+                                                      gt.from_numpy(x)).numpy()}
+    for name in expected:
+        assert got[name].view(np.uint32).tobytes() == expected[name].view(np.uint32).tobytes()
+
+
+@needs_torch
+def test_sigmoid_backward_as_torch():
+    """sigmoid's gradient is torch's fused operator: ``(grad * (1 - y)) * y`` bit for
+    bit on float32, and its own derivatives (complex too) as torch's."""
+    rng = np.random.default_rng(1)
+    y = rng.random(5000).astype(np.float32)
+    g = rng.standard_normal(5000).astype(np.float32)
+    ours = gt.ops.aten.sigmoid_backward(gt.from_numpy(g), gt.from_numpy(y)).numpy()
+    theirs = torch.ops.aten.sigmoid_backward(torch.from_numpy(g), torch.from_numpy(y)).numpy()
+    assert ours.view(np.uint32).tobytes() == theirs.view(np.uint32).tobytes()
+    for dtype, values in (("float64", [0.5, -1.0, 2.0]), ("complex128", [0.5 + 1j, -1.0 - 0.5j])):
+        results = []
+        for lib in (gt, torch):
+            x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+            first, = lib.autograd.grad(x.sigmoid().abs().sum(), x, create_graph=True)
+            results.append((first.grad_fn.name(), first.detach().numpy(),
+                            lib.autograd.grad(first.abs().sum(), x)[0].numpy()))
+        assert results[0][0] == results[1][0] == "SigmoidBackwardBackward0"
+        np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12)
+        np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-12)
+
+
+@needs_torch
+@pytest.mark.parametrize("size", [3, 70001])
+def test_hardtanh_keeps_negative_zero_as_torch(size):
+    """torch's hardtanh (relu6) clamps -0.0 to -0.0 at every length (NumPy's
+    vectorized maximum of -0.0 and 0 gives +0.0 on long arrays)."""
+    for lib in (gt, torch):
+        x = lib.tensor([-0.0, 0.5, -7.0, 9.0] * size)
+        for result in (lib.nn.functional.relu6(x), lib.nn.functional.hardtanh(x, 0.0, 1.0)):
+            assert result[0].view(lib.int32).item() == -2 ** 31

@@ -228,3 +228,20 @@ def test_grouped_query_attention_repeats_heads():
     wide = [numpy_of(t).repeat(2, axis=1).astype(np.float64) for t in (k, v)]
     expected = _reference(numpy_of(q).astype(np.float64), *wide)
     np.testing.assert_allclose(numpy_of(got), expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape, dim", [((6, 40, 33), -1), ((6, 40, 33), 1), ((300, 70), -1)])
+def test_safe_softmax_is_softmax_with_masked_rows_zeroed(shape, dim):
+    """torch's _safe_softmax is its _softmax with rows of -inf only set to 0: bit for
+    bit the same elsewhere (last dim and middle dims alike)."""
+    x = gt.randn(*shape, generator=gt.Generator().manual_seed(0))
+    masked = [slice(None)] * len(shape)
+    masked[dim] = slice(None)
+    masked[0] = 2
+    x[tuple(masked)] = float("-inf")
+    safe = gt.ops.aten._safe_softmax(x, dim).numpy()
+    plain = gt.ops.aten._softmax(x, dim, False).numpy()
+    kept = np.ones(shape, bool)
+    kept[tuple(masked)] = False
+    assert safe[kept].view(np.uint32).tobytes() == plain[kept].view(np.uint32).tobytes()
+    assert (safe[~kept] == 0).all() and np.isnan(plain[~kept]).all()

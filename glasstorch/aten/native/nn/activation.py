@@ -28,6 +28,7 @@ from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
 from ..creation.copy import cpp_type_name
 from ..shape.shape import reshape
+from ..pointwise.blocks import in_blocks, select
 from ..pointwise.unary import BOOL, COMPLEX, INTEGRAL, exact_dtype_out, refuse
 from ..pointwise.zeroing import zero_where_in_bands
 
@@ -120,8 +121,8 @@ def hardtanh(self, min_val, max_val, *, out):
     """
     if out.dtype.kind in "iu":
         min_val, max_val = int(min_val), int(max_val)
-    np.minimum(np.maximum(self, out.dtype.type(min_val), out=out), out.dtype.type(max_val),
-               out=out)
+    # clip is min(max(x, min_val), max_val), also when min_val > max_val, in one pass
+    np.clip(self, out.dtype.type(min_val), out.dtype.type(max_val), out=out)
 
 
 @pointwise("hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) "
@@ -167,9 +168,18 @@ def leaky_relu(self, negative_slope, *, out):
         tensor([-1.,  2.])
     """
     refuse(self, "leaky_relu_cpu", NOT_FLOATING)
-    negative = ~(self > 0)                    # taken before `out` (maybe self) is written
-    np.copyto(out, self)
-    np.multiply(out, negative_slope, out=out, where=negative)
+    in_blocks(lambda x, out: _leaky_relu_block(x, negative_slope, out), (self,), out)
+
+
+def _leaky_relu_block(x: np.ndarray, negative_slope, out: np.ndarray) -> None:
+    """`x` where positive, else ``x * negative_slope`` (`out` may be `x`). A slope in
+    (0, 1] scales every element towards 0 without passing it, so the larger of `x` and
+    its scaled self is the answer (both are the same NaN for a NaN)."""
+    scaled = np.multiply(x, negative_slope, out=np.empty(x.shape, x.dtype))
+    if 0 < x.dtype.type(negative_slope) <= 1:
+        np.maximum(x, scaled, out=out)
+    else:
+        select(x > 0, x, scaled, out)
 
 
 @pointwise("leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, "
@@ -186,8 +196,14 @@ def leaky_relu_backward(grad_output, self, negative_slope, self_is_result, *, ou
                            "out-of-place version instead. File an issue at "
                            "https://github.com/pytorch/pytorch if you do require supporting "
                            "in-place leakRelu backward calculation with negative slope")
-    np.multiply(grad_output, negative_slope, out=out)
-    np.copyto(out, grad_output, where=self > 0)
+    in_blocks(lambda grad, x, out: _leaky_relu_block_backward(grad, x, negative_slope, out),
+              (grad_output, self), out)
+
+
+def _leaky_relu_block_backward(grad: np.ndarray, x: np.ndarray, negative_slope,
+                               out: np.ndarray) -> None:
+    scaled = np.multiply(grad, negative_slope, out=np.empty(out.shape, out.dtype))
+    select(x > 0, grad, scaled, out)
 
 
 # ----------------------------------------------------------------------------------

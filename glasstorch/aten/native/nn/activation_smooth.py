@@ -1,5 +1,5 @@
-"""Smooth activations and their backward operators: elu (selu, celu), silu, mish,
-softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
+"""Smooth activations and their backward operators: elu (selu, celu), sigmoid's
+backward, silu, mish, softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
 
 As in `activation.py`: pointwise declarations (float16 / bfloat16 computed in float32),
 each derivative calling a fused backward operator that torch binds only in
@@ -15,11 +15,11 @@ from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ....c10.dtype import type_meta_name
 from ...derivatives import derivative_helper
 from ...dispatcher import ops
-from ...pointwise import pointwise
+from ...pointwise import pointwise, zero_where
 from ...registry import composite
 from ...schema import SchemaKind
 from .activation import BACKWARD, NN, NOT_FLOATING
-from ..pointwise.blocks import in_blocks, logistic
+from ..pointwise.blocks import in_blocks, logistic, select
 from ..pointwise.unary import COMPLEX, exact_dtype_out, refuse
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -64,12 +64,15 @@ def elu(self, alpha, scale, input_scale, *, out):
         tensor([-0.6321,  2.0000])
     """
     refuse(self, "elu_cpu", NOT_FLOATING)
-    negative = self <= 0
-    curve = np.multiply(self, input_scale, out=scratch(self))    # `out` may be self (elu_)
+    in_blocks(lambda x, out: _elu_block(x, alpha, scale, input_scale, out), (self,), out)
+
+
+def _elu_block(x: np.ndarray, alpha, scale, input_scale, out: np.ndarray) -> None:
+    curve = np.multiply(x, input_scale, out=scratch(x))    # `out` may be x (elu_)
     np.expm1(curve, out=curve)
     np.multiply(curve, alpha * scale, out=curve)
-    np.multiply(self, scale, out=out)
-    np.copyto(out, curve, where=negative)
+    linear = np.multiply(x, scale, out=scratch(x))
+    select(x <= 0, curve, linear, out)
 
 
 @derivative_helper
@@ -97,16 +100,24 @@ def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_resu
                            "slope which is not supported. This is caused by calling in-place "
                            "forward function with a negative slope, please call out-of-place "
                            "version instead.")
-    x = self_or_result
+    in_blocks(lambda grad, x, out: _elu_backward_block(grad, x, alpha, scale, input_scale,
+                                                       is_result, out),
+              (grad_output, self_or_result), out)
+
+
+def _elu_backward_block(grad: np.ndarray, x: np.ndarray, alpha, scale, input_scale,
+                        is_result: bool, out: np.ndarray) -> None:
+    curve = np.empty(out.shape, out.dtype)
     if is_result:                     # result = scale * alpha * (e - 1): e from the result
-        np.add(x, alpha * scale, out=out)
+        np.add(x, alpha * scale, out=curve)
     else:
-        np.multiply(x, input_scale, out=out)
-        np.exp(out, out=out)
-        np.multiply(out, alpha * scale, out=out)
-    np.multiply(out, input_scale, out=out)
-    np.multiply(out, grad_output, out=out)
-    np.multiply(grad_output, scale, out=out, where=~(x <= 0))     # NaN: the positive side
+        np.multiply(x, input_scale, out=curve)
+        np.exp(curve, out=curve)
+        np.multiply(curve, alpha * scale, out=curve)
+    np.multiply(curve, input_scale, out=curve)
+    np.multiply(curve, grad, out=curve)
+    linear = np.multiply(grad, scale, out=np.empty(out.shape, out.dtype))
+    select(x <= 0, curve, linear, out)                          # NaN: the positive side
 
 
 @composite("selu(Tensor self) -> Tensor")
@@ -154,6 +165,29 @@ def celu(self, alpha, *, out):
 
 
 # ----------------------------------------------------------------------------------
+# sigmoid's backward (sigmoid itself is in pointwise/special.py)
+# ----------------------------------------------------------------------------------
+@pointwise("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor", **BACKWARD,
+           grad={"grad_output": "sigmoid_backward(grad, output.conj())",
+                 "output": "grad.conj() * grad_output * (1 - 2 * output.conj())",
+                 "result": "sigmoid_backward(grad_output_t, output) "
+                           "+ output_t.conj() * grad_output * (1 - 2 * output.conj())"})
+def sigmoid_backward(grad_output, output, *, out):
+    """The gradient of `sigmoid` from its result y: ``(grad_output * (1 - y)) * y``,
+    multiplied in torch's kernel's order (``grad * conj(y (1 - y))`` for complex)."""
+    if out.dtype.kind == "c":
+        np.multiply(grad_output, np.conj(output * (1 - output)), out=out)
+        return
+    in_blocks(_sigmoid_backward_block, (grad_output, output), out)
+
+
+def _sigmoid_backward_block(grad: np.ndarray, y: np.ndarray, *, out: np.ndarray) -> None:
+    complement = np.subtract(1, y, out=np.empty(out.shape, out.dtype))
+    np.multiply(grad, complement, out=complement)
+    np.multiply(complement, y, out=out)
+
+
+# ----------------------------------------------------------------------------------
 # silu and mish
 # ----------------------------------------------------------------------------------
 def _grad_mode() -> bool:
@@ -191,7 +225,12 @@ def silu(self, *, out):
 
 
 def _silu_block(x: np.ndarray, *, out: np.ndarray) -> None:
-    np.multiply(logistic(x), x, out=out)
+    """``x / (1 + exp(-x))``: one division, as torch's kernel (not x times the sigmoid,
+    which rounds twice)."""
+    denominator = np.negative(x, out=scratch(x))
+    np.exp(denominator, out=denominator)
+    np.add(denominator, 1, out=denominator)
+    np.divide(x, denominator, out=out)
 
 
 @pointwise("silu_backward(Tensor grad_output, Tensor self) -> Tensor", **BACKWARD)
@@ -201,12 +240,13 @@ def silu_backward(grad_output, self, *, out):
 
 
 def _silu_backward_block(grad_output: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    """``(grad * s) * (1 + x * (1 - s))``, multiplied in torch's kernel's order."""
     sigmoid = logistic(x)
     slope = np.subtract(1, sigmoid, out=scratch(x))
     np.multiply(slope, x, out=slope)
     np.add(slope, 1, out=slope)
-    np.multiply(slope, sigmoid, out=slope)
-    np.multiply(slope, grad_output, out=out)
+    np.multiply(sigmoid, grad_output, out=sigmoid)
+    np.multiply(sigmoid, slope, out=out)
 
 
 def _tanh_softplus(x: np.ndarray) -> np.ndarray:
@@ -269,12 +309,16 @@ def softplus(self, beta, threshold, *, out):
         tensor([ 0.3133,  0.6931, 30.0000])
     """
     refuse(self, "softplus_cpu", NOT_FLOATING)
-    scaled = np.multiply(self, beta, out=scratch(self))
+    in_blocks(lambda x, out: _softplus_block(x, beta, threshold, out), (self,), out)
+
+
+def _softplus_block(x: np.ndarray, beta, threshold, out: np.ndarray) -> None:
+    scaled = np.multiply(x, beta, out=scratch(x))
     linear = scaled > threshold
     np.exp(scaled, out=scaled)
     np.log1p(scaled, out=scaled)
-    np.divide(scaled, beta, out=out)
-    np.copyto(out, self, where=linear)
+    np.divide(scaled, beta, out=scaled)
+    select(linear, x, scaled, out)
 
 
 @derivative_helper
@@ -292,23 +336,28 @@ def softplus_double_backward(grad, self, beta, threshold):
 def softplus_backward(grad_output, self, beta, threshold, *, out):
     """The gradient of `softplus`: ``grad_output * z / (z + 1)`` with z = exp(beta x),
     and `grad_output` itself where softplus is linear."""
-    scaled = np.multiply(self, beta, out=scratch(self))
+    in_blocks(lambda grad, x, out: _softplus_backward_block(grad, x, beta, threshold, out),
+              (grad_output, self), out)
+
+
+def _softplus_backward_block(grad: np.ndarray, x: np.ndarray, beta, threshold,
+                             out: np.ndarray) -> None:
+    scaled = np.multiply(x, beta, out=np.empty(out.shape, out.dtype))
     linear = scaled > threshold
     np.exp(scaled, out=scaled)
-    np.add(scaled, 1, out=out)
-    np.divide(scaled, out, out=out)
-    np.multiply(out, grad_output, out=out)
-    np.copyto(out, grad_output, where=linear)
+    slope = np.add(scaled, 1, out=np.empty(out.shape, out.dtype))
+    np.divide(scaled, slope, out=slope)
+    np.multiply(slope, grad, out=slope)
+    select(linear, grad, slope, out)
 
 
 # ----------------------------------------------------------------------------------
 # hardsigmoid and hardswish
 # ----------------------------------------------------------------------------------
 def _relu6_of_shifted(self: np.ndarray, out: np.ndarray) -> None:
-    """out = min(max(x + 3, 0), 6)."""
+    """out = min(max(x + 3, 0), 6) (NumPy's clip is that, in one pass)."""
     np.add(self, 3, out=out)
-    np.maximum(out, 0, out=out)
-    np.minimum(out, 6, out=out)
+    np.clip(out, 0, 6, out=out)
 
 
 @pointwise("hardsigmoid(Tensor self) -> Tensor", inplace=True, out=True, **NN,
@@ -322,7 +371,11 @@ def hardsigmoid(self, *, out):
         tensor([0.0000, 0.5000, 0.7500])
     """
     refuse(self, "hardsigmoid_cpu", NOT_FLOATING)
-    _relu6_of_shifted(self, out)
+    in_blocks(_hardsigmoid_block, (self,), out)
+
+
+def _hardsigmoid_block(x: np.ndarray, *, out: np.ndarray) -> None:
+    _relu6_of_shifted(x, out)
     np.divide(out, 6, out=out)
 
 
@@ -332,8 +385,12 @@ def hardsigmoid(self, *, out):
 def hardsigmoid_backward(grad_output, self, *, out):
     """The gradient of `hardsigmoid`: ``grad_output / 6`` on (-3, 3), else 0. (torch
     leaves its own derivative unimplemented; here it gives forward AD.)"""
-    np.multiply(grad_output, _ONE_SIXTH_FLOAT, out=out)
-    out[~((self > -3) & (self < 3))] = 0
+    in_blocks(_hardsigmoid_backward_block, (grad_output, self), out)
+
+
+def _hardsigmoid_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    outside = ~((x > -3) & (x < 3))
+    zero_where(outside, np.multiply(grad, _ONE_SIXTH_FLOAT, out=out), out)
 
 
 @pointwise("hardswish(Tensor self) -> Tensor", inplace=True, out=True, **NN,
@@ -347,9 +404,13 @@ def hardswish(self, *, out):
         tensor([-0.0000,  0.6667,  4.0000])
     """
     refuse(self, "hardswish_cpu", NOT_FLOATING)
-    gate = scratch(out)                        # a temporary: `out` may be self
-    _relu6_of_shifted(self, gate)
-    np.multiply(gate, self, out=gate)
+    in_blocks(_hardswish_block, (self,), out)
+
+
+def _hardswish_block(x: np.ndarray, *, out: np.ndarray) -> None:
+    gate = scratch(out)                        # a temporary: `out` may be x
+    _relu6_of_shifted(x, gate)
+    np.multiply(gate, x, out=gate)
     np.divide(gate, 6, out=out)
 
 
@@ -361,10 +422,12 @@ def hardswish(self, *, out):
 def hardswish_backward(grad_output, self, *, out):
     """The gradient of `hardswish`: 0 below -3, ``grad_output * (x / 3 + 0.5)`` up to 3,
     `grad_output` above."""
-    middle = (self > -3) & (self < 3)
-    ramp = np.divide(self, 3, out=scratch(self))
+    in_blocks(_hardswish_backward_block, (grad_output, self), out)
+
+
+def _hardswish_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    ramp = np.divide(x, 3, out=np.empty(out.shape, out.dtype))
     np.add(ramp, 0.5, out=ramp)
-    np.multiply(ramp, grad_output, out=ramp)
-    np.copyto(out, grad_output)                 # above 3, and NaN, pass the gradient
-    np.copyto(out, ramp, where=middle)
-    out[self <= -3] = 0
+    np.multiply(ramp, grad, out=ramp)
+    select((x > -3) & (x < 3), ramp, grad, out)  # above 3, and NaN, pass the gradient
+    zero_where(x <= -3, out, out)

@@ -15,6 +15,7 @@ into an additive one (-inf where False), and runs one of two backends:
 """
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -28,7 +29,7 @@ from ...meta.shape import wrap_dim
 from ...registry import TensorMeta, composite, op
 from .attention_flash import _scaled_dot_product_flash_attention_for_cpu as flash_attention
 from .attention_flash import default_scale
-from .softmax import along_rows
+from .softmax import _max_along, _softmax_rows, along_rows
 
 _aten = ops.aten
 MATH, FLASH = 0, 1          # torch's SDPBackend numbers (what _fused_sdp_choice returns)
@@ -52,17 +53,13 @@ def _safe_softmax_meta(self, dim, dtype=None):
     return TensorMeta(self._size, result)
 
 
-def _safe_softmax_rows(x: np.ndarray, *, out: np.ndarray) -> None:
-    """exp(x - max) / sum along axis 1; a row of -inf only has max -inf: shifted by 0
-    instead its exps are 0, and its sum is taken as 1, so it stays 0."""
-    top = x.max(axis=1, keepdims=True)
-    masked = top == -np.inf
-    top[masked] = 0
-    np.subtract(x, top, out=out)
-    np.exp(out, out=out)
-    total = out.sum(axis=1, keepdims=True)
-    total[masked] = 1
-    np.divide(out, total, out=out)
+def _safe_softmax_rows(x: np.ndarray, *, out: np.ndarray, last: bool) -> None:
+    """`_softmax`'s block math, then 0 for the rows of -inf only (their softmax is NaN),
+    as torch's kernel masks its softmax."""
+    _softmax_rows(x, out=out, last=last)
+    masked = np.nonzero(_max_along(x) == -np.inf)
+    if masked[0].size:
+        out[masked[0], :, masked[2]] = 0
 
 
 @op("_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
@@ -80,7 +77,9 @@ def _safe_softmax(self, dim, dtype, *, out):
     """
     if dtype is not None:                       # torch converts the input first
         self = self.astype(out.dtype)
-    along_rows(_safe_softmax_rows, (self,), wrap_dim(dim, self.ndim), out)
+    dim = wrap_dim(dim, self.ndim)
+    last = self.ndim == 0 or dim == self.ndim - 1
+    along_rows(functools.partial(_safe_softmax_rows, last=last), (self,), dim, out)
 
 
 # ----------------------------------------------------------------------------------

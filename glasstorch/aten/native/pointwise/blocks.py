@@ -55,3 +55,35 @@ def logistic(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         out = np.empty(x.shape, x.dtype)
     in_blocks(_logistic_chain, (x,), out)
     return out
+
+
+def select(mask: np.ndarray, chosen: np.ndarray, other: np.ndarray, out: np.ndarray) -> None:
+    """``out = chosen where mask, else other``, bit for bit (NaN payloads and -0.0 kept);
+    `chosen` and `other` broadcast to `out`, which may be either of them.
+
+    Large selections are bitwise: ``other ^ ((chosen ^ other) & keep)`` with `keep` a
+    word of all ones where `mask` holds. NumPy's masked copy (``copyto(where=)``,
+    ``np.where``) branches per element, which a mixed mask mispredicts: 5 to 40 times
+    the cost of a bitwise pass. Small ones keep `np.where`: fewer NumPy calls; a mask
+    all True or all False copies one side.
+    """
+    unsigned = _UNSIGNED.get(out.dtype.itemsize)
+    if (unsigned is None or out.size <= _SELECT_BY_WHERE_UP_TO
+            or chosen.dtype != out.dtype or other.dtype != out.dtype):
+        np.copyto(out, np.where(mask, chosen, other))
+        return
+    if not mask.any() or mask.all():           # one side only (softplus's linear part)
+        source = chosen if mask.flat[0] else other
+        if source is not out:
+            np.copyto(out, source)
+        return
+    keep = mask.astype(unsigned)
+    np.negative(keep, out=keep)                 # True -> all ones, False -> 0
+    bits = other.view(unsigned)
+    difference = np.bitwise_xor(chosen.view(unsigned), bits, out=np.empty(out.shape, unsigned))
+    np.bitwise_and(difference, keep, out=difference)
+    np.bitwise_xor(bits, difference, out=out.view(unsigned))
+
+
+_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_SELECT_BY_WHERE_UP_TO = 1024

@@ -73,7 +73,7 @@ def _in_float64(function, self: np.ndarray, out: np.ndarray) -> None:
 # The logistic function and its inverse
 # ----------------------------------------------------------------------------------
 @pointwise("sigmoid(Tensor self) -> Tensor", **FLOAT_RESULT,
-           grad={"self": "grad * (result * (1 - result)).conj()"})
+           grad={"self": "sigmoid_backward(grad, result)"})
 def sigmoid(self, *, out):
     """The logistic sigmoid ``1 / (1 + exp(-input))`` of each element (complex too).
 
