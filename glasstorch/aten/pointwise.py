@@ -349,7 +349,7 @@ def zero_where(mask: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
     unsigned = _UNSIGNED.get(out.dtype.itemsize)
     if unsigned is None or out.size <= _MASKED_UP_TO:      # complex128: no 16-byte integer
         out[...] = values                       # converting as copyto(casting="unsafe")
-        out[mask] = 0
+        out[mask if mask.shape == out.shape else np.broadcast_to(mask, out.shape)] = 0
         return
     if values.dtype != out.dtype:
         np.copyto(out, values, casting="unsafe")

@@ -40,3 +40,25 @@ def test_relu_and_its_backward_in_bands_are_one_zero_where(monkeypatch, threads)
     assert np.array_equal(_bits(y), expected.view(np.uint32))
     assert np.array_equal(_bits(in_place), expected.view(np.uint32))
     assert np.array_equal(_bits(x.grad), expected_grad.view(np.uint32))
+
+
+@pytest.mark.parametrize("size", [6, 4000])
+def test_zero_where_takes_a_mask_that_broadcasts(size):
+    """A mask broadcasting to the result (a batched gradient under vmap: threshold_backward
+    of a (20, n) gradient on an (n,) input) zeroes every row, small or large."""
+    from glasstorch.aten.pointwise import zero_where
+    values = np.arange(2 * size, dtype=np.float32).reshape(2, size) - size
+    mask = np.arange(size) % 2 == 0
+    out = np.empty_like(values)
+    zero_where(mask, values, out)
+    np.testing.assert_array_equal(out, np.where(mask, np.float32(0), values))
+
+
+def test_vmapped_gradients_of_elementwise_activations():
+    """jacrev of relu / hardtanh / silu: gradients batched beyond the input's shape."""
+    x = gt.linspace(-2, 2, 7, dtype=gt.float64)
+    for f, derivative in [(gt.nn.functional.relu, lambda v: (v > 0).double()),
+                          (gt.nn.functional.hardtanh, lambda v: (v.abs() < 1).double()),
+                          (gt.nn.functional.silu, lambda v: v.sigmoid() * (1 + v * (1 - v.sigmoid())))]:
+        jacobian = gt.func.jacrev(f)(x)
+        np.testing.assert_allclose(jacobian.numpy(), np.diag(derivative(x).numpy()), atol=1e-12)
