@@ -46,6 +46,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ...meta.reduction import reduction_dims
 from ...parallel import GRAIN_SIZE, get_num_threads, in_parallel_region, parallel_for
 
 _ORDERED = (np.dtype(np.float32), np.dtype(np.float64))
@@ -56,28 +57,77 @@ _WIDE_BYTES = 2048      # runs of columns this long add at NumPy's pace in torch
 _BLOCKS = 64            # outer indices a thread's stretch may cover (one NumPy pass each)
 
 
-def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = False) -> bool:
-    """Write into `out` the sum of `x` over `axes` added in torch's order (see the
-    Note); `out` is the result, with or without the reduced dims; `skip_nan`: NaN
-    counts as zero (nansum). False, writing nothing, when this order is not modelled
-    here: the caller then sums."""
+def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> bool:
+    """Write into `out` the sum of `x` over `dim` (a reduction's dim argument: None,
+    an int or a sequence of them) added in torch's order (see the Note); `out` is the
+    result, with or without the reduced dims; `skip_nan`: NaN counts as zero (nansum).
+    False, writing nothing, when this order is not modelled here: the caller then sums."""
     if out.dtype not in _ORDERED or x.size == 0:
         return False
-    x = x.astype(out.dtype, copy=False)
+    if x.dtype != out.dtype:
+        x = x.astype(out.dtype)
     if skip_nan and x.flags.c_contiguous:      # the copy keeps the layout
         x, skip_nan = _zero_nan(x), False
-    if len(axes) == x.ndim and x.flags.c_contiguous:
-        if x.size > EXACT_SIZE:
-            return False
-        flat = x.reshape(-1)
-        if x.size < 2 * _VECTOR_BYTES // x.itemsize:        # under two vectors
-            np.add(np.add.accumulate(flat[_few(x.size, x.itemsize)])[-1], 0.0,
-                   out=out.reshape(()))
-            return True
-        return _whole(flat, 1, out)
-    if x.flags.c_contiguous and out.flags.c_contiguous and (
-            x.size < GRAIN_SIZE or _threads() == 1) and _end_dims(x, axes, out):
+    if dim.__class__ is list:
+        dim = tuple(dim)
+    threads = 1 if x.size < GRAIN_SIZE else _threads()
+    run = _plan(x.shape, x.strides, x.dtype, dim, out.shape, out.strides,
+                x.flags.c_contiguous, out.flags.c_contiguous, threads, skip_nan)
+    if run.__class__ is np.ndarray:       # under two vectors: the order of its additions
+        out[()] = np.add.accumulate(x.reshape(-1)[run])[-1] + 0.0
         return True
+    return run(x, out)
+
+
+# ----------------------------------------------------------------------------------
+# The plan: what a geometry's sum runs, worked out once per geometry
+# ----------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
+def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
+          out_strides: tuple, contiguous: bool, out_contiguous: bool, threads: int,
+          skip_nan: bool):
+    """``run(x, out) -> bool`` for sums of this geometry (the arguments are `x`'s and
+    `out`'s, the threads torch would use, whether NaN is still to be skipped): the
+    layout's decisions taken here, so that a repeated call runs only its NumPy calls.
+    A sum to one value of under two vectors gets the order of its additions instead."""
+    size, axes = math.prod(shape), reduction_dims(dim, len(shape))
+    if len(axes) == len(shape) and contiguous:
+        if size > EXACT_SIZE:
+            return _refuse
+        lanes = vector_lanes(dtype.itemsize)
+        if size < 2 * lanes:                                  # under two vectors
+            return _few(size, dtype.itemsize)
+        if size < _SHORT * 4 * lanes:
+            return functools.partial(_whole_short, lanes)
+        return _whole_run
+    if contiguous and out_contiguous and threads == 1:
+        run = _end_dims(shape, sorted(axes), dtype.itemsize)
+        if run is not None:
+            return run
+    return functools.partial(_general, axes, skip_nan)
+
+
+def _refuse(x: np.ndarray, out: np.ndarray) -> bool:
+    return False
+
+
+def _whole_short(lanes: int, x: np.ndarray, out: np.ndarray) -> bool:
+    """`_inner_rows` of a short contiguous input summed to one value."""
+    flat = x.reshape(-1)
+    whole = flat.size // lanes * lanes
+    summed = _four_way_rows(flat[:whole].reshape(-1, lanes))
+    if whole < flat.size:
+        summed = np.concatenate((flat[whole:], summed))
+    out[...] = np.add.accumulate(summed)[-1] + 0.0
+    return True
+
+
+def _whole_run(x: np.ndarray, out: np.ndarray) -> bool:
+    return _whole(x.reshape(-1), 1, out)
+
+
+def _general(axes: tuple, skip_nan: bool, x: np.ndarray, out: np.ndarray) -> bool:
+    """Any layout: TensorIterator's dims, then the kernel over them (see the Note)."""
     layout = _layout(x, axes, out)
     if layout is None:
         return False
@@ -102,23 +152,108 @@ def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = Fa
     return True
 
 
-def _end_dims(x: np.ndarray, axes: tuple, out: np.ndarray) -> bool:
+def _end_dims(shape: tuple, reduced: list, itemsize: int):
     """The common layouts without TensorIterator's sort, on one thread: a contiguous
     input reduced over its leading dims is one block of rows over contiguous columns,
-    reduced over its trailing dims one block of contiguous rows. False otherwise."""
-    reduced = sorted(axes)
+    reduced over its trailing dims one block of contiguous rows. ``run(x, out)`` for
+    them, None otherwise."""
+    size = math.prod(shape)
     if reduced == list(range(len(reduced))):
-        columns = x.size // max(1, math.prod(x.shape[:len(reduced)]))
-        block, steps = x.reshape(-1, columns), (columns, 1)
-    elif reduced == list(range(x.ndim - len(reduced), x.ndim)):
-        rows = math.prod(x.shape[x.ndim - len(reduced):])
-        block, steps = x.reshape(-1, rows).T, (1, rows)
+        columns = size // max(1, math.prod(shape[:len(reduced)]))
+        rows, steps = size // columns, (columns, 1)
+    elif reduced == list(range(len(shape) - len(reduced), len(shape))):
+        rows = math.prod(shape[len(shape) - len(reduced):])
+        columns, steps = size // rows, (1, rows)
     else:
-        return False
-    if x.size > EXACT_SIZE and not (steps[1] == 1 and block.shape[1] * x.itemsize >= _WIDE_BYTES):
-        return False
-    np.add(_block(block, *steps), 0.0, out=out.reshape(-1))
+        return None
+    if size > EXACT_SIZE and not (steps[1] == 1 and columns * itemsize >= _WIDE_BYTES):
+        return None
+    lanes = vector_lanes(itemsize)
+    if columns > 1 and steps[0] == 1 and lanes <= rows < _SHORT * 4 * lanes:
+        return functools.partial(_short_rows, (columns, rows), lanes)
+    grouped = _grouped(columns, *steps, lanes)
+    if columns > 1 and steps[1] == 1 and (grouped == columns and rows < _SHORT
+                                          or grouped == 0 and rows < 4 * _SHORT):
+        return functools.partial(_short_columns, (rows, columns), grouped == columns)
+    return functools.partial(_end_block, (-1, columns) if steps[1] == 1 else (-1, rows),
+                             steps)
+
+
+def _end_block(shape: tuple, steps: tuple, x: np.ndarray, out: np.ndarray) -> bool:
+    block = x.reshape(shape)
+    np.add(_block(block if steps[1] == 1 else block.T, *steps), 0.0, out=out.reshape(-1))
     return True
+
+
+# The short cases as few NumPy calls as their order allows: NumPy's reduction down
+# axis 0 of a row-major block of several columns adds whole rows in order, which is
+# the kernel's order wherever it sums columns side by side; rows of a block shorter
+# than `_SHORT` chunks of 16 need one level of the cascade at most. Each short sum's
+# last reduction starts from +0.0 (`initial`): a sum is -0.0 only when all its terms
+# are, so that zero changes the result as torch's closing ``+ 0.0`` does.
+_SHORT = 256
+
+
+def _short_columns(shape: tuple, cascade: bool, x: np.ndarray, out: np.ndarray) -> bool:
+    """`_block` of a row-major block whose columns are all one kind: cascades side by
+    side (`cascade`) or four-way."""
+    (_cascade_rows if cascade else _four_way_rows)(x.reshape(shape), out.reshape(-1))
+    return True
+
+
+def _short_rows(shape: tuple, lanes: int, x: np.ndarray, out: np.ndarray) -> bool:
+    """`_inner_rows` of each row of a row-major matrix, on its transposed copy (the
+    rows' elements then lie down axis 0, where NumPy adds in order)."""
+    count, length = shape
+    down = x.reshape(shape).T.copy()
+    vectors = length // lanes
+    whole = vectors * lanes
+    summed = _four_way_rows(down[:whole].reshape(vectors, -1)).reshape(lanes, count)
+    if whole < length:
+        summed = np.concatenate((down[whole:], summed))
+    np.add.reduce(summed, 0, None, out.reshape(-1), False, 0.0)
+    return True
+
+
+def _four_way_rows(block: np.ndarray, out=None) -> np.ndarray:
+    """`_four_way` of a row-major block of several columns, under 4 * `_SHORT` rows,
+    into `out` (then starting from +0.0) if given."""
+    rows = block.shape[0]
+    whole = rows // 4 * 4
+    if whole == 0:
+        return _down(block, out)
+    if whole == 4:
+        parts = block[:4]
+    else:
+        parts = _cascade_rows(block[:whole].reshape(whole // 4, -1)).reshape(4, -1)
+    if whole < rows:
+        parts = np.concatenate((parts[:1], block[whole:], parts[1:]))
+    return _down(parts, out)
+
+
+def _cascade_rows(block: np.ndarray, out=None) -> np.ndarray:
+    """`_cascade` of a row-major block of several columns, under `_SHORT` chunks:
+    the tail's sum plus the chunks' sums, into `out` (then starting from +0.0) if
+    given."""
+    chunks = block.shape[0] // 16
+    if chunks == 0:
+        return _down(block, out)
+    whole = chunks * 16
+    rest = np.add.reduce(block[:whole].reshape(chunks, 16, -1), axis=1)
+    if whole == block.shape[0]:
+        return _down(rest, out)
+    rest = np.add.reduce(rest, axis=0) if chunks > 1 else rest[0]
+    return np.add(np.add.reduce(block[whole:], 0, None, None, False, 0.0), rest, out=out)
+
+
+def _down(block: np.ndarray, out=None) -> np.ndarray:
+    """The rows of `block` added in order; into `out` starting from +0.0 if given, the
+    first two rows as one addition otherwise (cheaper than a reduction)."""
+    if out is not None:
+        return np.add.reduce(block, 0, None, out, False, 0.0)
+    if block.shape[0] <= 2:
+        return block[0] + block[1] if block.shape[0] == 2 else block[0]
+    return np.add.reduce(block, axis=0)
 
 
 def _strided(array: np.ndarray, shape: list, strides: list) -> np.ndarray:
@@ -253,7 +388,7 @@ def _whole(flat: np.ndarray, step: int, out: np.ndarray) -> bool:
                             range(0, flat.size, chunk))
         parts += [np.zeros((), flat.dtype)] * (threads - len(parts))
         total = _row(np.stack(parts), 1)      # the threads' sums, summed as a row
-    np.copyto(out, total + out.dtype.type(0))
+    out[...] = total + 0.0
     return True
 
 
@@ -370,17 +505,22 @@ def _block(block: np.ndarray, row_step: int, column_step: int) -> np.ndarray:
     rows, columns = block.shape[:2]
     if row_step == 1 and rows >= lanes:
         return _inner_rows(block)
-    if column_step == 1 and columns >= lanes:
-        grouped = columns // (4 * lanes) * 4 * lanes      # four vectors of columns
-    elif row_step < column_step:
-        grouped = 0
-    else:
-        grouped = columns // 4 * 4                         # four columns side by side
+    grouped = _grouped(columns, row_step, column_step, lanes)
     if grouped == 0:
         return _four_way(block)
     if grouped == columns:
         return _cascade(block)
     return np.concatenate([_cascade(block[:, :grouped]), _four_way(block[:, grouped:])])
+
+
+def _grouped(columns: int, row_step: int, column_step: int, lanes: int) -> int:
+    """How many leading columns the kernel sums side by side as cascades (the rest
+    four-way)."""
+    if column_step == 1 and columns >= lanes:
+        return columns // (4 * lanes) * 4 * lanes          # four vectors of columns
+    if row_step < column_step:
+        return 0
+    return columns // 4 * 4                                 # four columns side by side
 
 
 def _inner_rows(rows: np.ndarray) -> np.ndarray:

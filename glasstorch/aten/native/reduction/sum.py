@@ -19,6 +19,7 @@ norm, logsumexp, dist) in `moments.py`.
 """
 from __future__ import annotations
 
+import functools
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast
 from ....c10.tensor_impl import wrap_array
 from ...derivatives import derivative_helper, sum_to
-from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
+from ...meta.reduction import reduced_shape, reduction_count, reduction_dims, reduction_meta
 from ...parallel import SPLIT_SIZE, get_num_threads, parallel_for
 from ...registry import composite, fast_path, op
 from .cascade import ordered_sum
@@ -72,10 +73,11 @@ def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray,
     """``out = ufunc.reduce(x)`` over `dim`, accumulating as Note [Reduction dtypes] says;
     float sums add in torch's order (Note [Cascade sum order]). `skip_nan`: NaN
     elements count as the sum's zero (nansum)."""
-    acc = accumulation(out.dtype)
-    x = as_input(x, out.dtype)
-    if out.dtype == acc and ufunc is np.add and ordered_sum(x, axes(x, dim), out, skip_nan):
+    if x.dtype != out.dtype:
+        x = as_input(x, out.dtype)
+    if ufunc is np.add and ordered_sum(x, dim, out, skip_nan):
         return
+    acc = accumulation(out.dtype)
     if skip_nan and x.dtype.kind in "fV":
         x = np.where(np.isnan(x), np.zeros((), x.dtype), x)
     if out.dtype == acc:
@@ -202,9 +204,41 @@ def _sum_all_fast(self, dtype):
         return None
     result = np.empty((), self._dtype._np)
     values = self._np
-    if not ordered_sum(values, tuple(range(values.ndim)), result):
+    if not ordered_sum(values, None, result):
         fold(np.add, values, None, False, result)
     return wrap_array(result, self._dtype)
+
+
+_ORDERED_DTYPES = frozenset({dtypes.float32, dtypes.float64})
+
+
+@fast_path("a float32 / float64 tensor summed over dims in its own dtype")
+def _sum_dim_fast(self, dim, keepdim, dtype):
+    """``x.sum(dims)`` of a float32 / float64 tensor without dtype= (a bias's gradient),
+    without the meta rule: the result's shape looked up per geometry, the same kernel.
+    None for any other call, a dim out of range or repeated included (the general
+    path words the refusal)."""
+    if dtype is not None or self._dtype not in _ORDERED_DTYPES:
+        return None
+    values = self._np
+    if dim.__class__ is list:
+        dim = tuple(dim)
+    shape = _summed_shape(values.shape, dim, keepdim)
+    if shape is None:
+        return None
+    result = np.empty(shape, values.dtype)
+    if not ordered_sum(values, dim, result):
+        fold(np.add, values, dim, keepdim, result)
+    return wrap_array(result, self._dtype)
+
+
+@functools.lru_cache(maxsize=256)
+def _summed_shape(shape: tuple, dim, keepdim: bool):
+    """The shape of a sum of `shape` over `dim`, None where the meta rule refuses."""
+    try:
+        return reduced_shape(shape, reduction_dims(dim, len(shape)), keepdim)
+    except (IndexError, RuntimeError):
+        return None
 
 
 @derivative_helper
@@ -231,7 +265,7 @@ def sum_all(self, dtype, *, out):
 @op("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
     "ScalarType? dtype=None) -> Tensor", meta=_sum_meta, method=True, out=True,
     out_overload="IntList_out",
-    grad={"self": "sum_backward(grad, self_sym_sizes, dim, keepdim)"})
+    grad={"self": "sum_backward(grad, self_sym_sizes, dim, keepdim)"}, fast=_sum_dim_fast)
 def sum_dim(self, dim, keepdim, dtype, *, out):
     fold(np.add, self, dim, keepdim, out)
 
@@ -355,7 +389,7 @@ def _mean_all_fast(self, dtype):
         return None
     result = np.empty((), self._dtype._np)
     values = self._np
-    if not ordered_sum(values, tuple(range(values.ndim)), result):
+    if not ordered_sum(values, None, result):
         fold(np.add, values, None, False, result)
     np.divide(result, values.size, out=result)     # _mean_kernel's division, in place
     return wrap_array(result, self._dtype)
