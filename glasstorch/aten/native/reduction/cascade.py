@@ -239,10 +239,15 @@ def _cascade_rows(block: np.ndarray, out=None) -> np.ndarray:
     if chunks == 0:
         return _down(block, out)
     whole = chunks * 16
-    rest = np.add.reduce(block[:whole].reshape(chunks, 16, -1), axis=1)
-    if whole == block.shape[0]:
-        return _down(rest, out)
-    rest = np.add.reduce(rest, axis=0) if chunks > 1 else rest[0]
+    if chunks == 1:                       # one chunk: its rows in order
+        if whole == block.shape[0]:
+            return _down(block, out)
+        rest = np.add.reduce(block[:whole], axis=0)
+    else:
+        rest = np.add.reduce(block[:whole].reshape(chunks, 16, -1), axis=1)
+        if whole == block.shape[0]:
+            return _down(rest, out)
+        rest = np.add.reduce(rest, axis=0)
     return np.add(np.add.reduce(block[whole:], 0, None, None, False, 0.0), rest, out=out)
 
 

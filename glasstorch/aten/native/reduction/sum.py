@@ -215,30 +215,39 @@ _ORDERED_DTYPES = frozenset({dtypes.float32, dtypes.float64})
 @fast_path("a float32 / float64 tensor summed over dims in its own dtype")
 def _sum_dim_fast(self, dim, keepdim, dtype):
     """``x.sum(dims)`` of a float32 / float64 tensor without dtype= (a bias's gradient),
-    without the meta rule: the result's shape looked up per geometry, the same kernel.
-    None for any other call, a dim out of range or repeated included (the general
-    path words the refusal)."""
+    without the meta rule. None for any other call."""
+    summed = _summed(self, dim, keepdim, dtype)
+    return None if summed is None else wrap_array(summed[0], self._dtype)
+
+
+def _summed(self, dim, keepdim: bool, dtype):
+    """``(sums, elements each sums)`` of a float32 / float64 tensor over `dim` into a
+    new array, the result's shape looked up per geometry, the same kernel as the
+    general path's; None for another dtype, a dtype=, a dim out of range or repeated
+    (the general path words the refusal)."""
     if dtype is not None or self._dtype not in _ORDERED_DTYPES:
         return None
     values = self._np
     if dim.__class__ is list:
         dim = tuple(dim)
-    shape = _summed_shape(values.shape, dim, keepdim)
-    if shape is None:
+    summed = _summed_shape(values.shape, dim, keepdim)
+    if summed is None:
         return None
-    result = np.empty(shape, values.dtype)
+    result = np.empty(summed[0], values.dtype)
     if not ordered_sum(values, dim, result):
         fold(np.add, values, dim, keepdim, result)
-    return wrap_array(result, self._dtype)
+    return result, summed[1]
 
 
 @functools.lru_cache(maxsize=256)
 def _summed_shape(shape: tuple, dim, keepdim: bool):
-    """The shape of a sum of `shape` over `dim`, None where the meta rule refuses."""
+    """``(result shape, elements each result sums)`` of a sum of `shape` over `dim`;
+    None where the meta rule refuses."""
     try:
-        return reduced_shape(shape, reduction_dims(dim, len(shape)), keepdim)
+        dims = reduction_dims(dim, len(shape))
     except (IndexError, RuntimeError):
         return None
+    return reduced_shape(shape, dims, keepdim), reduction_count(shape, dims)
 
 
 @derivative_helper
@@ -402,9 +411,21 @@ def mean_all(self, dtype, *, out):
     _mean_kernel(self, None, False, out)
 
 
+@fast_path("a float32 / float64 tensor averaged over dims in its own dtype")
+def _mean_dim_fast(self, dim, keepdim, dtype):
+    """``x.mean(dims)`` as `_sum_dim_fast` sums, then `_mean_kernel`'s division in
+    place. None for any other call."""
+    summed = _summed(self, dim, keepdim, dtype)
+    if summed is None:
+        return None
+    np.divide(summed[0], summed[1], out=summed[0])
+    return wrap_array(summed[0], self._dtype)
+
+
 @op("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
     "-> Tensor", meta=_mean_meta, method=True, out=True, out_overload="out",
-    grad={"self": "mean_backward(grad, self_sym_sizes, dim, self_sym_numel, keepdim)"})
+    grad={"self": "mean_backward(grad, self_sym_sizes, dim, self_sym_numel, keepdim)"},
+    fast=_mean_dim_fast)
 def mean_dim(self, dim, keepdim, dtype, *, out):
     _mean_kernel(self, dim, keepdim, out)
 
