@@ -37,6 +37,10 @@ Note [Cascade sum order]
     Intermediate zeros may carry another sign than torch's; the final ``+ 0.0`` is
     torch's own (its output starts at zero) and makes every zero positive as torch's
     are.
+
+    Every decision above depends on the geometry alone, so `_plan` takes them once per
+    geometry and a repeated sum runs only its NumPy calls; the common short cases
+    (`_short_rows`, `_short_columns`, `_whole_short`) are a few reductions each.
 """
 from __future__ import annotations
 
