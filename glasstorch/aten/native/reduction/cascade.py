@@ -75,8 +75,7 @@ def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> 
     if dim.__class__ is list:
         dim = tuple(dim)
     threads = 1 if x.size < GRAIN_SIZE else _threads()
-    run = _plan(x.shape, x.strides, x.dtype, dim, out.shape, out.strides,
-                x.flags.c_contiguous, out.flags.c_contiguous, threads, skip_nan)
+    run = _plan(x.shape, x.strides, x.dtype, dim, out.shape, out.strides, threads, skip_nan)
     if run.__class__ is np.ndarray:       # under two vectors: the order of its additions
         out[()] = np.add.accumulate(x.reshape(-1)[run])[-1] + 0.0
         return True
@@ -88,13 +87,14 @@ def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> 
 # ----------------------------------------------------------------------------------
 @functools.lru_cache(maxsize=1024)
 def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
-          out_strides: tuple, contiguous: bool, out_contiguous: bool, threads: int,
-          skip_nan: bool):
+          out_strides: tuple, threads: int, skip_nan: bool):
     """``run(x, out) -> bool`` for sums of this geometry (the arguments are `x`'s and
     `out`'s, the threads torch would use, whether NaN is still to be skipped): the
     layout's decisions taken here, so that a repeated call runs only its NumPy calls.
     A sum to one value of under two vectors gets the order of its additions instead."""
     size, axes = math.prod(shape), reduction_dims(dim, len(shape))
+    contiguous = _row_major(shape, strides, dtype.itemsize)
+    out_contiguous = _row_major(out_shape, out_strides, dtype.itemsize)
     if len(axes) == len(shape) and contiguous:
         if size > EXACT_SIZE:
             return _refuse
@@ -109,6 +109,16 @@ def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
         if run is not None:
             return run
     return functools.partial(_general, axes, skip_nan)
+
+
+def _row_major(shape: tuple, strides: tuple, itemsize: int) -> bool:
+    """NumPy's C_CONTIGUOUS flag of an array of this geometry (sizes 1 step anyhow)."""
+    step = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != step:
+            return 0 in shape
+        step *= size
+    return True
 
 
 def _refuse(x: np.ndarray, out: np.ndarray) -> bool:
@@ -212,7 +222,9 @@ def _short_rows(shape: tuple, lanes: int, x: np.ndarray, out: np.ndarray) -> boo
     down = x.reshape(shape).T.copy()
     vectors = length // lanes
     whole = vectors * lanes
-    summed = _four_way_rows(down[:whole].reshape(vectors, -1)).reshape(lanes, count)
+    # up to four vectors the four-way sum adds them in order
+    summed = (_down if vectors <= 4 else _four_way_rows)(down[:whole].reshape(vectors, -1))
+    summed = summed.reshape(lanes, count)
     if whole < length:
         summed = np.concatenate((down[whole:], summed))
     np.add.reduce(summed, 0, None, out.reshape(-1), False, 0.0)
