@@ -222,8 +222,10 @@ def _short_rows(shape: tuple, lanes: int, x: np.ndarray, out: np.ndarray) -> boo
     down = x.reshape(shape).T.copy()
     vectors = length // lanes
     whole = vectors * lanes
-    # up to four vectors the four-way sum adds them in order
-    summed = (_down if vectors <= 4 else _four_way_rows)(down[:whole].reshape(vectors, -1))
+    if vectors <= 4:          # up to four vectors the four-way sum adds them in order
+        summed = np.add.reduce(down[:whole].reshape(vectors, -1), axis=0)
+    else:
+        summed = _four_way_rows(down[:whole].reshape(vectors, -1))
     summed = summed.reshape(lanes, count)
     if whole < length:
         summed = np.concatenate((down[whole:], summed))
