@@ -40,7 +40,7 @@ Note [Cascade sum order]
 
     Every decision above depends on the geometry alone, so `_plan` takes them once per
     geometry and a repeated sum runs only its NumPy calls; the common short cases
-    (`_short_rows`, `_short_columns`, `_whole_short`) are a few reductions each.
+    (`cascade_short.py`) are a few reductions each.
 """
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ...meta.reduction import reduction_dims
 from ...parallel import GRAIN_SIZE, get_num_threads, in_parallel_region, parallel_for
+from .cascade_short import SHORT, short_columns, short_rows, whole_short
 
 _ORDERED = (np.dtype(np.float32), np.dtype(np.float64))
 _VECTOR_BYTES = 32      # torch 2.13's sum kernel's vectors, measured on an AVX-512 CPU too
@@ -101,8 +102,8 @@ def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
         lanes = vector_lanes(dtype.itemsize)
         if size < 2 * lanes:                                  # under two vectors
             return _few(size, dtype.itemsize)
-        if size < _SHORT * 4 * lanes:
-            return functools.partial(_whole_short, lanes)
+        if size < SHORT * 4 * lanes:
+            return functools.partial(whole_short, lanes)
         return _whole_run
     if contiguous and out_contiguous and threads == 1:
         run = _end_dims(shape, sorted(axes), dtype.itemsize)
@@ -123,17 +124,6 @@ def _row_major(shape: tuple, strides: tuple, itemsize: int) -> bool:
 
 def _refuse(x: np.ndarray, out: np.ndarray) -> bool:
     return False
-
-
-def _whole_short(lanes: int, x: np.ndarray, out: np.ndarray) -> bool:
-    """`_inner_rows` of a short contiguous input summed to one value."""
-    flat = x.reshape(-1)
-    whole = flat.size // lanes * lanes
-    summed = _four_way_rows(flat[:whole].reshape(-1, lanes))
-    if whole < flat.size:
-        summed = np.concatenate((flat[whole:], summed))
-    out[...] = np.add.accumulate(summed)[-1] + 0.0
-    return True
 
 
 def _whole_run(x: np.ndarray, out: np.ndarray) -> bool:
@@ -183,12 +173,12 @@ def _end_dims(shape: tuple, reduced: list, itemsize: int):
     if size > EXACT_SIZE and not (steps[1] == 1 and columns * itemsize >= _WIDE_BYTES):
         return None
     lanes = vector_lanes(itemsize)
-    if columns > 1 and steps[0] == 1 and lanes <= rows < _SHORT * 4 * lanes:
-        return functools.partial(_short_rows, (columns, rows), lanes)
+    if columns > 1 and steps[0] == 1 and lanes <= rows < SHORT * 4 * lanes:
+        return functools.partial(short_rows, (columns, rows), lanes)
     grouped = _grouped(columns, *steps, lanes)
-    if columns > 1 and steps[1] == 1 and (grouped == columns and rows < _SHORT
-                                          or grouped == 0 and rows < 4 * _SHORT):
-        return functools.partial(_short_columns, (rows, columns), grouped == columns)
+    if columns > 1 and steps[1] == 1 and (grouped == columns and rows < SHORT
+                                          or grouped == 0 and rows < 4 * SHORT):
+        return functools.partial(short_columns, (rows, columns), grouped == columns)
     return functools.partial(_end_block, (-1, columns) if steps[1] == 1 else (-1, rows),
                              steps)
 
@@ -197,86 +187,6 @@ def _end_block(shape: tuple, steps: tuple, x: np.ndarray, out: np.ndarray) -> bo
     block = x.reshape(shape)
     np.add(_block(block if steps[1] == 1 else block.T, *steps), 0.0, out=out.reshape(-1))
     return True
-
-
-# The short cases as few NumPy calls as their order allows: NumPy's reduction down
-# axis 0 of a row-major block of several columns adds whole rows in order, which is
-# the kernel's order wherever it sums columns side by side; rows of a block shorter
-# than `_SHORT` chunks of 16 need one level of the cascade at most. Each short sum's
-# last reduction starts from +0.0 (`initial`): a sum is -0.0 only when all its terms
-# are, so that zero changes the result as torch's closing ``+ 0.0`` does.
-_SHORT = 256
-
-
-def _short_columns(shape: tuple, cascade: bool, x: np.ndarray, out: np.ndarray) -> bool:
-    """`_block` of a row-major block whose columns are all one kind: cascades side by
-    side (`cascade`) or four-way."""
-    (_cascade_rows if cascade else _four_way_rows)(x.reshape(shape), out.reshape(-1))
-    return True
-
-
-def _short_rows(shape: tuple, lanes: int, x: np.ndarray, out: np.ndarray) -> bool:
-    """`_inner_rows` of each row of a row-major matrix, on its transposed copy (the
-    rows' elements then lie down axis 0, where NumPy adds in order)."""
-    count, length = shape
-    down = x.reshape(shape).T.copy()
-    vectors = length // lanes
-    whole = vectors * lanes
-    if vectors <= 4:          # up to four vectors the four-way sum adds them in order
-        summed = np.add.reduce(down[:whole].reshape(vectors, -1), axis=0)
-    else:
-        summed = _four_way_rows(down[:whole].reshape(vectors, -1))
-    summed = summed.reshape(lanes, count)
-    if whole < length:
-        summed = np.concatenate((down[whole:], summed))
-    np.add.reduce(summed, 0, None, out.reshape(-1), False, 0.0)
-    return True
-
-
-def _four_way_rows(block: np.ndarray, out=None) -> np.ndarray:
-    """`_four_way` of a row-major block of several columns, under 4 * `_SHORT` rows,
-    into `out` (then starting from +0.0) if given."""
-    rows = block.shape[0]
-    whole = rows // 4 * 4
-    if whole == 0:
-        return _down(block, out)
-    if whole == 4:
-        parts = block[:4]
-    else:
-        parts = _cascade_rows(block[:whole].reshape(whole // 4, -1)).reshape(4, -1)
-    if whole < rows:
-        parts = np.concatenate((parts[:1], block[whole:], parts[1:]))
-    return _down(parts, out)
-
-
-def _cascade_rows(block: np.ndarray, out=None) -> np.ndarray:
-    """`_cascade` of a row-major block of several columns, under `_SHORT` chunks:
-    the tail's sum plus the chunks' sums, into `out` (then starting from +0.0) if
-    given."""
-    chunks = block.shape[0] // 16
-    if chunks == 0:
-        return _down(block, out)
-    whole = chunks * 16
-    if chunks == 1:                       # one chunk: its rows in order
-        if whole == block.shape[0]:
-            return _down(block, out)
-        rest = np.add.reduce(block[:whole], axis=0)
-    else:
-        rest = np.add.reduce(block[:whole].reshape(chunks, 16, -1), axis=1)
-        if whole == block.shape[0]:
-            return _down(rest, out)
-        rest = np.add.reduce(rest, axis=0)
-    return np.add(np.add.reduce(block[whole:], 0, None, None, False, 0.0), rest, out=out)
-
-
-def _down(block: np.ndarray, out=None) -> np.ndarray:
-    """The rows of `block` added in order; into `out` starting from +0.0 if given, the
-    first two rows as one addition otherwise (cheaper than a reduction)."""
-    if out is not None:
-        return np.add.reduce(block, 0, None, out, False, 0.0)
-    if block.shape[0] <= 2:
-        return block[0] + block[1] if block.shape[0] == 2 else block[0]
-    return np.add.reduce(block, axis=0)
 
 
 def _strided(array: np.ndarray, shape: list, strides: list) -> np.ndarray:
