@@ -28,10 +28,11 @@ def short_rows(shape: tuple, lanes: int, x: np.ndarray, out: np.ndarray) -> bool
     down = x.reshape(shape).T.copy()
     vectors = length // lanes
     whole = vectors * lanes
+    rows = (down if whole == length else down[:whole]).reshape(vectors, -1)
     if vectors <= 4:          # up to four vectors the four-way sum adds them in order
-        summed = np.add.reduce(down[:whole].reshape(vectors, -1), axis=0)
+        summed = np.add.reduce(rows, axis=0)
     else:
-        summed = _four_way_rows(down[:whole].reshape(vectors, -1))
+        summed = _four_way_rows(rows)
     summed = summed.reshape(lanes, count)
     if whole < length:
         summed = np.concatenate((down[whole:], summed))
@@ -48,6 +49,8 @@ def _four_way_rows(block: np.ndarray, out=None) -> np.ndarray:
         return _down(block, out)
     if whole == 4:
         parts = block[:4]
+    elif whole == 8:                      # two steps of each cascade: one addition
+        parts = block[:4] + block[4:8]
     else:
         parts = _cascade_rows(block[:whole].reshape(whole // 4, -1)).reshape(4, -1)
     if whole < rows:
