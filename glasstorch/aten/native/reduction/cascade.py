@@ -50,7 +50,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ...meta.reduction import reduction_dims
+from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
 from ...parallel import GRAIN_SIZE, get_num_threads, in_parallel_region, parallel_for
 from .cascade_short import SHORT, short_columns, short_rows, whole_short
 
@@ -81,6 +81,41 @@ def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> 
         out[()] = np.add.accumulate(x.reshape(-1)[run])[-1] + 0.0
         return True
     return run(x, out)
+
+
+def new_sum(x: np.ndarray, dim, keepdim: bool):
+    """``(result, elements each result sums, done)``: the sum of `x` over `dim` into a
+    new row-major array, added in torch's order when `done` (else nothing is written
+    and the caller sums); None where the dims are refused (out of range, repeated)."""
+    if dim.__class__ is list:
+        dim = tuple(dim)
+    threads = 1 if x.size < GRAIN_SIZE else _threads()
+    planned = _new_plan(x.shape, x.strides, x.dtype, dim, keepdim, threads)
+    if planned is None:
+        return None
+    shape, count, run = planned
+    out = np.empty(shape, x.dtype)
+    if run.__class__ is np.ndarray:       # under two vectors: the order of its additions
+        out[()] = np.add.accumulate(x.reshape(-1)[run])[-1] + 0.0
+        return out, count, True
+    return out, count, run(x, out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _new_plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, keepdim: bool,
+              threads: int):
+    """``(result shape, elements each result sums, run)`` of `new_sum` (`run` as
+    `_plan`'s, for the new row-major result); None where the dims are refused."""
+    try:
+        axes = reduction_dims(dim, len(shape))
+    except (IndexError, RuntimeError):
+        return None
+    out_shape = reduced_shape(shape, axes, keepdim)
+    if dtype not in _ORDERED or 0 in shape:
+        return out_shape, reduction_count(shape, axes), _refuse
+    out_strides = np.empty(out_shape, dtype).strides
+    return out_shape, reduction_count(shape, axes), _plan(
+        shape, strides, dtype, dim, out_shape, out_strides, threads, False)
 
 
 # ----------------------------------------------------------------------------------

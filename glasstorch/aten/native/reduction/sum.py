@@ -19,7 +19,6 @@ norm, logsumexp, dist) in `moments.py`.
 """
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 
@@ -28,10 +27,10 @@ from ....c10.dtype import scalar_type_name, type_meta_name
 from ....c10.promotion import can_cast
 from ....c10.tensor_impl import wrap_array
 from ...derivatives import derivative_helper, sum_to
-from ...meta.reduction import reduced_shape, reduction_count, reduction_dims, reduction_meta
+from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
 from ...parallel import SPLIT_SIZE, get_num_threads, parallel_for
 from ...registry import composite, fast_path, op
-from .cascade import ordered_sum
+from .cascade import new_sum, ordered_sum
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
@@ -222,32 +221,18 @@ def _sum_dim_fast(self, dim, keepdim, dtype):
 
 def _summed(self, dim, keepdim: bool, dtype):
     """``(sums, elements each sums)`` of a float32 / float64 tensor over `dim` into a
-    new array, the result's shape looked up per geometry, the same kernel as the
-    general path's; None for another dtype, a dtype=, a dim out of range or repeated
-    (the general path words the refusal)."""
+    new array, the same kernel as the general path's; None for another dtype, a
+    dtype=, a dim out of range or repeated (the general path words the refusal)."""
     if dtype is not None or self._dtype not in _ORDERED_DTYPES:
         return None
     values = self._np
-    if dim.__class__ is list:
-        dim = tuple(dim)
-    summed = _summed_shape(values.shape, dim, keepdim)
-    if summed is None:
+    planned = new_sum(values, dim, keepdim)
+    if planned is None:
         return None
-    result = np.empty(summed[0], values.dtype)
-    if not ordered_sum(values, dim, result):
+    result, count, done = planned
+    if not done:
         fold(np.add, values, dim, keepdim, result)
-    return result, summed[1]
-
-
-@functools.lru_cache(maxsize=256)
-def _summed_shape(shape: tuple, dim, keepdim: bool):
-    """``(result shape, elements each result sums)`` of a sum of `shape` over `dim`;
-    None where the meta rule refuses."""
-    try:
-        dims = reduction_dims(dim, len(shape))
-    except (IndexError, RuntimeError):
-        return None
-    return reduced_shape(shape, dims, keepdim), reduction_count(shape, dims)
+    return result, count
 
 
 @derivative_helper
