@@ -15,15 +15,15 @@ SHORT = 256         # chunks of 16 rows below which one level of the cascade suf
 
 
 def short_columns(shape: tuple, cascade: bool, x: np.ndarray, out: np.ndarray) -> bool:
-    """cascade.py's `_block` of a row-major block whose columns are all one kind: cascades side by
-    side (`cascade`) or four-way."""
+    """cascade.py's `_block` of a row-major block whose columns are all one kind:
+    cascades side by side (`cascade`) or four-way."""
     (_cascade_rows if cascade else _four_way_rows)(x.reshape(shape), out.reshape(-1))
     return True
 
 
 def short_rows(shape: tuple, lanes: int, x: np.ndarray, out: np.ndarray) -> bool:
-    """cascade.py's `_inner_rows` of each row of a row-major matrix, on its transposed copy (the
-    rows' elements then lie down axis 0, where NumPy adds in order)."""
+    """cascade.py's `_inner_rows` of each row of a row-major matrix, on its transposed
+    copy (the rows' elements then lie down axis 0, where NumPy adds in order)."""
     count, length = shape
     down = x.reshape(shape).T.copy()
     vectors = length // lanes
@@ -41,8 +41,8 @@ def short_rows(shape: tuple, lanes: int, x: np.ndarray, out: np.ndarray) -> bool
 
 
 def _four_way_rows(block: np.ndarray, out=None) -> np.ndarray:
-    """cascade.py's `_four_way` of a row-major block of several columns, under 4 * `SHORT` rows,
-    into `out` (then starting from +0.0) if given."""
+    """cascade.py's `_four_way` of a row-major block of several columns, under
+    4 * `SHORT` rows, into `out` (then starting from +0.0) if given."""
     rows = block.shape[0]
     whole = rows // 4 * 4
     if whole == 0:
@@ -59,9 +59,9 @@ def _four_way_rows(block: np.ndarray, out=None) -> np.ndarray:
 
 
 def _cascade_rows(block: np.ndarray, out=None) -> np.ndarray:
-    """cascade.py's `_cascade` of a row-major block of several columns, under `SHORT` chunks:
-    the tail's sum plus the chunks' sums, into `out` (then starting from +0.0) if
-    given."""
+    """cascade.py's `_cascade` of a row-major block of several columns, under `SHORT`
+    chunks: the tail's sum plus the chunks' sums, into `out` (then starting from +0.0)
+    if given."""
     chunks = block.shape[0] // 16
     if chunks == 0:
         return _down(block, out)
