@@ -24,6 +24,7 @@ its output.
 """
 from __future__ import annotations
 
+import gc
 import pathlib
 import sys
 import time
@@ -54,12 +55,15 @@ def frames(function) -> int:
         if event == "call":
             count[0] += 1
     function()
+    gc.collect()            # a collection inside the call would count finalizers' frames
+    gc.disable()
     previous = sys.getprofile()
     sys.setprofile(profile)
     try:
         function()
     finally:
         sys.setprofile(previous)
+        gc.enable()
     return count[0] - 1
 
 

@@ -45,3 +45,21 @@ def _small(torch, np):
 for dim in (0, 1):
     case(f"s.sum({dim})", numpy=f"m.sum({dim})", group=SMALL)(_small)
     case(f"s.mean({dim})", numpy=f"m.mean({dim})", group=SMALL)(_small)
+
+TINY = ("reduction: tiny float32 sums, 1 thread (a (32, 32) over a dim, bias gradients "
+        "(64, 256) and (64, 10) over dim 0, 10 elements whole)")
+
+
+def _tiny(torch, np):
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(0)
+    arrays = {name: rng.standard_normal(shape, dtype=np.float32) for name, shape in
+              (("m", (32, 32)), ("w", (64, 256)), ("n", (64, 10)), ("v", (10,)))}
+    return {"torch": torch, "np": np, **arrays,
+            **{name.upper(): torch.from_numpy(a) for name, a in arrays.items()}}
+
+
+for stmt, numpy in (("M.sum(1)", "m.sum(1)"), ("M.sum(0)", "m.sum(0)"),
+                    ("M.mean(1)", "m.mean(1)"), ("W.sum(0)", "w.sum(0)"),
+                    ("N.sum(0)", "n.sum(0)"), ("V.sum()", "v.sum()"), ("V.mean()", "v.mean()")):
+    case(stmt, numpy=numpy, group=TINY)(_tiny)

@@ -216,6 +216,33 @@ def test_sum_fast_path_matches_the_general_kernel(make):
 
 
 @pytest.mark.parametrize("make", _SUMMED)
+@pytest.mark.parametrize("dim,keepdim", [([0], False), ([-1], True), ([], False), (None, True),
+                                         ([1, 0], False)])
+@pytest.mark.parametrize("name", ["sum", "mean"])
+def test_sum_dim_fast_path_matches_the_general_kernel(make, dim, keepdim, name):
+    x = make()
+    dim = dim if dim is None or x.dim() >= len(dim) else [0]
+    function = getattr(gt, name)
+    taken, result = fast_paths_taken(lambda t: function(t, dim, keepdim), x)
+    ordered = x.dtype in (gt.float32, gt.float64)
+    case = "summed" if name == "sum" else "averaged"
+    assert taken == ([f"a float32 / float64 tensor {case} over dims in its own dtype"]
+                     if ordered else [])
+    assert_identical(result, general(lambda t: function(t, dim, keepdim), x))
+    assert fast_paths_taken(lambda t: function(t, 0, dtype=gt.float64), x)[0] == []  # dtype=
+
+
+def test_sum_dim_fast_path_declines_a_bad_dim_for_the_general_refusal():
+    x = gt.ones(2, 3)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        x.sum(2)
+    with pytest.raises(RuntimeError, match="appears multiple times"):
+        x.sum((0, 0))
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        x.mean(-3)
+
+
+@pytest.mark.parametrize("make", _SUMMED)
 def test_mean_fast_path_matches_the_general_kernel(make):
     x = make()
     taken, result = fast_paths_taken(gt.mean, x)
@@ -242,6 +269,10 @@ HELD = {
         test_inplace_fast_path_matches_the_general_kernel,
     "the view and its bookkeeping in one step": test_view_fast_path_matches_the_general_kernels,
     "a float tensor summed whole in its own dtype": test_sum_fast_path_matches_the_general_kernel,
+    "a float32 / float64 tensor summed over dims in its own dtype":
+        test_sum_dim_fast_path_matches_the_general_kernel,
+    "a float32 / float64 tensor averaged over dims in its own dtype":
+        test_sum_dim_fast_path_matches_the_general_kernel,
     "a float tensor averaged whole in its own dtype":
         test_mean_fast_path_matches_the_general_kernel,
     "a row-major tensor copied row-major": test_clone_fast_path_matches_the_general_kernel,

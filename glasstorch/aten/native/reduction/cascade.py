@@ -37,6 +37,10 @@ Note [Cascade sum order]
     Intermediate zeros may carry another sign than torch's; the final ``+ 0.0`` is
     torch's own (its output starts at zero) and makes every zero positive as torch's
     are.
+
+    Every decision above depends on the geometry alone, so `_plan` takes them once per
+    geometry and a repeated sum runs only its NumPy calls; the common short cases
+    (`cascade_short.py`) are a few reductions each.
 """
 from __future__ import annotations
 
@@ -46,7 +50,9 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
 from ...parallel import GRAIN_SIZE, get_num_threads, in_parallel_region, parallel_for
+from .cascade_short import SHORT, short_columns, short_rows, whole_short
 
 _ORDERED = (np.dtype(np.float32), np.dtype(np.float64))
 _VECTOR_BYTES = 32      # torch 2.13's sum kernel's vectors, measured on an AVX-512 CPU too
@@ -56,28 +62,111 @@ _WIDE_BYTES = 2048      # runs of columns this long add at NumPy's pace in torch
 _BLOCKS = 64            # outer indices a thread's stretch may cover (one NumPy pass each)
 
 
-def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = False) -> bool:
-    """Write into `out` the sum of `x` over `axes` added in torch's order (see the
-    Note); `out` is the result, with or without the reduced dims; `skip_nan`: NaN
-    counts as zero (nansum). False, writing nothing, when this order is not modelled
-    here: the caller then sums."""
+def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> bool:
+    """Write into `out` the sum of `x` over `dim` (a reduction's dim argument: None,
+    an int or a sequence of them) added in torch's order (see the Note); `out` is the
+    result, with or without the reduced dims; `skip_nan`: NaN counts as zero (nansum).
+    False, writing nothing, when this order is not modelled here: the caller then sums."""
     if out.dtype not in _ORDERED or x.size == 0:
         return False
-    x = x.astype(out.dtype, copy=False)
+    if x.dtype != out.dtype:
+        x = x.astype(out.dtype)
     if skip_nan and x.flags.c_contiguous:      # the copy keeps the layout
         x, skip_nan = _zero_nan(x), False
-    if len(axes) == x.ndim and x.flags.c_contiguous:
-        if x.size > EXACT_SIZE:
-            return False
-        flat = x.reshape(-1)
-        if x.size < 2 * _VECTOR_BYTES // x.itemsize:        # under two vectors
-            np.add(np.add.accumulate(flat[_few(x.size, x.itemsize)])[-1], 0.0,
-                   out=out.reshape(()))
-            return True
-        return _whole(flat, 1, out)
-    if x.flags.c_contiguous and out.flags.c_contiguous and (
-            x.size < GRAIN_SIZE or _threads() == 1) and _end_dims(x, axes, out):
+    if dim.__class__ is list:
+        dim = tuple(dim)
+    threads = 1 if x.size < GRAIN_SIZE else _threads()
+    run = _plan(x.shape, x.strides, x.dtype, dim, out.shape, out.strides, threads, skip_nan)
+    if run.__class__ is np.ndarray:       # under two vectors: the order of its additions
+        out[()] = np.add.accumulate(x.reshape(-1)[run])[-1] + 0.0
         return True
+    return run(x, out)
+
+
+def new_sum(x: np.ndarray, dim, keepdim: bool):
+    """``(result, elements each result sums, done)``: the sum of `x` over `dim` into a
+    new row-major array, added in torch's order when `done` (else nothing is written
+    and the caller sums); None where the dims are refused (out of range, repeated)."""
+    if dim.__class__ is list:
+        dim = tuple(dim)
+    threads = 1 if x.size < GRAIN_SIZE else _threads()
+    planned = _new_plan(x.shape, x.strides, x.dtype, dim, keepdim, threads)
+    if planned is None:
+        return None
+    shape, count, run = planned
+    out = np.empty(shape, x.dtype)
+    if run.__class__ is np.ndarray:       # under two vectors: the order of its additions
+        out[()] = np.add.accumulate(x.reshape(-1)[run])[-1] + 0.0
+        return out, count, True
+    return out, count, run(x, out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _new_plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, keepdim: bool,
+              threads: int):
+    """``(result shape, elements each result sums, run)`` of `new_sum` (`run` as
+    `_plan`'s, for the new row-major result); None where the dims are refused."""
+    try:
+        axes = reduction_dims(dim, len(shape))
+    except (IndexError, RuntimeError):
+        return None
+    out_shape = reduced_shape(shape, axes, keepdim)
+    if dtype not in _ORDERED or 0 in shape:
+        return out_shape, reduction_count(shape, axes), _refuse
+    out_strides = np.empty(out_shape, dtype).strides
+    return out_shape, reduction_count(shape, axes), _plan(
+        shape, strides, dtype, dim, out_shape, out_strides, threads, False)
+
+
+# ----------------------------------------------------------------------------------
+# The plan: what a geometry's sum runs, worked out once per geometry
+# ----------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
+def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
+          out_strides: tuple, threads: int, skip_nan: bool):
+    """``run(x, out) -> bool`` for sums of this geometry (the arguments are `x`'s and
+    `out`'s, the threads torch would use, whether NaN is still to be skipped): the
+    layout's decisions taken here, so that a repeated call runs only its NumPy calls.
+    A sum to one value of under two vectors gets the order of its additions instead."""
+    size, axes = math.prod(shape), reduction_dims(dim, len(shape))
+    contiguous = _row_major(shape, strides, dtype.itemsize)
+    out_contiguous = _row_major(out_shape, out_strides, dtype.itemsize)
+    if len(axes) == len(shape) and contiguous:
+        if size > EXACT_SIZE:
+            return _refuse
+        lanes = vector_lanes(dtype.itemsize)
+        if size < 2 * lanes:                                  # under two vectors
+            return _few(size, dtype.itemsize)
+        if size < SHORT * 4 * lanes:
+            return functools.partial(whole_short, lanes)
+        return _whole_run
+    if contiguous and out_contiguous and threads == 1:
+        run = _end_dims(shape, sorted(axes), dtype.itemsize)
+        if run is not None:
+            return run
+    return functools.partial(_general, axes, skip_nan)
+
+
+def _row_major(shape: tuple, strides: tuple, itemsize: int) -> bool:
+    """NumPy's C_CONTIGUOUS flag of an array of this geometry (sizes 1 step anyhow)."""
+    step = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != step:
+            return 0 in shape
+        step *= size
+    return True
+
+
+def _refuse(x: np.ndarray, out: np.ndarray) -> bool:
+    return False
+
+
+def _whole_run(x: np.ndarray, out: np.ndarray) -> bool:
+    return _whole(x.reshape(-1), 1, out)
+
+
+def _general(axes: tuple, skip_nan: bool, x: np.ndarray, out: np.ndarray) -> bool:
+    """Any layout: TensorIterator's dims, then the kernel over them (see the Note)."""
     layout = _layout(x, axes, out)
     if layout is None:
         return False
@@ -102,22 +191,36 @@ def ordered_sum(x: np.ndarray, axes: tuple, out: np.ndarray, skip_nan: bool = Fa
     return True
 
 
-def _end_dims(x: np.ndarray, axes: tuple, out: np.ndarray) -> bool:
+def _end_dims(shape: tuple, reduced: list, itemsize: int):
     """The common layouts without TensorIterator's sort, on one thread: a contiguous
     input reduced over its leading dims is one block of rows over contiguous columns,
-    reduced over its trailing dims one block of contiguous rows. False otherwise."""
-    reduced = sorted(axes)
+    reduced over its trailing dims one block of contiguous rows. ``run(x, out)`` for
+    them, None otherwise."""
+    size = math.prod(shape)
     if reduced == list(range(len(reduced))):
-        columns = x.size // max(1, math.prod(x.shape[:len(reduced)]))
-        block, steps = x.reshape(-1, columns), (columns, 1)
-    elif reduced == list(range(x.ndim - len(reduced), x.ndim)):
-        rows = math.prod(x.shape[x.ndim - len(reduced):])
-        block, steps = x.reshape(-1, rows).T, (1, rows)
+        columns = size // max(1, math.prod(shape[:len(reduced)]))
+        rows, steps = size // columns, (columns, 1)
+    elif reduced == list(range(len(shape) - len(reduced), len(shape))):
+        rows = math.prod(shape[len(shape) - len(reduced):])
+        columns, steps = size // rows, (1, rows)
     else:
-        return False
-    if x.size > EXACT_SIZE and not (steps[1] == 1 and block.shape[1] * x.itemsize >= _WIDE_BYTES):
-        return False
-    np.add(_block(block, *steps), 0.0, out=out.reshape(-1))
+        return None
+    if size > EXACT_SIZE and not (steps[1] == 1 and columns * itemsize >= _WIDE_BYTES):
+        return None
+    lanes = vector_lanes(itemsize)
+    if columns > 1 and steps[0] == 1 and lanes <= rows < SHORT * 4 * lanes:
+        return functools.partial(short_rows, (columns, rows), lanes)
+    grouped = _grouped(columns, *steps, lanes)
+    if columns > 1 and steps[1] == 1 and (grouped == columns and rows < SHORT
+                                          or grouped == 0 and rows < 4 * SHORT):
+        return functools.partial(short_columns, (rows, columns), grouped == columns)
+    return functools.partial(_end_block, (-1, columns) if steps[1] == 1 else (-1, rows),
+                             steps)
+
+
+def _end_block(shape: tuple, steps: tuple, x: np.ndarray, out: np.ndarray) -> bool:
+    block = x.reshape(shape)
+    np.add(_block(block if steps[1] == 1 else block.T, *steps), 0.0, out=out.reshape(-1))
     return True
 
 
@@ -253,7 +356,7 @@ def _whole(flat: np.ndarray, step: int, out: np.ndarray) -> bool:
                             range(0, flat.size, chunk))
         parts += [np.zeros((), flat.dtype)] * (threads - len(parts))
         total = _row(np.stack(parts), 1)      # the threads' sums, summed as a row
-    np.copyto(out, total + out.dtype.type(0))
+    out[...] = total + 0.0
     return True
 
 
@@ -370,17 +473,22 @@ def _block(block: np.ndarray, row_step: int, column_step: int) -> np.ndarray:
     rows, columns = block.shape[:2]
     if row_step == 1 and rows >= lanes:
         return _inner_rows(block)
-    if column_step == 1 and columns >= lanes:
-        grouped = columns // (4 * lanes) * 4 * lanes      # four vectors of columns
-    elif row_step < column_step:
-        grouped = 0
-    else:
-        grouped = columns // 4 * 4                         # four columns side by side
+    grouped = _grouped(columns, row_step, column_step, lanes)
     if grouped == 0:
         return _four_way(block)
     if grouped == columns:
         return _cascade(block)
     return np.concatenate([_cascade(block[:, :grouped]), _four_way(block[:, grouped:])])
+
+
+def _grouped(columns: int, row_step: int, column_step: int, lanes: int) -> int:
+    """How many leading columns the kernel sums side by side as cascades (the rest
+    four-way)."""
+    if column_step == 1 and columns >= lanes:
+        return columns // (4 * lanes) * 4 * lanes          # four vectors of columns
+    if row_step < column_step:
+        return 0
+    return columns // 4 * 4                                 # four columns side by side
 
 
 def _inner_rows(rows: np.ndarray) -> np.ndarray:

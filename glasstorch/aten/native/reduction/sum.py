@@ -30,7 +30,7 @@ from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
 from ...parallel import SPLIT_SIZE, get_num_threads, parallel_for
 from ...registry import composite, fast_path, op
-from .cascade import ordered_sum
+from .cascade import new_sum, ordered_sum
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
@@ -72,10 +72,11 @@ def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray,
     """``out = ufunc.reduce(x)`` over `dim`, accumulating as Note [Reduction dtypes] says;
     float sums add in torch's order (Note [Cascade sum order]). `skip_nan`: NaN
     elements count as the sum's zero (nansum)."""
-    acc = accumulation(out.dtype)
-    x = as_input(x, out.dtype)
-    if out.dtype == acc and ufunc is np.add and ordered_sum(x, axes(x, dim), out, skip_nan):
+    if x.dtype != out.dtype:
+        x = as_input(x, out.dtype)
+    if ufunc is np.add and ordered_sum(x, dim, out, skip_nan):
         return
+    acc = accumulation(out.dtype)
     if skip_nan and x.dtype.kind in "fV":
         x = np.where(np.isnan(x), np.zeros((), x.dtype), x)
     if out.dtype == acc:
@@ -202,9 +203,36 @@ def _sum_all_fast(self, dtype):
         return None
     result = np.empty((), self._dtype._np)
     values = self._np
-    if not ordered_sum(values, tuple(range(values.ndim)), result):
+    if not ordered_sum(values, None, result):
         fold(np.add, values, None, False, result)
     return wrap_array(result, self._dtype)
+
+
+_ORDERED_DTYPES = frozenset({dtypes.float32, dtypes.float64})
+
+
+@fast_path("a float32 / float64 tensor summed over dims in its own dtype")
+def _sum_dim_fast(self, dim, keepdim, dtype):
+    """``x.sum(dims)`` of a float32 / float64 tensor without dtype= (a bias's gradient),
+    without the meta rule. None for any other call."""
+    summed = _summed(self, dim, keepdim, dtype)
+    return None if summed is None else wrap_array(summed[0], self._dtype)
+
+
+def _summed(self, dim, keepdim: bool, dtype):
+    """``(sums, elements each sums)`` of a float32 / float64 tensor over `dim` into a
+    new array, the same kernel as the general path's; None for another dtype, a
+    dtype=, a dim out of range or repeated (the general path words the refusal)."""
+    if dtype is not None or self._dtype not in _ORDERED_DTYPES:
+        return None
+    values = self._np
+    planned = new_sum(values, dim, keepdim)
+    if planned is None:
+        return None
+    result, count, done = planned
+    if not done:
+        fold(np.add, values, dim, keepdim, result)
+    return result, count
 
 
 @derivative_helper
@@ -231,7 +259,7 @@ def sum_all(self, dtype, *, out):
 @op("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
     "ScalarType? dtype=None) -> Tensor", meta=_sum_meta, method=True, out=True,
     out_overload="IntList_out",
-    grad={"self": "sum_backward(grad, self_sym_sizes, dim, keepdim)"})
+    grad={"self": "sum_backward(grad, self_sym_sizes, dim, keepdim)"}, fast=_sum_dim_fast)
 def sum_dim(self, dim, keepdim, dtype, *, out):
     fold(np.add, self, dim, keepdim, out)
 
@@ -355,7 +383,7 @@ def _mean_all_fast(self, dtype):
         return None
     result = np.empty((), self._dtype._np)
     values = self._np
-    if not ordered_sum(values, tuple(range(values.ndim)), result):
+    if not ordered_sum(values, None, result):
         fold(np.add, values, None, False, result)
     np.divide(result, values.size, out=result)     # _mean_kernel's division, in place
     return wrap_array(result, self._dtype)
@@ -368,9 +396,21 @@ def mean_all(self, dtype, *, out):
     _mean_kernel(self, None, False, out)
 
 
+@fast_path("a float32 / float64 tensor averaged over dims in its own dtype")
+def _mean_dim_fast(self, dim, keepdim, dtype):
+    """``x.mean(dims)`` as `_sum_dim_fast` sums, then `_mean_kernel`'s division in
+    place. None for any other call."""
+    summed = _summed(self, dim, keepdim, dtype)
+    if summed is None:
+        return None
+    np.divide(summed[0], summed[1], out=summed[0])
+    return wrap_array(summed[0], self._dtype)
+
+
 @op("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
     "-> Tensor", meta=_mean_meta, method=True, out=True, out_overload="out",
-    grad={"self": "mean_backward(grad, self_sym_sizes, dim, self_sym_numel, keepdim)"})
+    grad={"self": "mean_backward(grad, self_sym_sizes, dim, self_sym_numel, keepdim)"},
+    fast=_mean_dim_fast)
 def mean_dim(self, dim, keepdim, dtype, *, out):
     _mean_kernel(self, dim, keepdim, out)
 

@@ -104,3 +104,28 @@ def test_float16_mean_sums_in_float32_as_torch():
     mine, theirs = _both(values, "contiguous")
     for dim in (0, 1):
         _same_bits(mine.mean(dim), theirs.mean(dim))
+
+
+@pytest.mark.parametrize("shape", [(2, 100), (3, 517), (5, 1000), (2, 4100), (3, 8200),
+                                   (130, 5), (600, 3), (1000, 40), (70, 33), (17, 64)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_short_sums_along_a_dim_match_torch(threads, shape, dtype):
+    """The planned short cases (`_short_rows`, `_short_columns`) past the shapes the
+    random test draws: rows long enough for the cascade's first level, leftover
+    vectors, tails."""
+    values = np.random.default_rng(shape[1]).standard_normal(shape).astype(dtype)
+    mine, theirs = _both(values, "contiguous")
+    for dim in (0, 1):
+        _same_bits(mine.sum(dim), theirs.sum(dim))
+        _same_bits(mine.mean(dim, keepdim=True), theirs.mean(dim, keepdim=True))
+    _same_bits(mine.sum(), theirs.sum())
+
+
+def test_short_sums_keep_torch_signed_zeros():
+    """Sums of zeros only: torch's are +0.0 whatever the terms' signs."""
+    for shape in [(4, 40), (40, 4), (3, 9), (70, 2)]:
+        values = -np.zeros(shape, np.float32)
+        mine, theirs = _both(values, "contiguous")
+        for dim in (0, 1):
+            _same_bits(mine.sum(dim), theirs.sum(dim))
+        _same_bits(mine.sum(), theirs.sum())
