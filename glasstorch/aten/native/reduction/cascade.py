@@ -52,7 +52,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
 from ...parallel import GRAIN_SIZE, get_num_threads, in_parallel_region, parallel_for
-from .cascade_short import SHORT, short_columns, short_rows, whole_short
+from .cascade_short import (SHORT, short_columns, short_mixed_columns, short_rows,
+                            whole_short)
 
 _ORDERED = (np.dtype(np.float32), np.dtype(np.float64))
 _VECTOR_BYTES = 32      # torch 2.13's sum kernel's vectors, measured on an AVX-512 CPU too
@@ -214,6 +215,8 @@ def _end_dims(shape: tuple, reduced: list, itemsize: int):
     if columns > 1 and steps[1] == 1 and (grouped == columns and rows < SHORT
                                           or grouped == 0 and rows < 4 * SHORT):
         return functools.partial(short_columns, (rows, columns), grouped == columns)
+    if columns > 1 and steps[1] == 1 and 0 < grouped < columns and rows < SHORT:
+        return functools.partial(short_mixed_columns, (rows, columns), grouped)
     return functools.partial(_end_block, (-1, columns) if steps[1] == 1 else (-1, rows),
                              steps)
 

@@ -21,6 +21,16 @@ def short_columns(shape: tuple, cascade: bool, x: np.ndarray, out: np.ndarray) -
     return True
 
 
+def short_mixed_columns(shape: tuple, grouped: int, x: np.ndarray, out: np.ndarray) -> bool:
+    """cascade.py's `_block` of a row-major block whose first `grouped` columns the
+    kernel sums as cascades side by side and the rest four-way (a width that is not a
+    whole number of four vectors: a (64, 100) bias gradient's)."""
+    block, flat = x.reshape(shape), out.reshape(-1)
+    _cascade_rows(block[:, :grouped], flat[:grouped])
+    _four_way_rows(block[:, grouped:], flat[grouped:])
+    return True
+
+
 def short_rows(shape: tuple, lanes: int, x: np.ndarray, out: np.ndarray) -> bool:
     """cascade.py's `_inner_rows` of each row of a row-major matrix, on its transposed
     copy (the rows' elements then lie down axis 0, where NumPy adds in order)."""
