@@ -33,10 +33,12 @@ def _identical(a, b) -> bool:
     (aten.eq.Tensor, (gt.tensor([1., float("nan")]), gt.tensor([1., float("nan")]))),
     (aten.sum.default, (gt.rand(4, 5), None)),
 ])
-def test_express_entry_is_the_general_entry_bit_for_bit(op, args):
+def test_express_entry_gives_the_general_kernels_bits(op, args):
     assert op.call is not op.general_entry                       # it has one
     result = op.call(*args)
-    assert _identical(result, op.general_entry(*args))
+    with gt.dispatch_trace(fast_paths=False):                    # the general kernels
+        expected = op.general_entry(*args)
+    assert _identical(result, expected)
     assert result.grad_fn is None
 
 

@@ -51,6 +51,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
+from ...meta.shape import dims_in_order
 from ...parallel import GRAIN_SIZE, get_num_threads, in_parallel_region, parallel_for
 from .cascade_short import (SHORT, short_columns, short_mixed_columns, short_rows,
                             whole_short)
@@ -294,8 +295,8 @@ def _layout(x: np.ndarray, axes: tuple, out: np.ndarray):
 
 
 def _order(sizes: tuple, operands: tuple) -> list:
-    """The dims innermost first: an insertion sort from the last dim, as TensorIterator
-    sorts (reduced dims first, then smaller strides, the output's deciding first)."""
+    """The dims innermost first, as TensorIterator sorts them (`dims_in_order`):
+    reduced dims first, then smaller strides, the output's deciding first."""
     def swap(d0: int, d1: int) -> int:
         for index, strides in enumerate(operands):
             s0, s1 = strides[d0], strides[d1]
@@ -309,17 +310,7 @@ def _order(sizes: tuple, operands: tuple) -> list:
                 return 1
         return 0
 
-    perm = list(range(len(sizes)))[::-1]
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            verdict = swap(perm[d0], perm[d1])
-            if verdict > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif verdict < 0:
-                break
-    return perm
+    return dims_in_order(len(sizes), swap)[::-1]
 
 
 def _merge(shape: list, strides: list):

@@ -20,6 +20,8 @@ norm, logsumexp, dist) in `moments.py`.
 from __future__ import annotations
 
 
+import math
+
 import numpy as np
 
 from ....c10 import dtype as dtypes
@@ -379,14 +381,10 @@ def _mean_all_fast(self, dtype):
     """``x.mean()`` of a float tensor without dtype= (a loss's reduction), without the
     meta rule and allocation: the same kernel, into a new 0-dim array. None for any
     other call."""
-    if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
-        return None
-    result = np.empty((), self._dtype._np)
-    values = self._np
-    if not ordered_sum(values, None, result):
-        fold(np.add, values, None, False, result)
-    np.divide(result, values.size, out=result)     # _mean_kernel's division, in place
-    return wrap_array(result, self._dtype)
+    total = _sum_all_fast(self, dtype)
+    if total is not None:                          # _mean_kernel's division, in place
+        np.divide(total._arr, math.prod(self._size), out=total._arr)
+    return total
 
 
 @op("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", meta=_mean_all_meta,
