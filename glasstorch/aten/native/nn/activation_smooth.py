@@ -245,9 +245,8 @@ def _silu_backward_block(grad_output: np.ndarray, x: np.ndarray, *, out: np.ndar
     slope = np.subtract(1, sigmoid, out=scratch(x))
     np.multiply(slope, x, out=slope)
     np.add(slope, 1, out=slope)
-    # `grad_output` may broadcast to more than `x` (a batched gradient under vmap)
-    scaled = np.multiply(sigmoid, grad_output, out=sigmoid if sigmoid.shape == out.shape else None)
-    np.multiply(scaled, slope, out=out)
+    np.multiply(sigmoid, grad_output, out=sigmoid)
+    np.multiply(sigmoid, slope, out=out)
 
 
 def _tanh_softplus(x: np.ndarray) -> np.ndarray:

@@ -31,7 +31,6 @@ import math
 
 import numpy as np
 
-from ....c10 import dtype as dtypes
 from ....c10.layout import channels_last, channels_last_3d
 from ...registry import TensorMeta, op
 from ..creation.copy import memory_format_strides

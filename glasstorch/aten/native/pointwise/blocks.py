@@ -20,10 +20,15 @@ BLOCK = 65536
 
 def in_blocks(function, inputs: tuple, out: np.ndarray) -> None:
     """``function(*inputs, out=out)`` a `BLOCK` of elements at a time when every array
-    is row-major of `out`'s shape, else in one go."""
+    is row-major of `out`'s shape, else in one go, each input read at `out`'s shape (a
+    block function may make its temporaries like an input: a gradient batched under
+    vmap broadcasts beyond the input it goes with)."""
     dense = out.flags.c_contiguous and all(
         x.shape == out.shape and x.flags.c_contiguous for x in inputs)
-    if out.size <= BLOCK or not dense:
+    if not dense:
+        function(*[np.broadcast_to(x, out.shape) for x in inputs], out=out)
+        return
+    if out.size <= BLOCK:
         function(*inputs, out=out)
         return
     flat = [x.reshape(-1) for x in inputs]
