@@ -61,7 +61,8 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=No
         kernel_check: ``kernel_check(*args)``, run after `check`: the refusals of
             torch's kernels (a dtype they have no loop for: ``"atan2_cpu" not
             implemented for 'ComplexFloat'``), which its Meta key does not make (Note
-            [Meta registrations] in backends.py).
+            [Meta registrations] in backends.py). A `DtypeRefusal` costs the fast path
+            nothing.
         check_out: ``check_out(target, described, inplace)`` refusing an out= tensor
             (or the self of an in-place call) that torch refuses although it could hold
             the result: unary ops such as `abs` or `floor` want exactly the result dtype.
@@ -79,17 +80,16 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=No
             unrounded (torch's mul and divisions; Note [Numbers beside float16]).
         ufunc: the NumPy ufunc the kernel is, for real operands of one dtype, when the
             arguments after the operands are their defaults: the fast path calls it
-            directly (Note [The elementwise fast path] in pointwise_fast.py).
+            directly (Note [The elementwise fast path] in pointwise_fast.py). Or a
+            mapping of dtypes to C callables that are the kernel for them (a
+            ``functools.partial`` of a ufunc adds no Python frame).
         options: the variants and bindings, as for `op`: ``inplace``, ``out``,
             ``out_overload``, ``out_names`` (``grad_input`` for the backward operators),
             ``function``, ``grad``, ``python_name``, ``python_module`` (``"nn"``:
             torch.nn.functional's `gelu`, `elu_`).
     """
-    checks = check if kernel_check is None else \
-        kernel_check if check is None else _in_turn(check, kernel_check)
-
     def declare_pointwise(kernel):
-        form = Elementwise(kernel, promotion, checks, check_out, masks, leading,
+        form = Elementwise(kernel, promotion, check, kernel_check, check_out, masks, leading,
                            numbers_as_given, ufunc)
         main = declare(schema, form, kernel=kernel, doc_source=kernel, method=method,
                        numbers=True if numbers is None else frozenset(numbers), **options)
@@ -97,6 +97,26 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=No
             register_meta(main, check)
         return main
     return declare_pointwise
+
+
+class DtypeRefusal:
+    """A `kernel_check` refusing calls by the operands' common dtype alone.
+
+    The general path calls it as any check. The fast path, which serves operands of one
+    dtype only, leaves the refused dtypes out of its table instead: they reach the
+    general path and its error, and every other call pays no check.
+
+    Args:
+        refuses: ``refuses(dtype) -> bool``, the dtypes the kernel has no loop for.
+        check: ``check(*args)`` raising the kernel's error for those dtypes.
+    """
+
+    def __init__(self, refuses, check) -> None:
+        self.refused = frozenset(d for d in dtypes.ALL_DTYPES if refuses(d))
+        self.check = check
+
+    def __call__(self, *args) -> None:
+        self.check(*args)
 
 
 def _in_turn(first, then):
@@ -114,13 +134,19 @@ class Elementwise(Structured):
     kind = "pointwise"
     how = "elementwise"
 
-    def __init__(self, kernel, promotion: Promotion, check, check_out, masks: tuple,
-                 leading: str | None, numbers_as_given: bool = False, ufunc=None) -> None:
+    def __init__(self, kernel, promotion: Promotion, check, kernel_check, check_out,
+                 masks: tuple, leading: str | None, numbers_as_given: bool = False,
+                 ufunc=None) -> None:
         self.kernel = kernel
         self.ufunc = ufunc
         self.numbers_as_given = numbers_as_given
         self.promotion = promotion
-        self.check = check
+        self.check = check if kernel_check is None else \
+            kernel_check if check is None else _in_turn(check, kernel_check)
+        # the fast path's operands share one dtype: a refusal by dtype is a table entry
+        by_dtype = isinstance(kernel_check, DtypeRefusal)
+        self.fast_check = check if by_dtype else self.check
+        self.refused = kernel_check.refused if by_dtype else frozenset()
         self.check_out = check_out
         self.masks = masks
         self.leading = leading
@@ -198,8 +224,8 @@ class Elementwise(Structured):
                 inplace and self.check_out is not None:
             return None
         make = functools.partial(
-            fast_path, self.kernel, self.operands, self.promotion, self.check,
-            inplace=inplace, ufunc=self.ufunc,
+            fast_path, self.kernel, self.operands, self.promotion, self.fast_check,
+            inplace=inplace, ufunc=self.ufunc, refused=self.refused,
             defaults=tuple(a.default for a in op._schema.arguments[len(self.operands):]))
         name = self.kernel.__name__
         label = f"{name}_ (fast path: row-major self written in place, version bumped)" \

@@ -19,6 +19,8 @@ Note [The elementwise fast path]
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..c10 import dtype as dtypes
@@ -32,7 +34,8 @@ from .quiet import mute, unmute
 
 
 def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: bool = False,
-              ufunc=None, defaults: tuple = (), general=None, live=None):
+              ufunc=None, refused: frozenset = frozenset(),
+              defaults: tuple = (), general=None, live=None):
     """The fast path of an elementwise operator, ``fast(*args) -> Tensor | None``.
 
     It applies when the operands are row-major tensors of one dtype and shape (or one
@@ -56,13 +59,19 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         promotion: the promotion kind, or a function of the arguments giving it.
         check: ``check(*args)`` raising the operator's refusals, or None.
         inplace: whether this is the in-place overload's fast path.
+        ufunc: the ufunc standing for the kernel at default options (real dtypes), or a
+            mapping of dtypes to the C callables that do, or None.
+        refused: the dtypes left to the general path (the kernel's `DtypeRefusal`).
         ufunc: the ufunc the kernel is for real dtypes when the arguments after the
             operands equal `defaults` (Note [The elementwise fast path]).
         defaults: those arguments' schema defaults.
         general: the overload's general entry, for the express entry.
         live: the express entry serves while ``live[0]`` is True.
     """
-    fixed = None if callable(promotion) else _fast_results(promotion, inplace)
+    @functools.cache                    # a hit is a C call: no frame on the hot path
+    def results(kind: Promotion) -> dict:
+        return _served(_fast_results(kind, inplace), refused, ufunc)
+    fixed = None if callable(promotion) else results(promotion)
     binary = len(operands) == 2
     count = len(operands)
     express = general is not None
@@ -79,7 +88,7 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         if fixed is None:                   # the result dtype depends on the arguments
             if check is not None:
                 check(*args)
-            entry = _fast_results(promotion(*args), inplace).get(a._dtype)
+            entry = results(promotion(*args)).get(a._dtype)
         else:
             entry = fixed.get(a._dtype)
         if entry is None:
@@ -109,9 +118,9 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         options = args[count:] or defaults     # a Python operator passes the operands alone
         token = mute()
         try:
-            if ufunc is not None and entry[2] and size and x.size < SPLIT_SIZE \
-                    and options == defaults:
-                out = ufunc(*arrays, out=x) if inplace else ufunc(*arrays)
+            direct = entry[2]
+            if direct is not None and size and x.size < SPLIT_SIZE and options == defaults:
+                out = direct(*arrays, out=x) if inplace else direct(*arrays)
             else:
                 out = x if inplace else np.empty(size, entry[1])
                 if out.size >= SPLIT_SIZE:      # large: split over the thread pool
@@ -163,6 +172,20 @@ def _fast_results(promotion: Promotion, inplace: bool) -> dict:
 
 
 _FAST_RESULTS: dict = {}
+
+
+def _served(table: dict, refused: frozenset, ufunc) -> dict:
+    """One operator's share of a promotion kind's table: dtype -> (result dtype, NumPy
+    dtype written, the C callable standing for the kernel or None), without the dtypes
+    its kernel refuses."""
+    def direct(dtype, real: bool):
+        if isinstance(ufunc, dict):
+            return ufunc.get(dtype)
+        return ufunc if real else None
+    return {dtype: (result, target, direct(dtype, real))
+            for dtype, (result, target, real) in table.items() if dtype not in refused}
+
+
 _PYTHON_NUMBERS = (bool, int, float, complex)
 
 

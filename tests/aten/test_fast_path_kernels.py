@@ -277,3 +277,32 @@ HELD = {
         test_mean_fast_path_matches_the_general_kernel,
     "a row-major tensor copied row-major": test_clone_fast_path_matches_the_general_kernel,
 }
+
+
+@pytest.mark.parametrize("dtype", [gt.float32, gt.float64, gt.bfloat16, gt.float16, gt.int8])
+def test_relu_keeps_negative_zeros_and_nans_at_every_length(dtype):
+    """relu through NumPy's ``maximum(0, x)`` where it is exact (Note in clamp.py's
+    `_relu_by_maximum`): -0.0 and NaNs of either sign kept, negatives +0, over the
+    lengths of NumPy's vector bodies and tails, fast and general path alike."""
+    pattern = np.array([-0.0, np.nan, -np.nan, -1.5, 2.0, -np.inf, 0.0], np.float64)
+    for n in (1, 3, 7, 16, 33, 70):
+        values = gt.tensor(np.resize(pattern, n)).to(dtype)
+        with np.errstate(invalid="ignore"):
+            reference = np.where(np.less(values._np, 0), values._np.dtype.type(0), values._np)
+        for function in (gt.relu, lambda x: x.clone().relu_()):
+            result = function(values)
+            assert result._np.tobytes() == reference.tobytes(), (dtype, n)
+            assert general(function, values)._np.tobytes() == reference.tobytes()
+
+
+def test_a_dtype_refusal_leaves_its_dtypes_to_the_general_path():
+    """A `DtypeRefusal` is no call on the fast path: its dtypes reach the general path,
+    which raises torch's error."""
+    with pytest.raises(RuntimeError, match="Boolean inputs not supported for relu"):
+        gt.relu(gt.tensor([True, False]))
+    with pytest.raises(NotImplementedError, match="clamp is not supported for complex"):
+        gt.tensor([1j]).relu()
+    with pytest.raises(NotImplementedError, match="\"atan2_cpu\" not implemented for 'ComplexFloat'"):
+        gt.atan2(gt.tensor([1j]), gt.tensor([2j]))
+    taken, _ = fast_paths_taken(gt.atan2, gt.ones(3), gt.ones(3))
+    assert taken == ["row-major operands of one dtype"]

@@ -15,7 +15,7 @@ from ....c10.tensor_impl import TensorBase
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, common_dtype
 from ...meta.shape import broadcast_shapes
-from ...pointwise import pointwise, to_compute_scalar
+from ...pointwise import DtypeRefusal, pointwise, to_compute_scalar
 from ...registry import composite
 from .fused_multiply_add import axpy, fma_float32
 
@@ -47,18 +47,21 @@ def raise_at_kernel(error: Exception, operands) -> None:
 
 
 def refuse(label: str, *, bool_: bool = False, integral: bool = False,
-           floating: bool = False, complex_: bool = False, operands: int = 2):
+           floating: bool = False, complex_: bool = False, operands: int = 2) -> DtypeRefusal:
     """A `kernel_check` raising `not_implemented` for the common dtype kinds torch has no
     kernel for; the operands are the first `operands` arguments."""
-    def check(*args):
-        dtype = computed_dtype(*args[:operands])
-        if ((bool_ and dtype is dtypes.bool)
+    def refuses(dtype: dtypes.dtype) -> bool:
+        return ((bool_ and dtype is dtypes.bool)
                 or (integral and dtype is not dtypes.bool and not dtype.is_floating_point
                     and not dtype.is_complex)
                 or (floating and dtype.is_floating_point)
-                or (complex_ and dtype.is_complex)):
+                or (complex_ and dtype.is_complex))
+
+    def check(*args):
+        dtype = computed_dtype(*args[:operands])
+        if refuses(dtype):
             raise_at_kernel(not_implemented(label, dtype), args[:operands])
-    return check
+    return DtypeRefusal(refuses, check)
 
 
 def refuse_complex_half(label: str):

@@ -18,6 +18,7 @@ every element becomes max.
 """
 from __future__ import annotations
 
+import functools
 import math
 import types
 
@@ -31,7 +32,7 @@ from ....c10.tensor_impl import TensorBase
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, elementwise_meta, result_and_compute
 from ...parallel import SPLIT_SIZE
-from ...pointwise import pointwise, to_compute_scalar, zero_where
+from ...pointwise import DtypeRefusal, pointwise, to_compute_scalar, zero_where
 from ...registry import TensorMeta, op
 from ..creation.conversion import real_part
 from ..creation.copy import checked_scalar
@@ -345,8 +346,43 @@ def _refuse_relu(self) -> None:
         raise NotImplementedError(_NOT_COMPLEX)
 
 
+def _relu_by_maximum() -> dict:
+    """dtype -> ``maximum(0, x)`` as a C callable, for the dtypes where NumPy's `maximum`
+    with a zero first is relu bit for bit.
+
+    Integers have one zero. For floats, which of two equal operands `maximum` returns is
+    unspecified, and relu must keep an input's -0.0 (and a NaN of either sign): NumPy's
+    float32 / float64 loops return the second operand here, in their vector bodies and
+    scalar tails alike, its float16 loop the first. So NumPy is asked once, over
+    lengths and offsets that reach its bodies and tails, instead of trusted.
+    """
+    exact = {}
+    for dtype in dtypes.ALL_DTYPES:
+        if dtype is dtypes.bool or dtype.is_complex:
+            continue
+        relu_ = functools.partial(np.maximum, dtype._np.type(0))
+        if not dtype.is_floating_point:
+            exact[dtype] = relu_
+            continue
+        values = np.array([-0.0, np.nan, -np.nan, -1.0, 1.0, -np.inf] * 12, dtype._np)
+        with np.errstate(invalid="ignore"):
+            expected = np.where(np.less(values, 0), values.dtype.type(0), values)
+            if all(relu_(values[first:first + n]).tobytes() ==
+                   expected[first:first + n].tobytes()
+                   for n in range(1, 67) for first in (0, 1)):
+                exact[dtype] = relu_
+    return exact
+
+
+_RELU_BY_MAXIMUM = _relu_by_maximum()
+_RELU_BY_MAXIMUM_NP = {d._np: relu_ for d, relu_ in _RELU_BY_MAXIMUM.items()}
+
+
 @pointwise("relu(Tensor self) -> Tensor", inplace=True, numbers=(),
-           kernel_check=_refuse_relu, grad={"self": "threshold_backward(grad, result, 0)"})
+           kernel_check=DtypeRefusal(
+               lambda dtype: dtype is dtypes.bool or dtype.is_complex, _refuse_relu),
+           ufunc=_RELU_BY_MAXIMUM,
+           grad={"self": "threshold_backward(grad, result, 0)"})
 def relu(self, *, out):
     """The rectified linear unit ``max(input, 0)``, elementwise (integers too).
 
@@ -357,8 +393,9 @@ def relu(self, *, out):
         >>> torch.relu(torch.tensor([-1.5, 0., 2.]))
         tensor([0., 0., 2.])
     """
-    if out.dtype.kind != "f":
-        np.maximum(self, 0, out=out)
+    by_maximum = _RELU_BY_MAXIMUM_NP.get(out.dtype)
+    if by_maximum is not None:
+        by_maximum(self, out=out)
     elif out.size < SPLIT_SIZE:            # one call, no bands: a small relu's frames
         zero_where(np.less(self, 0), self, out)
     else:
