@@ -94,7 +94,7 @@ def pointwise(schema: str, *, promotion: Promotion = Promotion.DEFAULT, check=No
         main = declare(schema, form, kernel=kernel, doc_source=kernel, method=method,
                        numbers=True if numbers is None else frozenset(numbers), **options)
         if kernel_check is not None:
-            register_meta(main, check)
+            register_meta(main, _unwrapped(check))
         return main
     return declare_pointwise
 
@@ -119,6 +119,25 @@ class DtypeRefusal:
         self.check(*args)
 
 
+class OptionCheck:
+    """A `check` of the arguments after the operands alone (add's alpha), which passes
+    when they are their defaults: the express entry's first layer skips it on a call that
+    gives the operands alone, or the defaults themselves (Note [The elementwise fast path]).
+    """
+
+    def __init__(self, check) -> None:
+        self.check = check
+
+    def __call__(self, *args) -> None:
+        self.check(*args)
+
+
+def _unwrapped(check):
+    """The function a `DtypeRefusal` / `OptionCheck` declaration holds (called directly:
+    a wrapper's ``__call__`` would cost every call a frame)."""
+    return check.check if isinstance(check, (DtypeRefusal, OptionCheck)) else check
+
+
 def _in_turn(first, then):
     """One check running `first`, then `then`."""
     def check(*args):
@@ -141,12 +160,14 @@ class Elementwise(Structured):
         self.ufunc = ufunc
         self.numbers_as_given = numbers_as_given
         self.promotion = promotion
-        self.check = check if kernel_check is None else \
-            kernel_check if check is None else _in_turn(check, kernel_check)
         # the fast path's operands share one dtype: a refusal by dtype is a table entry
         by_dtype = isinstance(kernel_check, DtypeRefusal)
-        self.fast_check = check if by_dtype else self.check
         self.refused = kernel_check.refused if by_dtype else frozenset()
+        self.options_only = isinstance(check, OptionCheck)
+        check, kernel_check = _unwrapped(check), _unwrapped(kernel_check)
+        self.check = check if kernel_check is None else \
+            kernel_check if check is None else _in_turn(check, kernel_check)
+        self.fast_check = check if by_dtype else self.check
         self.check_out = check_out
         self.masks = masks
         self.leading = leading
@@ -225,6 +246,7 @@ class Elementwise(Structured):
             return None
         make = functools.partial(
             fast_path, self.kernel, self.operands, self.promotion, self.fast_check,
+            options_only=self.options_only,
             inplace=inplace, ufunc=self.ufunc, refused=self.refused,
             defaults=tuple(a.default for a in op._schema.arguments[len(self.operands):]))
         name = self.kernel.__name__

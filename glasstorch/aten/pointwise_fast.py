@@ -34,7 +34,7 @@ from .quiet import mute, unmute
 
 
 def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: bool = False,
-              ufunc=None, refused: frozenset = frozenset(),
+              options_only: bool = False, ufunc=None, refused: frozenset = frozenset(),
               defaults: tuple = (), general=None, live=None):
     """The fast path of an elementwise operator, ``fast(*args) -> Tensor | None``.
 
@@ -58,12 +58,13 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         operands: the positions of the elementwise operands: ``(0,)`` or ``(0, 1)``.
         promotion: the promotion kind, or a function of the arguments giving it.
         check: ``check(*args)`` raising the operator's refusals, or None.
+        options_only: whether `check` reads only the arguments after the operands and
+            passes at their defaults (an `OptionCheck`).
         inplace: whether this is the in-place overload's fast path.
-        ufunc: the ufunc standing for the kernel at default options (real dtypes), or a
-            mapping of dtypes to the C callables that do, or None.
-        refused: the dtypes left to the general path (the kernel's `DtypeRefusal`).
         ufunc: the ufunc the kernel is for real dtypes when the arguments after the
-            operands equal `defaults` (Note [The elementwise fast path]).
+            operands equal `defaults` (Note [The elementwise fast path]), or a mapping
+            of dtypes to the C callables that are the kernel for them, or None.
+        refused: the dtypes left to the general path (the kernel's `DtypeRefusal`).
         defaults: those arguments' schema defaults.
         general: the overload's general entry, for the express entry.
         live: the express entry serves while ``live[0]`` is True.
@@ -107,10 +108,9 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
         elif a._stride != dense and (inplace or any(a._stride)):
             return declined(*args)
         elif binary:
-            if type(b) not in _PYTHON_NUMBERS or \
-                    result_type_with_scalar(a._dtype, b) is not a._dtype:
+            b = _kept_number(a._dtype, b)
+            if b is None:
                 return declined(*args)
-            b = to_compute_scalar(b, a._dtype._np)
         if fixed is not None and check is not None:
             check(*args)
         x = a._arr if a._arr is not None else a._np
@@ -133,7 +133,63 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
             a._version_counter().value += 1
             return a
         return wrap_array(out, entry[0], dense)
+    if express and fixed is not None and (check is None or options_only) and not inplace \
+            and len(defaults) <= 1 and any(entry[2] is not None for entry in fixed.values()):
+        return _plain(fast, fixed, count, defaults, general, live)
     return fast
+
+
+def _plain(fast, fixed: dict, count: int, defaults: tuple, general, live):
+    """The express entry's first layer, for the commonest call of an operator whose
+    kernel is a C callable: row-major tensors of one dtype and shape (``a + b``,
+    ``x.exp()``), given alone or with the default of the one option (``torch.add(a, b)``
+    passes ``alpha=1``), computed by that callable. It tests only for that case, hands
+    a call that is not plain to `general` as `fast` would (for two tensors it applies
+    `fast`'s own conditions, `_row_major_result`), and anything else to `fast`. The
+    default is recognised by identity, so ``alpha=True`` still meets add's check."""
+    default = defaults[0] if defaults else None
+    given = count + len(defaults)
+
+    def plain(*args):
+        a = args[0]
+        if not isinstance(a, TensorBase) or a._keys & local_keys.kept != CPU_KEYS \
+                or not live[0]:
+            return general(*args)
+        size = a._size
+        dense = _STRIDES_CACHE.get(size) or contiguous_strides(size)
+        entry = fixed.get(a._dtype)
+        if entry is None or entry[2] is None or not size or not (
+                len(args) == count or len(args) == given and args[count] is default):
+            return fast(*args)
+        x = a._arr if a._arr is not None else a._np
+        if count == 1:
+            if a._stride != dense:
+                return fast(*args)
+            arrays = (x,)
+        else:
+            b = args[1]
+            if not isinstance(b, TensorBase):
+                b = _kept_number(a._dtype, b)
+                if b is None or a._stride != dense:
+                    return fast(*args)
+                arrays = (x, b)
+            else:           # what `fast` declines goes to `general` straight
+                if b._keys & local_keys.kept != CPU_KEYS or b._dtype is not a._dtype \
+                        or b._size != size:
+                    return general(*args)
+                if not (a._stride == dense and b._stride == dense) and \
+                        not _row_major_result(a, b, dense, False):
+                    return general(*args)
+                arrays = (x, b._arr if b._arr is not None else b._np)
+        if x.size >= SPLIT_SIZE:
+            return fast(*args)
+        token = mute()
+        try:
+            out = entry[2](*arrays)
+        finally:
+            unmute(token)
+        return wrap_array(out, entry[0], dense)
+    return plain
 
 
 def _declined(*args) -> None:
@@ -172,6 +228,14 @@ def _fast_results(promotion: Promotion, inplace: bool) -> dict:
 
 
 _FAST_RESULTS: dict = {}
+
+
+def _kept_number(dtype: dtypes.dtype, value):
+    """A Python number operand beside a tensor of `dtype` as a NumPy scalar of it, when
+    it leaves the result dtype `dtype` (``x + 1``); else None."""
+    if type(value) not in _PYTHON_NUMBERS or result_type_with_scalar(dtype, value) is not dtype:
+        return None
+    return to_compute_scalar(value, dtype._np)
 
 
 def _served(table: dict, refused: frozenset, ufunc) -> dict:

@@ -15,7 +15,7 @@ from ....c10.tensor_impl import TensorBase
 from ...derivatives import derivative_helper
 from ...meta.pointwise import Promotion, common_dtype
 from ...meta.shape import broadcast_shapes
-from ...pointwise import DtypeRefusal, pointwise, to_compute_scalar
+from ...pointwise import DtypeRefusal, OptionCheck, pointwise, to_compute_scalar
 from ...registry import composite
 from .fused_multiply_add import axpy, fma_float32
 
@@ -191,7 +191,7 @@ def _scaled(self, other, alpha, out, result=None) -> None:
 
 
 @pointwise("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-           inplace=True, out=True, check=_check_alpha, ufunc=np.add,
+           inplace=True, out=True, check=OptionCheck(_check_alpha), ufunc=np.add,
            grad={"self": "grad", "other": "maybe_multiply(grad, conj(alpha))"})
 def add(self, other, alpha, *, out, result=None):
     """Add `other`, scaled by `alpha`, to `self`: ``self + alpha * other``.
