@@ -100,3 +100,18 @@ def test_a_kernel_registered_later_stops_an_express_entry_a_binding_kept():
     op.register(DispatchKey.CPU, lambda op, keys, args: gt.full((2,), 7.0))
     assert op.call is op.general_entry                            # no fast path left
     assert kept(x, x).tolist() == [7.0, 7.0]                      # the new kernel
+
+
+def test_the_plain_layer_meets_every_check_it_skips():
+    """The plain layer (`_plain` in pointwise_fast.py) skips add's alpha check only for
+    the default itself: alpha=True, or a float alpha on integers, still raise torch's
+    errors; an operand that requires grad is still recorded."""
+    a, b = gt.rand(4), gt.rand(4)
+    with pytest.raises(RuntimeError, match="Boolean alpha only supported for Boolean results"):
+        gt.add(a, b, alpha=True)
+    with pytest.raises(RuntimeError, match="argument alpha must not be a floating point"):
+        gt.add(gt.ones(3, dtype=gt.int64), gt.ones(3, dtype=gt.int64), alpha=1.0)
+    assert gt.add(a, b, alpha=1).tolist() == (a + b).tolist()
+    leaf = gt.rand(4, requires_grad=True)
+    assert (a + leaf).grad_fn is not None and (leaf * a).grad_fn is not None
+    assert gt.exp(gt.ones(2, dtype=gt.int64)).dtype is gt.float32
