@@ -18,7 +18,7 @@ BUDGET = {
     "x.sum()": 8, "x.mean()": 9, "x[1:3]": 7, "x.view(-1)": 13, "ga + gb": 15,
     "ga.sum()": 18, "(ga * gb).sum().backward()": 106, "F.mse_loss(a, b)": 37,
     "ga.relu()": 15, "ga.view(2, 5)": 21, "F.mse_loss(ga.relu(), gb).backward()": 186,
-    "F.linear(ga.view(2, 5), gb.view(2, 5), gb[:2]).sum().backward()": 541,
+    "F.linear(ga.view(2, 5), gb.view(2, 5), gb[:2]).sum().backward()": 544,
 }
 
 

@@ -133,20 +133,22 @@ def fast_path(kernel, operands: tuple, promotion: Promotion, check, *, inplace: 
             a._version_counter().value += 1
             return a
         return wrap_array(out, entry[0], dense)
-    if express and fixed is not None and (check is None or options_only) and not inplace \
+    if express and fixed is not None and (check is None or options_only) \
             and len(defaults) <= 1 and any(entry[2] is not None for entry in fixed.values()):
-        return _plain(fast, fixed, count, defaults, general, live)
+        return _plain(fast, fixed, count, defaults, general, live, inplace)
     return fast
 
 
-def _plain(fast, fixed: dict, count: int, defaults: tuple, general, live):
+def _plain(fast, fixed: dict, count: int, defaults: tuple, general, live, inplace: bool):
     """The express entry's first layer, for the commonest call of an operator whose
     kernel is a C callable: row-major tensors of one dtype and shape (``a + b``,
     ``x.exp()``), given alone or with the default of the one option (``torch.add(a, b)``
     passes ``alpha=1``), computed by that callable. It tests only for that case, hands
     a call that is not plain to `general` as `fast` would (for two tensors it applies
     `fast`'s own conditions, `_row_major_result`), and anything else to `fast`. The
-    default is recognised by identity, so ``alpha=True`` still meets add's check."""
+    default is recognised by identity, so ``alpha=True`` still meets add's check. In
+    place (``a.add_(b)``), an operand over self's storage is left to `fast`, which
+    knows when that may be written."""
     default = defaults[0] if defaults else None
     given = count + len(defaults)
 
@@ -177,17 +179,23 @@ def _plain(fast, fixed: dict, count: int, defaults: tuple, general, live):
                 if b._keys & local_keys.kept != CPU_KEYS or b._dtype is not a._dtype \
                         or b._size != size:
                     return general(*args)
+                if inplace and a._storage_slot is not None and \
+                        a._storage_slot is b._storage_slot:
+                    return fast(*args)
                 if not (a._stride == dense and b._stride == dense) and \
-                        not _row_major_result(a, b, dense, False):
+                        not _row_major_result(a, b, dense, inplace):
                     return general(*args)
                 arrays = (x, b._arr if b._arr is not None else b._np)
         if x.size >= SPLIT_SIZE:
             return fast(*args)
         token = mute()
         try:
-            out = entry[2](*arrays)
+            out = entry[2](*arrays, out=x) if inplace else entry[2](*arrays)
         finally:
             unmute(token)
+        if inplace:
+            (a._vc or a._version_counter()).value += 1
+            return a
         return wrap_array(out, entry[0], dense)
     return plain
 
