@@ -126,6 +126,7 @@ class Signature:
         if with_requires_grad:
             self.params.append(Param("requires_grad", None, False, True, len(self.params),
                                      to_bool, python_only=True))
+        self.by_name = {p.name: p for p in self.params}
         positional = [p for p in self.params if not p.kwarg_only]
         self.n_positional = len(positional)
         self.varargs = (len(positional) == 1 and positional[0].type.is_list
@@ -183,8 +184,9 @@ def _is_int_like(value) -> bool:
 def _merge(args: tuple, kwargs: dict, sig: Signature) -> tuple:
     """Bind keywords into a full positional tuple (the uncommon path). As torch's
     parser, a missing argument is reported before an unexpected keyword."""
-    values = list(args) + [NO_DEFAULT] * (len(sig.params) - len(args))
-    by_name = {p.name: p for p in sig.params}
+    values = list(args)
+    values.extend([NO_DEFAULT] * (len(sig.params) - len(args)))
+    by_name = sig.by_name
     unexpected = None
     for key, value in kwargs.items():
         p = by_name.get(key)
@@ -196,11 +198,14 @@ def _merge(args: tuple, kwargs: dict, sig: Signature) -> tuple:
         if values[p.position] is not NO_DEFAULT:
             raise Mismatch(f"got multiple values for argument '{key}'")
         values[p.position] = value
-    missing = [p.name for p in sig.params
-               if values[p.position] is NO_DEFAULT and p.default is NO_DEFAULT]
+    missing = []
+    for p in sig.params:            # loops, not comprehensions: no frame of their own
+        if values[p.position] is NO_DEFAULT:
+            if p.default is NO_DEFAULT:
+                missing.append(p.name)
+            values[p.position] = p.default
     if missing:
         raise Mismatch(_missing_text(missing))
-    values = [p.default if v is NO_DEFAULT else v for p, v in zip(sig.params, values)]
     if unexpected is not None:
         raise Mismatch(f"got an unexpected keyword argument '{unexpected}'")
     return tuple(values)

@@ -34,11 +34,21 @@ NUMPY_NAMED = frozenset(NUMPY_NAMES.values())    # the parameters that have NumP
 
 
 class Mismatch(Exception):
-    """A signature does not accept the call; carries what to say if none does."""
+    """A signature does not accept the call; carries what to say if none does: the
+    message, or the parameter and the value it refused (``Mismatch(param, value)``),
+    worded only if asked for: trying one overload and failing is a common step of
+    choosing between several (``x.clamp(0, 1)`` is not the Tensor overload)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    @property
+    def message(self) -> str:
+        if len(self.args) == 1:
+            return self.args[0]
+        param, value = self.args
+        return (f"argument '{param.name}' (position {param.position + 1}) must be "
+                f"{param.type_text}, not {_describe(value)}")
+
+    def __str__(self) -> str:
+        return self.message
 
 
 # ----------------------------------------------------------------------------------
@@ -54,8 +64,7 @@ def _describe(value) -> str:
 
 
 def _fail(param, value):
-    raise Mismatch(f"argument '{param.name}' (position {param.position + 1}) must be "
-                   f"{param.type_text}, not {_describe(value)}")
+    raise Mismatch(param, value)
 
 
 def to_int(value, param):

@@ -33,6 +33,10 @@ class Promotion(enum.Enum):
     DOUBLE = "double"                     # float_power: float64, or complex128 if complex
     INT_TO_FLOAT_COMPLEX_TO_FLOAT = "int_to_float_complex_to_float"   # angle: both
 
+    # members are singletons compared by identity: hashed by identity too, in C (Enum's
+    # own hash is a Python frame, paid by every table look-up keyed by a kind)
+    __hash__ = object.__hash__
+
 
 # float16 / bfloat16 are computed in float32 and rounded once ("opmath"); complex32 too.
 _OPMATH = {dtypes.float16: dtypes.float32, dtypes.bfloat16: dtypes.float32,
