@@ -1,8 +1,13 @@
 """Large matrix products cut over glasstorch's pool (Note [One owner for the cores])."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 import glasstorch as torch
+from glasstorch.aten.native.linalg import blas_threads
 from glasstorch.aten.native.linalg.blas_threads import matmul_into
 
 
@@ -67,10 +72,64 @@ def test_row_added_per_slab(two_threads, a_shape, b_shape):
 
 def test_small_product_stays_whole(two_threads, monkeypatch):
     """A linear layer's (64, 128) @ (128, 256) costs less whole than handed out in slabs."""
-    from glasstorch.aten.native.linalg import blas_threads
     handed_out = []
-    monkeypatch.setattr(blas_threads, "parallel_for", lambda *args: handed_out.append(args))
+    monkeypatch.setattr(blas_threads, "parallel_share", lambda *args: handed_out.append(args))
     a, b = np.ones((64, 128), np.float32), np.ones((128, 256), np.float32)
     out = np.empty((64, 256), np.float32)
     matmul_into(out, a, b)
     assert not handed_out and (out == 128).all()
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_slabs_shared_over_any_thread_count(threads):
+    """Two slabs per thread, each taken by whichever thread comes free first."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        rng = np.random.default_rng(4)
+        a = rng.standard_normal((517, 300), dtype=np.float32)
+        b = rng.standard_normal((300, 400), dtype=np.float32)
+        row = rng.standard_normal(400, dtype=np.float32)
+        out = np.full((517, 400), np.nan, np.float32)
+        matmul_into(out, a, b, row)
+    finally:
+        torch.set_num_threads(before)
+    np.testing.assert_allclose(out, np.matmul(a, b) + row, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("length, multiple, threads, expected", [
+    (512, 8, 2, [0, 128, 256, 384, 512]),
+    (517, 8, 2, [0, 128, 256, 384, 517]),        # multiples of 8; the last takes the rest
+    (20, 8, 2, [0, 8, 20]),                      # no slab thinner than the multiple
+    (7, 1, 3, [0, 1, 2, 3, 4, 5, 7]),
+])
+def test_slab_bounds(length, multiple, threads, expected):
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        assert blas_threads._bounds(length, multiple) == expected
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_every_openblas_loaded_is_held_to_one_thread():
+    """SciPy's OpenBLAS loaded before glasstorch is held to one thread too, and the
+    library glasstorch calls is NumPy's, whichever order the process map lists them."""
+    script = (
+        "import ctypes, scipy.linalg, numpy\n"
+        "import glasstorch\n"
+        "from glasstorch.aten.native.linalg import blas_threads as bt\n"
+        "loaded = bt._loaded_openblas()\n"
+        "getters = ('scipy_openblas_get_num_threads64_', 'scipy_openblas_get_num_threads',\n"
+        "           'openblas_get_num_threads64_', 'openblas_get_num_threads')\n"
+        "counts = [next(getattr(lib, g) for g in getters if hasattr(lib, g))()\n"
+        "          for lib in loaded]\n"
+        "print(len(loaded), counts, bt.OPENBLAS._name == loaded[0]._name,\n"
+        "      'numpy' in bt.OPENBLAS._name)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=120, env={**os.environ, "OPENBLAS_NUM_THREADS": "2"})
+    assert result.returncode == 0, result.stderr
+    count, *rest = result.stdout.split(" ", 1)
+    if int(count) < 2:
+        pytest.skip("SciPy and NumPy share one OpenBLAS here")
+    assert rest[0].strip() == f"{[1] * int(count)} True True"
