@@ -11,12 +11,14 @@ Note [One owner for the cores]
     So glasstorch owns the cores as torch does: OpenBLAS is told to use one thread
     (through its `openblas_set_num_threads`, in the library NumPy loaded and in any
     other OpenBLAS already loaded), and a large product is cut into slabs of the result
-    (rows, columns or batches), two per thread of `torch.get_num_threads()`, which the
+    (rows, columns or batches), one per thread of `torch.get_num_threads()`, which the
     calling thread and the pool's workers take as they come free (Note [Sharing items
     as they come]), each multiplied by BLAS on one thread (BLAS releases the GIL).
-    Every element is still one BLAS dot product over all of `k`, and OpenBLAS splits
-    `k` in blocks chosen from `k` alone, so the cut product equals the whole one to
-    the bit. Where no OpenBLAS is found (another BLAS), products are left whole to it.
+    Every element is still one BLAS dot product over all of `k`; its last bits may
+    depend on the cut (OpenBLAS's float64 kernels at ragged sizes), as they already
+    depended on OpenBLAS's own thread count (neither matches torch's MKL to the bit),
+    so the slabs are cut where `parallel_for` cuts a range. Where no OpenBLAS is found
+    (another BLAS), products are left whole to it.
 """
 from __future__ import annotations
 
@@ -30,10 +32,6 @@ from ...parallel import get_num_threads, parallel_share
 # of microseconds, which a product of a few million multiply-adds per thread does not earn
 # back (a linear layer's (64, 128) @ (128, 256) measured 45 us whole, 75 us cut in two)
 _WORK_PER_THREAD = 1 << 22
-# slabs a product is cut into per thread: a worker that wakes late (its core busy with
-# other work) finds slabs left to take (Note [Sharing items as they come]); more, thinner
-# slabs would each pack the whole of the other operand again
-_SLABS_PER_THREAD = 2
 _SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
             "openblas_set_num_threads64_", "openblas_set_num_threads")
 
@@ -116,10 +114,11 @@ def matmul_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, row=None) -> None
     parallel_share(len(bounds) - 1, slab)
 
 
-def _bounds(length: int, multiple: int) -> list:
-    """Where the slabs of a `length` long dimension start (and the last one stops):
-    `_SLABS_PER_THREAD` per thread, of near-equal sizes that are multiples of
-    `multiple` (the last one takes the rest), none empty."""
-    slabs = min(_SLABS_PER_THREAD * get_num_threads(), max(1, length // multiple))
-    starts = {length * i // slabs // multiple * multiple for i in range(slabs)}
-    return sorted(starts) + [length]
+def _bounds(length: int, grain: int) -> list:
+    """Where the slabs of a `length` long dimension start (and the last one stops): one
+    per thread, none shorter than `grain`, as `parallel_for` cuts a range (so a product
+    is cut where it always was, and its bits do not change). Thinner slabs, more of
+    them, would leave a late worker a smaller share, but each packs the whole of the
+    other operand again: two slabs measured faster than three or four on two threads."""
+    step = max(grain, -(-length // get_num_threads()))
+    return list(range(0, length, step)) + [length]

@@ -82,7 +82,7 @@ def test_small_product_stays_whole(two_threads, monkeypatch):
 
 @pytest.mark.parametrize("threads", [2, 3])
 def test_slabs_shared_over_any_thread_count(threads):
-    """Two slabs per thread, each taken by whichever thread comes free first."""
+    """A slab per thread, each taken by whichever thread comes free first."""
     before = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
@@ -97,17 +97,17 @@ def test_slabs_shared_over_any_thread_count(threads):
     np.testing.assert_allclose(out, np.matmul(a, b) + row, rtol=1e-5, atol=1e-4)
 
 
-@pytest.mark.parametrize("length, multiple, threads, expected", [
-    (512, 8, 2, [0, 128, 256, 384, 512]),
-    (517, 8, 2, [0, 128, 256, 384, 517]),        # multiples of 8; the last takes the rest
-    (20, 8, 2, [0, 8, 20]),                      # no slab thinner than the multiple
-    (7, 1, 3, [0, 1, 2, 3, 4, 5, 7]),
+@pytest.mark.parametrize("length, grain, threads, expected", [
+    (512, 8, 2, [0, 256, 512]),
+    (517, 8, 3, [0, 173, 346, 517]),             # the last takes the rest
+    (12, 8, 2, [0, 8, 12]),                      # none shorter than the grain but the last
+    (7, 1, 3, [0, 3, 6, 7]),
 ])
-def test_slab_bounds(length, multiple, threads, expected):
+def test_slab_bounds(length, grain, threads, expected):
     before = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        assert blas_threads._bounds(length, multiple) == expected
+        assert blas_threads._bounds(length, grain) == expected
     finally:
         torch.set_num_threads(before)
 
@@ -133,3 +133,18 @@ def test_every_openblas_loaded_is_held_to_one_thread():
     if int(count) < 2:
         pytest.skip("SciPy and NumPy share one OpenBLAS here")
     assert rest[0].strip() == f"{[1] * int(count)} True True"
+
+
+def test_slabs_cut_where_parallel_for_cuts(two_threads):
+    """OpenBLAS's float64 kernels round some elements of a ragged product differently
+    when it is cut elsewhere: the slabs stay where `parallel_for` put them."""
+    if blas_threads.OPENBLAS is None:
+        pytest.skip("products are cut only over OpenBLAS")
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((517, 300)), rng.standard_normal((300, 515))
+    out = np.empty((517, 515))
+    matmul_into(out, a, b)
+    expected = np.empty_like(out)
+    for start, stop in ((0, 259), (259, 517)):          # parallel_for's two chunks
+        np.matmul(a[start:stop], b, out=expected[start:stop])
+    assert (out == expected).all()
