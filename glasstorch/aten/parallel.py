@@ -347,9 +347,7 @@ def parallel_share(count: int, body) -> None:
     finished = queue.SimpleQueue()             # an error or None per item a worker did
 
     def share(_start: int = 0, _stop: int = 0, report=finished.put) -> None:
-        for item in iter(take, None):
-            if item >= count:
-                return
+        while (item := take()) < count:
             try:
                 body(item)
             except BaseException as error:     # handed to the caller, which re-raises it
