@@ -16,6 +16,7 @@ time is the same for glasstorch and NumPy and the difference is glasstorch's cal
 from bench import case
 
 LARGE = "matmul: BLAS products"
+LINEAR = "matmul: a linear layer's three GEMMs (MLP step: 64 rows, 128 -> 256)"
 SMALL = "matmul: small-matrix overhead (4x4 float32)"
 
 
@@ -47,3 +48,22 @@ case("torch.mm(a, b)", numpy="np.matmul(x, y)", group=LARGE,
 case("a @ b", numpy="np.matmul(x, y)", group=SMALL, name="a @ b [4x4]")(_pair((4, 4), (4, 4)))
 case("torch.mm(a, b)", numpy="np.matmul(x, y)", group=SMALL,
      name="mm [4x4]")(_pair((4, 4), (4, 4)))
+
+
+def _linear_gemms(torch, np):
+    """The forward of ``F.linear(x, w)`` and its two gradients, in the layouts autograd
+    hands BLAS: the weight and the output gradient transposed (views, no copies)."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 128), dtype=np.float32)
+    w = rng.standard_normal((256, 128), dtype=np.float32)
+    g = rng.standard_normal((64, 256), dtype=np.float32)
+    return {"torch": torch, "np": np, "x": x, "w": w, "g": g, "a": torch.from_numpy(x),
+            "b": torch.from_numpy(w), "c": torch.from_numpy(g)}
+
+
+case("torch.mm(a, b.t())", numpy="np.matmul(x, w.T)", group=LINEAR,
+     name="forward: x @ w.t() [64x128 @ (256x128).T]")(_linear_gemms)
+case("torch.mm(c, b)", numpy="np.matmul(g, w)", group=LINEAR,
+     name="input gradient: g @ w [64x256 @ 256x128]")(_linear_gemms)
+case("torch.mm(c.t(), a)", numpy="np.matmul(g.T, x)", group=LINEAR,
+     name="weight gradient: g.t() @ x [(64x256).T @ 64x128]")(_linear_gemms)

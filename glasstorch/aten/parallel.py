@@ -22,6 +22,7 @@ us on one thread, 133 us split), more than the split saves below that size.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import queue
 import threading
@@ -319,3 +320,49 @@ def _slab(a: np.ndarray, dim: int, start: int, stop: int) -> np.ndarray:
     index = [slice(None)] * a.ndim
     index[dim] = slice(start, stop)
     return a[tuple(index)]
+
+
+def parallel_share(count: int, body) -> None:
+    """Run ``body(i)`` for every ``i`` in ``range(count)``, the items taken one at a time
+    by the calling thread and the pool's workers as each comes free.
+
+    Note [Sharing items as they come]
+        `parallel_for` gives each thread a fixed chunk and waits for all of them, so a
+        worker that wakes late (its core busy with another process) delays the result
+        by its whole chunk. Here the calling thread starts at once and keeps taking
+        items while the workers wake; it then waits only for the items a worker has
+        begun. A worker that wakes after the last item was taken does nothing, and is
+        not waited for. The split into items is the caller's, so the results do not
+        depend on which thread took which item.
+
+    Args:
+        count: the number of items.
+        body: called once per item; must only write what its item owns.
+    """
+    if count <= 1 or _pool.threads == 1 or in_parallel_region():
+        for item in range(count):
+            body(item)
+        return
+    take = itertools.count().__next__          # one C call: atomic under the GIL
+    finished = queue.SimpleQueue()             # an error or None per item a worker did
+
+    def share(_start: int = 0, _stop: int = 0, report=finished.put) -> None:
+        while (item := take()) < count:
+            try:
+                body(item)
+            except BaseException as error:     # handed to the caller, which re-raises it
+                report(error)
+            else:
+                report(None)
+
+    for _ in range(min(_pool.threads, count) - 1):
+        _pool.submit(share, 0, 0, queue.SimpleQueue())      # nobody waits for its end
+    mine: list = []                            # the calling thread's items' reports
+    _pool.region.active = True
+    try:
+        share(report=mine.append)
+    finally:
+        _pool.region.active = False
+    for error in mine + [finished.get() for _ in range(count - len(mine))]:
+        if error is not None:
+            raise error

@@ -6,6 +6,7 @@ elementwise kernel]): these tests run each large case with 1 thread and with 2 a
 require bit-identical results that also equal NumPy's. Sizes sit just above the split
 threshold so the suite stays fast. No timings are asserted (bench/ measures them).
 """
+import queue
 import threading
 import warnings
 
@@ -212,6 +213,72 @@ def test_parallel_for_raises_after_every_chunk_ended(threads):
     with pytest.raises(ValueError, match="first chunk failed"):
         parallel.parallel_for(0, 2, 1, body)
     assert finished == [1]
+
+
+# ----------------------------------------------------------------------------------
+# parallel_share: items taken as threads come free (Note [Sharing items as they come])
+# ----------------------------------------------------------------------------------
+def _items_seen(count):
+    seen = []
+    lock = threading.Lock()
+
+    def body(item):
+        threading.Event().wait(0.002)            # long enough for a worker to take some
+        with lock:
+            seen.append((item, threading.get_ident()))
+    parallel.parallel_share(count, body)
+    return seen
+
+
+@pytest.mark.parametrize("n, count", [(1, 5), (2, 0), (2, 1), (2, 8), (3, 7)])
+def test_parallel_share_runs_every_item_once(threads, n, count):
+    torch.set_num_threads(n)
+    assert sorted(item for item, _ in _items_seen(count)) == list(range(count))
+    assert not parallel.in_parallel_region()
+
+
+def test_parallel_share_does_not_wait_for_a_busy_worker(threads):
+    """Workers held by other work find nothing left when they come free: the calling
+    thread takes every item and returns without waiting for them."""
+    torch.set_num_threads(2)
+    release, busy = threading.Event(), queue.SimpleQueue()
+    parallel.parallel_for(0, 2, 1, lambda start, stop: None)      # a worker exists
+    workers = len(parallel._pool.workers)
+    for _ in range(workers):
+        parallel._pool.submit(lambda start, stop: (busy.put(1), release.wait(10)), 0, 0,
+                              queue.SimpleQueue())
+    for _ in range(workers):
+        busy.get(timeout=10)                    # every worker is now held
+    try:
+        seen = _items_seen(4)
+    finally:
+        release.set()
+    assert sorted(seen) == [(item, threading.get_ident()) for item in range(4)]
+
+
+def test_parallel_share_raises_after_every_item_ended(threads):
+    torch.set_num_threads(2)
+    finished = []
+
+    def body(item):
+        threading.Event().wait(0.01)
+        if item == 1:
+            raise ValueError("item 1 failed")
+        finished.append(item)
+    with pytest.raises(ValueError, match="item 1 failed"):
+        parallel.parallel_share(4, body)
+    assert sorted(finished) == [0, 2, 3]
+
+
+def test_nested_parallel_share_runs_inline(threads):
+    torch.set_num_threads(2)
+    inner = []
+
+    def body(start, stop):
+        caller = threading.get_ident()
+        parallel.parallel_share(3, lambda item: inner.append(threading.get_ident() == caller))
+    parallel.parallel_for(0, 2, 1, body)
+    assert inner == [True] * 6
 
 
 # ----------------------------------------------------------------------------------

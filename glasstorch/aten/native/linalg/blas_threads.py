@@ -9,12 +9,15 @@ Note [One owner for the cores]
     instead of 3 on a loaded 2-core machine. And glasstorch's own pool threads calling a
     threaded OpenBLAS oversubscribe the cores (Note [Attention in blocks]).
     So glasstorch owns the cores as torch does: OpenBLAS is told to use one thread
-    (through its `openblas_set_num_threads`, found in the library NumPy loaded), and a
-    large product is cut into as many slabs of the result as `torch.get_num_threads()`
-    allows (rows, columns or batches), each multiplied by BLAS on one pool thread
-    (BLAS releases the GIL). Every element is still one BLAS dot product over all of
-    `k`; its last bits may depend on the cut, as they already depended on OpenBLAS's own
-    thread count (neither matches torch's MKL to the bit). Where no OpenBLAS is found
+    (through its `openblas_set_num_threads`, in the library NumPy loaded and in any
+    other OpenBLAS already loaded), and a large product is cut into slabs of the result
+    (rows, columns or batches), one per thread of `torch.get_num_threads()`, which the
+    calling thread and the pool's workers take as they come free (Note [Sharing items
+    as they come]), each multiplied by BLAS on one thread (BLAS releases the GIL).
+    Every element is still one BLAS dot product over all of `k`; its last bits may
+    depend on the cut (OpenBLAS's float64 kernels at ragged sizes), as they already
+    depended on OpenBLAS's own thread count (neither matches torch's MKL to the bit),
+    so the slabs are cut where `parallel_for` cuts a range. Where no OpenBLAS is found
     (another BLAS), products are left whole to it.
 """
 from __future__ import annotations
@@ -23,7 +26,7 @@ import ctypes
 
 import numpy as np
 
-from ...parallel import get_num_threads, parallel_for
+from ...parallel import get_num_threads, parallel_share
 
 # multiply-adds a thread's slab must have for the pool to pay: handing slabs out costs tens
 # of microseconds, which a product of a few million multiply-adds per thread does not earn
@@ -33,36 +36,40 @@ _SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads
             "openblas_set_num_threads64_", "openblas_set_num_threads")
 
 
-def _numpy_openblas():
-    """The OpenBLAS library NumPy loaded (a ctypes handle; Linux's map of the process
-    names the shared libraries loaded), one with a thread-count setter; None if none."""
+def _loaded_openblas() -> list:
+    """The OpenBLAS libraries loaded in the process (ctypes handles; Linux's map of the
+    process names the shared libraries loaded) that have a thread-count setter, NumPy's
+    first: a library in NumPy's own folder of bundled libraries (``numpy.libs``), else
+    the first by path, so the choice does not vary from run to run."""
     try:
         with open("/proc/self/maps") as maps:
             paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
     except OSError:
-        return None
-    for path in paths:
+        return []
+    libraries = []
+    for path in sorted(paths, key=lambda path: ("numpy" not in path, path)):
         try:
             library = ctypes.CDLL(path)
         except OSError:
             continue
         if any(getattr(library, name, None) is not None for name in _SETTERS):
-            return library
-    return None
+            libraries.append(library)
+    return libraries
 
 
-def _serialize_openblas() -> bool:
-    """Set NumPy's OpenBLAS to one thread; whether one was found."""
-    if OPENBLAS is None:
-        return False
-    setter = next(getattr(OPENBLAS, name) for name in _SETTERS
-                  if getattr(OPENBLAS, name, None) is not None)
-    setter(1)
-    return True
+def _own_the_cores():
+    """Set every OpenBLAS loaded to one thread (SciPy's too, when it was imported before
+    glasstorch); NumPy's, or None where there is none."""
+    libraries = _loaded_openblas()
+    for library in libraries:
+        setter = next(getattr(library, name) for name in _SETTERS
+                      if getattr(library, name, None) is not None)
+        setter(1)
+    return libraries[0] if libraries else None
 
 
-OPENBLAS = _numpy_openblas()
-_SHARED_OUT = _serialize_openblas()
+OPENBLAS = _own_the_cores()
+_SHARED_OUT = OPENBLAS is not None
 
 
 def _worth_cutting(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
@@ -79,26 +86,39 @@ def _worth_cutting(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
 
 def matmul_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, row=None) -> None:
     """``np.matmul(a, b, out=out)`` for matrices or batches of them (``(n, k) @ (k, p)``
-    or ``(B, n, k) @ (B, k, p)``), cut over the pool's threads when it is large
-    (Note [One owner for the cores]). `row`, a ``(p,)`` array of `out`'s dtype (a
-    bias), is then added to every row of a matrix product, slab by slab while the slab
-    is in cache."""
+    or ``(B, n, k) @ (B, k, p)``), cut into slabs shared over the pool's threads when it
+    is large (Note [One owner for the cores]). `row`, a ``(p,)`` array of `out`'s dtype
+    (a bias), is then added to every row of a matrix product, slab by slab while the
+    slab is in cache."""
     if not _worth_cutting(out, a, b):
         np.matmul(a, b, out=out)
         if row is not None:
             np.add(out, row, out=out)
         return
     if out.ndim == 3:
-        parallel_for(0, out.shape[0], 1,
-                     lambda start, stop: np.matmul(a[start:stop], b[start:stop],
-                                                   out=out[start:stop]))
+        bounds = _bounds(out.shape[0], 1)
+        parallel_share(len(bounds) - 1, lambda i: np.matmul(
+            a[bounds[i]:bounds[i + 1]], b[bounds[i]:bounds[i + 1]],
+            out=out[bounds[i]:bounds[i + 1]]))
         return
     by_rows = out.shape[0] >= out.shape[1]
+    bounds = _bounds(out.shape[0 if by_rows else 1], 8)
 
-    def slab(start: int, stop: int) -> None:
+    def slab(i: int) -> None:
+        start, stop = bounds[i], bounds[i + 1]
         part = np.s_[start:stop] if by_rows else np.s_[:, start:stop]
         np.matmul(a[start:stop] if by_rows else a, b if by_rows else b[:, start:stop],
                   out=out[part])
         if row is not None:
             np.add(out[part], row if by_rows else row[start:stop], out=out[part])
-    parallel_for(0, out.shape[0 if by_rows else 1], 8, slab)
+    parallel_share(len(bounds) - 1, slab)
+
+
+def _bounds(length: int, grain: int) -> list:
+    """Where the slabs of a `length` long dimension start (and the last one stops): one
+    per thread, none shorter than `grain`, as `parallel_for` cuts a range (so a product
+    is cut where it always was, and its bits do not change). Thinner slabs, more of
+    them, would leave a late worker a smaller share, but each packs the whole of the
+    other operand again: two slabs measured faster than three or four on two threads."""
+    step = max(grain, -(-length // get_num_threads()))
+    return list(range(0, length, step)) + [length]
