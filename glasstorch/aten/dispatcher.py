@@ -319,6 +319,8 @@ def _keyset_function(schema: FunctionSchema):
     if len(plain) == 2 and plain[0] == 0 and plain[1] == 1 and not optional and not lists:
         return _keys_of_first_two
 
+    name = schema.qualified_name
+
     def keyset(args):
         keys = 0
         for i in plain:
@@ -333,7 +335,7 @@ def _keyset_function(schema: FunctionSchema):
                     keys |= t._keys
         if not keys:
             keys = _keys_of_device(args[device_index] if device_index is not None else None,
-                                       schema.qualified_name)
+                                   name)
         return keys
     return keyset
 

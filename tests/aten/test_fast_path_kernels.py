@@ -5,6 +5,7 @@ kernels (``dispatch_trace(fast_paths=False)``).
 tests/opinfo/test_generic.py::test_fast_paths runs every OpInfo sample of every operator
 with a fast path both ways; the tests here aim at each fast path's own conditions.
 """
+import functools
 import re
 
 import numpy as np
@@ -263,7 +264,35 @@ def test_clone_fast_path_matches_the_general_kernel(make):
     assert fast_paths_taken(gt.clone, transposed)[0] == []
 
 
+# ----- sized factories with default options (native/creation/factory.py) -------------
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
+def test_factory_fast_paths_match_the_general_kernels(name):
+    """Same dtype, geometry and values (empty: under deterministic filling), and every
+    option the fast path does not serve left to the general path and its refusals."""
+    factory = getattr(gt, name)
+    gt.use_deterministic_algorithms(True)           # empty's memory filled, comparable
+    try:
+        for size, dtype in [((3, 4), None), ((0, 2), gt.int64), ((), gt.bool),
+                            ((2, 1, 3), gt.complex64), ((5,), gt.bfloat16)]:
+            make = functools.partial(factory, size, dtype=dtype)
+            taken, result = fast_paths_taken(make)
+            assert len(taken) == 1 and taken[0].startswith("default options"), (name, size)
+            assert_identical(result, general(make))
+        taken, result = fast_paths_taken(functools.partial(factory, (2,), dtype=gt.complex32))
+        assert taken == [] and result.dtype is gt.complex32
+    finally:
+        gt.use_deterministic_algorithms(False)
+    with pytest.raises(RuntimeError, match="negative dimension|must be non-negative"):
+        factory(2, -1)
+    with pytest.raises(RuntimeError, match="pin_memory=True requires"):
+        factory(2, pin_memory=True)
+    assert factory(2, 3, device="meta").device.type == "meta"
+
+
 HELD = {
+    "default options: NumPy's zeros": test_factory_fast_paths_match_the_general_kernels,
+    "default options: filled with 1": test_factory_fast_paths_match_the_general_kernels,
+    "default options: NumPy's empty": test_factory_fast_paths_match_the_general_kernels,
     "row-major operands of one dtype": test_elementwise_fast_path_matches_the_general_kernel,
     "row-major self written in place, version bumped":
         test_inplace_fast_path_matches_the_general_kernel,

@@ -14,9 +14,11 @@ from ....c10 import dtype as dtypes
 from ....c10.dtype import COMPLEX32_PAIR, complex_to_pairs
 from ....c10.layout import strided
 from ....c10.promotion import get_default_dtype, scalar_dtype
+from ....c10.tensor_impl import wrap_array
 from ...backends import register_meta
 from ...context import fill_uninitialized
 from ...registry import TensorMeta, composite, op
+from ...structured import fast_path
 from .copy import checked_scalar, fill_, memory_format_strides, strides_like, zero_
 
 TENSOR_OPTIONS = "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None"
@@ -51,11 +53,42 @@ def factory_meta(size, dtype=None, layout=None, device=None, pin_memory=None,
     return TensorMeta(size, dtype, memory_format_strides(size, memory_format))
 
 
+def _made_by(make, case: str):
+    """The fast path of a sized factory: for the default layout and memory format in
+    pageable memory, non-negative sizes and a dtype NumPy stores as such (complex32 is
+    stored as float16 pairs), the array `make(size, np_dtype)` wrapped; else None, and
+    the general path checks and refuses."""
+    @fast_path(case, silent=True)
+    def fast(size, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        if layout is not None or pin_memory or memory_format is not None or \
+                (size and min(size) < 0):
+            return None
+        dtype = dtype or get_default_dtype()
+        if dtype is dtypes.complex32:
+            return None
+        return wrap_array(make(tuple(size), dtype._np), dtype)
+    fast.__name__ = f"{make.__name__}_fast"
+    return fast
+
+
+def _empty_array(size: tuple, np_dtype) -> np.ndarray:
+    out = np.empty(size, np_dtype)
+    fill_uninitialized(out)
+    return out
+
+
+def _ones_array(size: tuple, np_dtype) -> np.ndarray:
+    out = np.empty(size, np_dtype)      # NumPy's own `ones` is a Python function
+    out.fill(1)
+    return out
+
+
 # ----------------------------------------------------------------------------------
 # empty / empty_strided / zeros / ones / full / scalar_tensor
 # ----------------------------------------------------------------------------------
 @op(f"empty.memory_format(SymInt[] size, *, {TENSOR_OPTIONS}, MemoryFormat? memory_format=None) "
-    "-> Tensor", meta=factory_meta, out=True, out_overload="out")
+    "-> Tensor", meta=factory_meta, out=True, out_overload="out",
+    fast=_made_by(_empty_array, "default options: NumPy's empty"))
 def empty(size, dtype, layout, device, pin_memory, memory_format, *, out):
     """A tensor of the given size whose elements are not initialised.
 
@@ -145,7 +178,8 @@ def _zeros_meta(size, dtype=None, layout=None, device=None, pin_memory=None) -> 
     return factory_meta(size, dtype, layout, device, pin_memory)
 
 
-@op(f"zeros(SymInt[] size, *, {TENSOR_OPTIONS}) -> Tensor", meta=_zeros_meta, out=True)
+@op(f"zeros(SymInt[] size, *, {TENSOR_OPTIONS}) -> Tensor", meta=_zeros_meta, out=True,
+    fast=_made_by(np.zeros, "default options: NumPy's zeros"))
 def zeros(size, dtype, layout, device, pin_memory, *, out):
     """A tensor filled with 0.
 
@@ -161,7 +195,8 @@ def zeros(size, dtype, layout, device, pin_memory, *, out):
 register_meta(zeros, factory_meta)
 
 
-@op(f"ones(SymInt[] size, *, {TENSOR_OPTIONS}) -> Tensor", meta=factory_meta, out=True)
+@op(f"ones(SymInt[] size, *, {TENSOR_OPTIONS}) -> Tensor", meta=factory_meta, out=True,
+    fast=_made_by(_ones_array, "default options: filled with 1"))
 def ones(size, dtype, layout, device, pin_memory, *, out):
     """A tensor filled with 1.
 
