@@ -289,7 +289,30 @@ def test_factory_fast_paths_match_the_general_kernels(name):
     assert factory(2, 3, device="meta").device.type == "meta"
 
 
+# ----- mm of small matrices (native/linalg/blas.py) ------------------------------------
+def test_mm_fast_path_matches_the_general_kernel():
+    """The same bits and row-major result for small products of every BLAS dtype, in
+    any layout of the operands; what it does not serve (integers, mixed dtypes, empty
+    products, products for the pool) goes to the general kernel."""
+    rng = np.random.default_rng(3)
+    for dtype in (gt.float32, gt.float64, gt.complex64, gt.complex128):
+        a = gt.tensor(rng.standard_normal((5, 7))).to(dtype)
+        b = gt.tensor(rng.standard_normal((9, 7))).to(dtype)
+        for x, y in [(a, b.t()), (a[::2], b.t()), (a.t().contiguous().t(), b.t().contiguous())]:
+            taken, result = fast_paths_taken(gt.mm, x, y)
+            assert taken == ["two small matrices of one BLAS dtype"]
+            assert_identical(result, general(gt.mm, x, y))
+    for x, y in [(gt.ones(2, 3, dtype=gt.int64), gt.ones(3, 2, dtype=gt.int64)),
+                 (gt.ones(2, 3), gt.ones(3, 2, dtype=gt.float64)), (gt.ones(2, 0), gt.ones(0, 2)),
+                 (gt.ones(2048, 2048), gt.ones(2048, 4))]:
+        taken, _ = fast_paths_taken(lambda: (gt.mm(x, y) if x.dtype is y.dtype else None))
+        assert taken == []
+    with pytest.raises(RuntimeError, match="cannot be multiplied"):
+        gt.mm(gt.ones(2, 3), gt.ones(2, 3))
+
+
 HELD = {
+    "two small matrices of one BLAS dtype": test_mm_fast_path_matches_the_general_kernel,
     "default options: NumPy's zeros": test_factory_fast_paths_match_the_general_kernels,
     "default options: filled with 1": test_factory_fast_paths_match_the_general_kernels,
     "default options: NumPy's empty": test_factory_fast_paths_match_the_general_kernels,

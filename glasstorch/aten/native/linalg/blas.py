@@ -26,11 +26,13 @@ from ....c10 import dtype as dtypes
 from ....c10.dispatch_key import CONJUGATE, MATH_BITS, DispatchKey
 from ....c10.dtype import from_numpy_dtype, scalar_type_name, type_meta_name
 from ....c10.promotion import result_type_with_scalar
+from ....c10.tensor_impl import TensorBase, wrap_array
 from ...derivatives import derivative_helper
 from ...dispatcher import ops
 from ...math_bits import math_bits_fallback, raw
 from ...registry import TensorMeta, check_castable, op
-from .blas_threads import matmul_into
+from ...structured import fast_path
+from .blas_threads import WORK_PER_THREAD, matmul_into
 from ..pointwise.binary import conj, maybe_multiply
 from ..pointwise.unary import BOOL, WIDE_UNSIGNED, refuse
 from ..shape.view import expand
@@ -255,7 +257,24 @@ def mm_mat2_backward(grad, mat1, sizes, strides, alpha):
     return maybe_multiply(mat1.t().conj().mm(grad), conj(alpha))
 
 
-@op("mm(Tensor self, Tensor mat2) -> Tensor", meta=_mm_meta, out=True, method=True,
+_BLAS_DTYPES = frozenset((dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128))
+
+
+@fast_path("two small matrices of one BLAS dtype")
+def _mm_fast(self, mat2):
+    """NumPy's product allocating its own row-major result, as the kernel's `out`, when
+    the product is too small for the pool (so the kernel would make the same one BLAS
+    call) and has no empty dim."""
+    if not isinstance(mat2, TensorBase) or self._dtype is not mat2._dtype or \
+            self._dtype not in _BLAS_DTYPES or len(self._size) != 2 or len(mat2._size) != 2:
+        return None
+    (n, k), (k2, p) = self._size, mat2._size
+    if k != k2 or not n * k * p or n * k * p > WORK_PER_THREAD:
+        return None
+    return wrap_array(np.matmul(self._np, mat2._np), self._dtype)
+
+
+@op("mm(Tensor self, Tensor mat2) -> Tensor", meta=_mm_meta, out=True, method=True, fast=_mm_fast,
     grad={"self": "mm_mat1_backward(grad, mat2, self_sym_sizes, self_sym_strides, 1)",
           "mat2": "mm_mat2_backward(grad, self, mat2_sym_sizes, mat2_sym_strides, 1)"})
 def mm(self, mat2, *, out):

@@ -31,7 +31,7 @@ from ...parallel import get_num_threads, parallel_share
 # multiply-adds a thread's slab must have for the pool to pay: handing slabs out costs tens
 # of microseconds, which a product of a few million multiply-adds per thread does not earn
 # back (a linear layer's (64, 128) @ (128, 256) measured 45 us whole, 75 us cut in two)
-_WORK_PER_THREAD = 1 << 22
+WORK_PER_THREAD = 1 << 22
 _SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
             "openblas_set_num_threads64_", "openblas_set_num_threads")
 
@@ -76,7 +76,7 @@ def _worth_cutting(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     """Whether a product is large enough for the pool, and of a form that can be cut."""
     if not _SHARED_OUT or get_num_threads() == 1 or not out.ndim == a.ndim == b.ndim:
         return False
-    if out.size * a.shape[-1] <= get_num_threads() * _WORK_PER_THREAD:
+    if out.size * a.shape[-1] <= get_num_threads() * WORK_PER_THREAD:
         return False
     if out.ndim == 3 and not a.shape[0] == b.shape[0] == out.shape[0]:     # broadcast
         return False
