@@ -21,6 +21,7 @@ from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from . import normalization_reduced
+from .row_moments import row_moments
 from .batch_norm import (_NOT_FLOATING, check_parameter_dtypes, compute_dtype, like_input,
                          training_parts)
 
@@ -109,8 +110,11 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps, *, out):
     """
     refuse(input, "GroupNormKernelImpl", _NOT_FLOATING)
     result, mean, rstd = out
-    compute = compute_dtype(input)
     length = C // group * HxW
+    if input.dtype != np.float64 and length and not _channels_last(input):
+        _group_norm_in_order(input, weight, bias, N, C, HxW, group, eps, out)
+        return
+    compute = compute_dtype(input)
     rows = np.ascontiguousarray(input).reshape(N * group, length).astype(compute, copy=False)
     with np.errstate(all="ignore"):
         mu = np.add.reduce(rows, axis=1) / compute.type(length)
@@ -122,6 +126,33 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps, *, out):
         normalized *= weight.astype(compute).reshape(1, C, 1)
     if bias is not None:
         normalized += bias.astype(compute).reshape(1, C, 1)
+    np.copyto(result, normalized.reshape(input.shape), casting="unsafe")
+    mean[...] = mu.reshape(N, group)
+    rstd[...] = inverse.reshape(N, group)
+
+
+def _group_norm_in_order(input, weight, bias, N, C, HxW, group, eps, out) -> None:
+    """A contiguous float16 / bfloat16 / float32 group norm as torch's kernel rounds it:
+    the statistics in its order (Note [Welford moments in torch's order]), ``rstd``
+    taken in float64 from the float32 variance, and each channel's ``scale = rstd *
+    weight``, ``shift = bias - scale * mean`` applied as ``scale * x + shift`` (fused)."""
+    result, mean, rstd = out
+    rows = np.ascontiguousarray(input).reshape(N * group, C // group * HxW)
+    with np.errstate(all="ignore"):
+        mu, var = row_moments(rows)
+        inverse = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(np.float32)
+        per_channel = (N, group, C // group, 1)
+        scale = np.broadcast_to(inverse.reshape(N, group, 1, 1), per_channel)
+        if weight is not None:
+            scale = scale * weight.astype(np.float32).reshape(1, group, -1, 1)
+        shift = normalization_reduced.fused(-scale, mu.reshape(N, group, 1, 1),
+                                            np.float32(0) if bias is None else
+                                            bias.astype(np.float32).reshape(1, group, -1, 1))
+        values = rows.reshape(N, group, C // group, HxW).astype(np.float32)
+        if weight is None and bias is None:
+            normalized = (values - mu.reshape(N, group, 1, 1)) * scale
+        else:
+            normalized = normalization_reduced.fused(scale, values, shift)
     np.copyto(result, normalized.reshape(input.shape), casting="unsafe")
     mean[...] = mu.reshape(N, group)
     rstd[...] = inverse.reshape(N, group)
