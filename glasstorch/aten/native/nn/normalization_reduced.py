@@ -65,14 +65,15 @@ def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
     `x` (Note [Reduced-precision layer norm]); None for those not wanted. The chunks
     advance together, one row of each per step (a chunk shorter than the first adds
     zeros at its end, which change no sum); the rows' terms are computed a block of
-    steps at a time, so that a step is one addition and its roundings."""
+    steps at a time, both sums' terms side by side in float64 (a product of two float32
+    values is exact there), so that a step is one addition and its two roundings."""
     stored, (rows, length) = x.dtype, x.shape
     scale = rstd.astype(np.float32)
     shift = (-scale * mean.astype(np.float32)).astype(np.float32)
     chunks = _chunks(rows)
     steps = chunks[0][1]
-    weight_sum = np.zeros((len(chunks), length), stored)
-    bias_sum = np.zeros((len(chunks), length), stored)
+    sums = np.zeros((2, len(chunks), length), stored)       # weight's, bias's
+    wide = np.empty(sums.shape, np.float32)
     block = max(1, _BLOCK // (len(chunks) * length))
     for begin in range(0, steps, block):
         # (step, chunk) -> row; the rows past a short chunk's end read as zeros
@@ -80,31 +81,23 @@ def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
             len(chunks))
         inside = (at < rows)[..., None]
         at = np.minimum(at, rows - 1)
+        terms = np.empty((at.shape[0], 2, len(chunks), length))
         g = np.where(inside, grads[at].astype(np.float32), np.float32(0))
+        terms[:, 1] = g
         if want_weight:
             normalized = fused(scale[at, None], x[at].astype(np.float32), shift[at, None])
-            products = g.astype(np.float64) * normalized            # exact
-            _add_rounded(products, weight_sum, np.empty(weight_sum.shape))
-        if want_bias:
-            _add_rounded(g, bias_sum, np.empty(bias_sum.shape, np.float32))
-    return (_thread_total(weight_sum) if want_weight else None,
-            _thread_total(bias_sum) if want_bias else None)
-
-
-def _add_rounded(terms: np.ndarray, running: np.ndarray, wide: np.ndarray) -> None:
-    """Add each of `terms` to `running` in turn, rounding the sum to float32 and then to
-    `running`'s dtype each time (`wide`: a scratch row as wide as the terms)."""
-    narrow = np.empty(running.shape, np.float32)
-    for term in terms:
-        np.add(term, running, out=wide)
-        np.copyto(narrow, wide, casting="unsafe")
-        np.copyto(running, narrow, casting="unsafe")
+            np.multiply(terms[:, 1], normalized, out=terms[:, 0])
+        for term in terms:
+            # the sum rounded to float32, then to the stored dtype
+            np.add(term, sums, out=wide, casting="unsafe")
+            np.copyto(sums, wide, casting="unsafe")
+    return (_thread_total(sums[0]) if want_weight else None,
+            _thread_total(sums[1]) if want_bias else None)
 
 
 def _thread_total(sums: np.ndarray) -> np.ndarray:
     """The threads' buffers added in float32, one after the other."""
     return np.add.accumulate(sums.astype(np.float32), axis=0)[-1]
-
 
 
 def _channel_sums(grads: np.ndarray, x: np.ndarray, channels_last: bool) -> tuple:
