@@ -16,11 +16,12 @@ Note [Reduced-precision layer norm]
 
 Note [Reduced-precision group norm gradients]
     torch's group norm backward first sums, per sample and channel, ``ds = Σ grad * x``
-    and ``db = Σ grad`` in float32: a contiguous input 32 values at a time into 16
-    lanes (``ds`` as fused multiply-adds, the two halves of a read one after the
-    other), the lanes added in order, then the values past the last whole read one by
-    one; a channels-last input position after position. The weight's gradient then
-    adds ``(ds - db * mean) * rstd`` over the samples in order, both steps fused, and
+    and ``db = Σ grad`` in float32: a contiguous input 16 values at a time into 8
+    lanes (torch 2.13's kernel reads 32 bytes at a time, even on an AVX-512 CPU;
+    ``ds`` as fused multiply-adds, the two halves of a read one after the other), the
+    lanes added in order, then the values past the last whole read one by one; a
+    channels-last input position after position. The weight's gradient then adds
+    ``(ds - db * mean) * rstd`` over the samples in order, both steps fused, and
     the bias's adds ``db``; each is rounded once to the parameters' dtype.
 """
 from __future__ import annotations
@@ -30,7 +31,7 @@ import numpy as np
 from ...parallel import get_num_threads
 
 _BLOCK = 65536           # terms computed at a time: cache-sized
-_LANES = 16              # float32 lanes of torch's AVX-512 vectors
+_LANES = 8               # float32 lanes of the 32-byte vectors torch's kernel uses
 _READ = 2 * _LANES       # float16 / bfloat16 values one vector load reads
 
 
