@@ -111,7 +111,7 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps, *, out):
     refuse(input, "GroupNormKernelImpl", _NOT_FLOATING)
     result, mean, rstd = out
     length = C // group * HxW
-    if input.dtype != np.float64 and length and not _channels_last(input):
+    if input.dtype.itemsize == 2 and length and not _channels_last(input):
         _group_norm_in_order(input, weight, bias, N, C, HxW, group, eps, out)
         return
     compute = compute_dtype(input)
@@ -132,7 +132,7 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps, *, out):
 
 
 def _group_norm_in_order(input, weight, bias, N, C, HxW, group, eps, out) -> None:
-    """A contiguous float16 / bfloat16 / float32 group norm as torch's kernel rounds it:
+    """A contiguous float16 / bfloat16 group norm as torch's kernel rounds it:
     the statistics in its order (Note [Welford moments in torch's order]), ``rstd``
     taken in float64 from the float32 variance, and each channel's ``scale = rstd *
     weight``, ``shift = bias - scale * mean`` applied as ``scale * x + shift`` (fused)."""

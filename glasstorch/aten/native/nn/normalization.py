@@ -121,10 +121,10 @@ def _compute_dtype(array: np.ndarray) -> np.dtype:
     return np.dtype(np.float64) if array.dtype == np.float64 else np.dtype(np.float32)
 
 
-def _over_row_blocks(rows: int, length: int, body) -> None:
-    """``body(start, stop)`` over blocks of rows (about `_BLOCK` elements each), the
-    blocks spread over the thread pool."""
-    per_block = max(1, _BLOCK // max(length, 1))
+def _over_row_blocks(rows: int, length: int, body, elements: int = _BLOCK) -> None:
+    """``body(start, stop)`` over blocks of rows (about `elements` each), the blocks
+    spread over the thread pool."""
+    per_block = max(1, elements // max(length, 1))
 
     def run(begin: int, end: int) -> None:
         for start in range(begin, end, per_block):
@@ -216,7 +216,8 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps, *, out):
             normalized += b
         mean_rows[start:stop] = mu[:, 0]
         rstd_rows[start:stop] = inverse
-    _over_row_blocks(rows, length, block)
+    # the ordered statistics take many small steps: larger blocks pay fewer of them
+    _over_row_blocks(rows, length, block, _BLOCK * 16 if reduced else _BLOCK)
 
 
 register_meta(native_layer_norm, _layer_norm_meta_key)

@@ -36,8 +36,11 @@ _READ = 2 * _LANES       # float16 / bfloat16 values one vector load reads
 
 
 def fused(a, b, c) -> np.ndarray:
-    """``a * b + c`` of float32 operands, rounded once to float32."""
-    return (np.asarray(a, np.float64) * b + c).astype(np.float32)
+    """``a * b + c`` of float32 operands, rounded once to float32 (the product is exact
+    in float64; the sum is rounded there, then to float32 as it is stored)."""
+    product = np.multiply(a, b, dtype=np.float64)
+    out = np.empty(np.broadcast_shapes(product.shape, np.shape(c)), np.float32)
+    return np.add(product, c, out=out, casting="unsafe")
 
 
 def scale_shift(rows: np.ndarray, rstd: np.ndarray, mean: np.ndarray, weight, bias):

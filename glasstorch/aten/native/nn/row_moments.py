@@ -32,82 +32,120 @@ from __future__ import annotations
 
 import numpy as np
 
+from .normalization_reduced import fused
+
 _VECTOR_BYTES = 32          # what one load of torch's kernel reads
 _LANES = 8                  # float32 lanes of that vector
 _CHUNK = 16                 # vectors per Welford chunk
 _F32 = np.float32
 
 
-def _fma(a, b, c) -> np.ndarray:
-    """``a * b + c`` of float32 operands, rounded once (through float64) to float32."""
-    return (np.asarray(a, np.float64) * b + c).astype(_F32)
-
-
 class _Moments:
-    """A count and the (rows, lanes) float32 means and squared deviations."""
+    """Counts (per node) and the (rows, nodes, lanes) float32 means and squared
+    deviations of partial moments."""
     __slots__ = ("count", "m1", "m2")
 
-    def __init__(self, count: int, m1: np.ndarray, m2: np.ndarray) -> None:
+    def __init__(self, count: np.ndarray, m1: np.ndarray, m2: np.ndarray) -> None:
         self.count, self.m1, self.m2 = count, m1, m2
 
-
-def _empty(rows: int, lanes: int) -> _Moments:
-    return _Moments(0, np.zeros((rows, lanes), _F32), np.zeros((rows, lanes), _F32))
+    def take(self, index) -> "_Moments":
+        return _Moments(self.count[index], self.m1[:, index], self.m2[:, index])
 
 
 def _merge_vectors(add: _Moments, acc: _Moments) -> _Moments:
-    """`add` merged into `acc` as the vector merge rounds it."""
+    """`add` merged into `acc` (node by node) as the vector merge rounds it."""
     total = acc.count + add.count
-    c = _F32(0) if total == 0 else _F32(add.count) / _F32(total)
+    c = (add.count.astype(_F32) / np.maximum(total, 1).astype(_F32))[:, None]
     delta = add.m1 - acc.m1
     m1 = acc.m1 + c * delta
-    m2 = _fma(delta * delta * c, _F32(acc.count), acc.m2 + add.m2)
+    m2 = fused(delta * delta * c, acc.count.astype(_F32)[:, None], acc.m2 + add.m2)
     return _Moments(total, m1, m2)
 
 
 def _merge_scalars(add: _Moments, acc: _Moments) -> _Moments:
     """`add` merged into `acc` as the scalar merge rounds it."""
     total = acc.count + add.count
-    c = _F32(0) if total == 0 else _F32(add.count) / _F32(total)
+    c = (add.count.astype(_F32) / np.maximum(total, 1).astype(_F32))[:, None]
     delta = add.m1 - acc.m1
-    m1 = _fma(c, delta, acc.m1)
-    m2 = acc.m2 + _fma(delta * delta * c, _F32(acc.count), add.m2)
+    m1 = fused(c, delta, acc.m1)
+    m2 = acc.m2 + fused(delta * delta * c, acc.count.astype(_F32)[:, None], add.m2)
     return _Moments(total, m1, m2)
 
 
-def _chunk(vectors: np.ndarray) -> list:
-    """Welford's update over the (rows, steps, V) vectors of a chunk: the moments of
-    each half of the vector (first values first)."""
-    m1 = np.zeros((vectors.shape[0], vectors.shape[2]), _F32)
+def _welford(vectors: np.ndarray) -> tuple:
+    """Welford's update over axis 2 of (rows, chunks, steps, V) values."""
+    steps = np.ascontiguousarray(np.moveaxis(vectors, 2, 0))   # each step contiguous
+    m1 = np.zeros(steps.shape[1:], _F32)
     m2 = np.zeros_like(m1)
-    for j in range(vectors.shape[1]):
-        x = vectors[:, j]
-        delta = x - m1
-        m1 = _fma(delta, _F32(1) / _F32(j + 1), m1)
-        m2 = _fma(delta, x - m1, m2)
-    steps = vectors.shape[1]
-    return [_Moments(steps, m1[:, h:h + _LANES], m2[:, h:h + _LANES])
-            for h in range(0, vectors.shape[2], _LANES)]
+    delta, spread = np.empty_like(m1), np.empty_like(m1)
+    for j, x in enumerate(steps):
+        np.subtract(x, m1, out=delta)
+        m1 = fused(delta, _F32(1) / _F32(j + 1), m1)
+        np.subtract(x, m1, out=spread)
+        m2 = fused(delta, spread, m2)
+    return m1, m2
+
+
+def _chunk_halves(body: np.ndarray) -> list:
+    """Each chunk's moments over the (rows, n, V) vectors, one _Moments over the chunks
+    per half of a vector (first values first)."""
+    rows, vectors, width = body.shape
+    whole = vectors // _CHUNK
+    parts, counts = [], [_CHUNK] * whole
+    if whole:
+        parts.append(_welford(body[:, :whole * _CHUNK].reshape(rows, whole, _CHUNK, width)))
+    if vectors % _CHUNK:
+        parts.append(_welford(body[:, whole * _CHUNK:, None].swapaxes(1, 2)))
+        counts.append(vectors % _CHUNK)
+    m1 = np.concatenate([p[0] for p in parts], axis=1)
+    m2 = np.concatenate([p[1] for p in parts], axis=1)
+    return [_Moments(np.array(counts), m1[..., h:h + _LANES], m2[..., h:h + _LANES])
+            for h in range(0, width, _LANES)]
+
+
+def _in_sequence(halves: list, index) -> _Moments:
+    """The halves of the chunks `index` picks merged one after the other (per node)."""
+    first = halves[0].take(index[0])
+    acc = first
+    for position, chunk in enumerate(index):
+        for h, half in enumerate(halves):
+            if position or h:
+                acc = _merge_vectors(half.take(chunk), acc)
+    return acc
 
 
 def _vector_moments(body: np.ndarray) -> _Moments:
-    """The lanes' moments over the (rows, n, V) whole vectors, through the stack."""
-    rows, vectors, _ = body.shape
-    chunks = -(-vectors // _CHUNK)
+    """The lanes' moments over the (rows, n, V) whole vectors: the stack's result,
+    computed as its tree (the first level: two chunks' halves in sequence; above, the
+    earlier block accumulating the later), then the blocks the stack still holds
+    merged into its first level, the latest accumulating."""
+    halves = _chunk_halves(body)
+    chunks = halves[0].count.size
     depth = 1 if chunks <= 2 else (chunks - 1).bit_length()
-    stack = [_empty(rows, _LANES) for _ in range(depth)]
-    for i in range(chunks):
-        for half in _chunk(body[:, i * _CHUNK:(i + 1) * _CHUNK]):
-            stack[0] = _merge_vectors(half, stack[0])
-        mask, level = i + 1, 1
-        while level < depth and mask & 1 == 0:
-            stack[level] = _merge_vectors(stack[level - 1], stack[level])
-            stack[level - 1] = _empty(rows, _LANES)
-            mask >>= 1
-            level += 1
-    for level in range(1, depth):
-        stack[0] = _merge_vectors(stack[level], stack[0])
-    return stack[0]
+    result = None
+    if chunks % 2 or chunks == 1:
+        result = _in_sequence(halves, [slice(chunks - 1, chunks)])
+    if chunks < 2:
+        return result
+    pairs = chunks // 2
+    level = _in_sequence(halves, [slice(0, 2 * pairs, 2), slice(1, 2 * pairs, 2)])
+    blocks = {}
+    for j in range(1, depth):
+        nodes = level.count.size
+        if j == depth - 1:
+            if nodes == 2:                 # the top level holds two blocks: merged
+                level = _merge_vectors(level.take(slice(1, 2)), level.take(slice(0, 1)))
+            blocks[j] = level.take(slice(0, 1))
+            break
+        if (chunks >> j) & 1:
+            blocks[j] = level.take(slice(nodes - 1, nodes))
+        level = _merge_vectors(level.take(slice(1, nodes - nodes % 2, 2)),
+                               level.take(slice(0, nodes - nodes % 2, 2)))
+    if depth == 1:
+        return level
+    for j in sorted(blocks):
+        result = blocks[j] if result is None else _merge_vectors(blocks[j], result)
+    return result
 
 
 def row_moments(rows: np.ndarray) -> tuple:
@@ -125,12 +163,12 @@ def row_moments(rows: np.ndarray) -> tuple:
             x = values[:, j]
             delta = x - m1
             m1 = m1 + delta / _F32(k)
-            m2 = _fma(delta, x - m1, m2) if fused_tail else m2 + delta * (x - m1)
-        tail = _Moments(length - vectors * width, m1[:, None], m2[:, None])
-        lanes = _vector_moments(values[:, :vectors * width].reshape(count, vectors, width)) \
-            if vectors else _empty(count, _LANES)
-        per_lane = vectors * width // _LANES
-        for lane in range(_LANES):
-            tail = _merge_scalars(_Moments(per_lane, lanes.m1[:, lane:lane + 1],
-                                           lanes.m2[:, lane:lane + 1]), tail)
+            m2 = fused(delta, x - m1, m2) if fused_tail else m2 + delta * (x - m1)
+        tail = _Moments(np.array([length - vectors * width]), m1[:, None], m2[:, None])
+        if vectors:
+            lanes = _vector_moments(values[:, :vectors * width].reshape(count, vectors, width))
+            for lane in range(_LANES):
+                lane_moments = _Moments(np.array([vectors * width // _LANES]),
+                                        lanes.m1[:, :, lane], lanes.m2[:, :, lane])
+                tail = _merge_scalars(lane_moments, tail)
         return tail.m1[:, 0], tail.m2[:, 0] / _F32(length)
