@@ -123,16 +123,22 @@ def test_layer_norm_statistics_and_output_as_torch(shape, dtype, parameters):
     assert (mine_rstd == their_rstd).mean() >= 0.9
 
 
-GROUP_FORWARD = [((4, 8, 5, 5), 2), ((3, 12, 33), 4), ((2, 16, 20, 20), 4)]
+# (input shape, groups, channels last): one chunk and a stack of chunks of Welford
+# moments; channels last under and over 1024 positions (lanes, then threads' runs)
+GROUP_FORWARD = [((4, 8, 5, 5), 2, False), ((3, 12, 33), 4, False),
+                 ((2, 16, 20, 20), 4, False), ((4, 20, 5, 6), 4, True),
+                 ((2, 8, 32, 40), 2, True)]
 
 
 @pytest.mark.parametrize("dtype,parameters", [("float16", "none"), ("float16", "same"),
                                               ("float16", "float32"), ("bfloat16", "same"),
                                               ("bfloat16", "float32")])
-@pytest.mark.parametrize("shape,groups", GROUP_FORWARD, ids=[str(c) for c in GROUP_FORWARD])
-def test_contiguous_group_norm_forward_as_torch(shape, groups, dtype, parameters):
-    """The statistics in torch's Welford order, rstd through float64, the per-channel
-    scale and shift fused: output, mean and rstd bit for bit."""
+@pytest.mark.parametrize("shape,groups,last", GROUP_FORWARD, ids=[str(c) for c in GROUP_FORWARD])
+def test_group_norm_forward_as_torch(shape, groups, last, dtype, parameters):
+    """The statistics in torch's order (Note [Welford moments in torch's order], Note
+    [Group norm statistics, channels last]), rstd through float64, the per-channel scale
+    and shift fused: mean and rstd bit for bit (two threads on both sides), the output
+    too but for an element in thousands an ulp apart with float16 parameters."""
     generator = torch.Generator().manual_seed(7)
     x = (torch.randn(shape, generator=generator) * 3 + 1).to(getattr(torch, dtype))
     weight = bias = None
@@ -140,12 +146,27 @@ def test_contiguous_group_norm_forward_as_torch(shape, groups, dtype, parameters
         stored = x.dtype if parameters == "same" else torch.float32
         weight, bias = (torch.randn(shape[1], generator=generator).to(stored)
                         for _ in range(2))
+    mine_x = to_glass(x)
+    if last:
+        x, mine_x = (x.contiguous(memory_format=torch.channels_last),
+                     mine_x.contiguous(memory_format=gt.channels_last))
     sizes = (shape[0], shape[1], math.prod(shape[2:]), groups, 1e-5)
-    theirs = torch.native_group_norm(x, weight, bias, *sizes)
-    mine = gt.native_group_norm(to_glass(x), *(None if t is None else to_glass(t)
-                                               for t in (weight, bias)), *sizes)
-    for a, b in zip(mine, theirs):
-        _assert_same(a, b)
+    saved = torch.get_num_threads(), gt.get_num_threads()
+    torch.set_num_threads(2)
+    gt.set_num_threads(2)
+    try:
+        theirs = torch.native_group_norm(x, weight, bias, *sizes)
+        mine = gt.native_group_norm(mine_x, *(None if t is None else to_glass(t)
+                                              for t in (weight, bias)), *sizes)
+    finally:
+        torch.set_num_threads(saved[0])
+        gt.set_num_threads(saved[1])
+    _assert_same(mine[1], theirs[1])
+    _assert_same(mine[2], theirs[2])
+    assert str(mine[0].dtype) == str(theirs[0].dtype)
+    mine_out, their_out = numpy_of(mine[0]), numpy_of(theirs[0])
+    np.testing.assert_allclose(mine_out, their_out, rtol=torch.finfo(theirs[0].dtype).eps)
+    assert (mine_out == their_out).mean() >= 0.999
 
 
 # (input shape, groups, channels last): positions fewer than one float16/bfloat16 vector,

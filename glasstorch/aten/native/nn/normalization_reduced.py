@@ -54,7 +54,7 @@ def scale_shift(rows: np.ndarray, rstd: np.ndarray, mean: np.ndarray, weight, bi
     return fused(normalized, ones, np.float32(0) if bias is None else bias.astype(np.float32))
 
 
-def _chunks(rows: int) -> list:
+def thread_chunks(rows: int) -> list:
     """The (start, stop) rows each thread takes, as ``parallel_for`` with grain 1."""
     threads = get_num_threads()
     if rows < 2 or threads == 1:
@@ -74,7 +74,7 @@ def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
     stored, (rows, length) = x.dtype, x.shape
     scale = rstd.astype(np.float32)
     shift = (-scale * mean.astype(np.float32)).astype(np.float32)
-    chunks = _chunks(rows)
+    chunks = thread_chunks(rows)
     steps = chunks[0][1]
     sums = np.zeros((2, len(chunks), length), stored)       # weight's, bias's
     wide = np.empty(sums.shape, np.float32)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .normalization_reduced import fused
+from .normalization_reduced import fused, thread_chunks
 
 _VECTOR_BYTES = 32          # what one load of torch's kernel reads
 _LANES = 8                  # float32 lanes of that vector
@@ -172,3 +172,88 @@ def row_moments(rows: np.ndarray) -> tuple:
                                         lanes.m1[:, :, lane], lanes.m2[:, :, lane])
                 tail = _merge_scalars(lane_moments, tail)
         return tail.m1[:, 0], tail.m2[:, 0] / _F32(length)
+
+
+# Note [Group norm statistics, channels last]
+#     A channels-last float16 / bfloat16 group norm sums, per (sample, group), the values
+#     and their squares in float32 and takes ``mean = sum * s``, ``var = max(sumsq * s -
+#     mean², 0)`` (s = 1 / count; the product with s fused with the subtraction). The
+#     sums' order depends on the plane's size:
+#     - under 1024 positions, position after position into 8 lanes: the group's channels
+#       16 at a time (lanes gather channels j and j + 8: ``acc += x0 + x1``, ``acc2 +=
+#       x0² + x1²``, the first square fused), a last partial read zero-padded (x0 alone
+#       when it fits one vector); the lanes then add in halves (0-3 with 4-7, then
+#       pairs, then the last two);
+#     - from 1024 positions, each thread sums its contiguous run of (sample, position)
+#       pairs per channel (the square fused), and the group's total adds channel after
+#       channel, each channel's threads in order.
+#     A float16 / bfloat16 value's square is exact in float32, so a fused square-add is
+#     the sum of the square: the sums run as NumPy's sequential accumulate.
+_PLANE_THRESHOLD = 1024
+
+
+def _halving_sum(lanes: np.ndarray) -> np.ndarray:
+    """The last axis (8 lanes) added in halves, as a vector's horizontal sum."""
+    width = lanes.shape[-1]
+    while width > 1:
+        width //= 2
+        lanes = lanes[..., :width] + lanes[..., width:2 * width]
+    return lanes[..., 0]
+
+
+def _in_turn(terms: np.ndarray, axis: int) -> np.ndarray:
+    """The float32 sum of `terms` along `axis`, one after the other from zero."""
+    if terms.shape[axis] == 0:
+        return np.zeros(np.delete(terms.shape, axis), _F32)
+    return np.take(np.add.accumulate(terms, axis=axis), -1, axis=axis)
+
+
+def _small_plane_sums(values: np.ndarray, group: int) -> tuple:
+    """Sums and sums of squares of (N, positions, C) float32 values per (N, group)."""
+    samples, positions, channels = values.shape
+    per_group, read = channels // group, 2 * _LANES
+    reads = -(-per_group // read)
+    spread = np.zeros((samples, positions, group, reads, 2, _LANES), _F32)
+    spread.reshape(samples, positions, group, -1)[..., :per_group] = values.reshape(
+        samples, positions, group, per_group)
+    squares = spread * spread
+    terms, terms2 = spread.sum(axis=4), squares.sum(axis=4)      # x0 + x1, x0² + x1²
+    if 0 < per_group % read <= _LANES:                           # the last read: x0 alone
+        terms[..., -1, :], terms2[..., -1, :] = spread[..., -1, 0, :], squares[..., -1, 0, :]
+    # (N, group, position and read in turn, lanes)
+    order = lambda t: t.transpose(0, 2, 1, 3, 4).reshape(samples, group, -1, _LANES)
+    return (_halving_sum(_in_turn(order(terms), 2)),
+            _halving_sum(_in_turn(order(terms2), 2)))
+
+
+def _large_plane_sums(values: np.ndarray, group: int) -> tuple:
+    """Sums and sums of squares per (N, group), each thread's run summed per channel."""
+    samples, positions, channels = values.shape
+    flat = values.reshape(samples * positions, channels)
+    runs = thread_chunks(samples * positions)
+    sums = np.zeros((len(runs), samples, channels), _F32)
+    squares = np.zeros_like(sums)
+    for thread, (start, stop) in enumerate(runs):
+        for sample in range(start // positions, -(-stop // positions)):
+            part = flat[max(start, sample * positions):min(stop, (sample + 1) * positions)]
+            sums[thread, sample] = _in_turn(part, 0)
+            squares[thread, sample] = _in_turn(part * part, 0)
+    per_group = channels // group
+    # the group's channels one after the other, each channel's threads in order
+    order = lambda t: t.reshape(len(runs), samples, group, per_group).transpose(
+        1, 2, 3, 0).reshape(samples, group, -1)
+    return _in_turn(order(sums), 2), _in_turn(order(squares), 2)
+
+
+def channels_last_moments(values: np.ndarray, group: int) -> tuple:
+    """The float32 mean and biased variance per (N, group) of (N, positions, C) float32
+    values of a channels-last group norm (Note [Group norm statistics, channels last])."""
+    samples, positions, channels = values.shape
+    with np.errstate(all="ignore"):
+        if positions < _PLANE_THRESHOLD:
+            total, total2 = _small_plane_sums(values, group)
+        else:
+            total, total2 = _large_plane_sums(values, group)
+        s = _F32(1) / _F32(channels // group * positions)
+        mean = total * s
+        return mean, np.maximum(fused(total2, s, -(mean * mean)), _F32(0))
