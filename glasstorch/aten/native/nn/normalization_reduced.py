@@ -39,8 +39,10 @@ def fused(a, b, c) -> np.ndarray:
     """``a * b + c`` of float32 operands, rounded once to float32 (the product is exact
     in float64; the sum is rounded there, then to float32 as it is stored)."""
     product = np.multiply(a, b, dtype=np.float64)
-    out = np.empty(np.broadcast_shapes(product.shape, np.shape(c)), np.float32)
-    return np.add(product, c, out=out, casting="unsafe")
+    if np.ndim(c) > product.ndim or any(n > m for n, m in zip(
+            np.shape(c)[::-1], product.shape[::-1])):        # c widens the result
+        return np.add(product, c).astype(np.float32)
+    return np.add(product, c, out=np.empty(product.shape, np.float32), casting="unsafe")
 
 
 def scale_shift(rows: np.ndarray, rstd: np.ndarray, mean: np.ndarray, weight, bias):
