@@ -19,14 +19,16 @@ Note [Welford moments in torch's order]
       carried block merging into the level above (which accumulates). At the end the
       levels above the first merge into it, the first accumulating;
     - the values past the last whole vector run Welford's update one by one (``m1 +=
-      delta / k``, ``m2 += delta * (x - m1)``, not fused), and the lanes merge into
-      that in lane order, as scalars: ``m1 += c * delta`` fused, ``m2 += m2_add +
-      delta² c count_before`` with the last product fused with the inner addition.
+      delta / k``; ``m2 += delta * (x - m1)``, fused for float16 alone), and the lanes
+      merge into that in lane order, as scalars: ``m1 += c * delta`` fused, ``m2 +=
+      m2_add + delta² c count_before`` with the last product fused with the inner
+      addition.
 
-    The result is ``(m1, m2 / N)``, in float32. The rows are computed together, one
-    NumPy step per vector step and per merge. A fused multiply-add of float32 operands
-    is exact in float64 and rounded once more to float32 (Note [Reduced-precision layer
-    norm]).
+    Which steps are fused was measured against torch. The result is ``(m1, m2 / N)``,
+    in float32. Here the rows and the chunks are computed together, and the stack as
+    the tree its merges make, one NumPy step per tree level. A fused multiply-add of
+    float32 operands is exact in float64 and rounded once more to float32 (Note
+    [Reduced-precision layer norm]).
 """
 from __future__ import annotations
 
@@ -105,8 +107,7 @@ def _chunk_halves(body: np.ndarray) -> list:
 
 def _in_sequence(halves: list, index) -> _Moments:
     """The halves of the chunks `index` picks merged one after the other (per node)."""
-    first = halves[0].take(index[0])
-    acc = first
+    acc = halves[0].take(index[0])
     for position, chunk in enumerate(index):
         for h, half in enumerate(halves):
             if position or h:
