@@ -80,6 +80,7 @@ def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
     steps = chunks[0][1]
     sums = np.zeros((2, len(chunks), length), stored)       # weight's, bias's
     wide = np.empty(sums.shape, np.float32)
+    direct = stored != np.float16
     block = max(1, _BLOCK // (len(chunks) * length))
     for begin in range(0, steps, block):
         # (step, chunk) -> row; the rows past a short chunk's end read as zeros
@@ -94,9 +95,13 @@ def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
             normalized = fused(scale[at, None], x[at].astype(np.float32), shift[at, None])
             np.multiply(terms[:, 1], normalized, out=terms[:, 0])
         for term in terms:
-            # the sum rounded to float32, then to the stored dtype
-            np.add(term, sums, out=wide, casting="unsafe")
-            np.copyto(sums, wide, casting="unsafe")
+            # the sum rounded to float32, then to the stored dtype (ml_dtypes' bfloat16
+            # is made from a float64 through float32: one call does both)
+            if direct:
+                np.add(term, sums, out=sums, casting="unsafe")
+            else:
+                np.add(term, sums, out=wide, casting="unsafe")
+                np.copyto(sums, wide, casting="unsafe")
     return (_thread_total(sums[0]) if want_weight else None,
             _thread_total(sums[1]) if want_bias else None)
 
