@@ -218,7 +218,8 @@ def _small_plane_sums(values: np.ndarray, group: int) -> tuple:
     spread.reshape(samples, positions, group, -1)[..., :per_group] = values.reshape(
         samples, positions, group, per_group)
     squares = spread * spread
-    terms, terms2 = spread.sum(axis=4), squares.sum(axis=4)      # x0 + x1, x0² + x1²
+    terms = spread[..., 0, :] + spread[..., 1, :]                # x0 + x1
+    terms2 = squares[..., 0, :] + squares[..., 1, :]             # x0² + x1²
     if 0 < per_group % read <= _LANES:                           # the last read: x0 alone
         terms[..., -1, :], terms2[..., -1, :] = spread[..., -1, 0, :], squares[..., -1, 0, :]
     # (N, group, position and read in turn, lanes)
