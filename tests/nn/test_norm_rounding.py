@@ -95,8 +95,9 @@ def test_layer_norm_parameter_gradients_sum_as_torch(shape, dtype, parameters, t
 
 
 # (rows, row length): the values past the last vector alone, one chunk of vectors, a
-# stack of chunks that carries (Note [Welford moments in torch's order])
-MOMENT_SHAPES = [(16, 7), (12, 100), (8, 600), (4, 3000)]
+# stack of chunks that carries, 33 chunks (a leftover beside a deep stack) (Note
+# [Welford moments in torch's order])
+MOMENT_SHAPES = [(16, 7), (12, 100), (8, 600), (4, 3000), (2, 8200)]
 
 
 @pytest.mark.parametrize("parameters", ["none", "same", "float32"])
