@@ -21,6 +21,7 @@ from ...derivatives import derivative_helper
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
 from . import normalization_reduced
+from .row_moments import channels_last_moments, row_moments
 from .batch_norm import (_NOT_FLOATING, check_parameter_dtypes, compute_dtype, like_input,
                          training_parts)
 
@@ -109,8 +110,11 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps, *, out):
     """
     refuse(input, "GroupNormKernelImpl", _NOT_FLOATING)
     result, mean, rstd = out
-    compute = compute_dtype(input)
     length = C // group * HxW
+    if input.dtype.itemsize == 2 and length:
+        _group_norm_in_order(input, weight, bias, N, C, HxW, group, eps, out)
+        return
+    compute = compute_dtype(input)
     rows = np.ascontiguousarray(input).reshape(N * group, length).astype(compute, copy=False)
     with np.errstate(all="ignore"):
         mu = np.add.reduce(rows, axis=1) / compute.type(length)
@@ -124,6 +128,42 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps, *, out):
         normalized += bias.astype(compute).reshape(1, C, 1)
     np.copyto(result, normalized.reshape(input.shape), casting="unsafe")
     mean[...] = mu.reshape(N, group)
+    rstd[...] = inverse.reshape(N, group)
+
+
+def _group_norm_in_order(input, weight, bias, N, C, HxW, group, eps, out) -> None:
+    """A float16 / bfloat16 group norm as torch's kernels round it: the statistics in
+    their order (Note [Welford moments in torch's order], Note [Group norm statistics,
+    channels last]), ``rstd`` taken in float64 from the float32 variance, and each
+    channel's ``scale = rstd * weight``, ``shift = bias - scale * mean`` applied as
+    ``scale * x + shift`` (fused; a contiguous input without parameters as ``(x -
+    mean) * rstd``)."""
+    result, mean, rstd = out
+    last = _channels_last(input)
+    with np.errstate(all="ignore"):
+        if last:
+            planes = np.moveaxis(input, 1, -1).reshape(N, HxW, C).astype(np.float32)
+            mu, var = channels_last_moments(planes, group)
+            values = np.moveaxis(planes.reshape(N, HxW, group, C // group), 1, -1)
+        else:
+            rows = np.ascontiguousarray(input).reshape(N * group, C // group * HxW)
+            mu, var = row_moments(rows)
+            values = rows.reshape(N, group, C // group, HxW).astype(np.float32)
+        mu = mu.reshape(N, group)
+        inverse = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(np.float32)
+        per_channel = (N, group, C // group, 1)
+        scale = np.broadcast_to(inverse.reshape(N, group, 1, 1), per_channel)
+        if weight is not None:
+            scale = scale * weight.astype(np.float32).reshape(1, group, -1, 1)
+        shift = normalization_reduced.fused(-scale, mu.reshape(N, group, 1, 1),
+                                            np.float32(0) if bias is None else
+                                            bias.astype(np.float32).reshape(1, group, -1, 1))
+        if weight is None and bias is None and not last:
+            normalized = (values - mu.reshape(N, group, 1, 1)) * scale
+        else:
+            normalized = normalization_reduced.fused(scale, values, shift)
+    np.copyto(result, normalized.reshape(input.shape), casting="unsafe")
+    mean[...] = mu
     rstd[...] = inverse.reshape(N, group)
 
 

@@ -40,6 +40,7 @@ from ...registry import TensorMeta, composite, op
 from ..pointwise.binary_scalar import add_scalar_
 from ..pointwise.unary import refuse
 from . import normalization_reduced
+from .row_moments import row_moments
 
 _REDUCED = (dtypes.float16, dtypes.bfloat16)
 _BLOCK = 65536                     # elements per block of rows: cache-sized, few calls
@@ -120,10 +121,10 @@ def _compute_dtype(array: np.ndarray) -> np.dtype:
     return np.dtype(np.float64) if array.dtype == np.float64 else np.dtype(np.float32)
 
 
-def _over_row_blocks(rows: int, length: int, body) -> None:
-    """``body(start, stop)`` over blocks of rows (about `_BLOCK` elements each), the
-    blocks spread over the thread pool."""
-    per_block = max(1, _BLOCK // max(length, 1))
+def _over_row_blocks(rows: int, length: int, body, elements: int = _BLOCK) -> None:
+    """``body(start, stop)`` over blocks of rows (about `elements` each), the blocks
+    spread over the thread pool."""
+    per_block = max(1, elements // max(length, 1))
 
     def run(begin: int, end: int) -> None:
         for start in range(begin, end, per_block):
@@ -193,24 +194,30 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps, *, out):
     b = None if bias is None else bias.reshape(length).astype(compute, copy=False)
 
     def block(start: int, stop: int) -> None:
+        if reduced:
+            # float16 / bfloat16: the statistics in torch's order and rounding
+            mu, var = row_moments(x[start:stop])
+            inverse = np.float32(1) / np.sqrt(var + np.float32(eps))
+            y[start:stop] = normalization_reduced.scale_shift(
+                x[start:stop].astype(compute), inverse, mu, w, b)
+            mean_rows[start:stop] = mu
+            rstd_rows[start:stop] = inverse
+            return
         rows_in = x[start:stop].astype(compute, copy=False)
         mu = np.add.reduce(rows_in, axis=1, keepdims=True) / compute.type(length)
-        # computed in the result's rows where they hold the compute dtype (no copy)
-        target = y[start:stop] if not reduced else None
-        centered = np.subtract(rows_in, mu, out=target)
+        # computed in the result's rows (no copy)
+        centered = np.subtract(rows_in, mu, out=y[start:stop])
         var = np.einsum("ij,ij->i", centered, centered) / compute.type(length)
         inverse = 1 / np.sqrt(var + compute.type(eps))
-        if reduced:
-            y[start:stop] = normalization_reduced.scale_shift(rows_in, inverse, mu[:, 0], w, b)
-        else:
-            normalized = np.multiply(centered, inverse[:, None], out=centered)
-            if w is not None:
-                normalized *= w
-            if b is not None:
-                normalized += b
+        normalized = np.multiply(centered, inverse[:, None], out=centered)
+        if w is not None:
+            normalized *= w
+        if b is not None:
+            normalized += b
         mean_rows[start:stop] = mu[:, 0]
         rstd_rows[start:stop] = inverse
-    _over_row_blocks(rows, length, block)
+    # the ordered statistics take many small steps: larger blocks pay fewer of them
+    _over_row_blocks(rows, length, block, _BLOCK * 16 if reduced else _BLOCK)
 
 
 register_meta(native_layer_norm, _layer_norm_meta_key)

@@ -16,11 +16,12 @@ Note [Reduced-precision layer norm]
 
 Note [Reduced-precision group norm gradients]
     torch's group norm backward first sums, per sample and channel, ``ds = Σ grad * x``
-    and ``db = Σ grad`` in float32: a contiguous input 32 values at a time into 16
-    lanes (``ds`` as fused multiply-adds, the two halves of a read one after the
-    other), the lanes added in order, then the values past the last whole read one by
-    one; a channels-last input position after position. The weight's gradient then
-    adds ``(ds - db * mean) * rstd`` over the samples in order, both steps fused, and
+    and ``db = Σ grad`` in float32: a contiguous input 16 values at a time into 8
+    lanes (torch 2.13's kernel reads 32 bytes at a time, even on an AVX-512 CPU;
+    ``ds`` as fused multiply-adds, the two halves of a read one after the other), the
+    lanes added in order, then the values past the last whole read one by one; a
+    channels-last input position after position. The weight's gradient then adds
+    ``(ds - db * mean) * rstd`` over the samples in order, both steps fused, and
     the bias's adds ``db``; each is rounded once to the parameters' dtype.
 """
 from __future__ import annotations
@@ -30,13 +31,18 @@ import numpy as np
 from ...parallel import get_num_threads
 
 _BLOCK = 65536           # terms computed at a time: cache-sized
-_LANES = 16              # float32 lanes of torch's AVX-512 vectors
+_LANES = 8               # float32 lanes of the 32-byte vectors torch's kernel uses
 _READ = 2 * _LANES       # float16 / bfloat16 values one vector load reads
 
 
 def fused(a, b, c) -> np.ndarray:
-    """``a * b + c`` of float32 operands, rounded once to float32."""
-    return (np.asarray(a, np.float64) * b + c).astype(np.float32)
+    """``a * b + c`` of float32 operands, rounded once to float32 (the product is exact
+    in float64; the sum is rounded there, then to float32 as it is stored)."""
+    product = np.multiply(a, b, dtype=np.float64)
+    if np.ndim(c) > product.ndim or any(n > m for n, m in zip(
+            np.shape(c)[::-1], product.shape[::-1])):        # c widens the result
+        return np.add(product, c).astype(np.float32)
+    return np.add(product, c, out=np.empty(product.shape, np.float32), casting="unsafe")
 
 
 def scale_shift(rows: np.ndarray, rstd: np.ndarray, mean: np.ndarray, weight, bias):
@@ -50,7 +56,7 @@ def scale_shift(rows: np.ndarray, rstd: np.ndarray, mean: np.ndarray, weight, bi
     return fused(normalized, ones, np.float32(0) if bias is None else bias.astype(np.float32))
 
 
-def _chunks(rows: int) -> list:
+def thread_chunks(rows: int) -> list:
     """The (start, stop) rows each thread takes, as ``parallel_for`` with grain 1."""
     threads = get_num_threads()
     if rows < 2 or threads == 1:
@@ -65,14 +71,16 @@ def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
     `x` (Note [Reduced-precision layer norm]); None for those not wanted. The chunks
     advance together, one row of each per step (a chunk shorter than the first adds
     zeros at its end, which change no sum); the rows' terms are computed a block of
-    steps at a time, so that a step is one addition and its roundings."""
+    steps at a time, both sums' terms side by side in float64 (a product of two float32
+    values is exact there), so that a step is one addition and its two roundings."""
     stored, (rows, length) = x.dtype, x.shape
     scale = rstd.astype(np.float32)
     shift = (-scale * mean.astype(np.float32)).astype(np.float32)
-    chunks = _chunks(rows)
+    chunks = thread_chunks(rows)
     steps = chunks[0][1]
-    weight_sum = np.zeros((len(chunks), length), stored)
-    bias_sum = np.zeros((len(chunks), length), stored)
+    sums = np.zeros((2, len(chunks), length), stored)       # weight's, bias's
+    wide = np.empty(sums.shape, np.float32)
+    direct = stored != np.float16
     block = max(1, _BLOCK // (len(chunks) * length))
     for begin in range(0, steps, block):
         # (step, chunk) -> row; the rows past a short chunk's end read as zeros
@@ -80,31 +88,27 @@ def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
             len(chunks))
         inside = (at < rows)[..., None]
         at = np.minimum(at, rows - 1)
+        terms = np.empty((at.shape[0], 2, len(chunks), length))
         g = np.where(inside, grads[at].astype(np.float32), np.float32(0))
+        terms[:, 1] = g
         if want_weight:
             normalized = fused(scale[at, None], x[at].astype(np.float32), shift[at, None])
-            products = g.astype(np.float64) * normalized            # exact
-            _add_rounded(products, weight_sum, np.empty(weight_sum.shape))
-        if want_bias:
-            _add_rounded(g, bias_sum, np.empty(bias_sum.shape, np.float32))
-    return (_thread_total(weight_sum) if want_weight else None,
-            _thread_total(bias_sum) if want_bias else None)
-
-
-def _add_rounded(terms: np.ndarray, running: np.ndarray, wide: np.ndarray) -> None:
-    """Add each of `terms` to `running` in turn, rounding the sum to float32 and then to
-    `running`'s dtype each time (`wide`: a scratch row as wide as the terms)."""
-    narrow = np.empty(running.shape, np.float32)
-    for term in terms:
-        np.add(term, running, out=wide)
-        np.copyto(narrow, wide, casting="unsafe")
-        np.copyto(running, narrow, casting="unsafe")
+            np.multiply(terms[:, 1], normalized, out=terms[:, 0])
+        for term in terms:
+            # the sum rounded to float32, then to the stored dtype (ml_dtypes' bfloat16
+            # is made from a float64 through float32: one call does both)
+            if direct:
+                np.add(term, sums, out=sums, casting="unsafe")
+            else:
+                np.add(term, sums, out=wide, casting="unsafe")
+                np.copyto(sums, wide, casting="unsafe")
+    return (_thread_total(sums[0]) if want_weight else None,
+            _thread_total(sums[1]) if want_bias else None)
 
 
 def _thread_total(sums: np.ndarray) -> np.ndarray:
     """The threads' buffers added in float32, one after the other."""
     return np.add.accumulate(sums.astype(np.float32), axis=0)[-1]
-
 
 
 def _channel_sums(grads: np.ndarray, x: np.ndarray, channels_last: bool) -> tuple:
