@@ -358,3 +358,11 @@ def test_a_dtype_refusal_leaves_its_dtypes_to_the_general_path():
         gt.atan2(gt.tensor([1j]), gt.tensor([2j]))
     taken, _ = fast_paths_taken(gt.atan2, gt.ones(3), gt.ones(3))
     assert taken == ["row-major operands of one dtype"]
+
+
+def test_mm_fast_path_is_silent_on_overflow():
+    """NumPy's matmul warns on overflow; torch's mm does not, nor does the fast path."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert gt.mm(gt.full((2, 2), 1e30), gt.full((2, 2), 1e30)).isinf().all()

@@ -271,7 +271,8 @@ def _mm_fast(self, mat2):
     (n, k), (k2, p) = self._size, mat2._size
     if k != k2 or not n * k * p or n * k * p > WORK_PER_THREAD:
         return None
-    return wrap_array(np.matmul(self._np, mat2._np), self._dtype)
+    return wrap_array(np.matmul(self._arr if self._arr is not None else self._np,
+                                mat2._arr if mat2._arr is not None else mat2._np), self._dtype)
 
 
 @op("mm(Tensor self, Tensor mat2) -> Tensor", meta=_mm_meta, out=True, method=True, fast=_mm_fast,
