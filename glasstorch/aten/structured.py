@@ -164,19 +164,23 @@ class Structured:
                 unmute(token)
         label = f"{self.kernel.__name__} (fast path: {getattr(fast, 'case', fast.__name__)})"
         silent = getattr(fast, "silent", False)
-        express = _express(fast, silent) if op.tensor_args == (0,) else None
+        express = _express(fast, silent, op.tensor_args == (0, 1)) \
+            if op.tensor_args in ((0,), (0, 1)) else None
         return FastPath(fast if silent else muted_fast_path, label, fast.__module__,
                         express=express)
 
 
-def _express(fast, silent: bool):
-    """The express entries of a declared fast path of an operator whose one tensor is
-    `self` (Note [Express entries] in fast_paths.py): ``make(general, live)``."""
+def _express(fast, silent: bool, two: bool):
+    """The express entries of a declared fast path of an operator whose tensors are
+    `self` (and, `two`, the argument after it) (Note [Express entries] in
+    fast_paths.py): ``make(general, live)``."""
     def make(general, live):
         def call(*args):
             self = args[0]
-            if isinstance(self, TensorBase) and self._keys & local_keys.kept == CPU_KEYS \
-                    and live[0]:
+            kept = local_keys.kept
+            if isinstance(self, TensorBase) and self._keys & kept == CPU_KEYS and live[0] \
+                    and (not two or isinstance(args[1], TensorBase)
+                         and args[1]._keys & kept == CPU_KEYS):
                 if silent:
                     result = fast(*args)
                 else:
