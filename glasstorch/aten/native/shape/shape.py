@@ -19,7 +19,7 @@ from ....c10.layout import contiguous_format
 from ....c10.tensor_impl import forget_array
 from ...backends import register_meta
 from ...dispatcher import ops
-from ...meta.shape import compute_view_stride, infer_size, wrap_dim
+from ...meta.shape import flattened_size, infer_size, reshape_plan, wrap_dim
 from ...registry import composite
 from ..creation.copy import clone, contiguous
 from .split_views import chunk_split_size, split, split_with_sizes
@@ -47,11 +47,13 @@ def reshape(self, shape):
         >>> x.t().reshape(-1)._base is None   # transposed: a copy
         True
     """
-    size = infer_size(shape, self.numel())
-    stride = compute_view_stride(self._size, self._stride, size)
+    try:
+        size, stride, contiguous = reshape_plan(self._size, self._stride, shape)
+    except TypeError:                           # a list from an internal caller
+        size, stride, contiguous = reshape_plan(self._size, self._stride, tuple(shape))
     if stride is None:
         return unsafe_view.call(clone.call(self, contiguous_format), size)
-    if self.is_contiguous():                    # torch's two view roads, two node names
+    if contiguous:                              # torch's two view roads, two node names
         return view_.call(self, size)
     return reshape_alias.call(self, size, stride)
 
@@ -81,18 +83,8 @@ def flatten(self, start_dim=0, end_dim=-1):
         >>> torch.zeros(2, 3, 4).flatten(1).shape
         torch.Size([2, 12])
     """
-    ndim = len(self._size)
-    start, end = wrap_dim(start_dim, ndim), wrap_dim(end_dim, ndim)
-    if start > end:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if ndim == 0:
-        return reshape.call(self, (1,))
-    if start == end:
-        return self
-    merged = 1
-    for s in self._size[start:end + 1]:
-        merged *= s
-    return reshape.call(self, self._size[:start] + (merged,) + self._size[end + 1:])
+    size = flattened_size(self._size, start_dim, end_dim)
+    return self if size is None else reshape.call(self, size)
 
 
 @composite("unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)", method=True)
