@@ -1,24 +1,38 @@
 """`x.view(2, -1)` and `x.reshape(-1)` without the binding's parsing.
 
 These two are the views a program calls most, nearly always with sizes written as
-separate ints. Such a call is already what the operator takes (a tuple of ints), so
-the method hands it straight to the operator's entry: for `view` its express entry,
-with the geometry kept per shape (Note [View geometry cache] in aten/view_express.py).
-Any other call (a tuple or `torch.Size`, a dtype, keywords, numbers of another type)
-goes to the generated binding, which parses it and words its refusals as torch does
-(its signatures are the methods' in the stubs: `fronts_binding`).
+separate ints or given whole (``x.view(y.shape)``). Such a call is already what the
+operator takes (a tuple of ints), so the method hands it straight to the operator's
+entry (a `torch.Size` as the plain tuple the binding would give): for `view` its
+express entry, with the geometry kept per shape (Note [View geometry cache] in
+aten/view_express.py). Any other call (a list, a dtype, keywords, numbers of another
+type) goes to the generated binding, which parses it and words its refusals as torch
+does (its signatures are the methods' in the stubs: `fronts_binding`).
 """
 from __future__ import annotations
 
 from .aten import binding, native, ops
+from .c10.size import Size
 
 _aten = ops.aten
 _NOT_GIVEN = object()
+_SHAPES = (tuple, Size)         # a shape given whole: ``x.view(y.shape)``
 
 # The operators' entries are looked up on first use, which loads their family (Note
 # [Families load on first use]); each then puts itself in its stand-in's place.
 _view_op = native.first_use(globals(), "_view_op", lambda: _aten.view.default.call)
 _reshape_op = native.first_use(globals(), "_reshape_op", lambda: _aten.reshape.default.call)
+
+
+def _whole_shape(args: tuple):
+    """The shape of ``x.view(y.shape)``: one tuple or `torch.Size` of Python ints, as
+    the plain tuple the binding would give; None for anything else."""
+    if len(args) != 1 or type(args[0]) not in _SHAPES:
+        return None
+    for s in args[0]:
+        if type(s) is not int:
+            return None
+    return tuple(args[0])
 
 
 class TensorViews:
@@ -45,6 +59,9 @@ class TensorViews:
                     break
             else:
                 return _view_op(self, size)
+            shape = _whole_shape(size)
+            if shape is not None:
+                return _view_op(self, shape)
         if dtype is not _NOT_GIVEN:
             kwargs["dtype"] = dtype
         return binding.get_binding("method", "view")(self, *size, **kwargs)
@@ -66,6 +83,9 @@ class TensorViews:
                     break
             else:
                 return _reshape_op(self, shape)
+            size = _whole_shape(shape)
+            if size is not None:
+                return _reshape_op(self, size)
         return binding.get_binding("method", "reshape")(self, *shape, **kwargs)
 
     view.fronts_binding = reshape.fronts_binding = True
