@@ -38,9 +38,10 @@ def cached_geometry(rule):
             size, stride, shift = cache[key]
         except KeyError:
             result = rule(*args)
-            if len(cache) >= CACHE_LIMIT:
-                cache.clear()
-            cache[key] = result[0], result[1], result[2] - self._offset
+            if _by_value(args):
+                if len(cache) >= CACHE_LIMIT:
+                    cache.clear()
+                cache[key] = result[0], result[1], result[2] - self._offset
             return result
         except TypeError:                   # a list argument (an internal caller's)
             return rule(*args)
@@ -48,6 +49,19 @@ def cached_geometry(rule):
     geometry.__wrapped__ = rule
     geometry.cache = cache
     return geometry
+
+
+def _by_value(args: tuple) -> bool:
+    """Whether the arguments after `self` are ints, bools, None or tuples of ints, which
+    a key holds by value (a tensor an internal caller passes is hashed by identity)."""
+    for value in args[1:]:
+        if type(value) is tuple:
+            for item in value:
+                if type(item) is not int:
+                    return False
+        elif value is not None and type(value) is not int and type(value) is not bool:
+            return False
+    return True
 
 
 def view_express(geometry, note):

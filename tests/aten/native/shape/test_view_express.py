@@ -142,3 +142,21 @@ def test_a_kernel_registered_later_stops_a_kept_express_view():
     assert kept(x).shape == (3, 2) and kept(x)._base is x
     op.register(DispatchKey.CPU, lambda op, keys, args: gt.full((1,), 7.0))
     assert kept(x).tolist() == [7.0]                        # the new kernel, not the view
+
+
+def test_only_arguments_held_by_value_are_kept():
+    x = gt.zeros(3, 4)
+    cache = _cache_of(aten.select.int)
+    cache.clear()
+    assert aten.select.int.call(x, 0, gt.tensor(1)).storage_offset() == 4   # by identity
+    assert not cache
+    aten.select.int.call(x, 0, 1)
+    assert len(cache) == 1
+
+
+def test_views_of_a_view_made_with_grad_off_inherit_its_history():
+    plain = gt.zeros(3, 4)
+    with gt.no_grad():
+        view = plain.view(-1)
+    assert _facts(view.unsqueeze(0)) == _facts(_general(aten.unsqueeze.default, (view, 0)))
+    assert view.unsqueeze(0)._creation_meta == view._creation_meta
