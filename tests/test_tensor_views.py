@@ -1,4 +1,4 @@
-"""`Tensor.view` / `Tensor.reshape` (glasstorch/_tensor_views.py), `flatten`, and basic
+"""`Tensor.view` / `Tensor.reshape` (glasstorch/_tensor_views.py), `flatten`, `movedim`, basic
 indexing with ints, slices, None and Ellipsis: every call form against torch's
 results (sizes, strides, offset, whether a view) and refusals (type and message)."""
 import contextlib
@@ -20,6 +20,9 @@ CALLS = [
     "x.unsqueeze(1).reshape(3, 4)",
     "x.flatten()", "x.flatten(1)", "x.flatten(0, 0)", "x.flatten(1, 0)", "x.flatten(3)",
     "lib.zeros(()).flatten()", "x.t().flatten()",
+    "x.movedim(0, 1)", "x.movedim((0, 1), (1,))", "x.movedim(0, 5)", "x.movedim((0, 0), (1, 0))",
+    "lib.zeros(()).movedim(0, 0)", "x.movedim([0], [-1])", "lib.movedim(x, 1, 0)",
+    "x.moveaxis(-1, 0)",
     "x[1, 2:]", "x[:, 1]", "x[..., None]", "x[None, 1]", "x[-1, ::2]", "x[1, -5]",
     "x[3, 1]", "x[1, 2, 3]", "x[1:, 1:3]", "x[:, :]", "x[..., 1, None]", "x[1, ..., 2]",
     "x[0:0, 1]", "x[5:, 1:]", "x[1, ::0]", "x[:, 1.0]", "x[True, 1]", "x[1, True]",

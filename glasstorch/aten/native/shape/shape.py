@@ -8,6 +8,7 @@ when the operators it calls make views: ``x.reshape(-1)`` of a contiguous `x` ha
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import warnings
@@ -138,24 +139,31 @@ def swapdims(self, dim0, dim1):
 
 
 def _movedim(self, source, destination):
+    order = _movedim_order(len(self._size), tuple(source), tuple(destination))
+    return alias.call(self) if order is None else permute.call(self, order)
+
+
+@functools.lru_cache(maxsize=256)
+def _movedim_order(ndim: int, source: tuple, destination: tuple):
+    """movedim's permutation of `ndim` dims (None for a 0-dim tensor), once per call
+    pattern; its checks raise torch's errors."""
     if len(source) != len(destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source "
                            f"({list(source)} dims) should contain the same number of dims as "
                            f"destination ({list(destination)} dims)")
-    ndim = len(self._size)
     src = [wrap_dim(d, ndim) for d in source]
     dst = [wrap_dim(d, ndim) for d in destination]
     for wrapped, given, name in ((src, source, "source"), (dst, destination, "destination")):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
     if ndim == 0:
-        return alias.call(self)
+        return None
     order = [None] * ndim
     for s, d in zip(src, dst):
         order[d] = s
     # The dims not moved keep their relative order in the free result positions.
     unmoved = iter(d for d in range(ndim) if d not in src)
-    return permute.call(self, [d if d is not None else next(unmoved) for d in order])
+    return tuple(d if d is not None else next(unmoved) for d in order)
 
 
 _MOVEDIM_DOC = """Move dims `source` to positions `destination`; the others keep their order.
