@@ -203,8 +203,9 @@ def view(schema: str, *, method: bool = True, function: bool = True,
     a rule of a multi-result view returns a list of those. With ``is_view=False`` the
     result shares storage and version counter but is not a view for autograd (it has
     no `_base`): `detach`. ``cached=True`` says that the geometry depends on `self`'s
-    sizes and strides and the other arguments alone, the offset moved by `self`'s: its
-    express entry then keeps it (Note [View geometry cache] in view_express.py).
+    sizes and strides and the other arguments alone, the offset moved by `self`'s: it
+    is then kept, and a single view gets an express entry (Note [View geometry cache]
+    in view_express.py).
     """
     def declare_view(rule):
         return declare(schema, Alias(rule, is_view, cached), doc_source=rule,
@@ -356,10 +357,12 @@ class Alias:
                           _view_bookkeeping if self.is_view else _share_version)
         alias = _make_alias(rule)
         geometry = cached_geometry(rule) if self.cached else rule
+        single = not overload._schema.returns[0].type.is_list
         fast = FastPath(_fast_view(geometry, self.is_view),
                         f"{rule.__name__} (fast path: the view and its bookkeeping in one "
                         f"step)", rule.__module__, fused=True, always=True,
-                        express=view_express(geometry, _note_view) if self.cached else None)
+                        express=view_express(geometry, _note_view)
+                        if self.cached and single else None)
         for backend in BACKENDS:
             overload.register(backend.key, alias)
             overload.register_fast_path(backend.key, fast)

@@ -5,16 +5,17 @@ A view's rule turns `self`'s sizes and strides and the call's other arguments in
 result's sizes and strides, and moves the storage offset by an amount that depends on
 the same things (`select` adds ``index * stride``, `slice` ``start * stride``). A
 program makes the same few views over and over (``x.view(B, -1)``, ``x[0]``,
-``w.t()``), so for the rules that are such functions (declared ``cached=True``: not
-`as_strided`, whose offset may be absolute, nor the views that change dtype or return
-several tensors) the express entry (Note [Express entries] in fast_paths.py) keeps
-``(sizes, strides, offset shift)`` per ``(self's sizes, self's strides, arguments)``
-and gives it to the fused fast path and to the express entry, which makes the view
-straight from it. A key missing runs the rule, which raises what it always raises
-and then stores nothing. The entry serves plain CPU calls (under `no_grad` too), where the
-general path runs the fused fast path: it makes the view, sharing `self`'s version
-counter and base (`make_view`), and notes how it was made when grad mode is off or
-`self` has a view history of its own; every other call goes to the general entry.
+``w.t()``, ``qkv.split(d, 2)``), so for the rules that are such functions (declared
+``cached=True``: not `as_strided`, whose offset may be absolute, nor the views that
+change dtype) a cache keeps ``(sizes, strides, offset shift)`` (a list of them for a
+view returning several tensors) per ``(self's sizes, self's strides, arguments)`` and
+gives it to the fused fast path and, for a single view, to the express entry (Note
+[Express entries] in fast_paths.py), which makes the view straight from it. A key
+missing runs the rule, which raises what it always raises and then stores nothing.
+The express entry serves plain CPU calls (under `no_grad` too), where the general path
+runs the fused fast path: it makes the view, sharing `self`'s version counter and base
+(`make_view`), and notes how it was made when grad mode is off or `self` has a view
+history of its own; every other call goes to the general entry.
 Each operator's cache is emptied when it fills, so that a program's shapes of the
 moment are the ones kept.
 """
@@ -28,27 +29,39 @@ CACHE_LIMIT = 1024          # geometries kept per operator before the cache star
 
 def cached_geometry(rule):
     """`rule` with its geometries kept (Note [View geometry cache]): ``geometry(*args)``
-    returns what ``rule(*args)`` would."""
+    returns what ``rule(*args)`` would (a list of geometries for a view returning
+    several tensors)."""
     cache: dict = {}
 
     def geometry(*args):
         self = args[0]
         key = (self._size, self._stride, args[1:])
         try:
-            size, stride, shift = cache[key]
+            entry = cache[key]
         except KeyError:
             result = rule(*args)
             if _by_value(args):
                 if len(cache) >= CACHE_LIMIT:
                     cache.clear()
-                cache[key] = result[0], result[1], result[2] - self._offset
+                cache[key] = _moved(result, -self._offset)
             return result
         except TypeError:                   # a list argument (an internal caller's)
             return rule(*args)
+        if type(entry) is list:
+            return _moved(entry, self._offset)
+        size, stride, shift = entry
         return size, stride, self._offset + shift
     geometry.__wrapped__ = rule
     geometry.cache = cache
     return geometry
+
+
+def _moved(geometry, by: int):
+    """`geometry` (one, or a list) with its offsets moved `by` elements."""
+    if type(geometry) is list:
+        return [(size, stride, offset + by) for size, stride, offset in geometry]
+    size, stride, offset = geometry
+    return size, stride, offset + by
 
 
 def _by_value(args: tuple) -> bool:

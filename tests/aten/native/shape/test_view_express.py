@@ -160,3 +160,25 @@ def test_views_of_a_view_made_with_grad_off_inherit_its_history():
         view = plain.view(-1)
     assert _facts(view.unsqueeze(0)) == _facts(_general(aten.unsqueeze.default, (view, 0)))
     assert view.unsqueeze(0)._creation_meta == view._creation_meta
+
+
+SEVERAL = [
+    (aten.unbind.int, lambda x: (1,)),
+    (aten.split.Tensor, lambda x: (2, 0)),
+    (aten.split_with_sizes.default, lambda x: ((1, x.shape[-1] - 1), -1)),
+]
+
+
+@pytest.mark.parametrize("source", list(_sources()))
+@pytest.mark.parametrize("op, arguments", SEVERAL, ids=[op.name for op, _ in SEVERAL])
+def test_views_returning_several_keep_their_geometries(op, arguments, source):
+    x = _sources()[source]
+    args = (x, *arguments(x))
+    assert op.call is op.general_entry                       # no express entry: a list
+    first, again, expected = op.call(*args), op.call(*args), _general(op, args)
+    assert [_facts(t) for t in first] == [_facts(t) for t in expected] == \
+        [_facts(t) for t in again]
+    assert [t.tolist() for t in first] == [t.tolist() for t in expected]
+    shifted = x[1:] if x.dim() > 1 and x.shape[0] > 1 else x      # another offset
+    assert [t.storage_offset() for t in op.call(shifted, *args[1:])] == \
+        [t.storage_offset() for t in _general(op, (shifted, *args[1:]))]
