@@ -48,11 +48,11 @@ def getitem(self: TensorBase, index):
         return _select(self, 0, index, 0)
     if kind is slice:
         return _slice(self, 0, index)
-    if isinstance(index, np.integer):
-        return _select(self, 0, int(index), 0)
-    if isinstance(index, TensorBase) and index._size and self._size:
-        return _index_op(self, [index])          # x[tensor]: straight to the operator
     if kind is not tuple:
+        if isinstance(index, np.integer):
+            return _select(self, 0, int(index), 0)
+        if isinstance(index, TensorBase) and index._size and self._size:
+            return _index_op(self, [index])          # x[tensor]: straight to the operator
         index = _as_tuple(index)
     view, advanced = _apply(self, index)
     if not advanced:
@@ -96,21 +96,24 @@ def _index_put(target: TensorBase, advanced: list, value) -> None:
 def _apply(self: TensorBase, index: tuple) -> tuple:
     """Apply a tuple index: (the view of its basic parts, the advanced indices recorded
     per dim of that view, or None)."""
-    ndim = self.dim()
+    ndim = len(self._size)
     consumed = _count_consuming(index)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     result, dim, advanced, extra = self, 0, {}, 0
     for position, item in enumerate(index):
-        if item is None:
+        kind = type(item)                       # the common kinds first, by type alone
+        if kind is int:
+            result = _select(result, dim, item, position)
+        elif kind is slice:
+            if not _whole(item, result, dim):     # `:` keeps the geometry: no view needed
+                result = _slice(result, dim, item)
+            dim += 1
+        elif item is None:
             result = _unsqueeze_op(result, dim)
             dim += 1
         elif item is Ellipsis:      # as torch: each Ellipsis skips the unnamed dims
             dim += ndim - consumed
-        elif type(item) is slice:
-            if not _whole(item, result, dim):     # `:` keeps the geometry: no view needed
-                result = _slice(result, dim, item)
-            dim += 1
         elif _is_mask(item):
             result = _unsqueeze_op(result, dim)
             advanced[dim - extra] = bool(item)      # made an index tensor by _bool_index
@@ -158,9 +161,12 @@ def _count_consuming(index: tuple) -> int:
     """How many of the tensor's dims an index names (None, ..., masks name none)."""
     count = 0
     for item in index:
-        if item is None or item is Ellipsis or _is_mask(item):
+        kind = type(item)
+        if kind is int or kind is slice:
+            count += 1
+        elif item is None or item is Ellipsis or _is_mask(item):
             continue
-        if isinstance(item, TensorBase) and item._dtype in _MASK_DTYPES:
+        elif isinstance(item, TensorBase) and item._dtype in _MASK_DTYPES:
             count += item.dim()         # a k-dim mask covers k dims
         else:
             count += 1

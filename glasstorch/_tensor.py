@@ -18,6 +18,7 @@ from ._dlpack import TensorDLPack
 from ._tensor_legacy import TensorLegacy
 from ._tensor_memory import TensorMemory
 from ._tensor_queries import TensorQueries
+from ._tensor_views import TensorViews
 from .aten import binding, native, ops
 from .aten.math_bits import materialise, refuse_numpy
 from .c10.dispatch_key import AUTOGRAD, INFERENCE, local_keys
@@ -70,7 +71,8 @@ class _FaceMethod(_FamilyMethod):
         return getattr(importlib.import_module(f"glasstorch.{self.family}"), self.name)
 
 
-class Tensor(TensorQueries, TensorLegacy, TensorMemory, TensorDLPack, TensorDeviceMixin, TensorBase):
+class Tensor(TensorViews, TensorQueries, TensorLegacy, TensorMemory, TensorDLPack,
+             TensorDeviceMixin, TensorBase):
     """A multi-dimensional array of one dtype on one device, with autograd fields.
 
     Create tensors with factories (`torch.tensor`, `torch.zeros`, ...), not with this

@@ -38,7 +38,8 @@ LAYERS = {
              "glasstorch/_tensor_device.py", "glasstorch/_tensor_queries.py",
              "glasstorch/_tensor_buffers.py", "glasstorch/_tensor_memory.py",
              "glasstorch/storage.py", "glasstorch/types.py", "glasstorch/_dlpack.py",
-             "glasstorch/_tensor_legacy.py", "glasstorch/_tensor_types.py"),
+             "glasstorch/_tensor_legacy.py", "glasstorch/_tensor_types.py",
+             "glasstorch/_tensor_views.py"),
     # torch.autograd.functional: a user-level tool, written (as torch writes it) in the
     # whole torch namespace, and loaded on first use
     "autograd tools": ("glasstorch/autograd/functional.py",),

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # namespaces torch binds at import; no operator family (Note [Families load on first use])
 GLASSTORCH = {
     "", "_dlpack", "_indexing", "_python_ops", "_shells", "_tensor", "_tensor_device",
-    "_tensor_legacy", "_tensor_memory", "_tensor_queries", "_tensor_types",
+    "_tensor_legacy", "_tensor_memory", "_tensor_queries", "_tensor_types", "_tensor_views",
     "random", "return_types", "utils", "utils.deterministic", "utils.dlpack",
     "c10", "c10.cpu_allocator", "c10.device", "c10.dispatch_key", "c10.dtype",
     "c10.generator", "c10.layout", "c10.promotion", "c10.size", "c10.storage", "c10.stream",
@@ -21,7 +21,7 @@ GLASSTORCH = {
     "aten.dispatcher", "aten.fast_paths", "aten.math_bits", "aten.meta",
     "aten.meta.shape", "aten.observers", "aten.python_arg", "aten.python_dispatch",
     "aten.quiet", "aten.registry", "aten.return_types", "aten.schema", "aten.structured",
-    "aten.torch_names", "aten.native", "aten.native._family_index",
+    "aten.torch_names", "aten.view_express", "aten.native", "aten.native._family_index",
     "autograd", "autograd.anomaly_mode", "autograd.creation_meta", "autograd.engine",
     "autograd.formulas", "autograd.forward_ad", "autograd.grad_mode", "autograd.gradcheck",
     "autograd.gradients", "autograd.graph", "autograd.graph_task",

@@ -215,8 +215,8 @@ def tensor_members() -> list:
                 or torch_names.is_missing(Tensor, name):
             continue
         static = inspect.getattr_static(Tensor, name, None)
-        if isinstance(static, binding.LazyMethod) or \
-                static is not None and static is binding._GENERATED.get(("method", name)):
+        if isinstance(static, binding.LazyMethod) or getattr(static, "fronts_binding", False) \
+                or static is not None and static is binding._GENERATED.get(("method", name)):
             lines += overloads("method", name, method=True)
         elif name.startswith("__") and not inspect.isfunction(static):
             continue                      # __slots__, __module__, ...

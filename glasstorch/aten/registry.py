@@ -45,6 +45,7 @@ from .derivatives import check_formulas
 from .dispatcher import OpOverload, get_overload
 from .fast_paths import FastPath
 from .schema import FunctionSchema, Record, SchemaKind, parse_schema
+from .view_express import cached_geometry, view_express
 from .structured import Structured, bump_written
 # the names family files declare with, beside `op`, `view` and `composite`
 from .structured import TensorMeta, check_castable, fast_path, prepare_out  # noqa: F401
@@ -193,17 +194,21 @@ def op(schema: str, *, meta, inplace: bool = False, out: bool = False, method: b
 
 
 def view(schema: str, *, method: bool = True, function: bool = True,
-         grad: dict | None = None, python_name: str | None = None, is_view: bool = True):
+         grad: dict | None = None, python_name: str | None = None, is_view: bool = True,
+         cached: bool = False):
     """Declare a view operator: the decorated rule returns the result's geometry.
 
     The rule is called as ``rule(self, *args)`` with tensors (any device) and returns
     ``(size, stride, storage_offset)``, optionally with a fourth item, a new dtype;
     a rule of a multi-result view returns a list of those. With ``is_view=False`` the
     result shares storage and version counter but is not a view for autograd (it has
-    no `_base`): `detach`.
+    no `_base`): `detach`. ``cached=True`` says that the geometry depends on `self`'s
+    sizes and strides and the other arguments alone, the offset moved by `self`'s: it
+    is then kept, and a single view gets an express entry (Note [View geometry cache]
+    in view_express.py).
     """
     def declare_view(rule):
-        return declare(schema, Alias(rule, is_view), doc_source=rule,
+        return declare(schema, Alias(rule, is_view, cached), doc_source=rule,
                        method=method, function=function, grad=grad, python_name=python_name)
     return declare_view
 
@@ -335,9 +340,10 @@ class Alias:
     number_positions = ()
     rules_per_key = True
 
-    def __init__(self, rule, is_view: bool) -> None:
+    def __init__(self, rule, is_view: bool, cached: bool = False) -> None:
         self.meta = rule                 # a view's rule is its meta rule: geometry only
         self.is_view = is_view
+        self.cached = cached
         self.meta_rules: dict = {}       # key -> its own geometry rule
 
     def setup(self, schema: FunctionSchema) -> None:
@@ -350,9 +356,13 @@ class Alias:
         overload.register(AD_INPLACE_OR_VIEW,
                           _view_bookkeeping if self.is_view else _share_version)
         alias = _make_alias(rule)
-        fast = FastPath(_fast_view(rule, self.is_view),
+        geometry = cached_geometry(rule) if self.cached else rule
+        single = not overload._schema.returns[0].type.is_list
+        fast = FastPath(_fast_view(geometry, self.is_view),
                         f"{rule.__name__} (fast path: the view and its bookkeeping in one "
-                        f"step)", rule.__module__, fused=True, always=True)
+                        f"step)", rule.__module__, fused=True, always=True,
+                        express=view_express(geometry, _note_view)
+                        if self.cached and single else None)
         for backend in BACKENDS:
             overload.register(backend.key, alias)
             overload.register_fast_path(backend.key, fast)
@@ -421,6 +431,11 @@ def _fast_view(rule, is_view: bool):
             note_view_creation(self, [result], False)
         return result
     return view_fast_path
+
+
+def _note_view(source: TensorBase, result: TensorBase) -> None:
+    """Note how a single view was made (for the express entries of views)."""
+    note_view_creation(source, [result], False)
 
 
 def _share_version(op: OpOverload, keyset: int, args: tuple):

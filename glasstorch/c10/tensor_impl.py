@@ -447,6 +447,11 @@ def make_tensor(storage: UntypedStorage, size: tuple, stride: tuple, offset: int
     return t
 
 
+# the keys a view does not take from its source (it records, or carries a tangent, anew)
+_NOT_RECORDING = ~(dispatch_key.AUTOGRAD | dispatch_key.FORWARD_AD)
+_BATCHED = dispatch_key.BATCHED
+
+
 def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
     """A tensor over `self`'s storage with `geometry` = (size, stride, offset[, dtype]).
 
@@ -469,9 +474,9 @@ def make_view(self: TensorBase, geometry: tuple, base) -> TensorBase:
         vc = self._vc = VersionCounter()
     t._vc = vc
     t._base = base
-    keys = t._keys = self._keys & ~(dispatch_key.AUTOGRAD | dispatch_key.FORWARD_AD)
+    keys = t._keys = self._keys & _NOT_RECORDING
     t._autograd = None
-    if keys & dispatch_key.BATCHED:        # a vmap's batched tensor: its alias is one too
+    if keys & _BATCHED:                    # a vmap's batched tensor: its alias is one too
         return _batched_alias(self, t)
     return t
 

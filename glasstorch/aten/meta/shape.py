@@ -1,8 +1,11 @@
 """Small pure functions over shapes, strides and dimensions, shared by every meta rule."""
 from __future__ import annotations
 
+import functools
+
 from ...c10.device import device_type
 from ...c10.tensor_impl import contiguous_strides  # noqa: F401  (re-exported for rules)
+from ...c10.strides import is_contiguous_strides
 from ...c10.tensor_impl import share_storage
 
 
@@ -148,6 +151,45 @@ def compute_view_stride(old_size: tuple, old_stride: tuple, new_size: tuple):
     if view_d != -1:
         return None
     return tuple(new_stride)
+
+
+@functools.lru_cache(maxsize=1024)
+def reshape_plan(old_size: tuple, old_stride: tuple, shape: tuple) -> tuple:
+    """How `reshape` gives a tensor of `old_size` and `old_stride` the shape `shape`,
+    worked out once per geometry (a program reshapes the same few).
+
+    Returns:
+        tuple: the new sizes (-1 resolved), their strides over the same memory or None
+        when no view can express them, and whether the tensor is contiguous.
+    """
+    numel = 1
+    for s in old_size:
+        numel *= s
+    size = infer_size(shape, numel)
+    return (size, compute_view_stride(old_size, old_stride, size),
+            is_contiguous_strides(old_size, old_stride))
+
+
+@functools.lru_cache(maxsize=1024)
+def flattened_size(size: tuple, start_dim: int, end_dim: int):
+    """The sizes `flatten(start_dim, end_dim)` gives a tensor of `size`, or None when
+    the tensor is its own result (``start_dim == end_dim``); once per geometry.
+
+    Raises:
+        IndexError: a dim out of range. RuntimeError: `start_dim` after `end_dim`.
+    """
+    ndim = len(size)
+    start, end = wrap_dim(start_dim, ndim), wrap_dim(end_dim, ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if ndim == 0:
+        return (1,)
+    if start == end:
+        return None
+    merged = 1
+    for s in size[start:end + 1]:
+        merged *= s
+    return size[:start] + (merged,) + size[end + 1:]
 
 
 def dense_strides_in_order(shape: tuple, outer_first) -> tuple:

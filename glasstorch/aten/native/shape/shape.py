@@ -8,6 +8,7 @@ when the operators it calls make views: ``x.reshape(-1)`` of a contiguous `x` ha
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import warnings
@@ -19,7 +20,7 @@ from ....c10.layout import contiguous_format
 from ....c10.tensor_impl import forget_array
 from ...backends import register_meta
 from ...dispatcher import ops
-from ...meta.shape import compute_view_stride, infer_size, wrap_dim
+from ...meta.shape import flattened_size, infer_size, reshape_plan, wrap_dim
 from ...registry import composite
 from ..creation.copy import clone, contiguous
 from .split_views import chunk_split_size, split, split_with_sizes
@@ -47,11 +48,13 @@ def reshape(self, shape):
         >>> x.t().reshape(-1)._base is None   # transposed: a copy
         True
     """
-    size = infer_size(shape, self.numel())
-    stride = compute_view_stride(self._size, self._stride, size)
+    try:
+        size, stride, contiguous = reshape_plan(self._size, self._stride, shape)
+    except TypeError:                           # a list from an internal caller
+        size, stride, contiguous = reshape_plan(self._size, self._stride, tuple(shape))
     if stride is None:
         return unsafe_view.call(clone.call(self, contiguous_format), size)
-    if self.is_contiguous():                    # torch's two view roads, two node names
+    if contiguous:                              # torch's two view roads, two node names
         return view_.call(self, size)
     return reshape_alias.call(self, size, stride)
 
@@ -81,18 +84,8 @@ def flatten(self, start_dim=0, end_dim=-1):
         >>> torch.zeros(2, 3, 4).flatten(1).shape
         torch.Size([2, 12])
     """
-    ndim = len(self._size)
-    start, end = wrap_dim(start_dim, ndim), wrap_dim(end_dim, ndim)
-    if start > end:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if ndim == 0:
-        return reshape.call(self, (1,))
-    if start == end:
-        return self
-    merged = 1
-    for s in self._size[start:end + 1]:
-        merged *= s
-    return reshape.call(self, self._size[:start] + (merged,) + self._size[end + 1:])
+    size = flattened_size(self._size, start_dim, end_dim)
+    return self if size is None else reshape.call(self, size)
 
 
 @composite("unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)", method=True)
@@ -146,24 +139,31 @@ def swapdims(self, dim0, dim1):
 
 
 def _movedim(self, source, destination):
+    order = _movedim_order(len(self._size), tuple(source), tuple(destination))
+    return alias.call(self) if order is None else permute.call(self, order)
+
+
+@functools.lru_cache(maxsize=256)
+def _movedim_order(ndim: int, source: tuple, destination: tuple):
+    """movedim's permutation of `ndim` dims (None for a 0-dim tensor), once per call
+    pattern; its checks raise torch's errors."""
     if len(source) != len(destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source "
                            f"({list(source)} dims) should contain the same number of dims as "
                            f"destination ({list(destination)} dims)")
-    ndim = len(self._size)
     src = [wrap_dim(d, ndim) for d in source]
     dst = [wrap_dim(d, ndim) for d in destination]
     for wrapped, given, name in ((src, source, "source"), (dst, destination, "destination")):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
     if ndim == 0:
-        return alias.call(self)
+        return None
     order = [None] * ndim
     for s, d in zip(src, dst):
         order[d] = s
     # The dims not moved keep their relative order in the free result positions.
     unmoved = iter(d for d in range(ndim) if d not in src)
-    return permute.call(self, [d if d is not None else next(unmoved) for d in order])
+    return tuple(d if d is not None else next(unmoved) for d in order)
 
 
 _MOVEDIM_DOC = """Move dims `source` to positions `destination`; the others keep their order.

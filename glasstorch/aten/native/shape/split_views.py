@@ -34,7 +34,7 @@ def chunk_split_size(self, chunks: int, dim: int) -> int | None:
 
 
 @view("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
-      grad={"self": "stack(grads, dim)"})
+      grad={"self": "stack(grads, dim)"}, cached=True)
 def unbind(self, dim=0):
     """Every index along `dim` as a separate view, that dimension removed.
 
@@ -51,7 +51,7 @@ def unbind(self, dim=0):
 
 
 @view("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
-      function=False, grad={"self": "cat(grads, dim)"})
+      function=False, grad={"self": "cat(grads, dim)"}, cached=True)
 def split(self, split_size, dim=0):
     """Views of `split_size` elements along `dim` each (the last may be shorter).
 
@@ -77,7 +77,7 @@ def split(self, split_size, dim=0):
 
 
 @view("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
-      grad={"self": "cat(grads, dim)"})
+      grad={"self": "cat(grads, dim)"}, cached=True)
 def split_with_sizes(self, split_sizes, dim=0):
     """Views along `dim` with the given lengths, which must add up to the dim's size.
 

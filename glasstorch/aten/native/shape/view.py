@@ -60,7 +60,8 @@ def _view_geometry(self, size) -> tuple:
 _RESHAPE = {"self": "grad.reshape(self_sym_sizes)"}
 
 
-@view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", function=False, grad=_RESHAPE)
+@view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", function=False, grad=_RESHAPE,
+      cached=True)
 def view_(self, size):
     """Return a tensor with the same data and a new shape (one size may be -1).
 
@@ -125,7 +126,7 @@ def view_dtype(self, dtype):
 
 
 @view("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
-      method=False, function=False, grad=_RESHAPE)
+      method=False, function=False, grad=_RESHAPE, cached=True)
 def reshape_alias(self, size, stride):
     """The view `reshape` makes once it has found strides for the new shape."""
     return tuple(size), tuple(stride), self._offset
@@ -141,7 +142,7 @@ def unsafe_view(self, size):
 # ----------------------------------------------------------------------------------
 # Reordering dimensions
 # ----------------------------------------------------------------------------------
-@view("t(Tensor(a) self) -> Tensor(a)", grad={"self": "grad.t()"})
+@view("t(Tensor(a) self) -> Tensor(a)", grad={"self": "grad.t()"}, cached=True)
 def t(self):
     """Transpose a tensor of at most 2 dims (0-D and 1-D tensors come back as they are).
 
@@ -165,7 +166,7 @@ def t_geometry(self, name: str) -> tuple:
 
 
 @view("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
-      grad={"self": "grad.transpose(dim0, dim1)"})
+      grad={"self": "grad.transpose(dim0, dim1)"}, cached=True)
 def transpose(self, dim0, dim1):
     """Swap dimensions `dim0` and `dim1`: a view with two sizes and strides exchanged.
 
@@ -194,7 +195,7 @@ def permute_backwards(grad, dims):
 
 
 @view("permute(Tensor(a) self, int[] dims) -> Tensor(a)",
-      grad={"self": "permute_backwards(grad, dims)"})
+      grad={"self": "permute_backwards(grad, dims)"}, cached=True)
 def permute(self, dims):
     """Reorder the dimensions: result dim i is input dim ``dims[i]``.
 
@@ -222,7 +223,7 @@ def permute(self, dims):
 # Broadcasting
 # ----------------------------------------------------------------------------------
 @view("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
-      function=False, grad={"self": "sum_to(grad, self_sym_sizes)"})
+      function=False, grad={"self": "sum_to(grad, self_sym_sizes)"}, cached=True)
 def expand(self, size, implicit=False):
     """Broadcast size-1 dims to larger sizes with stride 0 (no memory is used).
 
@@ -327,7 +328,7 @@ def as_strided_backward(grad, sizes, strides, offset, size, stride, storage_offs
 
 
 @view("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
-      grad={"self": "select_backward(grad, self_sym_sizes, dim, index)"})
+      grad={"self": "select_backward(grad, self_sym_sizes, dim, index)"}, cached=True)
 def select(self, dim, index):
     """Take one index along `dim`, removing that dimension.
 
@@ -352,7 +353,8 @@ def select(self, dim, index):
 
 @view("slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
       "SymInt step=1) -> Tensor(a)", method=False, function=False,
-      grad={"self": "slice_backward(grad, self_sym_sizes, dim, start, end, step)"})
+      grad={"self": "slice_backward(grad, self_sym_sizes, dim, start, end, step)"},
+      cached=True)
 def slice_(self, dim=0, start=None, end=None, step=1):
     """Python's ``start:end:step`` along `dim` (clamped to the size; step must be positive)."""
     sizes, strides = self._size, self._stride
@@ -371,7 +373,8 @@ def slice_(self, dim=0, start=None, end=None, step=1):
 
 
 @view("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
-      grad={"self": "diagonal_backward(grad, self_sym_sizes, offset, dim1, dim2)"})
+      grad={"self": "diagonal_backward(grad, self_sym_sizes, offset, dim1, dim2)"},
+      cached=True)
 def diagonal(self, offset=0, dim1=0, dim2=1):
     """The diagonal of the (dim1, dim2) planes, as a new last dimension.
 
@@ -400,7 +403,8 @@ def diagonal(self, offset=0, dim1=0, dim2=1):
 
 
 @view("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", function=False,
-      grad={"self": "unfold_backward(grad, self_sym_sizes, dimension, size, step)"})
+      grad={"self": "unfold_backward(grad, self_sym_sizes, dimension, size, step)"},
+      cached=True)
 def unfold(self, dimension, size, step):
     """All windows of `size` elements along `dimension`, `step` apart, as a new last dim.
 
@@ -483,7 +487,8 @@ def strided_geometry(self, size, stride, storage_offset, check_bounds: bool,
 # ----------------------------------------------------------------------------------
 # Adding and removing size-1 dimensions
 # ----------------------------------------------------------------------------------
-@view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", grad={"self": "grad.squeeze(dim)"})
+@view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", grad={"self": "grad.squeeze(dim)"},
+      cached=True)
 def unsqueeze(self, dim):
     """Insert a size-1 dimension at `dim` (-1 appends one at the end).
 
@@ -507,7 +512,7 @@ def _squeeze(self, dims) -> tuple:
             self._offset)
 
 
-@view("squeeze(Tensor(a) self) -> Tensor(a)", grad=_RESHAPE)
+@view("squeeze(Tensor(a) self) -> Tensor(a)", grad=_RESHAPE, cached=True)
 def squeeze(self):
     """Remove every size-1 dimension.
 
@@ -519,20 +524,20 @@ def squeeze(self):
     return _squeeze(self, range(len(self._size)))
 
 
-@view("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", grad=_RESHAPE)
+@view("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", grad=_RESHAPE, cached=True)
 def squeeze_dim(self, dim):
     """Remove dimension `dim` if its size is 1 (otherwise the geometry stays)."""
     return _squeeze(self, (wrap_dim(dim, len(self._size)),))
 
 
-@view("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", grad=_RESHAPE)
+@view("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", grad=_RESHAPE, cached=True)
 def squeeze_dims(self, dim):
     """Remove those of the listed dimensions that have size 1."""
     return _squeeze(self, wrap_dims(dim, len(self._size)))
 
 
 @view("alias(Tensor(a) self) -> Tensor(a)", method=False, function=False,
-      grad={"self": "grad"})
+      grad={"self": "grad"}, cached=True)
 def alias(self):
     """A new tensor object viewing exactly the same elements."""
     return self._size, self._stride, self._offset
