@@ -53,8 +53,7 @@ from numpy.lib.stride_tricks import as_strided
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
 from ...meta.shape import dims_in_order
 from ...parallel import GRAIN_SIZE, get_num_threads, in_parallel_region, parallel_for
-from .cascade_short import (SHORT, short_columns, short_mixed_columns, short_rows,
-                            whole_short)
+from .cascade_short import SHORT, columns_plan, rows_plan, whole_plan
 
 _ORDERED = (np.dtype(np.float32), np.dtype(np.float64))
 _VECTOR_BYTES = 32      # torch 2.13's sum kernel's vectors, measured on an AVX-512 CPU too
@@ -140,7 +139,7 @@ def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
         if size < 2 * lanes:                                  # under two vectors
             return _few(size, dtype.itemsize)
         if size < SHORT * 4 * lanes:
-            return functools.partial(whole_short, lanes)
+            return whole_plan(size, lanes)
         return _whole_run
     if contiguous and out_contiguous and threads == 1:
         run = _end_dims(shape, sorted(axes), dtype.itemsize)
@@ -211,13 +210,10 @@ def _end_dims(shape: tuple, reduced: list, itemsize: int):
         return None
     lanes = vector_lanes(itemsize)
     if columns > 1 and steps[0] == 1 and lanes <= rows < SHORT * 4 * lanes:
-        return functools.partial(short_rows, (columns, rows), lanes)
+        return rows_plan(columns, rows, lanes)
     grouped = _grouped(columns, *steps, lanes)
-    if columns > 1 and steps[1] == 1 and (grouped == columns and rows < SHORT
-                                          or grouped == 0 and rows < 4 * SHORT):
-        return functools.partial(short_columns, (rows, columns), grouped == columns)
-    if columns > 1 and steps[1] == 1 and 0 < grouped < columns and rows < SHORT:
-        return functools.partial(short_mixed_columns, (rows, columns), grouped)
+    if columns > 1 and steps[1] == 1 and (rows < SHORT or grouped == 0 and rows < 4 * SHORT):
+        return columns_plan(rows, columns, grouped)
     return functools.partial(_end_block, (-1, columns) if steps[1] == 1 else (-1, rows),
                              steps)
 

@@ -123,7 +123,7 @@ def test_short_sums_along_a_dim_match_torch(threads, shape, dtype):
 
 def test_short_sums_keep_torch_signed_zeros():
     """Sums of zeros only: torch's are +0.0 whatever the terms' signs."""
-    for shape in [(4, 40), (40, 4), (3, 9), (70, 2)]:
+    for shape in [(4, 40), (40, 4), (3, 9), (70, 2), (64, 100), (65, 100)]:
         values = -np.zeros(shape, np.float32)
         mine, theirs = _both(values, "contiguous")
         for dim in (0, 1):
@@ -134,9 +134,10 @@ def test_short_sums_keep_torch_signed_zeros():
 @pytest.mark.parametrize("columns", [33, 100, 130])
 def test_short_sums_over_columns_of_two_kinds_match_torch(columns):
     """A bias gradient whose width is not a whole number of four vectors: its first
-    columns are summed as cascades side by side and the rest four-way, in one short plan."""
+    columns are summed as cascades side by side and the rest four-way, in one short plan
+    (64 and 65 rows: both kinds leave as many partials and share the last reduction)."""
     rng = np.random.default_rng(columns)
-    for rows in (3, 9, 17, 64, 200):
+    for rows in (3, 9, 17, 64, 65, 200):
         for dtype in (np.float32, np.float64):
             values = (rng.standard_normal((rows, columns)) * 10).astype(dtype)
             mine = gt.tensor(values).sum(0).numpy()
