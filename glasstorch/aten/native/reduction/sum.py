@@ -35,6 +35,9 @@ from ...registry import composite, fast_path, op
 from .cascade import new_sum, ordered_sum
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
+# a sum to one value at least this large is shared over the threads: a thread's wake-up
+# (~100 us, `parallel.py`) costs about what NumPy's sum takes over 600000 elements
+STRETCH_SIZE = 1 << 20
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
                np.dtype(dtypes.bfloat16._np): np.dtype(np.float32)}
 
@@ -107,14 +110,34 @@ def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs) -> N
 
 
 def split_reduce(ufunc, x: np.ndarray, reduced: tuple, keepdim: bool, out: np.ndarray) -> None:
-    """``ufunc.reduce(x, reduced, out=out)`` over slabs (`over_slabs`); a reduction that
+    """``ufunc.reduce(x, reduced, out=out)`` over slabs (`over_slabs`), a large
+    contiguous sum to one value over stretches (`sum_over_stretches`); a reduction that
     casts stays whole (NumPy's buffered casting groups elements by its buffer)."""
     def reduce(values, result):
         ufunc.reduce(values, axis=reduced, out=result, keepdims=keepdim)
     if x.dtype != out.dtype:
         reduce(x, out)
+    elif ufunc is np.add and out.size == 1 and x.size >= STRETCH_SIZE and \
+            x.flags.c_contiguous and get_num_threads() > 1:
+        sum_over_stretches(x.reshape(-1), out)
     else:
         over_slabs(reduce, x, reduced, keepdim, out)
+
+
+def sum_over_stretches(flat: np.ndarray, out: np.ndarray) -> None:
+    """The sum of a large 1-D `flat` into the one element of `out`, shared as torch
+    shares a sum to one value: a stretch per thread summed on its own (NumPy's pairwise
+    way, outside torch's order: Note [Cascade sum order]), then the stretches' sums
+    added in order. The bits depend on the thread count, as torch's do."""
+    threads = get_num_threads()
+    chunk = -(-flat.size // threads)
+    sums = np.empty(threads, flat.dtype)
+
+    def stretch(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            np.add.reduce(flat[i * chunk:(i + 1) * chunk], out=sums[i:i + 1], keepdims=True)
+    parallel_for(0, threads, 1, stretch)
+    write(out, np.add.accumulate(sums)[-1])
 
 
 def check_out_matches(dtype, out) -> None:
