@@ -30,7 +30,13 @@ def columns_plan(rows: int, columns: int, grouped: int):
     gradient's)."""
     shape = (rows, columns)
     if grouped in (0, columns):
-        _, partials_of = (_cascade_plan if grouped else _four_way_plan)(shape)
+        count, partials_of = (_cascade_plan if grouped else _four_way_plan)(shape)
+        if count == 1 and rows > _CHUNK:  # the sum itself, its tail added from +0.0
+
+            def run(x: np.ndarray, out: np.ndarray) -> bool:
+                partials_of(x.reshape(shape), out.reshape(1, columns))
+                return True
+            return run
 
         def run(x: np.ndarray, out: np.ndarray) -> bool:
             np.add.reduce(partials_of(x.reshape(shape)), 0, None, out.reshape(-1), False, 0.0)
@@ -67,7 +73,7 @@ def rows_plan(count: int, length: int, lanes: int):
 
     def run(x: np.ndarray, out: np.ndarray) -> bool:
         down = x.reshape(count, length).T.copy()
-        summed = np.add.reduce(vector_partials(down[:whole].reshape(vectors, -1)), axis=0)
+        summed = _in_order(vector_partials(down[:whole].reshape(vectors, -1)))
         summed = summed.reshape(lanes, count)
         if whole < length:                    # the tail first, then the lanes
             summed = np.concatenate((down[whole:], summed))
@@ -85,7 +91,7 @@ def whole_plan(size: int, lanes: int):
 
     def run(x: np.ndarray, out: np.ndarray) -> bool:
         flat = x.reshape(-1)
-        summed = np.add.reduce(vector_partials(flat[:whole].reshape(vectors, lanes)), axis=0)
+        summed = _in_order(vector_partials(flat[:whole].reshape(vectors, lanes)))
         if whole < size:
             summed = np.concatenate((flat[whole:], summed))
         out[...] = np.add.accumulate(summed)[-1] + 0.0
@@ -98,6 +104,13 @@ def whole_plan(size: int, lanes: int):
 # shape, the second giving the rows whose sum in order down axis 0 is each column's
 # (written into `into` when given)
 # ----------------------------------------------------------------------------------
+def _in_order(partials: np.ndarray, into=None) -> np.ndarray:
+    """The rows of `partials` added in order (two: one addition, cheaper)."""
+    if partials.shape[0] == 2:
+        return np.add(partials[0], partials[1], out=into)
+    return np.add.reduce(partials, 0, None, into)
+
+
 def _itself(block: np.ndarray, into=None) -> np.ndarray:
     if into is None:
         return block
@@ -113,6 +126,13 @@ def _cascade_plan(shape: tuple):
     if rows <= _CHUNK:
         return rows, _itself
     whole, in_chunks = chunks * _CHUNK, (chunks, _CHUNK) + width
+    if chunks == 1:                   # one chunk and a tail: added at once
+        def partials_of(block: np.ndarray, into=None) -> np.ndarray:
+            if into is None:
+                into = np.empty((1,) + width, block.dtype)
+            tail_sum = np.add.reduce(block[whole:], 0, None, None, False, 0.0)
+            return np.add(np.add.reduce(block[:whole], 0), tail_sum, out=into[0])[None]
+        return 1, partials_of
     if tail == 0:
         def partials_of(block: np.ndarray, into=None) -> np.ndarray:
             return np.add.reduce(block.reshape(in_chunks), 1, None, into)
@@ -129,11 +149,11 @@ def _cascade_plan(shape: tuple):
 
 def _four_way_plan(shape: tuple):
     """Four interleaved cascades down the `shape[0]` rows (rows i mod 4, under
-    4 * `SHORT`), left-over rows added into the first: fewer than four rows are their
-    rows in order."""
+    4 * `SHORT`), left-over rows added into the first: up to four rows are their rows
+    in order."""
     rows, width = shape[0], shape[1:]
     whole = rows // 4 * 4
-    if whole == 0:
+    if whole == 0 or rows == 4:       # one step of each cascade: the rows in order
         return rows, _itself
     left, in_steps = rows - whole, (whole // 4, 4) + width
     step_count, step_partials = _cascade_plan(in_steps)
@@ -143,7 +163,7 @@ def _four_way_plan(shape: tuple):
         partials = step_partials((block[:whole] if left else block).reshape(in_steps))
         if step_count == 1:
             return _itself(partials[0], into)
-        return np.add.reduce(partials, 0, None, into)
+        return _in_order(partials, into)
     if left == 0:
         return 4, parts_of
 

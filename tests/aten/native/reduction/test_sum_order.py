@@ -123,7 +123,7 @@ def test_short_sums_along_a_dim_match_torch(threads, shape, dtype):
 
 def test_short_sums_keep_torch_signed_zeros():
     """Sums of zeros only: torch's are +0.0 whatever the terms' signs."""
-    for shape in [(4, 40), (40, 4), (3, 9), (70, 2), (64, 100), (65, 100)]:
+    for shape in [(4, 40), (40, 4), (3, 9), (70, 2), (64, 100), (65, 100), (17, 64), (5, 1000)]:
         values = -np.zeros(shape, np.float32)
         mine, theirs = _both(values, "contiguous")
         for dim in (0, 1):
