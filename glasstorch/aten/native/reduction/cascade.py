@@ -97,7 +97,7 @@ def new_sum(x: np.ndarray, dim, keepdim: bool):
     shape, count, run = planned
     out = np.empty(shape, x.dtype)
     if run.__class__ is np.ndarray:       # under two vectors: the order of its additions
-        out[()] = np.add.accumulate(x.reshape(-1)[run])[-1] + 0.0
+        out[()] = np.add.accumulate((x if x.ndim == 1 else x.reshape(-1))[run])[-1] + 0.0
         return out, count, True
     return out, count, run(x, out)
 

@@ -68,15 +68,16 @@ def rows_plan(count: int, length: int, lanes: int):
     length) matrix, on its transposed copy (the rows' elements then lie down axis 0,
     where NumPy adds in order)."""
     vectors = length // lanes
-    whole = vectors * lanes
-    _, vector_partials = _four_way_plan((vectors, lanes * count))
+    whole, in_vectors, in_lanes = vectors * lanes, (vectors, lanes * count), (lanes, count)
+    _, vector_partials = _four_way_plan(in_vectors)
 
     def run(x: np.ndarray, out: np.ndarray) -> bool:
         down = x.reshape(count, length).T.copy()
-        summed = _in_order(vector_partials(down[:whole].reshape(vectors, -1)))
-        summed = summed.reshape(lanes, count)
-        if whole < length:                    # the tail first, then the lanes
-            summed = np.concatenate((down[whole:], summed))
+        if whole == length:
+            summed = _in_order(vector_partials(down.reshape(in_vectors))).reshape(in_lanes)
+        else:                                 # the tail first, then the lanes
+            summed = _in_order(vector_partials(down[:whole].reshape(in_vectors)))
+            summed = np.concatenate((down[whole:], summed.reshape(in_lanes)))
         np.add.reduce(summed, 0, None, out.reshape(-1), False, 0.0)
         return True
     return run

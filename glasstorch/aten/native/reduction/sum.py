@@ -217,6 +217,7 @@ _SUM_DOC = """The sum of the elements of `input`, over every dim or over `dim`.
 
 _SUMS_IN_ITSELF = frozenset({dtypes.float32, dtypes.float64, dtypes.complex64,
                              dtypes.complex128})
+_ORDERED_DTYPES = frozenset({dtypes.float32, dtypes.float64})
 
 
 @fast_path("a float tensor summed whole in its own dtype")
@@ -226,14 +227,14 @@ def _sum_all_fast(self, dtype):
     sums straight into a new 0-dim array. None for any other call."""
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
-    result = np.empty((), self._dtype._np)
     values = self._np
-    if not ordered_sum(values, None, result):
+    if self._dtype in _ORDERED_DTYPES:
+        result, _, done = new_sum(values, None, False)
+    else:
+        result, done = np.empty((), values.dtype), False
+    if not done:
         fold(np.add, values, None, False, result)
     return wrap_array(result, self._dtype)
-
-
-_ORDERED_DTYPES = frozenset({dtypes.float32, dtypes.float64})
 
 
 @fast_path("a float32 / float64 tensor summed over dims in its own dtype")
