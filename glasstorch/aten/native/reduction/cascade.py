@@ -31,7 +31,8 @@ Note [Cascade sum order]
     NumPy adds one slice per call of its inner loop: where the kernel sums long runs
     of contiguous columns side by side the order costs little at any size; along
     contiguous memory (8-lane vectors) it costs about four times NumPy's own sum, so
-    there it is kept up to `EXACT_SIZE` elements and larger sums add NumPy's way. A
+    there it is kept up to `EXACT_SIZE` elements and larger sums add NumPy's way (a
+    sum to one value a stretch per thread: `sum.py`'s `sum_over_stretches`). A
     layout this module does not model (a negative stride; a thread's stretch over more
     than `_BLOCKS` outer indices) also returns False and the caller sums NumPy's way.
     Intermediate zeros may carry another sign than torch's; the final ``+ 0.0`` is
