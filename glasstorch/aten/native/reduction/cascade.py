@@ -62,6 +62,7 @@ _LOOP = 64              # a left-to-right sum this long or shorter adds slice by
 EXACT_SIZE = 65536      # larger sums along contiguous memory add NumPy's way (see the Note)
 _WIDE_BYTES = 2048      # runs of columns this long add at NumPy's pace in torch's order
 _BLOCKS = 64            # outer indices a thread's stretch may cover (one NumPy pass each)
+POOL_SIZE = 1 << 21     # elements whose sum takes ~200 us: twice a pool thread's wake-up
 
 
 def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> bool:
@@ -142,7 +143,8 @@ def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
         if size < SHORT * 4 * lanes:
             return whole_plan(size, lanes)
         return _whole_run
-    if contiguous and out_contiguous and threads == 1:
+    if contiguous and out_contiguous and (threads == 1 or size < POOL_SIZE and _split_keeps_order(
+            shape, sorted(axes), dtype.itemsize, threads)):
         run = _end_dims(shape, sorted(axes), dtype.itemsize)
         if run is not None:
             return run
@@ -217,6 +219,25 @@ def _end_dims(shape: tuple, reduced: list, itemsize: int):
         return columns_plan(rows, columns, grouped)
     return functools.partial(_end_block, (-1, columns) if steps[1] == 1 else (-1, rows),
                              steps)
+
+
+def _split_keeps_order(shape: tuple, reduced: list, itemsize: int, threads: int) -> bool:
+    """Whether each result of a contiguous input's sum over its leading or trailing dims
+    is added in the same order on `threads` as on one (the one-thread plan then
+    serves): torch splits the kept dim into ranges (`_ranges`); a row keeps its order
+    in any range, a column where each range's columns group into vectors as the
+    whole's do (`_grouped`). A sum to one value splits otherwise."""
+    size, count = math.prod(shape), len(reduced)
+    if reduced == list(range(len(shape) - count, len(shape))):
+        return size // math.prod(shape[len(shape) - count:]) > 1
+    columns = size // max(1, math.prod(shape[:count]))
+    if reduced != list(range(count)) or columns <= 1:
+        return False
+    lanes = vector_lanes(itemsize)
+    whole = _grouped(columns, columns, 1, lanes)
+    return all(part.start + _grouped(part.stop - part.start, columns, 1, lanes)
+               == min(max(whole, part.start), part.stop)
+               for part in _ranges(columns, threads, 128 // itemsize))
 
 
 def _end_block(shape: tuple, steps: tuple, x: np.ndarray, out: np.ndarray) -> bool:
@@ -344,7 +365,7 @@ def _whole(flat: np.ndarray, step: int, out: np.ndarray) -> bool:
         used = min(threads, -(-flat.size // GRAIN_SIZE))
         chunk = -(-flat.size // used)
         parts = _on_threads(lambda i: _row(flat[i:i + chunk], step),
-                            range(0, flat.size, chunk))
+                            range(0, flat.size, chunk), flat.size)
         parts += [np.zeros((), flat.dtype)] * (threads - len(parts))
         total = _row(np.stack(parts), 1)      # the threads' sums, summed as a row
     out[...] = total + 0.0
@@ -414,24 +435,34 @@ def _split(view: np.ndarray, strides: list) -> np.ndarray:
     each range is reduced on its own and the results joined."""
     out_strides, in_strides = strides
     dim = _split_dim(view.shape, out_strides)
-    size = view.shape[dim]
-    chunk = -(-size // min(_threads(), size))
-    multiple = 128 // view.itemsize if in_strides[dim] == 1 else 1
-    ranges = []
+    ranges = _ranges(view.shape[dim], _threads(),
+                     128 // view.itemsize if in_strides[dim] == 1 else 1)
+    index = (slice(None),) * dim
+    pieces = _on_threads(lambda part: _iterate(view[index + (part,)], strides), ranges,
+                         view.size)
+    kept_before = sum(1 for d in range(dim) if out_strides[d] != 0)
+    return np.concatenate(pieces, axis=kept_before)
+
+
+def _ranges(size: int, threads: int, multiple: int) -> list:
+    """The slices of a kept dim of `size` that torch's threads reduce, cut at multiples
+    of `multiple` (128 bytes where the dim is contiguous)."""
+    chunk, ranges = -(-size // min(threads, size)), []
     for begin in range(0, size, chunk):
         end = min(size, begin + chunk)
         begin, end = begin - begin % multiple, end if end == size else end - end % multiple
         if begin < end:
             ranges.append(slice(begin, end))
-    index = (slice(None),) * dim
-    pieces = _on_threads(lambda part: _iterate(view[index + (part,)], strides), ranges)
-    kept_before = sum(1 for d in range(dim) if out_strides[d] != 0)
-    return np.concatenate(pieces, axis=kept_before)
+    return ranges
 
 
-def _on_threads(work, items) -> list:
-    """``[work(item) for item in items]``, one item per thread of the pool."""
+def _on_threads(work, items, elements: int) -> list:
+    """``[work(item) for item in items]``, one item per thread of the pool when the
+    `elements` they sum together are worth a thread's wake-up (`POOL_SIZE`); the bits
+    are the same either way, the split being torch's and not the pool's."""
     items = list(items)
+    if elements < POOL_SIZE:
+        return [work(item) for item in items]
     results = [None] * len(items)
 
     def run(start: int, stop: int) -> None:

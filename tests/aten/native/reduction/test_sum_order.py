@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import glasstorch as gt
+from glasstorch.aten.native.reduction import cascade
 
 torch = pytest.importorskip("torch")
 # the order was read off torch 2.13's wheel on an AVX-512 CPU (32-byte vectors there);
@@ -143,3 +144,20 @@ def test_short_sums_over_columns_of_two_kinds_match_torch(columns):
             mine = gt.tensor(values).sum(0).numpy()
             theirs = torch.tensor(values).sum(0).numpy()
             assert mine.tobytes() == theirs.tobytes(), (rows, dtype)
+
+
+@pytest.mark.parametrize("shape", [(64, 1024), (40, 1000), (1000, 40), (33, 1030), (8, 8, 600)])
+def test_sums_split_over_threads_keep_torch_order_and_the_short_plans(threads, shape):
+    """Past 32768 elements torch splits a sum over a dim among its threads by ranges of
+    the kept dim; where that leaves each result's order as on one thread (ranges start
+    at whole groups of vectors), the one-thread plan serves, on the calling thread."""
+    values = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    mine, theirs = _both(values, "contiguous")
+    for dim in (0, len(shape) - 1):
+        _same_bits(mine.sum(dim), theirs.sum(dim))
+        geometry = (values.shape, values.strides, values.dtype, dim)
+        out = np.empty(mine.sum(dim).shape, np.float32)
+        plans = [cascade._plan(*geometry, out.shape, out.strides, count, False)
+                 for count in (1, threads)]
+        names = [getattr(plan, "func", plan).__qualname__ for plan in plans]
+        assert names[0] == names[1] != "_general"
