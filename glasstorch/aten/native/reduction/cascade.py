@@ -62,7 +62,7 @@ _LOOP = 64              # a left-to-right sum this long or shorter adds slice by
 EXACT_SIZE = 65536      # larger sums along contiguous memory add NumPy's way (see the Note)
 _WIDE_BYTES = 2048      # runs of columns this long add at NumPy's pace in torch's order
 _BLOCKS = 64            # outer indices a thread's stretch may cover (one NumPy pass each)
-POOL_SIZE = 1 << 21     # elements whose sum takes ~200 us: twice a pool thread's wake-up
+POOL_SIZE = 1 << 20     # a sum over this many elements (~150 us) pays a pool thread's wake-up
 
 
 def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> bool:

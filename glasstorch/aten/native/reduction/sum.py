@@ -32,12 +32,9 @@ from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
 from ...parallel import SPLIT_SIZE, get_num_threads, parallel_for
 from ...registry import composite, fast_path, op
-from .cascade import new_sum, ordered_sum
+from .cascade import POOL_SIZE, new_sum, ordered_sum
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
-# a sum to one value at least this large is shared over the threads: a thread's wake-up
-# (~100 us, `parallel.py`) costs about what NumPy's sum takes over 600000 elements
-STRETCH_SIZE = 1 << 20
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
                np.dtype(dtypes.bfloat16._np): np.dtype(np.float32)}
 
@@ -90,13 +87,14 @@ def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray,
         write(out, ufunc.reduce(x, axis=axes(x, dim), dtype=acc, keepdims=keepdim))
 
 
-def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs) -> None:
+def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs,
+               at_least: int = SPLIT_SIZE) -> None:
     """``kernel(x, *outs)`` for a reduction of `x` over the dims `reduced` into `outs`
     (its results, None for one not wanted), shared over the pool's threads in slabs of
-    the outermost kept dim when `x` is large. Each result element is computed whole by
-    one thread, so the bits are those of the single call."""
+    the outermost kept dim when `x` has `at_least` elements. Each result element is
+    computed whole by one thread, so the bits are those of the single call."""
     kept = [d for d in range(x.ndim) if d not in reduced and x.shape[d] > 1]
-    if x.size < SPLIT_SIZE or not kept or get_num_threads() == 1:
+    if x.size < at_least or not kept or get_num_threads() == 1:
         kernel(x, *outs)
         return
     dim = kept[0]
@@ -111,17 +109,18 @@ def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs) -> N
 
 def split_reduce(ufunc, x: np.ndarray, reduced: tuple, keepdim: bool, out: np.ndarray) -> None:
     """``ufunc.reduce(x, reduced, out=out)`` over slabs (`over_slabs`), a large
-    contiguous sum to one value over stretches (`sum_over_stretches`); a reduction that
+    contiguous sum to one value over stretches (`sum_over_stretches`), past `POOL_SIZE`
+    elements (a pass this cheap pays a thread's wake-up no sooner); a reduction that
     casts stays whole (NumPy's buffered casting groups elements by its buffer)."""
     def reduce(values, result):
         ufunc.reduce(values, axis=reduced, out=result, keepdims=keepdim)
     if x.dtype != out.dtype:
         reduce(x, out)
-    elif ufunc is np.add and out.size == 1 and x.size >= STRETCH_SIZE and \
+    elif ufunc is np.add and out.size == 1 and x.size >= POOL_SIZE and \
             x.flags.c_contiguous and get_num_threads() > 1:
         sum_over_stretches(x.reshape(-1), out)
     else:
-        over_slabs(reduce, x, reduced, keepdim, out)
+        over_slabs(reduce, x, reduced, keepdim, out, at_least=POOL_SIZE)
 
 
 def sum_over_stretches(flat: np.ndarray, out: np.ndarray) -> None:

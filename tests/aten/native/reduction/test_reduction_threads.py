@@ -5,7 +5,6 @@ import pytest
 
 import glasstorch as gt
 from glasstorch.aten.native.reduction import cascade
-from glasstorch.aten.native.reduction.sum import STRETCH_SIZE
 
 
 def _on_threads(count, compute):
@@ -24,7 +23,8 @@ def _reductions(t, dim, keepdim):
             *gt.var_mean(t, dim, keepdim=keepdim)]
 
 
-@pytest.mark.parametrize("shape", [(300, cascade.EXACT_SIZE // 100), (6, 250, 300)])
+@pytest.mark.parametrize("shape", [(300, cascade.EXACT_SIZE // 100), (6, 250, 300),
+                                   (8, 400, cascade.POOL_SIZE // 3200 + 1)])
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_reductions_over_slabs_give_one_threads_bits(shape, keepdim):
     values = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
@@ -48,9 +48,9 @@ def test_large_sums_along_memory_add_numpys_way():
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
 def test_large_sums_to_one_value_are_shared_over_stretches(dtype):
-    """Past `STRETCH_SIZE` a sum of everything gives each thread a stretch, summed
+    """Past `cascade.POOL_SIZE` a sum of everything gives each thread a stretch, summed
     NumPy's way, and adds the stretches' sums in order (integers: one thread's result)."""
-    count = STRETCH_SIZE + STRETCH_SIZE // 2 + 3            # halves NumPy would not cut
+    count = cascade.POOL_SIZE * 3 // 2 + 3            # halves NumPy would not cut
     values = (np.random.default_rng(5).standard_normal(count) * 1000).astype(dtype)
     half = -(-count // 2)
     expected = np.add.accumulate([values[:half].sum(), values[half:].sum()])[-1]
