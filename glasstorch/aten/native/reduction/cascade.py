@@ -143,8 +143,9 @@ def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
         if size < SHORT * 4 * lanes:
             return whole_plan(size, lanes)
         return _whole_run
-    if contiguous and out_contiguous and (threads == 1 or size < POOL_SIZE and _split_keeps_order(
-            shape, sorted(axes), dtype.itemsize, threads)):
+    one_thread_order = threads == 1 or size < POOL_SIZE and _split_keeps_order(
+        shape, sorted(axes), dtype.itemsize, threads)
+    if contiguous and out_contiguous and one_thread_order:
         run = _end_dims(shape, sorted(axes), dtype.itemsize)
         if run is not None:
             return run
