@@ -69,7 +69,7 @@ def rows_plan(count: int, length: int, lanes: int):
     where NumPy adds in order)."""
     vectors = length // lanes
     whole, in_vectors, in_lanes = vectors * lanes, (vectors, lanes * count), (lanes, count)
-    partial_count, vector_partials = _four_way_plan(in_vectors)
+    _, vector_partials = _four_way_plan(in_vectors)
     itself = vector_partials is _itself       # up to four vectors: added in order
 
     def run(x: np.ndarray, out: np.ndarray) -> bool:
@@ -77,10 +77,7 @@ def rows_plan(count: int, length: int, lanes: int):
         partials = (down if whole == length else down[:whole]).reshape(in_vectors)
         if not itself:
             partials = vector_partials(partials)
-        if partial_count == 2:
-            summed = np.add(partials[0], partials[1]).reshape(in_lanes)
-        else:
-            summed = np.add.reduce(partials, 0).reshape(in_lanes)
+        summed = _in_order(partials).reshape(in_lanes)
         if whole < length:                    # the tail first, then the lanes
             summed = np.concatenate((down[whole:], summed))
         np.add.reduce(summed, 0, None, out.reshape(-1), False, 0.0)
