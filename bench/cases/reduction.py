@@ -63,3 +63,20 @@ for stmt, numpy in (("M.sum(1)", "m.sum(1)"), ("M.sum(0)", "m.sum(0)"),
                     ("M.mean(1)", "m.mean(1)"), ("W.sum(0)", "w.sum(0)"),
                     ("N.sum(0)", "n.sum(0)"), ("V.sum()", "v.sum()"), ("V.mean()", "v.mean()")):
     case(stmt, numpy=numpy, group=TINY)(_tiny)
+
+MID = ("reduction: mid-size float32 sums on every core ((64, 1024) and (256, 1024) over a dim, "
+       "2**21 elements whole: where a pool thread's wake-up costs about the work)")
+
+
+def _mid(torch, np):
+    torch.set_num_threads(CORES)
+    rng = np.random.default_rng(0)
+    arrays = {name: rng.standard_normal(shape, dtype=np.float32) for name, shape in
+              (("k", (64, 1024)), ("r", (256, 1024)), ("h", (2 ** 21,)))}
+    return {"torch": torch, "np": np, **arrays,
+            **{name.upper(): torch.from_numpy(a) for name, a in arrays.items()}}
+
+
+for stmt, numpy in (("K.sum(0)", "k.sum(0)"), ("R.sum(0)", "r.sum(0)"), ("R.sum(1)", "r.sum(1)"),
+                    ("H.sum()", "h.sum()")):
+    case(stmt, numpy=numpy, group=MID)(_mid)

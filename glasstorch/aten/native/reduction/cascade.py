@@ -31,7 +31,8 @@ Note [Cascade sum order]
     NumPy adds one slice per call of its inner loop: where the kernel sums long runs
     of contiguous columns side by side the order costs little at any size; along
     contiguous memory (8-lane vectors) it costs about four times NumPy's own sum, so
-    there it is kept up to `EXACT_SIZE` elements and larger sums add NumPy's way. A
+    there it is kept up to `EXACT_SIZE` elements and larger sums add NumPy's way (a
+    sum to one value a stretch per thread: `sum.py`'s `sum_over_stretches`). A
     layout this module does not model (a negative stride; a thread's stretch over more
     than `_BLOCKS` outer indices) also returns False and the caller sums NumPy's way.
     Intermediate zeros may carry another sign than torch's; the final ``+ 0.0`` is
@@ -53,8 +54,7 @@ from numpy.lib.stride_tricks import as_strided
 from ...meta.reduction import reduced_shape, reduction_count, reduction_dims
 from ...meta.shape import dims_in_order
 from ...parallel import GRAIN_SIZE, get_num_threads, in_parallel_region, parallel_for
-from .cascade_short import (SHORT, short_columns, short_mixed_columns, short_rows,
-                            whole_short)
+from .cascade_short import SHORT, columns_plan, rows_plan, whole_plan
 
 _ORDERED = (np.dtype(np.float32), np.dtype(np.float64))
 _VECTOR_BYTES = 32      # torch 2.13's sum kernel's vectors, measured on an AVX-512 CPU too
@@ -62,6 +62,7 @@ _LOOP = 64              # a left-to-right sum this long or shorter adds slice by
 EXACT_SIZE = 65536      # larger sums along contiguous memory add NumPy's way (see the Note)
 _WIDE_BYTES = 2048      # runs of columns this long add at NumPy's pace in torch's order
 _BLOCKS = 64            # outer indices a thread's stretch may cover (one NumPy pass each)
+POOL_SIZE = 1 << 20     # a sum over this many elements (~150 us) pays a pool thread's wake-up
 
 
 def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> bool:
@@ -98,7 +99,7 @@ def new_sum(x: np.ndarray, dim, keepdim: bool):
     shape, count, run = planned
     out = np.empty(shape, x.dtype)
     if run.__class__ is np.ndarray:       # under two vectors: the order of its additions
-        out[()] = np.add.accumulate(x.reshape(-1)[run])[-1] + 0.0
+        out[()] = np.add.accumulate((x if x.ndim == 1 else x.reshape(-1))[run])[-1] + 0.0
         return out, count, True
     return out, count, run(x, out)
 
@@ -140,9 +141,11 @@ def _plan(shape: tuple, strides: tuple, dtype: np.dtype, dim, out_shape: tuple,
         if size < 2 * lanes:                                  # under two vectors
             return _few(size, dtype.itemsize)
         if size < SHORT * 4 * lanes:
-            return functools.partial(whole_short, lanes)
+            return whole_plan(size, lanes)
         return _whole_run
-    if contiguous and out_contiguous and threads == 1:
+    one_thread_order = threads == 1 or size < POOL_SIZE and _split_keeps_order(
+        shape, sorted(axes), dtype.itemsize, threads)
+    if contiguous and out_contiguous and one_thread_order:
         run = _end_dims(shape, sorted(axes), dtype.itemsize)
         if run is not None:
             return run
@@ -211,15 +214,31 @@ def _end_dims(shape: tuple, reduced: list, itemsize: int):
         return None
     lanes = vector_lanes(itemsize)
     if columns > 1 and steps[0] == 1 and lanes <= rows < SHORT * 4 * lanes:
-        return functools.partial(short_rows, (columns, rows), lanes)
+        return rows_plan(columns, rows, lanes)
     grouped = _grouped(columns, *steps, lanes)
-    if columns > 1 and steps[1] == 1 and (grouped == columns and rows < SHORT
-                                          or grouped == 0 and rows < 4 * SHORT):
-        return functools.partial(short_columns, (rows, columns), grouped == columns)
-    if columns > 1 and steps[1] == 1 and 0 < grouped < columns and rows < SHORT:
-        return functools.partial(short_mixed_columns, (rows, columns), grouped)
+    if columns > 1 and steps[1] == 1 and (rows < SHORT or grouped == 0 and rows < 4 * SHORT):
+        return columns_plan(rows, columns, grouped)
     return functools.partial(_end_block, (-1, columns) if steps[1] == 1 else (-1, rows),
                              steps)
+
+
+def _split_keeps_order(shape: tuple, reduced: list, itemsize: int, threads: int) -> bool:
+    """Whether each result of a contiguous input's sum over its leading or trailing dims
+    is added in the same order on `threads` as on one (the one-thread plan then
+    serves): torch splits the kept dim into ranges (`_ranges`); a row keeps its order
+    in any range, a column where each range's columns group into vectors as the
+    whole's do (`_grouped`). A sum to one value splits otherwise."""
+    size, count = math.prod(shape), len(reduced)
+    if reduced == list(range(len(shape) - count, len(shape))):
+        return size // math.prod(shape[len(shape) - count:]) > 1
+    columns = size // max(1, math.prod(shape[:count]))
+    if reduced != list(range(count)) or columns <= 1:
+        return False
+    lanes = vector_lanes(itemsize)
+    whole = _grouped(columns, columns, 1, lanes)
+    return all(part.start + _grouped(part.stop - part.start, columns, 1, lanes)
+               == min(max(whole, part.start), part.stop)
+               for part in _ranges(columns, threads, 128 // itemsize))
 
 
 def _end_block(shape: tuple, steps: tuple, x: np.ndarray, out: np.ndarray) -> bool:
@@ -347,7 +366,7 @@ def _whole(flat: np.ndarray, step: int, out: np.ndarray) -> bool:
         used = min(threads, -(-flat.size // GRAIN_SIZE))
         chunk = -(-flat.size // used)
         parts = _on_threads(lambda i: _row(flat[i:i + chunk], step),
-                            range(0, flat.size, chunk))
+                            range(0, flat.size, chunk), flat.size)
         parts += [np.zeros((), flat.dtype)] * (threads - len(parts))
         total = _row(np.stack(parts), 1)      # the threads' sums, summed as a row
     out[...] = total + 0.0
@@ -417,24 +436,34 @@ def _split(view: np.ndarray, strides: list) -> np.ndarray:
     each range is reduced on its own and the results joined."""
     out_strides, in_strides = strides
     dim = _split_dim(view.shape, out_strides)
-    size = view.shape[dim]
-    chunk = -(-size // min(_threads(), size))
-    multiple = 128 // view.itemsize if in_strides[dim] == 1 else 1
-    ranges = []
+    ranges = _ranges(view.shape[dim], _threads(),
+                     128 // view.itemsize if in_strides[dim] == 1 else 1)
+    index = (slice(None),) * dim
+    pieces = _on_threads(lambda part: _iterate(view[index + (part,)], strides), ranges,
+                         view.size)
+    kept_before = sum(1 for d in range(dim) if out_strides[d] != 0)
+    return np.concatenate(pieces, axis=kept_before)
+
+
+def _ranges(size: int, threads: int, multiple: int) -> list:
+    """The slices of a kept dim of `size` that torch's threads reduce, cut at multiples
+    of `multiple` (128 bytes where the dim is contiguous)."""
+    chunk, ranges = -(-size // min(threads, size)), []
     for begin in range(0, size, chunk):
         end = min(size, begin + chunk)
         begin, end = begin - begin % multiple, end if end == size else end - end % multiple
         if begin < end:
             ranges.append(slice(begin, end))
-    index = (slice(None),) * dim
-    pieces = _on_threads(lambda part: _iterate(view[index + (part,)], strides), ranges)
-    kept_before = sum(1 for d in range(dim) if out_strides[d] != 0)
-    return np.concatenate(pieces, axis=kept_before)
+    return ranges
 
 
-def _on_threads(work, items) -> list:
-    """``[work(item) for item in items]``, one item per thread of the pool."""
+def _on_threads(work, items, elements: int) -> list:
+    """``[work(item) for item in items]``, one item per thread of the pool when the
+    `elements` they sum together are worth a thread's wake-up (`POOL_SIZE`); the bits
+    are the same either way, the split being torch's and not the pool's."""
     items = list(items)
+    if elements < POOL_SIZE:
+        return [work(item) for item in items]
     results = [None] * len(items)
 
     def run(start: int, stop: int) -> None:

@@ -32,7 +32,7 @@ from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
 from ...parallel import SPLIT_SIZE, get_num_threads, parallel_for
 from ...registry import composite, fast_path, op
-from .cascade import new_sum, ordered_sum
+from .cascade import POOL_SIZE, new_sum, ordered_sum
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
@@ -87,13 +87,14 @@ def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray,
         write(out, ufunc.reduce(x, axis=axes(x, dim), dtype=acc, keepdims=keepdim))
 
 
-def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs) -> None:
+def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs,
+               at_least: int = SPLIT_SIZE) -> None:
     """``kernel(x, *outs)`` for a reduction of `x` over the dims `reduced` into `outs`
     (its results, None for one not wanted), shared over the pool's threads in slabs of
-    the outermost kept dim when `x` is large. Each result element is computed whole by
-    one thread, so the bits are those of the single call."""
+    the outermost kept dim when `x` has `at_least` elements. Each result element is
+    computed whole by one thread, so the bits are those of the single call."""
     kept = [d for d in range(x.ndim) if d not in reduced and x.shape[d] > 1]
-    if x.size < SPLIT_SIZE or not kept or get_num_threads() == 1:
+    if x.size < at_least or not kept or get_num_threads() == 1:
         kernel(x, *outs)
         return
     dim = kept[0]
@@ -107,14 +108,35 @@ def over_slabs(kernel, x: np.ndarray, reduced: tuple, keepdim: bool, *outs) -> N
 
 
 def split_reduce(ufunc, x: np.ndarray, reduced: tuple, keepdim: bool, out: np.ndarray) -> None:
-    """``ufunc.reduce(x, reduced, out=out)`` over slabs (`over_slabs`); a reduction that
+    """``ufunc.reduce(x, reduced, out=out)`` over slabs (`over_slabs`), a large
+    contiguous sum to one value over stretches (`sum_over_stretches`), past `POOL_SIZE`
+    elements (a pass this cheap pays a thread's wake-up no sooner); a reduction that
     casts stays whole (NumPy's buffered casting groups elements by its buffer)."""
     def reduce(values, result):
         ufunc.reduce(values, axis=reduced, out=result, keepdims=keepdim)
     if x.dtype != out.dtype:
         reduce(x, out)
+    elif ufunc is np.add and out.size == 1 and x.size >= POOL_SIZE and \
+            x.flags.c_contiguous and get_num_threads() > 1:
+        sum_over_stretches(x.reshape(-1), out)
     else:
-        over_slabs(reduce, x, reduced, keepdim, out)
+        over_slabs(reduce, x, reduced, keepdim, out, at_least=POOL_SIZE)
+
+
+def sum_over_stretches(flat: np.ndarray, out: np.ndarray) -> None:
+    """The sum of a large 1-D `flat` into the one element of `out`, shared as torch
+    shares a sum to one value: a stretch per thread summed on its own (NumPy's pairwise
+    way, outside torch's order: Note [Cascade sum order]), then the stretches' sums
+    added in order. The bits depend on the thread count, as torch's do."""
+    threads = get_num_threads()
+    chunk = -(-flat.size // threads)
+    sums = np.empty(threads, flat.dtype)
+
+    def stretch(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            np.add.reduce(flat[i * chunk:(i + 1) * chunk], out=sums[i:i + 1], keepdims=True)
+    parallel_for(0, threads, 1, stretch)
+    write(out, np.add.accumulate(sums)[-1])
 
 
 def check_out_matches(dtype, out) -> None:
@@ -194,6 +216,7 @@ _SUM_DOC = """The sum of the elements of `input`, over every dim or over `dim`.
 
 _SUMS_IN_ITSELF = frozenset({dtypes.float32, dtypes.float64, dtypes.complex64,
                              dtypes.complex128})
+_ORDERED_DTYPES = frozenset({dtypes.float32, dtypes.float64})
 
 
 @fast_path("a float tensor summed whole in its own dtype")
@@ -203,14 +226,14 @@ def _sum_all_fast(self, dtype):
     sums straight into a new 0-dim array. None for any other call."""
     if dtype is not None or self._dtype not in _SUMS_IN_ITSELF:
         return None
-    result = np.empty((), self._dtype._np)
     values = self._np
-    if not ordered_sum(values, None, result):
+    if self._dtype in _ORDERED_DTYPES:
+        result, _, done = new_sum(values, None, False)
+    else:
+        result, done = np.empty((), values.dtype), False
+    if not done:
         fold(np.add, values, None, False, result)
     return wrap_array(result, self._dtype)
-
-
-_ORDERED_DTYPES = frozenset({dtypes.float32, dtypes.float64})
 
 
 @fast_path("a float32 / float64 tensor summed over dims in its own dtype")

@@ -23,7 +23,8 @@ def _reductions(t, dim, keepdim):
             *gt.var_mean(t, dim, keepdim=keepdim)]
 
 
-@pytest.mark.parametrize("shape", [(300, cascade.EXACT_SIZE // 100), (6, 250, 300)])
+@pytest.mark.parametrize("shape", [(300, cascade.EXACT_SIZE // 100), (6, 250, 300),
+                                   (8, 400, cascade.POOL_SIZE // 3200 + 1)])
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_reductions_over_slabs_give_one_threads_bits(shape, keepdim):
     values = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
@@ -43,3 +44,21 @@ def test_large_sums_along_memory_add_numpys_way():
         (300, cascade.EXACT_SIZE // 100)).astype(np.float32)
     shared = _on_threads(2, lambda: [gt.from_numpy(values).sum(1)])[0]
     np.testing.assert_array_equal(shared, values.sum(1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_large_sums_to_one_value_are_shared_over_stretches(dtype):
+    """Past `cascade.POOL_SIZE` a sum of everything gives each thread a stretch, summed
+    NumPy's way, and adds the stretches' sums in order (integers: one thread's result)."""
+    count = cascade.POOL_SIZE * 3 // 2 + 3            # halves NumPy would not cut
+    values = (np.random.default_rng(5).standard_normal(count) * 1000).astype(dtype)
+    half = -(-count // 2)
+    expected = np.add.accumulate([values[:half].sum(), values[half:].sum()])[-1]
+    shared = _on_threads(2, lambda: [gt.from_numpy(values).sum(),
+                                     gt.from_numpy(values.reshape(3, -1)).mean()
+                                     if dtype != "int64" else gt.from_numpy(values).sum()])
+    assert shared[0].dtype == values.dtype and shared[0].tobytes() == expected.tobytes()
+    if dtype == "int64":
+        assert shared[0] == values.sum()
+    else:
+        assert shared[1].tobytes() == (expected / values.dtype.type(count)).tobytes()

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import glasstorch as gt
+from glasstorch.aten.native.reduction import cascade
 
 torch = pytest.importorskip("torch")
 # the order was read off torch 2.13's wheel on an AVX-512 CPU (32-byte vectors there);
@@ -123,7 +124,7 @@ def test_short_sums_along_a_dim_match_torch(threads, shape, dtype):
 
 def test_short_sums_keep_torch_signed_zeros():
     """Sums of zeros only: torch's are +0.0 whatever the terms' signs."""
-    for shape in [(4, 40), (40, 4), (3, 9), (70, 2)]:
+    for shape in [(4, 40), (40, 4), (3, 9), (70, 2), (64, 100), (65, 100), (17, 64), (5, 1000)]:
         values = -np.zeros(shape, np.float32)
         mine, theirs = _both(values, "contiguous")
         for dim in (0, 1):
@@ -134,11 +135,29 @@ def test_short_sums_keep_torch_signed_zeros():
 @pytest.mark.parametrize("columns", [33, 100, 130])
 def test_short_sums_over_columns_of_two_kinds_match_torch(columns):
     """A bias gradient whose width is not a whole number of four vectors: its first
-    columns are summed as cascades side by side and the rest four-way, in one short plan."""
+    columns are summed as cascades side by side and the rest four-way, in one short plan
+    (64 and 65 rows: both kinds leave as many partials and share the last reduction)."""
     rng = np.random.default_rng(columns)
-    for rows in (3, 9, 17, 64, 200):
+    for rows in (3, 9, 17, 64, 65, 200):
         for dtype in (np.float32, np.float64):
             values = (rng.standard_normal((rows, columns)) * 10).astype(dtype)
             mine = gt.tensor(values).sum(0).numpy()
             theirs = torch.tensor(values).sum(0).numpy()
             assert mine.tobytes() == theirs.tobytes(), (rows, dtype)
+
+
+@pytest.mark.parametrize("shape", [(64, 1024), (40, 1000), (1000, 40), (33, 1030), (8, 8, 600)])
+def test_sums_split_over_threads_keep_torch_order_and_the_short_plans(threads, shape):
+    """Past 32768 elements torch splits a sum over a dim among its threads by ranges of
+    the kept dim; where that leaves each result's order as on one thread (ranges start
+    at whole groups of vectors), the one-thread plan serves, on the calling thread."""
+    values = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    mine, theirs = _both(values, "contiguous")
+    for dim in (0, len(shape) - 1):
+        _same_bits(mine.sum(dim), theirs.sum(dim))
+        geometry = (values.shape, values.strides, values.dtype, dim)
+        out = np.empty(mine.sum(dim).shape, np.float32)
+        plans = [cascade._plan(*geometry, out.shape, out.strides, count, False)
+                 for count in (1, threads)]
+        names = [getattr(plan, "func", plan).__qualname__ for plan in plans]
+        assert names[0] == names[1] != "_general"
