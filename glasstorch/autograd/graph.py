@@ -25,6 +25,7 @@ from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE, MATH_BITS, PYTHON, local_keys
 from ..c10.dtype import float32, float64
 from ..c10.layout import contiguous_format
+from ..c10.strides import _STRIDES_CACHE
 from ..c10.tensor_impl import (SAME_DTYPE, TensorBase, contiguous_strides,
                                 is_contiguous_strides, make_view, share_storage)
 from . import graph_task
@@ -108,6 +109,8 @@ class Node:
         """{output number: {id: hook}} of the tensors this node made (register_hook)."""
         return self._tensor_pre_hooks
 
+    holds_saved = True           # whether `release` has anything to free
+
     def release(self) -> None:
         """Free what backward needed (saved tensors) once it has run without retain_graph."""
 
@@ -161,6 +164,7 @@ class AccumulateGrad(Node):
     """
 
     hand_written = True
+    holds_saved = False
 
     def __init__(self, variable) -> None:
         self.next_functions = ()
@@ -349,15 +353,17 @@ def _add_in_place(held, grad) -> None:
     the call (float32 or float64 CPU tensors of one dtype and shape, in distinct
     storages, `held` dense; no dispatch mode, observer, inference or math-bit flag), it
     is what the add_ kernel does, NumPy's in-place add, without the dispatcher."""
+    size = held._size
     if held._dtype is grad._dtype and held._dtype in _SUMMED_DIRECTLY \
-            and held._size == grad._size and not share_storage(held, grad) \
+            and size == grad._size and not share_storage(held, grad) \
             and held._device.type == "cpu" and grad._device.type == "cpu" \
             and not ((held._keys | grad._keys) & _NOT_PLAIN or local_keys.included
                      or local_keys.observed) \
-            and is_non_overlapping_and_dense(held._size, held._stride):
-        total = held._np
-        np.add(total, grad._np, out=total)
-        held._version_counter().value += 1              # add_'s write
+            and (held._stride == (_STRIDES_CACHE.get(size) or contiguous_strides(size))
+                 or is_non_overlapping_and_dense(size, held._stride)):
+        total = held._arr if held._arr is not None else held._np      # (read without a
+        np.add(total, grad._arr if grad._arr is not None else grad._np, out=total)  # frame)
+        (held._vc or held._version_counter()).value += 1                # add_'s write
         return
     operator_entry("add_", "Tensor")(held, grad, 1)     # the operator: no binding
 
