@@ -233,9 +233,9 @@ class FormulaNode(Node):
     def _unpack(self) -> dict:
         values = {}
         for name, value in self._saved.items():
-            if isinstance(value, SavedTensor):
+            if type(value) is SavedTensor:
                 value = value.unpack(self)
-            elif isinstance(value, list) and any(isinstance(v, SavedTensor) for v in value):
+            elif type(value) is list and any(type(v) is SavedTensor for v in value):
                 value = [None if v is None else v.unpack(self) for v in value]
             values[name] = value
         return values
@@ -247,10 +247,13 @@ class FormulaNode(Node):
                 for g, meta in zip(grads, self._input_metadata)]
 
     def release(self) -> None:
-        for value in self._saved.values():
-            for item in value if isinstance(value, list) else (value,):
-                if isinstance(item, SavedTensor):
-                    item.release()
+        for value in self._saved.values():       # (most are SavedTensors or numbers)
+            if type(value) is SavedTensor:
+                value.release()
+            elif type(value) is list:            # a Tensor[], or numbers (int[] dims)
+                for item in value:
+                    if type(item) is SavedTensor:
+                        item.release()
 
     def __getattr__(self, name: str):
         """`_saved_self`, `_saved_other`, ...: the saved values, as torch exposes them."""
