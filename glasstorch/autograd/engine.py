@@ -146,7 +146,7 @@ def _run_every_node(state: _Pass) -> None:
             _run_one(state, node, buffers.pop(node))
             continue
         outputs = node.apply(buffers.pop(node))
-        if not retain_graph:
+        if not retain_graph and node.holds_saved:
             node.release()
         edges = node.next_functions
         if len(outputs) != len(edges):

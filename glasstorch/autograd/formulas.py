@@ -24,6 +24,7 @@ import re
 from ..aten.derivatives import (OUTPUT_DIFFERENTIABILITY, RESERVED, formula_names, formulas,
                                 forward_outputs, forward_variables, output_names, resolve,
                                 variables)
+from ..aten.dispatcher import operator_entry
 from ..aten.registry import DECLARATIONS
 from ..c10.dispatch_key import PYTHON, local_keys
 from ..c10 import tensor_impl     # its _TensorClass: tensor_class() without a call
@@ -55,6 +56,8 @@ class Formula:
         self._parameters = tuple(n for n in self.names if n in variables)
         namespace = {name: resolve(name) for name in self.names if name not in variables}
         namespace.update(_CONJ_NAMES)
+        if ".expand(" in self.text:          # Note [Formulas read the values dict]
+            namespace["__expand"] = operator_entry("expand", "default")
         tree = _ReadValues(set(self._parameters)).visit(ast.parse(self.text.strip(), mode="eval"))
         source = f"lambda {_VALUES}: {ast.unparse(tree)}"
         self._function = self.run = eval(
@@ -74,6 +77,9 @@ class Formula:
 #     class is its own conjugate, handed back at once unless a dispatch mode would see
 #     conj's call (torch's Tensor::conj answers so before dispatching anything, so
 #     traces and profiles do not show it either); written inline, it costs no frame.
+#     `x.expand(self_sym_sizes)` (sum's and mean's gradient) calls the expand operator's
+#     entry, as torch's C++ formula calls at::expand: no binding parses sizes already
+#     known to be a tuple of ints.
 _VALUES, _OPERAND = "__values", "__operand"
 _REAL_CONJ = ("__c if type(__c := __operand) is __impl._TensorClass "
               "and not __c._dtype.is_complex "
@@ -98,7 +104,18 @@ class _ReadValues(ast.NodeTransformer):
                 and not node.keywords:
             inline = ast.parse(_REAL_CONJ, mode="eval").body
             return ast.copy_location(_Substitute(func.value).visit(inline), node)
+        if isinstance(func, ast.Attribute) and func.attr == "expand" and not node.keywords \
+                and len(node.args) == 1 and _reads_sizes(node.args[0]):
+            call = ast.Call(ast.Name("__expand", ast.Load()),
+                            [func.value, node.args[0], ast.Constant(False)], [])
+            return ast.copy_location(call, node)
         return node
+
+
+def _reads_sizes(node: ast.expr) -> bool:
+    """Whether `node` reads an input's sizes from the values dict (``self_sym_sizes``)."""
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+        and str(node.slice.value).endswith("_sym_sizes")
 
 
 class _Substitute(ast.NodeTransformer):
@@ -216,9 +233,9 @@ class FormulaNode(Node):
     def _unpack(self) -> dict:
         values = {}
         for name, value in self._saved.items():
-            if isinstance(value, SavedTensor):
+            if type(value) is SavedTensor:
                 value = value.unpack(self)
-            elif isinstance(value, list) and any(isinstance(v, SavedTensor) for v in value):
+            elif type(value) is list and any(type(v) is SavedTensor for v in value):
                 value = [None if v is None else v.unpack(self) for v in value]
             values[name] = value
         return values
@@ -230,10 +247,13 @@ class FormulaNode(Node):
                 for g, meta in zip(grads, self._input_metadata)]
 
     def release(self) -> None:
-        for value in self._saved.values():
-            for item in value if isinstance(value, list) else (value,):
-                if isinstance(item, SavedTensor):
-                    item.release()
+        for value in self._saved.values():       # (most are SavedTensors or numbers)
+            if type(value) is SavedTensor:
+                value.release()
+            elif type(value) is list:            # a Tensor[], or numbers (int[] dims)
+                for item in value:
+                    if type(item) is SavedTensor:
+                        item.release()
 
     def __getattr__(self, name: str):
         """`_saved_self`, `_saved_other`, ...: the saved values, as torch exposes them."""

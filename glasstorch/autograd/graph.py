@@ -25,6 +25,7 @@ from ..aten.allocation import empty_strided_on
 from ..c10.dispatch_key import AUTOGRAD, INFERENCE, MATH_BITS, PYTHON, local_keys
 from ..c10.dtype import float32, float64
 from ..c10.layout import contiguous_format
+from ..c10.strides import _STRIDES_CACHE
 from ..c10.tensor_impl import (SAME_DTYPE, TensorBase, contiguous_strides,
                                 is_contiguous_strides, make_view, share_storage)
 from . import graph_task
@@ -108,6 +109,8 @@ class Node:
         """{output number: {id: hook}} of the tensors this node made (register_hook)."""
         return self._tensor_pre_hooks
 
+    holds_saved = True           # whether `release` has anything to free
+
     def release(self) -> None:
         """Free what backward needed (saved tensors) once it has run without retain_graph."""
 
@@ -156,31 +159,83 @@ _LAST = 2 ** 64 - 1
 class AccumulateGrad(Node):
     """The end of the graph at a leaf: adds the arriving gradient into `variable.grad`.
 
-    One per leaf, created on first use and kept by the leaf's autograd record (a weak
-    reference: it lives as long as a graph holds it, as in torch), so every use of the
-    leaf in a graph meets at the same node. Made only by `grad_accumulator`, or where the
-    record's reference was just found dead.
+    One per leaf, made on first use by `grad_accumulator`, so every use of the leaf in a
+    graph meets at the same node; how long it lives: Note [A leaf keeps its accumulator].
     """
 
     hand_written = True
+    holds_saved = False
 
     def __init__(self, variable) -> None:
         self.next_functions = ()
         self._sequence_nr = _LAST            # runs as soon as it is ready, as in torch
-        variable._autograd.grad_accumulator = weakref.ref(self)
-        wanted = variable._autograd.grad_dtype                      # Tensor.grad_dtype
+        meta = variable._autograd
+        meta.grad_accumulator = weakref.ref(self)
+        wanted = meta.grad_dtype                                    # Tensor.grad_dtype
         dtype = variable._dtype if wanted is SAME_DTYPE else wanted
         self._input_metadata = [InputMetadata((variable._size, dtype, variable._device))]
-        self.variable = variable
-        hooks = variable._autograd.hooks
+        self._leaf = weakref.ref(variable)
+        # what the leaf was when this was made: a kept accumulator serves it while these
+        # are still the leaf's own (`p.data = p.data.double()` replaces them)
+        self._leaf_size, self._leaf_dtype = variable._size, variable._dtype
+        self._leaf_device = variable._device
+        hooks = meta.hooks
         if hooks is not None:                # A leaf's tensor hooks live on the leaf (its
             self._tensor_pre_hooks = {0: hooks}      # accumulator may be remade): shared
+        if meta.post_accumulate_hooks:
+            self._hold_leaf()
+        else:
+            meta.kept_accumulator = self
+
+    # Note [A leaf keeps its accumulator]
+    #     torch's leaf holds its AccumulateGrad weakly and the node holds the leaf, so
+    #     the node lives as long as a graph does and each new graph makes a new one. Made
+    #     in Python that costs about half a microsecond per leaf and recorded call
+    #     (`ga + gb`, a parameter per layer), so here a leaf holds its accumulator
+    #     (`kept_accumulator`) and the node holds the leaf weakly: no cycle, and no one
+    #     can tell the kept node from torch's new one while nothing was done to it. It
+    #     goes torch's way (`_hold_leaf`: the node holds the leaf, the leaf forgets the
+    #     node) as soon as something could tell: a hook or metadata on the node itself,
+    #     which torch drops with the graph, or a post-accumulate hook on the leaf, which
+    #     must see the leaf even if the program dropped it. A leaf whose size, dtype or
+    #     device changed (`.data = ...`) gets a node made for what it is now.
+    def _hold_leaf(self) -> None:
+        """Hold the leaf and let it forget this node: from now on the node lives while
+        a graph or the program holds it, as torch's does."""
+        variable = self._leaf()
+        if variable is None:
+            return
+        self._held = variable
+        meta = variable._autograd
+        if meta is not None and meta.kept_accumulator is self:
+            meta.kept_accumulator = None
+
+    def _fits(self, variable) -> bool:
+        """Whether this node was made for the leaf as it is (sizes, dtype, device)."""
+        return self._leaf_size == variable._size and self._leaf_dtype is variable._dtype \
+            and self._leaf_device == variable._device
+
+    @property
+    def variable(self):
+        """The leaf (None once the program dropped a leaf this node did not hold)."""
+        return self._leaf()
+
+    def _own_table(self, name: str) -> dict:
+        self._hold_leaf()                    # a hook of its own: torch's lifetime
+        return super()._own_table(name)
+
+    @property
+    def metadata(self) -> dict:
+        self._hold_leaf()
+        return Node.metadata.fget(self)
 
     def apply(self, grads: list) -> list:
         grad = grads[0]
         if grad is not None:
             owned = sys.getrefcount(grad) <= _ENGINE_REFS
-            accumulate_into_grad(self.variable, grad, owned)
+            variable = self._leaf()
+            if variable is not None:         # (else dropped: its gradient goes nowhere)
+                accumulate_into_grad(variable, grad, owned)
         return []
 
 
@@ -298,27 +353,34 @@ def _add_in_place(held, grad) -> None:
     the call (float32 or float64 CPU tensors of one dtype and shape, in distinct
     storages, `held` dense; no dispatch mode, observer, inference or math-bit flag), it
     is what the add_ kernel does, NumPy's in-place add, without the dispatcher."""
+    size = held._size
     if held._dtype is grad._dtype and held._dtype in _SUMMED_DIRECTLY \
-            and held._size == grad._size and not share_storage(held, grad) \
+            and size == grad._size and not share_storage(held, grad) \
             and held._device.type == "cpu" and grad._device.type == "cpu" \
             and not ((held._keys | grad._keys) & _NOT_PLAIN or local_keys.included
                      or local_keys.observed) \
-            and is_non_overlapping_and_dense(held._size, held._stride):
-        total = held._np
-        np.add(total, grad._np, out=total)
-        held._version_counter().value += 1              # add_'s write
+            and (held._stride == (_STRIDES_CACHE.get(size) or contiguous_strides(size))
+                 or is_non_overlapping_and_dense(size, held._stride)):
+        total = held._arr if held._arr is not None else held._np      # (read without a
+        np.add(total, grad._arr if grad._arr is not None else grad._np, out=total)  # frame)
+        (held._vc or held._version_counter()).value += 1                # add_'s write
         return
     operator_entry("add_", "Tensor")(held, grad, 1)     # the operator: no binding
 
 
 def grad_accumulator(tensor) -> AccumulateGrad:
-    """The leaf's `AccumulateGrad`, made on first use (torch's `grad_accumulator()`)."""
+    """The leaf's `AccumulateGrad` (torch's `grad_accumulator()`): the one it keeps or a
+    graph still holds, made anew when there is none or the leaf changed since (Note [A
+    leaf keeps its accumulator])."""
     meta = tensor._autograd
     if meta is None:
         meta = tensor._autograd_meta()
     node = meta.grad_accumulator() if meta.grad_accumulator is not None else None
-    if node is None:
-        node = AccumulateGrad(tensor)                 # (after `meta` exists: it reads it)
+    if node is None or not node._fits(tensor):
+        return AccumulateGrad(tensor)                 # (after `meta` exists: it reads it)
+    node._leaf_size, node._leaf_device = tensor._size, tensor._device   # equal: now the
+    if meta.post_accumulate_hooks:                    # same objects, for the quick check
+        node._hold_leaf()
     return node
 
 
@@ -500,72 +562,9 @@ def retain_grad(tensor) -> None:
     meta.grad_fn._own_table("_retains_grad_hooks")[meta.output_nr] = keep
 
 
-# ----------------------------------------------------------------------------------
-# Looking at a graph (for teaching and debugging; not part of torch's API)
-# ----------------------------------------------------------------------------------
-def _label(node) -> str:
-    """A node's name with what it keeps: saved tensors' shapes, a leaf's shape."""
-    if node is None:
-        return "None"
-    if isinstance(node, AccumulateGrad):
-        leaf = node.variable
-        return f"{type(node).__name__} (leaf {list(leaf.shape)} {leaf.dtype})"
-    saved = getattr(node, "_saved", None) or {}
-    kept = [f"{name} {list(value.data.shape)}" for name, value in saved.items()
-            if getattr(value, "data", None) is not None and hasattr(value.data, "shape")]
-    return type(node).__name__ + (f" (saved: {', '.join(kept)})" if kept else "")
-
-
-def format_graph(tensor) -> str:
-    """The backward graph behind `tensor`, as an indented tree of node names.
-
-    A node reached a second time (its result was used twice) is named, not expanded.
-
-    Example::
-
-        >>> x = torch.ones(2, requires_grad=True)
-        >>> print(torch.autograd.graph.format_graph((x * 2).exp()))
-        ExpBackward0 (saved: result [2])
-        └── MulBackward0 (saved: other [])
-            ├── AccumulateGrad (leaf [2] torch.float32)
-            └── None
-    """
-    root = tensor.grad_fn
-    if root is None:
-        return "(a leaf: no graph)" if tensor.requires_grad else "(no graph)"
-    lines, seen = [_label(root)], {root}
-    stack = [(edge[0], "", i == len(root.next_functions) - 1)
-             for i, edge in reversed(list(enumerate(root.next_functions)))]
-    while stack:
-        node, indent, last = stack.pop()
-        again = node is not None and node in seen
-        lines.append(f"{indent}{'└── ' if last else '├── '}{_label(node)}"
-                     f"{' (shown above)' if again else ''}")
-        if node is None or again:
-            continue
-        seen.add(node)
-        inner = indent + ("    " if last else "│   ")
-        edges = node.next_functions
-        stack.extend((edge[0], inner, i == len(edges) - 1)
-                     for i, edge in reversed(list(enumerate(edges))))
-    return "\n".join(lines)
-
-
-def to_dot(tensor) -> str:
-    """The backward graph behind `tensor` as Graphviz DOT text (``dot -Tsvg``)."""
-    root = tensor.grad_fn
-    lines = ["digraph backward {", '  node [shape=box, fontname="monospace"];']
-    if root is None:
-        return "\n".join(lines + ["}"])
-    ids, stack = {root: 0}, [root]
-    while stack:
-        node = stack.pop()
-        lines.append(f'  n{ids[node]} [label="{_label(node)}"];')
-        for nr, (child, input_nr) in enumerate(e for e in node.next_functions if e is not None):
-            if child is None:
-                continue
-            if child not in ids:
-                ids[child] = len(ids)
-                stack.append(child)
-            lines.append(f'  n{ids[node]} -> n{ids[child]} [label="{input_nr}"];')
-    return "\n".join(lines + ["}"])
+def __getattr__(name: str):
+    """`format_graph` and `to_dot`, the teaching view (graph_text.py), loaded on first use."""
+    if name in ("format_graph", "to_dot"):
+        from . import graph_text
+        return getattr(graph_text, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

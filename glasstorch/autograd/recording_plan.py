@@ -16,7 +16,7 @@ from ..c10.promotion import scalar_dtype
 from ..c10.tensor_impl import AutogradMeta, TensorBase, wrap_array
 from .anomaly_mode import _state, record_stack
 from .formulas import named_for_call, node_type
-from .graph import AccumulateGrad, InputMetadata, gradient_edge
+from .graph import InputMetadata, grad_accumulator, gradient_edge
 from .saved import SavedTensor
 
 
@@ -158,11 +158,14 @@ class Recording:
             elif meta.grad_fn is not None:
                 mask |= bit
                 edges.append((meta.grad_fn, meta.output_nr))
-            else:                                # a leaf: its accumulator, kept while alive
-                mask |= bit
-                held = meta.grad_accumulator
-                node = held() if held is not None else None
-                edges.append((node if node is not None else AccumulateGrad(value), 0))
+            else:               # a leaf: the accumulator it keeps, while made for it as
+                mask |= bit     # it is (Note [A leaf keeps its accumulator])
+                node = meta.kept_accumulator
+                if node is None or node._leaf_size is not value._size \
+                        or node._leaf_dtype is not value._dtype \
+                        or node._leaf_device is not value._device or meta.post_accumulate_hooks:
+                    node = grad_accumulator(value)
+                edges.append((node, 0))
             bit <<= 1
         if not mask:
             return None

@@ -69,8 +69,8 @@ class AutogradMeta:
     """
 
     __slots__ = ("requires_grad", "grad", "grad_fn", "retains_grad", "output_nr",
-                 "grad_accumulator", "hooks", "post_accumulate_hooks", "attr_version",
-                 "fw_grad", "grad_dtype")
+                 "grad_accumulator", "kept_accumulator", "hooks", "post_accumulate_hooks",
+                 "attr_version", "fw_grad", "grad_dtype")
 
     def __init__(self) -> None:
         self.requires_grad = False
@@ -79,11 +79,23 @@ class AutogradMeta:
         self.retains_grad = False
         self.output_nr = 0               # which output of grad_fn this tensor is
         self.grad_accumulator = None     # weak reference to a leaf's AccumulateGrad
+        self.kept_accumulator = None     # the same, held (Note [A leaf keeps its accumulator])
         self.hooks = None                # Tensor.register_hook: {id: hook}
         self.post_accumulate_hooks = None
         self.attr_version = None         # a view: the version its grad_fn describes
         self.fw_grad = None              # forward AD: the tangent at the active level
         self.grad_dtype = SAME_DTYPE     # a leaf's Tensor.grad_dtype (None: any dtype)
+
+    def __deepcopy__(self, memo: dict) -> "AutogradMeta":
+        """A copy for a deep-copied leaf: its fields copied, but no accumulator (the
+        original's adds into the original)."""
+        import copy                      # (deep copies are rare: not loaded at import)
+        copied = AutogradMeta()
+        memo[id(self)] = copied
+        for name in AutogradMeta.__slots__:
+            if name not in ("grad_accumulator", "kept_accumulator"):
+                setattr(copied, name, copy.deepcopy(getattr(self, name), memo))
+        return copied
 
 
 class TensorBase:
