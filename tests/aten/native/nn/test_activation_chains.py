@@ -134,3 +134,19 @@ def test_tanh_derivative_is_tanh_backward_as_torch():
     assert results[0][0] == results[1][0] == "TanhBackwardBackward0"
     for mine, theirs in zip(results[0][1:], results[1][1:]):     # tanh's own last bits
         np.testing.assert_allclose(mine, theirs, rtol=1e-6)          # may differ (Sleef)
+
+
+def test_one_minus_square_float32_is_rounded_once_for_every_small_y():
+    """float32's ``1 - y * y`` goes through float64, which rounds it only for |y| < 1/8:
+    for every float32 y in [2**-13, 1/8) the float64 value is no float32 tie (so
+    rounding it again to float32 is the single rounding); below 2**-13 both give 1."""
+    low_tie_bits = np.uint64((1 << 29) - 1)
+    start = int(np.float32(2.0 ** -13).view(np.uint32))
+    stop = int(np.float32(0.125).view(np.uint32))
+    for begin in range(start, stop, 1 << 22):
+        y = np.arange(begin, min(begin + (1 << 22), stop), dtype=np.uint32).view(np.float32)
+        wide = y.astype(np.float64)
+        wide = 1 - wide * wide
+        assert not ((wide.view(np.uint64) & low_tie_bits) == np.uint64(1 << 28)).any()
+    tiny = np.float32([2.0 ** -13, 1e-20, 0.0]) * np.float32(0.9999)
+    assert (ops.tanh_backward(gt.ones(3), gt.from_numpy(tiny)).numpy() == 1).all()
