@@ -21,6 +21,7 @@ from ...schema import SchemaKind
 from .activation import BACKWARD, NN, NOT_FLOATING
 from ..pointwise.blocks import constant, in_blocks, logistic, select
 from ..pointwise.unary import COMPLEX, exact_dtype_out, refuse
+from ..pointwise.vector_loops import scalar_tail_positions
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -502,15 +503,35 @@ def _hardswish_block(x: np.ndarray, *, out: np.ndarray) -> None:
            grad={"grad_output": "hardswish_backward(grad, self)",
                  "self": "where((self > -3.0).logical_and(self < 3.0), grad * grad_output / 3.0, "
                          "zeros_like(grad))"})
-def hardswish_backward(grad_output, self, *, out):
-    """The gradient of `hardswish`: 0 below -3, ``grad_output * (x / 3 + 0.5)`` up to 3,
-    `grad_output` above."""
+def hardswish_backward(grad_output, self, *, out, result=None):
+    """The gradient of `hardswish`: 0 up to -3, ``grad_output * (x / 3 + 0.5)`` below 3,
+    `grad_output` from 3. At NaN, NaN as torch's vectorized loop gives, but
+    `grad_output` where its scalar loop computes: the tails of its chunks, every
+    element of operands not laid out alike (Note [Scalar tails of torch's vectorized
+    loops])."""
     in_blocks(_hardswish_backward_block, (grad_output, self), out)
+    if out.size == 0:
+        return
+    if not _vectorized(grad_output, self, out):       # the scalar loop throughout
+        np.copyto(out, grad_output, where=np.isnan(self))
+        return
+    positions = scalar_tail_positions(out.size, (out.dtype if result is None else result).itemsize)
+    flat = out.reshape(-1)
+    one_number = not any(grad_output.strides)
+    grad = grad_output.flat[0] if one_number else grad_output.reshape(-1)[positions]
+    flat[positions] = np.where(np.isnan(self.reshape(-1)[positions]), grad, flat[positions])
+
+
+def _vectorized(grad: np.ndarray, x: np.ndarray, out: np.ndarray) -> bool:
+    """Whether torch's loop runs vectors along the whole of these operands: row-major
+    alike, or the gradient one number (broadcast)."""
+    return (x.shape == out.shape and x.flags.c_contiguous and out.flags.c_contiguous
+            and (not any(grad.strides) or grad.shape == out.shape and grad.flags.c_contiguous))
 
 
 def _hardswish_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
-    ramp = np.divide(x, 3, out=np.empty(out.shape, out.dtype))
-    np.add(ramp, 0.5, out=ramp)
+    ramp = np.divide(x, constant(3, out.dtype), out=np.empty(out.shape, out.dtype))
+    np.add(ramp, constant(0.5, out.dtype), out=ramp)
     np.multiply(ramp, grad, out=ramp)
-    select((x > -3) & (x < 3), ramp, grad, out)  # above 3, and NaN, pass the gradient
+    select(x >= 3, grad, ramp, out)             # NaN: the ramp's NaN
     zero_where(x <= -3, out, out)

@@ -150,3 +150,55 @@ def test_one_minus_square_float32_is_rounded_once_for_every_small_y():
         assert not ((wide.view(np.uint64) & low_tie_bits) == np.uint64(1 << 28)).any()
     tiny = np.float32([2.0 ** -13, 1e-20, 0.0]) * np.float32(0.9999)
     assert (ops.tanh_backward(gt.ones(3), gt.from_numpy(tiny)).numpy() == 1).all()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype, size", [("float32", 20), ("float32", 100), ("float64", 100),
+                                         ("float16", 200), ("float32", 100_003),
+                                         ("float32", 300_007), ("bfloat16", 300_007)])
+def test_hardswish_backward_at_nan_as_torch(dtype, size, threads):
+    """NaN where torch's vectorized loop computes, the gradient in its scalar tails (the
+    ends of its chunks, on one thread or two), also for a broadcast gradient."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(size)
+    x = rng.standard_normal(size) * 4
+    x[rng.random(size) < 0.3] = np.nan
+    x[-40:] = x[size // 2 - 40:size // 2 + 40] = np.nan
+    g = rng.standard_normal(size)
+    results = []
+    for lib in (gt, torch):
+        before = lib.get_num_threads()
+        lib.set_num_threads(threads)
+        kind = getattr(lib, dtype)
+        try:
+            for grad in (lib.tensor(g, dtype=kind), lib.ones(1, dtype=kind).expand(size)):
+                result = lib.ops.aten.hardswish_backward(grad, lib.tensor(x, dtype=kind))
+                results.append(result.double().numpy())
+        finally:
+            lib.set_num_threads(before)
+    for mine, theirs in zip(results[:2], results[2:]):
+        np.testing.assert_array_equal(mine, theirs)
+
+
+def test_hardswish_backward_scalar_loop_for_other_layouts():
+    """Operands laid out differently go through torch's scalar loop: the gradient at
+    NaN."""
+    x = gt.full((100, 10), float("nan")).t()
+    assert (ops.hardswish_backward(gt.ones(10, 100), x) == 1).all()
+
+
+def test_scalar_tail_positions():
+    """The last length % (128 / itemsize) elements of each of ATen's chunks."""
+    from glasstorch.aten.native.pointwise.vector_loops import scalar_tail_positions
+    before = gt.get_num_threads()
+    try:
+        gt.set_num_threads(1)
+        assert scalar_tail_positions(100, 4).tolist() == [96, 97, 98, 99]
+        assert scalar_tail_positions(20, 8).tolist() == [16, 17, 18, 19]
+        assert scalar_tail_positions(0, 4).size == 0
+        gt.set_num_threads(2)
+        assert scalar_tail_positions(20, 2).tolist() == list(range(20))
+        assert scalar_tail_positions(100_000, 4).tolist() == (list(range(49_984, 50_000))
+                                                              + list(range(99_984, 100_000)))
+    finally:
+        gt.set_num_threads(before)
