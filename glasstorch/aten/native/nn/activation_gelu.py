@@ -73,8 +73,7 @@ def _gelu_derivative_float32(x: np.ndarray) -> np.ndarray:
     """Phi(x) + x phi(x), sharing one exponential: Phi = (1 + sign(x) (1 - q)) / 2 and
     phi = e / sqrt(2 pi). ``1 - q`` is not negative, so times sign(x) it only takes x's
     sign bit (two bitwise passes where `np.sign` and a product cost three times more;
-    at x = 0, where sign(x) is 0, 1 - q is within half an ulp of 1's spacing: 1 + it
-    rounds to 1 either way)."""
+    at x = 0, where sign(x) is 0, q is 1: either way the product is a zero)."""
     q, e = gauss_tail_float32(x)
     np.subtract(_ONE, q, out=q)
     sign = np.bitwise_and(x.view(np.uint32), _SIGN_BIT, out=np.empty(x.shape, np.uint32))

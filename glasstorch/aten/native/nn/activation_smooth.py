@@ -367,13 +367,17 @@ def mish(self, *, out):
 def mish_backward(grad_output, self, *, out):
     """The gradient of `mish`: ``grad_output * (t + x * s * (1 - t^2))`` with
     t = tanh(softplus(x)) and s = sigmoid(x)."""
-    tanh_softplus = _tanh_softplus(self)
+    in_blocks(_mish_backward_block, (grad_output, self), out)
+
+
+def _mish_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    tanh_softplus = _tanh_softplus(x)
     np.multiply(tanh_softplus, tanh_softplus, out=out)
-    np.subtract(1, out, out=out)
-    np.multiply(out, logistic(self), out=out)
-    np.multiply(out, self, out=out)
+    np.subtract(constant(1, out.dtype), out, out=out)
+    np.multiply(out, logistic(x), out=out)
+    np.multiply(out, x, out=out)
     np.add(out, tanh_softplus, out=out)
-    np.multiply(out, grad_output, out=out)
+    np.multiply(out, grad, out=out)
 
 
 # ----------------------------------------------------------------------------------
