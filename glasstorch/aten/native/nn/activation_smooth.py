@@ -244,19 +244,23 @@ def _one_minus_square_float32(y: np.ndarray) -> np.ndarray:
 def _one_minus_square_float64(y: np.ndarray) -> np.ndarray:
     """``1 - y * y`` rounded once, in a new float64 array: the square as an exact sum
     ``p + e`` (Dekker's product of y's halves), ``1 - p`` as an exact sum ``s + t``
-    (Knuth's two-sum), then ``s + (t - e)``. Where y is beyond the halves' range
-    (the square overflows, or y is not finite) ``1 - p`` is the answer."""
+    (Fast2Sum while p < 2, as for tanh's results; else Knuth's two-sum), then
+    ``s + (t - e)``. Where y is beyond the halves' range (the square overflows, or y
+    is not finite) ``1 - p`` is the answer."""
     square = np.multiply(y, y, out=scratch(y))
     high = np.multiply(y, constant(_DEKKER_SPLIT, y.dtype), out=scratch(y))
     np.subtract(high, np.subtract(high, y, out=scratch(y)), out=high)
     low = np.subtract(y, high, out=scratch(y))
     error = np.multiply(high, high, out=scratch(y))              # e = y y - p, exactly
     np.subtract(error, square, out=error)
-    np.add(error, np.multiply(np.multiply(high, low, out=high), constant(2, y.dtype),
-                              out=high), out=error)
+    np.add(error, np.multiply(np.add(high, high, out=high), low, out=high), out=error)
     np.add(error, np.multiply(low, low, out=low), out=error)
     one = constant(1, y.dtype)
     rounded = np.subtract(one, square, out=scratch(y))          # s = 1 - p, rounded
+    if square.size and square.max() < 2:                        # Fast2Sum: -t = p + (s - 1)
+        lost = np.add(square, np.subtract(rounded, one, out=low), out=low)
+        np.add(lost, error, out=lost)
+        return np.subtract(rounded, lost, out=lost)
     shift = np.subtract(rounded, one, out=low)                   # t = (1 - p) - s
     lost = np.subtract(one, np.subtract(rounded, shift, out=high), out=high)
     np.add(lost, np.subtract(np.negative(square, out=square), shift, out=shift), out=lost)
