@@ -98,15 +98,16 @@ def test_constant_is_made_once_and_read_only():
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "complex64"])
-@pytest.mark.parametrize("size", [20, 70_000])
-def test_tanh_backward_bit_for_bit_as_torch(dtype, size):
+@pytest.mark.parametrize("size, specials", [(20, True), (70_000, True), (70_000, False)])
+def test_tanh_backward_bit_for_bit_as_torch(dtype, size, specials):
     """torch fuses ``1 - y * y`` into one multiply-add (float32 and float64): the same
     bits here, also where y is beyond [-1, 1] or not finite (complex: the same values,
     NumPy's complex products rounding as they do)."""
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(3)
     y = np.tanh(rng.standard_normal(size) * 2)
-    y[:6] = [np.inf, -np.inf, np.nan, -0.0, 1e200, 7.5]
+    if specials:                            # float64: the general two-sum, else Fast2Sum
+        y[:6] = [np.inf, -np.inf, np.nan, -0.0, 1e200, 7.5]
     if dtype == "complex64":
         y = y + 1j * rng.standard_normal(size) * 0.1
     g = rng.standard_normal(size)
