@@ -1,5 +1,6 @@
-"""Smooth activations and their backward operators: elu (selu, celu), sigmoid's
-backward, silu, mish, softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
+"""Smooth activations and their backward operators: elu (selu, celu), sigmoid's and
+tanh's backward, silu, mish, softplus, hardsigmoid and hardswish (gelu has
+`activation_gelu.py`).
 
 As in `activation.py`: pointwise declarations (float16 / bfloat16 computed in float32),
 each derivative calling a fused backward operator that torch binds only in
