@@ -57,3 +57,4 @@ case("F.hardswish(x).backward(g)", group=GROUP,
      name="hardswish fwd+bwd (64,256,384)")(_activations)
 case("torch.sigmoid(x).backward(g)", group=GROUP,
      name="sigmoid fwd+bwd (64,256,384)")(_activations)
+case("torch.tanh(x).backward(g)", group=GROUP, name="tanh fwd+bwd (64,256,384)")(_activations)

@@ -498,7 +498,7 @@ OPERATORS = {'creation.conversion': '_to_copy to type_as',
  'nn.activation_smooth': 'celu celu_ elu elu_ elu_backward hardsigmoid hardsigmoid_ '
                          'hardsigmoid_backward hardswish hardswish_ hardswish_backward '
                          'mish mish_ mish_backward selu selu_ sigmoid_backward silu silu_ '
-                         'silu_backward softplus softplus_backward',
+                         'silu_backward softplus softplus_backward tanh_backward',
  'nn.attention': '_fused_sdp_choice _safe_softmax _scaled_dot_product_attention_math '
                  'scaled_dot_product_attention',
  'nn.attention_flash': '_scaled_dot_product_flash_attention_for_cpu '

@@ -1,5 +1,6 @@
-"""Smooth activations and their backward operators: elu (selu, celu), sigmoid's
-backward, silu, mish, softplus, hardsigmoid and hardswish (gelu has `activation_gelu.py`).
+"""Smooth activations and their backward operators: elu (selu, celu), sigmoid's and
+tanh's backward, silu, mish, softplus, hardsigmoid and hardswish (gelu has
+`activation_gelu.py`).
 
 As in `activation.py`: pointwise declarations (float16 / bfloat16 computed in float32),
 each derivative calling a fused backward operator that torch binds only in
@@ -19,12 +20,14 @@ from ...pointwise import pointwise, zero_where
 from ...registry import composite
 from ...schema import SchemaKind
 from .activation import BACKWARD, NN, NOT_FLOATING
-from ..pointwise.blocks import in_blocks, logistic, select
+from ..pointwise.blocks import constant, in_blocks, logistic, select
 from ..pointwise.unary import COMPLEX, exact_dtype_out, refuse
+from ..pointwise.vector_loops import scalar_tail_positions
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 _ONE_SIXTH_FLOAT = float(np.float32(1.0 / 6.0))     # torch's backward scales by a float's 1/6
+_DEKKER_SPLIT = 2.0 ** 27 + 1                       # splits a double into 26-bit halves
 
 
 def typed_out(target, described, inplace: bool) -> None:
@@ -48,6 +51,20 @@ def scratch(like: np.ndarray) -> np.ndarray:
     return np.empty(like.shape, like.dtype)
 
 
+def scaled(values: np.ndarray, factor) -> np.ndarray:
+    """``values * factor`` in a new array, or `values` itself for a factor of 1: the
+    product's bits (but for a signalling NaN, which stays signalling) without its pass."""
+    if factor == 1:
+        return values
+    return np.multiply(values, constant(factor, values.dtype), out=scratch(values))
+
+
+def scale_in_place(values: np.ndarray, factor) -> None:
+    """``values *= factor``, no pass for a factor of 1."""
+    if factor != 1:
+        np.multiply(values, constant(factor, values.dtype), out=values)
+
+
 # ----------------------------------------------------------------------------------
 # elu, selu, celu
 # ----------------------------------------------------------------------------------
@@ -68,11 +85,9 @@ def elu(self, alpha, scale, input_scale, *, out):
 
 
 def _elu_block(x: np.ndarray, alpha, scale, input_scale, out: np.ndarray) -> None:
-    curve = np.multiply(x, input_scale, out=scratch(x))    # `out` may be x (elu_)
-    np.expm1(curve, out=curve)
-    np.multiply(curve, alpha * scale, out=curve)
-    linear = np.multiply(x, scale, out=scratch(x))
-    select(x <= 0, curve, linear, out)
+    curve = np.expm1(scaled(x, input_scale), out=scratch(x))   # `out` may be x (elu_)
+    scale_in_place(curve, alpha * scale)
+    select(x <= 0, curve, scaled(x, scale), out)
 
 
 @derivative_helper
@@ -109,15 +124,13 @@ def _elu_backward_block(grad: np.ndarray, x: np.ndarray, alpha, scale, input_sca
                         is_result: bool, out: np.ndarray) -> None:
     curve = np.empty(out.shape, out.dtype)
     if is_result:                     # result = scale * alpha * (e - 1): e from the result
-        np.add(x, alpha * scale, out=curve)
+        np.add(x, constant(alpha * scale, out.dtype), out=curve)
     else:
-        np.multiply(x, input_scale, out=curve)
-        np.exp(curve, out=curve)
-        np.multiply(curve, alpha * scale, out=curve)
-    np.multiply(curve, input_scale, out=curve)
+        np.exp(scaled(x, input_scale), out=curve)
+        scale_in_place(curve, alpha * scale)
+    scale_in_place(curve, input_scale)
     np.multiply(curve, grad, out=curve)
-    linear = np.multiply(grad, scale, out=np.empty(out.shape, out.dtype))
-    select(x <= 0, curve, linear, out)                          # NaN: the positive side
+    select(x <= 0, curve, scaled(grad, scale), out)             # NaN: the positive side
 
 
 @composite("selu(Tensor self) -> Tensor")
@@ -182,9 +195,82 @@ def sigmoid_backward(grad_output, output, *, out):
 
 
 def _sigmoid_backward_block(grad: np.ndarray, y: np.ndarray, *, out: np.ndarray) -> None:
-    complement = np.subtract(1, y, out=np.empty(out.shape, out.dtype))
+    complement = np.subtract(constant(1, out.dtype), y, out=np.empty(out.shape, out.dtype))
     np.multiply(grad, complement, out=complement)
     np.multiply(complement, y, out=out)
+
+
+# ----------------------------------------------------------------------------------
+# tanh's backward (tanh itself is in pointwise/trigonometric.py)
+# ----------------------------------------------------------------------------------
+@pointwise("tanh_backward(Tensor grad_output, Tensor output) -> Tensor", **BACKWARD,
+           grad={"grad_output": "tanh_backward(grad, output.conj())",
+                 "output": "grad.conj() * (-2 * output.conj() * grad_output).conj()",
+                 "result": "tanh_backward(grad_output_t, output) "
+                           "+ output_t.conj() * (-2 * output.conj() * grad_output).conj()"})
+def tanh_backward(grad_output, output, *, out):
+    """The gradient of `tanh` from its result y: ``grad_output * (1 - y * y)`` with
+    ``1 - y * y`` rounded once, as torch's kernels fuse it into one multiply-add
+    (float16 and bfloat16 computed in float32, rounded at the end); ``grad * conj(1 -
+    y * y)`` for complex."""
+    if out.dtype.kind == "c":
+        np.multiply(grad_output, np.conj(1 - output * output), out=out)
+        return
+    in_blocks(_tanh_backward_block, (grad_output, output), out)
+
+
+def _tanh_backward_block(grad: np.ndarray, y: np.ndarray, *, out: np.ndarray) -> None:
+    if out.dtype == np.float32:
+        slope = _one_minus_square_float32(y)
+    else:
+        slope = _one_minus_square_float64(y)
+    np.multiply(grad, slope, out=out)
+
+
+def _one_minus_square_float32(y: np.ndarray) -> np.ndarray:
+    """``1 - y * y`` rounded once to float32, in a new array: through float64, where
+    ``y * y`` is exact (24 + 24 bits) and so is ``1 - y * y`` for |y| >= 1/8. Below
+    that, float64 rounds it, and rounding again to float32 would go wrong only on a
+    float32 tie, which no float32 y reaches (every |y| in [2**-13, 1/8) checked; below
+    2**-13 both round to 1): the test holds that range whole."""
+    wide = np.empty(y.shape, np.float64)
+    np.copyto(wide, y)
+    np.multiply(wide, wide, out=wide)
+    np.subtract(constant(1, wide.dtype), wide, out=wide)
+    slope = scratch(y)
+    np.copyto(slope, wide, casting="unsafe")
+    return slope
+
+
+def _one_minus_square_float64(y: np.ndarray) -> np.ndarray:
+    """``1 - y * y`` rounded once, in a new float64 array: the square as an exact sum
+    ``p + e`` (Dekker's product of y's halves), ``1 - p`` as an exact sum ``s + t``
+    (Fast2Sum while p < 2, as for tanh's results; else Knuth's two-sum), then
+    ``s + (t - e)``. Where y is beyond the halves' range (the square overflows, or y
+    is not finite) ``1 - p`` is the answer."""
+    square = np.multiply(y, y, out=scratch(y))
+    high = np.multiply(y, constant(_DEKKER_SPLIT, y.dtype), out=scratch(y))
+    np.subtract(high, np.subtract(high, y, out=scratch(y)), out=high)
+    low = np.subtract(y, high, out=scratch(y))
+    error = np.multiply(high, high, out=scratch(y))              # e = y y - p, exactly
+    np.subtract(error, square, out=error)
+    np.add(error, np.multiply(np.add(high, high, out=high), low, out=high), out=error)
+    np.add(error, np.multiply(low, low, out=low), out=error)
+    one = constant(1, y.dtype)
+    rounded = np.subtract(one, square, out=scratch(y))          # s = 1 - p, rounded
+    if square.size and square.max() < 2:                        # Fast2Sum: -t = p + (s - 1)
+        lost = np.add(square, np.subtract(rounded, one, out=low), out=low)
+        np.add(lost, error, out=lost)
+        return np.subtract(rounded, lost, out=lost)
+    shift = np.subtract(rounded, one, out=low)                   # t = (1 - p) - s
+    lost = np.subtract(one, np.subtract(rounded, shift, out=high), out=high)
+    np.add(lost, np.subtract(np.negative(square, out=square), shift, out=shift), out=lost)
+    np.subtract(lost, error, out=lost)
+    exact = np.add(rounded, lost, out=lost)
+    unsplit = ~np.isfinite(exact)
+    if unsplit.any():
+        exact[unsplit] = rounded[unsplit]
+    return exact
 
 
 # ----------------------------------------------------------------------------------
@@ -229,7 +315,7 @@ def _silu_block(x: np.ndarray, *, out: np.ndarray) -> None:
     which rounds twice)."""
     denominator = np.negative(x, out=scratch(x))
     np.exp(denominator, out=denominator)
-    np.add(denominator, 1, out=denominator)
+    np.add(denominator, constant(1, x.dtype), out=denominator)
     np.divide(x, denominator, out=out)
 
 
@@ -241,10 +327,11 @@ def silu_backward(grad_output, self, *, out):
 
 def _silu_backward_block(grad_output: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
     """``(grad * s) * (1 + x * (1 - s))``, multiplied in torch's kernel's order."""
+    one = constant(1, x.dtype)
     sigmoid = logistic(x)
-    slope = np.subtract(1, sigmoid, out=scratch(x))
+    slope = np.subtract(one, sigmoid, out=scratch(x))
     np.multiply(slope, x, out=slope)
-    np.add(slope, 1, out=slope)
+    np.add(slope, one, out=slope)
     np.multiply(sigmoid, grad_output, out=sigmoid)
     np.multiply(sigmoid, slope, out=out)
 
@@ -285,13 +372,17 @@ def mish(self, *, out):
 def mish_backward(grad_output, self, *, out):
     """The gradient of `mish`: ``grad_output * (t + x * s * (1 - t^2))`` with
     t = tanh(softplus(x)) and s = sigmoid(x)."""
-    tanh_softplus = _tanh_softplus(self)
+    in_blocks(_mish_backward_block, (grad_output, self), out)
+
+
+def _mish_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
+    tanh_softplus = _tanh_softplus(x)
     np.multiply(tanh_softplus, tanh_softplus, out=out)
-    np.subtract(1, out, out=out)
-    np.multiply(out, logistic(self), out=out)
-    np.multiply(out, self, out=out)
+    np.subtract(constant(1, out.dtype), out, out=out)
+    np.multiply(out, logistic(x), out=out)
+    np.multiply(out, x, out=out)
     np.add(out, tanh_softplus, out=out)
-    np.multiply(out, grad_output, out=out)
+    np.multiply(out, grad, out=out)
 
 
 # ----------------------------------------------------------------------------------
@@ -313,12 +404,13 @@ def softplus(self, beta, threshold, *, out):
 
 
 def _softplus_block(x: np.ndarray, beta, threshold, out: np.ndarray) -> None:
-    scaled = np.multiply(x, beta, out=scratch(x))
-    linear = scaled > threshold
-    np.exp(scaled, out=scaled)
-    np.log1p(scaled, out=scaled)
-    np.divide(scaled, beta, out=scaled)
-    select(linear, x, scaled, out)
+    product = scaled(x, beta)
+    linear = product > constant(threshold, x.dtype)
+    curve = np.exp(product, out=scratch(x))
+    np.log1p(curve, out=curve)
+    if beta != 1:                                     # x / 1 is x
+        np.divide(curve, constant(beta, x.dtype), out=curve)
+    select(linear, x, curve, out)
 
 
 @derivative_helper
@@ -342,11 +434,11 @@ def softplus_backward(grad_output, self, beta, threshold, *, out):
 
 def _softplus_backward_block(grad: np.ndarray, x: np.ndarray, beta, threshold,
                              out: np.ndarray) -> None:
-    scaled = np.multiply(x, beta, out=np.empty(out.shape, out.dtype))
-    linear = scaled > threshold
-    np.exp(scaled, out=scaled)
-    slope = np.add(scaled, 1, out=np.empty(out.shape, out.dtype))
-    np.divide(scaled, slope, out=slope)
+    product = scaled(x, beta)
+    linear = product > constant(threshold, x.dtype)
+    z = np.exp(product, out=np.empty(out.shape, out.dtype))
+    slope = np.add(z, constant(1, out.dtype), out=np.empty(out.shape, out.dtype))
+    np.divide(z, slope, out=slope)
     np.multiply(slope, grad, out=slope)
     select(linear, grad, slope, out)
 
@@ -356,8 +448,9 @@ def _softplus_backward_block(grad: np.ndarray, x: np.ndarray, beta, threshold,
 # ----------------------------------------------------------------------------------
 def _relu6_of_shifted(self: np.ndarray, out: np.ndarray) -> None:
     """out = min(max(x + 3, 0), 6) (NumPy's clip is that, in one pass)."""
-    np.add(self, 3, out=out)
-    np.clip(out, 0, 6, out=out)
+    dtype = out.dtype
+    np.add(self, constant(3, dtype), out=out)
+    np.clip(out, constant(0, dtype), constant(6, dtype), out=out)
 
 
 @pointwise("hardsigmoid(Tensor self) -> Tensor", inplace=True, out=True, **NN,
@@ -376,7 +469,7 @@ def hardsigmoid(self, *, out):
 
 def _hardsigmoid_block(x: np.ndarray, *, out: np.ndarray) -> None:
     _relu6_of_shifted(x, out)
-    np.divide(out, 6, out=out)
+    np.divide(out, constant(6, out.dtype), out=out)
 
 
 @pointwise("hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor", **BACKWARD,
@@ -411,7 +504,7 @@ def _hardswish_block(x: np.ndarray, *, out: np.ndarray) -> None:
     gate = scratch(out)                        # a temporary: `out` may be x
     _relu6_of_shifted(x, gate)
     np.multiply(gate, x, out=gate)
-    np.divide(gate, 6, out=out)
+    np.divide(gate, constant(6, out.dtype), out=out)
 
 
 @pointwise("hardswish_backward(Tensor grad_output, Tensor self) -> Tensor", out=True,
@@ -419,15 +512,35 @@ def _hardswish_block(x: np.ndarray, *, out: np.ndarray) -> None:
            grad={"grad_output": "hardswish_backward(grad, self)",
                  "self": "where((self > -3.0).logical_and(self < 3.0), grad * grad_output / 3.0, "
                          "zeros_like(grad))"})
-def hardswish_backward(grad_output, self, *, out):
-    """The gradient of `hardswish`: 0 below -3, ``grad_output * (x / 3 + 0.5)`` up to 3,
-    `grad_output` above."""
+def hardswish_backward(grad_output, self, *, out, result=None):
+    """The gradient of `hardswish`: 0 up to -3, ``grad_output * (x / 3 + 0.5)`` below 3,
+    `grad_output` from 3. At NaN, NaN as torch's vectorized loop gives, but
+    `grad_output` where its scalar loop computes: the tails of its chunks, every
+    element of operands not laid out alike (Note [Scalar tails of torch's vectorized
+    loops])."""
     in_blocks(_hardswish_backward_block, (grad_output, self), out)
+    if out.size == 0:
+        return
+    if not _vectorized(grad_output, self, out):       # the scalar loop throughout
+        np.copyto(out, grad_output, where=np.isnan(self))
+        return
+    positions = scalar_tail_positions(out.size, (out.dtype if result is None else result).itemsize)
+    flat = out.reshape(-1)
+    one_number = not any(grad_output.strides)
+    grad = grad_output.flat[0] if one_number else grad_output.reshape(-1)[positions]
+    flat[positions] = np.where(np.isnan(self.reshape(-1)[positions]), grad, flat[positions])
+
+
+def _vectorized(grad: np.ndarray, x: np.ndarray, out: np.ndarray) -> bool:
+    """Whether torch's loop runs vectors along the whole of these operands: row-major
+    alike, or the gradient one number (broadcast)."""
+    return (x.shape == out.shape and x.flags.c_contiguous and out.flags.c_contiguous
+            and (not any(grad.strides) or grad.shape == out.shape and grad.flags.c_contiguous))
 
 
 def _hardswish_backward_block(grad: np.ndarray, x: np.ndarray, *, out: np.ndarray) -> None:
-    ramp = np.divide(x, 3, out=np.empty(out.shape, out.dtype))
-    np.add(ramp, 0.5, out=ramp)
+    ramp = np.divide(x, constant(3, out.dtype), out=np.empty(out.shape, out.dtype))
+    np.add(ramp, constant(0.5, out.dtype), out=ramp)
     np.multiply(ramp, grad, out=ramp)
-    select((x > -3) & (x < 3), ramp, grad, out)  # above 3, and NaN, pass the gradient
+    select(x >= 3, grad, ramp, out)             # NaN: the ramp's NaN
     zero_where(x <= -3, out, out)

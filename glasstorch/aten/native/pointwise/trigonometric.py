@@ -117,7 +117,7 @@ def cosh(self, *, out):
 
 
 @unary("tanh(Tensor self) -> Tensor", **FLOAT_RESULT, ufunc=np.tanh,
-       grad={"self": "grad * (1 - result * result).conj()"})
+       grad={"self": "tanh_backward(grad, result)"})
 def tanh(self, *, out):
     """The hyperbolic tangent of each element.
 
