@@ -252,6 +252,7 @@ def test_derivative_formulas_match_torch_autograd(name, formula):
         mine = gt.tensor(x)
         names = {"grad": gt.tensor(grad), "self": mine, "zeros_like": gt.zeros_like,
                  "result": getattr(gt, base)(mine, **kwargs), "sgn_backward": sgn_backward,
-                 "angle_backward": angle_backward, "sinc_backward": sinc_backward}
+                 "angle_backward": angle_backward, "sinc_backward": sinc_backward,
+                 "tanh_backward": gt.ops.aten.tanh_backward}
         np.testing.assert_allclose(eval(formula, names).numpy(), expected, rtol=1e-6,
                                    atol=1e-9)
