@@ -99,22 +99,35 @@ def axpy(alpha, x: np.ndarray, c, out: np.ndarray) -> bool:
     saxpy = _saxpy()
     if saxpy is None:
         return False
-    target, source = out.ctypes.data, x.ctypes.data
+    target, source = _address(out), _address(x)
+    # both dense and of one size: they overlap exactly when their byte ranges meet
+    overlap = source != target and abs(source - target) < out.nbytes
     if _alike(c, out, target):                   # in place: `x` may be `out` itself
-        if source != target and np.may_share_memory(out, x):
+        if overlap:
             return False
     else:
-        if np.may_share_memory(out, x):
+        if overlap or source == target:
             return False
         np.copyto(out, c)
     saxpy(out.size, alpha, source, 1, target, 1)
     return True
 
 
+def _address(array: np.ndarray) -> int:
+    """The address of a dense array's first element. A ctypes view of its buffer costs a
+    fraction of ``array.ctypes.data``, which small calls feel; a read-only buffer has
+    none."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(array))
+    except TypeError:
+        return array.ctypes.data
+
+
 def _alike(a, b: np.ndarray, address: int) -> bool:
     """Whether `a` is array `b` (at `address`) or a view of exactly its elements."""
     return a is b or (isinstance(a, np.ndarray) and a.shape == b.shape
-                      and a.strides == b.strides and a.ctypes.data == address)
+                      and a.strides == b.strides and a.flags.c_contiguous
+                      and _address(a) == address)
 
 
 # cblas_saxpy under the names OpenBLAS builds give it, with the width of their integers

@@ -122,3 +122,19 @@ def test_matches_torch_fused_kernels(in_place):
         result = a.add_(b, alpha=TIE_ALPHA) if in_place else library.sub(a, b, alpha=-TIE_ALPHA)
         results.append(result.numpy().view(np.uint32))
     np.testing.assert_array_equal(results[1], results[0])
+
+
+def test_blas_declines_overlapping_operands_and_reads_read_only_ones():
+    if fused._saxpy() is None:
+        pytest.skip("no fusing BLAS here")
+    buffer = np.arange(8, dtype=F32)
+    assert not fused.axpy(F32(2), buffer[:6], buffer[2:], buffer[2:])     # overlap: declined
+    assert not fused.axpy(F32(2), buffer[2:], buffer[:6].copy(), buffer[2:])
+    source = np.arange(4, dtype=F32)
+    source.flags.writeable = False
+    target = np.ones(4, F32)
+    assert fused.axpy(F32(2), source, target, target)
+    assert target.tolist() == [1.0, 3.0, 5.0, 7.0]
+    out = np.empty(4, F32)
+    assert fused.axpy(F32(2), source, np.full(4, 2, F32), out)
+    assert out.tolist() == [2.0, 4.0, 6.0, 8.0]
