@@ -5,25 +5,44 @@ normal doubles, one at a time while they run, element after element. Here the wo
 are drawn ahead in blocks, handed out in order, and the generator is then rewound and
 moved forward by exactly the number consumed (`settle`), so that it ends where
 torch's does.
+
+Note [Samplers in speculative runs]
+    A rejection sampler mostly takes one path: a fixed number of draws, accepted at the
+    first trial. Along a run of elements that all take it, where each element's draws
+    lie follows from where the run starts, so the whole run is computed at once from
+    the uniforms by position (`ScalarDraws.ahead`), speculatively: the first element
+    whose draws leave the path ends the run, is sampled alone from where it starts
+    (`ScalarDraws.move_to`), and the next run starts after it. The draws are the
+    serial sampler's, bit for bit; the windows grow while runs are long
+    (`next_window`), so a run costs a few NumPy calls whatever its length.
 """
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .bits import uniform_double
 
 
 class UniformStream:
-    """Uniform doubles handed out in order from blocks drawn ahead of time."""
+    """Uniform doubles handed out in order from blocks drawn ahead of time: `values`, a
+    list (read one at a time), or an array when ``listed=False`` (read by position)."""
 
-    def __init__(self, generator, expected: int) -> None:
+    def __init__(self, generator, expected: int, listed: bool = True) -> None:
         self.generator = generator
         self.snapshot = generator.snapshot()
         self.block = max(expected, 64)
-        self.values = uniform_double(generator, self.block).tolist()
+        self.listed = listed
+        values = uniform_double(generator, self.block)
+        self.values = values.tolist() if listed else values
 
-    def more(self) -> list:
-        self.values += uniform_double(self.generator, self.block).tolist()
+    def more(self):
+        values = uniform_double(self.generator, self.block)
+        if self.listed:
+            self.values += values.tolist()
+        else:
+            self.values = np.concatenate((self.values, values))
         return self.values
 
     def settle(self, used: int) -> None:
@@ -41,11 +60,27 @@ class ScalarDraws:
     the cache is read at the start and written back by `close`.
     """
 
-    def __init__(self, generator, expected: int) -> None:
-        self._stream = UniformStream(generator, expected)
+    def __init__(self, generator, expected: int, listed: bool = True) -> None:
+        self._stream = UniformStream(generator, expected, listed)
         self._values = self._stream.values
         self._used = 0
         self._cached_normal = generator.next_double_normal_sample
+
+    @property
+    def state(self) -> tuple:
+        """``(uniforms used, cached normal or None)``: where the next draw starts."""
+        return self._used, self._cached_normal
+
+    def move_to(self, used: int, cached_normal) -> None:
+        """Continue from a `state` found without drawing one value at a time."""
+        self._used, self._cached_normal = used, cached_normal
+
+    def ahead(self, count: int) -> np.ndarray:
+        """Every uniform drawn so far as an array, at least `count` past those used:
+        the vectorized samplers read their draws by position (``listed=False``)."""
+        while len(self._values) < self._used + count:
+            self._values = self._stream.more()
+        return self._values
 
     def uniform(self) -> float:
         if self._used == len(self._values):
@@ -67,4 +102,14 @@ class ScalarDraws:
     def close(self) -> None:
         """Leave the generator where torch's stands after the same draws."""
         self._stream.settle(self._used)
-        self._stream.generator.next_double_normal_sample = self._cached_normal
+        cached = self._cached_normal
+        self._stream.generator.next_double_normal_sample = \
+            None if cached is None else float(cached)
+
+
+def next_window(window: int, common: int, tried: int) -> int:
+    """The next run's length: doubled after a run that went through, else about twice
+    the run just seen (Note [Samplers in speculative runs])."""
+    if common == tried:
+        return min(2 * window, 1 << 16)
+    return max(2 * common, 64)
