@@ -6,6 +6,8 @@ ceil(log U / log1p(-q)) until they pass n, one uniform each; otherwise by Hoerma
 BTRS transformed rejection, two uniforms a trial. Elements are sampled one after the
 other in C order (each takes a data-dependent number of uniforms). For float tensors
 the steps ATen computes in float (n q, q, the spread) are rounded to float here too.
+Elements of one count and probability that BTRS samples take their trials all at once
+(`_btrs_alike`, Note [Samplers in speculative runs] in stream.py).
 """
 from __future__ import annotations
 

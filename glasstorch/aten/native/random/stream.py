@@ -7,14 +7,15 @@ moved forward by exactly the number consumed (`settle`), so that it ends where
 torch's does.
 
 Note [Samplers in speculative runs]
-    A rejection sampler mostly takes one path: a fixed number of draws, accepted at the
-    first trial. Along a run of elements that all take it, where each element's draws
-    lie follows from where the run starts, so the whole run is computed at once from
-    the uniforms by position (`ScalarDraws.ahead`), speculatively: the first element
-    whose draws leave the path ends the run, is sampled alone from where it starts
-    (`ScalarDraws.move_to`), and the next run starts after it. The draws are the
-    serial sampler's, bit for bit; the windows grow while runs are long
-    (`next_window`), so a run costs a few NumPy calls whatever its length.
+    A rejection sampler's element takes trials until one is accepted. Where every
+    trial draws alike whichever element it serves (a fixed number of uniforms, tested
+    against the same constants: a Gamma of one alpha, a Binomial of one count and
+    probability), trial t's draws lie at a position that follows from t alone. Then
+    every trial is computed at once from the uniforms by position
+    (`ScalarDraws.ahead`), and the accepted trials, in order, are the elements' draws;
+    the generator moves past the last one used (`ScalarDraws.move_to`). A trial that
+    leaves the common path ends the run: its element is sampled alone, and a new run
+    starts after it. The draws are the serial sampler's, bit for bit.
 """
 from __future__ import annotations
 
@@ -106,10 +107,3 @@ class ScalarDraws:
         self._stream.generator.next_double_normal_sample = \
             None if cached is None else float(cached)
 
-
-def next_window(window: int, common: int, tried: int) -> int:
-    """The next run's length: doubled after a run that went through, else about twice
-    the run just seen (Note [Samplers in speculative runs])."""
-    if common == tried:
-        return min(2 * window, 1 << 16)
-    return max(2 * common, 64)
