@@ -175,49 +175,6 @@ def pow(self, exponent, *, out, result=None):
         _power(self, exponent, out)
 
 
-@composite("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", method=True,
-           out=True, grad={"self": "pow_backward(grad, self, exponent)"})
-def pow_tensor_scalar(self, exponent, out=None):
-    """A tensor raised to a number: ``x ** 2``, ``torch.pow(x, 0.5)``.
-
-    The number takes part in promotion as a Python number does (an integer tensor to a
-    float power is floating); the common exponents take torch's exact shortcuts.
-
-    Args:
-        input (Tensor): the bases.
-        exponent (Number): the power.
-
-    Example::
-
-        >>> torch.pow(torch.tensor([1., 2., 3.]), 2)
-        tensor([1., 4., 9.])
-    """
-    if out is None:
-        return pow.call(self, exponent)
-    return pow.declaration.overloads[SchemaKind.out].call(self, exponent, out)
-
-
-@composite("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", method=True,
-           function=False, grad={"self": "pow_backward(grad, self, exponent)"})
-def pow_tensor_scalar_(self, exponent):
-    """In-place `pow` with a number exponent: ``x.pow_(2)``, ``x **= 2``."""
-    return pow.declaration.overloads[SchemaKind.inplace].call(self, exponent)
-
-
-def _share_fast_paths() -> None:
-    """A plain CPU call with a number exponent computes what ``pow.Tensor_Tensor``'s
-    fast path computes with it: the Scalar overloads take those fast paths (and
-    their express entries), and their bodies serve the other calls."""
-    for kind, scalar in ((SchemaKind.functional, pow_tensor_scalar),
-                         (SchemaKind.inplace, pow_tensor_scalar_)):
-        fast = pow.declaration.overloads[kind].fast_paths.get(int(DispatchKey.CPU))
-        if fast is not None:
-            scalar.register_fast_path(DispatchKey.CPU, fast)
-
-
-_share_fast_paths()
-
-
 @derivative_helper
 def pow_backward_exponent_of_number(grad, base, exponent, result):
     """d(base ** exponent)/d(exponent) for a number `base`, as torch's
@@ -273,6 +230,49 @@ def pow_scalar(self, exponent, out=None):
     if type(self) is not bool and self == 1:
         return fill_.call(out, 1)
     return pow.declaration.overloads[SchemaKind.out].call(self, exponent, out)
+
+
+@composite("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", method=True,
+           out=True, grad={"self": "pow_backward(grad, self, exponent)"})
+def pow_tensor_scalar(self, exponent, out=None):
+    """A tensor raised to a number: ``x ** 2``, ``torch.pow(x, 0.5)``.
+
+    The number takes part in promotion as a Python number does (an integer tensor to a
+    float power is floating); the common exponents take torch's exact shortcuts.
+
+    Args:
+        input (Tensor): the bases.
+        exponent (Number): the power.
+
+    Example::
+
+        >>> torch.pow(torch.tensor([1., 2., 3.]), 2)
+        tensor([1., 4., 9.])
+    """
+    if out is None:
+        return pow.call(self, exponent)
+    return pow.declaration.overloads[SchemaKind.out].call(self, exponent, out)
+
+
+@composite("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", method=True,
+           function=False, grad={"self": "pow_backward(grad, self, exponent)"})
+def pow_tensor_scalar_(self, exponent):
+    """In-place `pow` with a number exponent: ``x.pow_(2)``, ``x **= 2``."""
+    return pow.declaration.overloads[SchemaKind.inplace].call(self, exponent)
+
+
+def _share_fast_paths() -> None:
+    """A plain CPU call with a number exponent computes what ``pow.Tensor_Tensor``'s
+    fast path computes with it: the Scalar overloads take those fast paths (and
+    their express entries), and their bodies serve the other calls."""
+    for kind, scalar in ((SchemaKind.functional, pow_tensor_scalar),
+                         (SchemaKind.inplace, pow_tensor_scalar_)):
+        fast = pow.declaration.overloads[kind].fast_paths.get(int(DispatchKey.CPU))
+        if fast is not None:
+            scalar.register_fast_path(DispatchKey.CPU, fast)
+
+
+_share_fast_paths()
 
 
 def _double_of(self, exponent) -> dtypes.dtype:

@@ -91,3 +91,13 @@ def test_a_dispatch_mode_sees_the_scalar_overloads():
     from torch.utils._python_dispatch import TorchDispatchMode as TorchMode
     assert _dispatched(gt, TorchDispatchMode) == _dispatched(torch, TorchMode) == \
         ["Tensor_Scalar", "Scalar"]
+
+
+def _refusal(library):
+    with pytest.raises(TypeError) as caught:
+        library.pow("a", 2)
+    return str(caught.value)
+
+
+def test_the_bindings_try_the_overloads_in_torchs_order():
+    assert _refusal(gt) == _refusal(torch)
