@@ -73,14 +73,16 @@ def sample_gamma(generator, alpha: np.ndarray) -> np.ndarray:
     # a trial takes two uniforms on average
     draws = ScalarDraws(generator, int(2.1 * len(order)) + 64 if steps.alike
                         else 3 * len(order) + 1, listed=not steps.alike)
-    done = 0
+    done, window = 0, len(order) + len(order) // 16 + 16    # trials enough, mostly
     with np.errstate(all="ignore"):     # trials off the common path compute anything
         while done < len(order):
-            settled, alone = _trials(steps, done, draws, samples, order) if steps.alike \
-                else (0, 1)
+            settled, alone = _trials(steps, done, window, draws, samples, order) \
+                if steps.alike else (0, 1)
             if alone:
                 index = order[done + settled]
                 samples[index] = _gamma_one(scalar(flat[index]), draws, scalar)
+            # windows of a few runs where runs end often, growing while they do not
+            window = max(128, 3 * settled) if alone else 2 * window
             done += settled + alone
     draws.close()
     result = samples.astype(alpha.dtype).reshape(alpha.shape)
@@ -101,12 +103,12 @@ class _Steps:
             alpha[0] >= 1 and math.isfinite(self.d[0]) and math.isfinite(self.c[0])
 
 
-def _trials(steps: _Steps, first: int, draws: ScalarDraws, samples, order) -> tuple:
-    """Sample the elements from `first` on through trials on the common path (Note
-    [Trials of the gamma sampler]). Returns (elements sampled, 1 if the next element
-    must be sampled alone, else 0), `draws` moved to that next element."""
+def _trials(steps: _Steps, first: int, count: int, draws: ScalarDraws, samples,
+            order) -> tuple:
+    """Sample the elements from `first` on through up to `count` trials on the common
+    path (Note [Trials of the gamma sampler]). Returns (elements sampled, 1 if the next
+    element must be sampled alone, else 0), `draws` moved to that next element."""
     n = len(order)
-    count = n - first + (n - first) // 16 + 16        # enough trials, mostly
     used, cached = draws.state
     takes_cached = (np.arange(count + 1) & 1) == (0 if cached is not None else 1)
     at = used + np.concatenate(([0], np.cumsum(np.where(takes_cached[:-1], 1, 3))))
