@@ -94,8 +94,6 @@ def sinh(x, out=None) -> np.ndarray:
     return _scalar_loop(np.sinh, x, out)
 
 
-def pow(base, exponent, out=None) -> np.ndarray:
-    """The C library's ``pow(base, e)`` for each `e` of the float64 `exponent`; `base`
-    a number or a float64 array of exponent's shape."""
-    return _scalar_loop(np.power, np.asarray(exponent, np.float64), out,
-                        np.asarray(base, np.float64))
+def pow(base: float, exponent, out=None) -> np.ndarray:
+    """The C library's ``pow(base, e)`` for each `e` of the float64 `exponent`."""
+    return _scalar_loop(np.power, np.asarray(exponent, np.float64), out, np.float64(base))
