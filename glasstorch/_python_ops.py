@@ -68,10 +68,11 @@ BINARY = {
     "__gt__": ("gt.Tensor", "plain"), "__ge__": ("ge.Tensor", "plain"),
     "__matmul__": ("matmul", "plain"), "__rmatmul__": ("matmul", "swapped"),
 }
-# reflected forms whose number operand torch passes to a Scalar overload, a node with one
-# edge (the tensor's): dunder -> (overload, whether the number comes first); `2 - a` is
-# rsub.Scalar(a, 2), `2 ** a` is pow.Scalar(2, a)
-NUMBER_FORMS = {"__rsub__": ("rsub.Scalar", False), "__rpow__": ("pow.Scalar", True)}
+# forms whose number operand torch passes to a Scalar overload, a node with one edge (the
+# tensor's): dunder -> (overload, whether the number comes first); `2 - a` is
+# rsub.Scalar(a, 2), `2 ** a` is pow.Scalar(2, a), `a ** 2` is pow.Tensor_Scalar(a, 2)
+NUMBER_FORMS = {"__rsub__": ("rsub.Scalar", False), "__rpow__": ("pow.Scalar", True),
+                "__pow__": ("pow.Tensor_Scalar", False), "__ipow__": ("pow_.Scalar", False)}
 _NUMBERS = (bool, int, float, complex, numbers.Number)
 UNARY = {"__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
          "__invert__": "bitwise_not"}
@@ -149,10 +150,11 @@ def _binary(dunder: str, qualified: str, order: str):
                 return call(self, other, *extra)
             except TypeError:
                 return NotImplemented
-    elif order == "swapped" and dunder in NUMBER_FORMS:
+    elif dunder in NUMBER_FORMS:
         qualified_form, number_first = NUMBER_FORMS[dunder]
         number_form = _overload(qualified_form)
         with_number, number_extra = number_form.call, _defaults_after_operands(number_form)
+        swapped = order == "swapped"
 
         def method(self, other):
             if not isinstance(self, TensorBase):
@@ -164,7 +166,7 @@ def _binary(dunder: str, qualified: str, order: str):
                     if number_first:
                         return with_number(other, self, *number_extra)
                     return with_number(self, other, *number_extra)
-                return call(other, self, *extra)
+                return call(other, self, *extra) if swapped else call(self, other, *extra)
             except TypeError:
                 return NotImplemented
     elif order == "swapped":

@@ -190,23 +190,29 @@ def sample_rounding_modes(dtype):
 
 
 def sample_pow(dtype):
-    """Bases and exponents of every kind: small exponents (negative ones only for
-    floating bases), the exponents torch computes by shortcuts, number bases."""
+    """Tensor bases and exponents (``pow.Tensor_Tensor``): small exponents, integers to
+    negative exponents (0, except for bases 1 and -1), special values."""
     inexact = dtype.is_floating_point or dtype.is_complex
-    base = make_tensor((3, 4), dtype, low=0.5 if inexact else -4, high=3 if inexact else 5)
     for a, b in tensor_pairs(dtype, low=0, high=4) if dtype is not gt.bool else ():
         yield SampleInput(a, b)
-    numbers = (0, 1, 2, 3, 0.5, -0.5, -1, -2, 1.7, -1.3, True, False) if inexact else \
-        (0, 1, 2, 3, 7, 1.5, -0.5, True, False)
-    for value in numbers + ((1 + 1j,) if dtype.is_complex else ()):
-        if dtype is not gt.bool or value in (True, False, 2, 1.5):
-            yield SampleInput(base, value)
     if not inexact and dtype is not gt.uint8 and dtype is not gt.bool:
         yield SampleInput(gt.tensor([1, -1, 2, -2, 0, 3], dtype=dtype),
                           gt.tensor([-1, -3, -1, -2, 4, 2], dtype=dtype))
         yield SampleInput(gt.tensor([3, 7], dtype=dtype), gt.tensor([5, 40], dtype=dtype))
     if dtype.is_floating_point:
         yield from _special(dtype)
+
+
+def sample_pow_tensor_scalar(dtype):
+    """Number exponents (``pow.Tensor_Scalar``): those torch computes by shortcuts,
+    negative ones only for floating bases, booleans, a complex one."""
+    inexact = dtype.is_floating_point or dtype.is_complex
+    base = make_tensor((3, 4), dtype, low=0.5 if inexact else -4, high=3 if inexact else 5)
+    numbers = (0, 1, 2, 3, 0.5, -0.5, -1, -2, 1.7, -1.3, True, False) if inexact else \
+        (0, 1, 2, 3, 7, 1.5, -0.5, True, False)
+    for value in numbers + ((1 + 1j,) if dtype.is_complex else ()):
+        if dtype is not gt.bool or value in (True, False, 2, 1.5):
+            yield SampleInput(base, value)
 
 
 def sample_pow_scalar(dtype):
@@ -225,6 +231,7 @@ def sample_pow_scalar(dtype):
 
 def sample_float_power(dtype):
     yield from sample_pow(dtype)
+    yield from sample_pow_tensor_scalar(dtype)
     yield SampleInput(make_tensor((4,), dtype), -2)
 
 
@@ -332,18 +339,21 @@ def errors_rounding(kernel):
 
 
 def errors_pow():
-    i = gt.tensor([1, 2, 3])
-    for exponent in (-1, -2):
-        yield _error((i, exponent), {}, RuntimeError,
-                     r"^Integers to negative integer powers are not allowed\.$", True)
-    yield _error((make_tensor((3,), gt.bool), -1), {}, RuntimeError,
-                 r"^Integers to negative integer powers are not allowed\.$", True)
     b = make_tensor((3,), gt.bool)
     yield _error((b, b), {}, NotImplementedError, r"^\"pow\" not implemented for 'Bool'$",
                  True)
     yield _error((True, b), {}, NotImplementedError, r"^\"pow\" not implemented for 'Bool'$",
                  True)
     yield _broadcast_error()
+
+
+def errors_pow_tensor_scalar():
+    i = gt.tensor([1, 2, 3])
+    for exponent in (-1, -2):
+        yield _error((i, exponent), {}, RuntimeError,
+                     r"^Integers to negative integer powers are not allowed\.$", True)
+    yield _error((make_tensor((3,), gt.bool), -1), {}, RuntimeError,
+                 r"^Integers to negative integer powers are not allowed\.$", True)
 
 
 def errors_float_power():
@@ -418,6 +428,9 @@ OPS = [
           inplace="Tensor.fmod_"),
     entry("pow.Tensor_Tensor", _functions("pow"), ref_binary(_pow), sample_pow,
           dtypes=ALL_DTYPES, errors=errors_pow, out="pow", inplace="Tensor.pow_"),
+    entry("pow.Tensor_Scalar", _functions("pow"), ref_binary(_pow), sample_pow_tensor_scalar,
+          dtypes=ALL_DTYPES, errors=errors_pow_tensor_scalar, out="pow",
+          covers=("pow_.Scalar",)),
     entry("pow.Scalar", _functions("pow", method=False), ref_binary(_pow), sample_pow_scalar,
           dtypes=ALL_DTYPES, out="pow"),
     entry("float_power.Tensor_Tensor", _functions("float_power"),

@@ -43,15 +43,23 @@ def fma_float32(a, b: np.ndarray, c, out: np.ndarray) -> np.ndarray:
     Returns:
         ndarray: `out`.
     """
-    total = np.multiply(b, np.asarray(a, np.float64), dtype=np.float64)
-    if total.shape == out.shape:
-        np.add(total, c, out=total)
-    else:
-        total = np.add(total, c)
+    total = np.multiply(b, np.asarray(a, np.float64), out=np.empty(out.shape))
+    np.add(total, c, out=total)
     mended = _mend_ties(total, a, b, c)
     np.copyto(out, total, casting="unsafe")
     if mended is not None:
         out[mended[0]] = mended[1]
+    return out
+
+
+def fused_multiply_add(a, b, c, out: np.ndarray) -> np.ndarray:
+    """``out = a * b + c``, rounded once for float32 as torch's kernels fuse it; other
+    dtypes round the product and the sum (`b` an array, `a` and `c` numbers or arrays of
+    the result's dtype; a 0-dim `out` is written through a 1-element view)."""
+    if out.dtype == F32:
+        fma_float32(a, b, c, out.reshape(out.shape or (1,)))
+    else:
+        np.add(np.multiply(a, b), c, out=out, casting="unsafe")
     return out
 
 
@@ -93,28 +101,42 @@ def axpy(alpha, x: np.ndarray, c, out: np.ndarray) -> bool:
     `out` first (then `x` must not overlap `out`); a nonzero `alpha` (BLAS skips the
     work for 0, where torch makes ``0 * inf`` NaN); a BLAS that fuses. Returns whether
     it was done."""
-    if not (alpha != 0 and out.dtype == x.dtype == F32 and x.shape == out.shape
+    if not (alpha != 0 and isinstance(x, np.ndarray) and out.dtype == x.dtype == F32
+            and x.shape == out.shape
             and x.flags.c_contiguous and out.flags.c_contiguous and out.size):
         return False
     saxpy = _saxpy()
     if saxpy is None:
         return False
-    target, source = out.ctypes.data, x.ctypes.data
+    target, source = _address(out), _address(x)
+    # both dense and of one size: they overlap exactly when their byte ranges meet
+    overlap = source != target and abs(source - target) < out.nbytes
     if _alike(c, out, target):                   # in place: `x` may be `out` itself
-        if source != target and np.may_share_memory(out, x):
+        if overlap:
             return False
     else:
-        if np.may_share_memory(out, x):
+        if overlap or source == target:
             return False
         np.copyto(out, c)
     saxpy(out.size, alpha, source, 1, target, 1)
     return True
 
 
+def _address(array: np.ndarray) -> int:
+    """The address of a dense array's first element. A ctypes view of its buffer costs a
+    fraction of ``array.ctypes.data``, which small calls feel; a read-only buffer has
+    none."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(array))
+    except TypeError:
+        return array.ctypes.data
+
+
 def _alike(a, b: np.ndarray, address: int) -> bool:
     """Whether `a` is array `b` (at `address`) or a view of exactly its elements."""
     return a is b or (isinstance(a, np.ndarray) and a.shape == b.shape
-                      and a.strides == b.strides and a.ctypes.data == address)
+                      and a.strides == b.strides and a.flags.c_contiguous
+                      and _address(a) == address)
 
 
 # cblas_saxpy under the names OpenBLAS builds give it, with the width of their integers

@@ -1,6 +1,6 @@
 """Powers: pow (tensor or number base, tensor or number exponent) and float_power.
 
-One declaration serves torch's three pow overloads, because an operand may be a number
+One kernel serves torch's three pow overloads, because an operand may be a number
 (torch's wrapped numbers); the kernel tells them apart as torch's kernels do:
   * a number exponent (``pow.Tensor_Scalar``): 0 gives ones and 1 a copy, and the
     common exponents take the exact shortcuts torch takes (``x * x`` for 2, ``sqrt``
@@ -8,6 +8,8 @@ One declaration serves torch's three pow overloads, because an operand may be a 
   * a number base of 1 (``pow.Scalar``) gives ones;
   * integers raised to tensors of negative exponents give 0, except for bases 1 and -1
     (torch's integer power, where NumPy would raise).
+``pow.Scalar`` and ``pow.Tensor_Scalar`` are overloads of their own, which the bindings
+choose for a number base or exponent as torch's do: their nodes have one edge.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import math
 import numpy as np
 
 from ....c10 import dtype as dtypes
+from ....c10.dispatch_key import DispatchKey
 from ....c10.dtype import scalar_type_name
 from ....c10.tensor_impl import TensorBase
 from ... import functions as at
@@ -124,8 +127,9 @@ def _integer_pow(base, exponent, out: np.ndarray) -> None:
 def pow_backward(grad, self, exponent):
     """d(self ** exponent)/d(self): a number exponent (torch's Scalar overload) needs no
     `where` guard; a tensor one guards its zeros (0 ** 0 has slope 0)."""
-    if getattr(exponent, "_wrapped_number", False) and not exponent.requires_grad:
-        value = exponent.item()
+    if not isinstance(exponent, TensorBase) or \
+            getattr(exponent, "_wrapped_number", False) and not exponent.requires_grad:
+        value = exponent if not isinstance(exponent, TensorBase) else exponent.item()
         if value == 0:
             return at.zeros_like(self)
         return grad * (value * self.pow(value - 1)).conj()
@@ -142,7 +146,7 @@ _POW_GRAD = {
 
 @pointwise("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", inplace=True,
            out=True, check=_check_pow, kernel_check=_refuse_pow, grad=_POW_GRAD,
-           numbers=("exponent",))
+           numbers=())
 def pow(self, exponent, *, out, result=None):
     """`input` raised to the power `exponent`, elementwise.
 
@@ -226,6 +230,49 @@ def pow_scalar(self, exponent, out=None):
     if type(self) is not bool and self == 1:
         return fill_.call(out, 1)
     return pow.declaration.overloads[SchemaKind.out].call(self, exponent, out)
+
+
+@composite("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", method=True,
+           out=True, grad={"self": "pow_backward(grad, self, exponent)"})
+def pow_tensor_scalar(self, exponent, out=None):
+    """A tensor raised to a number: ``x ** 2``, ``torch.pow(x, 0.5)``.
+
+    The number takes part in promotion as a Python number does (an integer tensor to a
+    float power is floating); the common exponents take torch's exact shortcuts.
+
+    Args:
+        input (Tensor): the bases.
+        exponent (Number): the power.
+
+    Example::
+
+        >>> torch.pow(torch.tensor([1., 2., 3.]), 2)
+        tensor([1., 4., 9.])
+    """
+    if out is None:
+        return pow.call(self, exponent)
+    return pow.declaration.overloads[SchemaKind.out].call(self, exponent, out)
+
+
+@composite("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", method=True,
+           function=False, grad={"self": "pow_backward(grad, self, exponent)"})
+def pow_tensor_scalar_(self, exponent):
+    """In-place `pow` with a number exponent: ``x.pow_(2)``, ``x **= 2``."""
+    return pow.declaration.overloads[SchemaKind.inplace].call(self, exponent)
+
+
+def _share_fast_paths() -> None:
+    """A plain CPU call with a number exponent computes what ``pow.Tensor_Tensor``'s
+    fast path computes with it: the Scalar overloads take those fast paths (and
+    their express entries), and their bodies serve the other calls."""
+    for kind, scalar in ((SchemaKind.functional, pow_tensor_scalar),
+                         (SchemaKind.inplace, pow_tensor_scalar_)):
+        fast = pow.declaration.overloads[kind].fast_paths.get(int(DispatchKey.CPU))
+        if fast is not None:
+            scalar.register_fast_path(DispatchKey.CPU, fast)
+
+
+_share_fast_paths()
 
 
 def _double_of(self, exponent) -> dtypes.dtype:

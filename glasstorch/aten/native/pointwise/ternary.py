@@ -13,6 +13,7 @@ from ....c10.tensor_impl import TensorBase
 from ...pointwise import pointwise
 from ...registry import composite
 from .binary import computed_dtype, not_implemented, operand_dtype, raise_at_kernel, refuse
+from .fused_multiply_add import axpy, fused_multiply_add
 from ..creation.copy import cpp_type_name
 from ..indexing.masked import nonzero_numpy
 
@@ -106,10 +107,11 @@ def lerp(self, end, weight, *, out):
     difference = np.subtract(end, self)
     coefficient = np.where(small, weight, weight - 1)
     start = np.where(small, self, end)
-    if out.dtype == np.float32:
-        # torch fuses the multiply-add (one rounding): exact in float64 but the last step
-        coefficient = coefficient.astype(np.float64)
-    np.add(np.multiply(coefficient, difference), start, out=out, casting="unsafe")
+    # torch fuses the multiply-add (one rounding; float32 here, float64 not yet): with
+    # one weight, BLAS's saxpy where it applies (Note [Fused multiply-add in float32])
+    if not (np.ndim(coefficient) == 0 and out.dtype == np.float32
+            and axpy(np.float32(coefficient), difference, start, out)):
+        fused_multiply_add(coefficient, difference, start, out)
 
 
 lerp_scalar = pointwise(
@@ -143,11 +145,8 @@ def addcmul(self, tensor1, tensor2, value, *, out):
         tensor([5.0000, 8.5000])
     """
     scale = scalar_in(value, out.dtype)
-    scaled = np.multiply(scale, tensor1)
-    if out.dtype == np.float32:
-        # torch fuses ``scaled * tensor2 + input`` (one rounding): exact in float64
-        scaled = scaled.astype(np.float64)
-    np.add(self, np.multiply(scaled, tensor2), out=out, casting="unsafe")
+    # torch fuses ``scaled * tensor2 + input`` (one rounding; float32 here, float64 not yet)
+    fused_multiply_add(np.multiply(scale, tensor1), tensor2, self, out)
 
 
 def _check_addcdiv(self, tensor1, tensor2, value=1):

@@ -122,3 +122,52 @@ def test_matches_torch_fused_kernels(in_place):
         result = a.add_(b, alpha=TIE_ALPHA) if in_place else library.sub(a, b, alpha=-TIE_ALPHA)
         results.append(result.numpy().view(np.uint32))
     np.testing.assert_array_equal(results[1], results[0])
+
+
+def test_blas_declines_overlapping_operands_and_reads_read_only_ones():
+    if fused._saxpy() is None:
+        pytest.skip("no fusing BLAS here")
+    buffer = np.arange(8, dtype=F32)
+    assert not fused.axpy(F32(2), buffer[:6], buffer[2:], buffer[2:])     # overlap: declined
+    assert not fused.axpy(F32(2), buffer[2:], buffer[:6].copy(), buffer[2:])
+    source = np.arange(4, dtype=F32)
+    source.flags.writeable = False
+    target = np.ones(4, F32)
+    assert fused.axpy(F32(2), source, target, target)
+    assert target.tolist() == [1.0, 3.0, 5.0, 7.0]
+    out = np.empty(4, F32)
+    assert fused.axpy(F32(2), source, np.full(4, 2, F32), out)
+    assert out.tolist() == [2.0, 4.0, 6.0, 8.0]
+
+
+def _few_bits(rng, n, bits, dtype):
+    """Numbers of `bits` significant bits at spread exponents: their products and sums
+    often land exactly halfway between two numbers of the dtype."""
+    mantissa = rng.integers(1 << (bits - 1), 1 << bits, n) * rng.choice([-1, 1], n)
+    return np.ldexp(mantissa.astype(np.float64), rng.integers(-bits - 30, -bits + 5, n)).astype(dtype)
+
+
+_FUSED = {
+    "add": lambda m, a, b, c, w: m.add(a, b, alpha=0.37),
+    "lerp small weight": lambda m, a, b, c, w: m.lerp(a, b, 0.3),
+    "lerp large weight": lambda m, a, b, c, w: m.lerp(a, b, 0.7),
+    "lerp tensor weight": lambda m, a, b, c, w: m.lerp(a, b, w),
+    "addcmul": lambda m, a, b, c, w: m.addcmul(a, b, c, value=0.37),
+    "addcmul_": lambda m, a, b, c, w: a.clone().addcmul_(b, c),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FUSED))
+def test_fused_float32_operators_match_torch(name):
+    torch = pytest.importorskip("torch")
+    if torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"):
+        pytest.skip("torch's kernels fuse the multiply-add on AVX2 / AVX-512 only")
+    rng = np.random.default_rng(5)
+    operands = [_few_bits(rng, 4099, 12, F32) for _ in range(3)]
+    operands.append(rng.random(4099).astype(F32))
+    # addcmul_'s tie: self + tensor1 * tensor2 rounds down (twice rounded, it rounds up)
+    for operand, tie in zip(operands, (TIE_SELF, TIE_OTHER, TIE_ALPHA)):
+        operand[::7] = tie
+    results = [_FUSED[name](m, *(m.from_numpy(v.copy()) for v in operands)).numpy()
+               for m in (torch, gt)]
+    np.testing.assert_array_equal(results[1], results[0])

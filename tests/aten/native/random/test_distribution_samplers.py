@@ -26,6 +26,21 @@ RECIPES = {
     "binomial broadcast": lambda m, g, dt: m.binomial(
         m.tensor([[20.0], [400.0]], dtype=dt), m.tensor([0.1, 0.6, 0.97], dtype=dt),
         generator=g),
+    # one alpha: trials computed at once (at 1.0, some with y <= 0 are sampled alone)
+    "_standard_gamma of one alpha": lambda m, g, dt: (
+        m.randn(1, generator=g, dtype=m.float64),
+        m._standard_gamma(m.full((3000,), 1.0, dtype=dt), generator=g),
+        m._standard_gamma(m.full((2, 500), 2.5, dtype=dt), generator=g),
+        m.randn(3, generator=g, dtype=m.float64)),
+    # one count and probability: BTRS's trials computed at once (mirrored too); the
+    # cached normal stays on the generator
+    "binomial of one count and probability": lambda m, g, dt: (
+        m.randn(1, generator=g, dtype=m.float64),
+        m.binomial(m.full((2000,), 40.0, dtype=dt), m.full((2000,), 0.3, dtype=dt),
+                   generator=g),
+        m.binomial(m.full((3, 100), 1000.0, dtype=dt), m.full((3, 100), 0.7, dtype=dt),
+                   generator=g),
+        m.randn(3, generator=g, dtype=m.float64)),
     "normal, gamma, normal (the cached normal is shared)": lambda m, g, dt: (
         m.randn(1, generator=g, dtype=m.float64),
         m._standard_gamma(m.tensor([4.0, 0.2], dtype=dt), generator=g),
