@@ -8,6 +8,8 @@ and printing.
 """
 from __future__ import annotations
 
+import functools
+
 import importlib
 
 import numpy as np
@@ -26,6 +28,13 @@ from .c10.dtype import COMPLEX32_PAIR, TENSOR_SHORTHANDS, pairs_to_complex64, sc
 from .c10.tensor_impl import TensorBase, set_tensor_class
 
 _aten = ops.aten
+
+
+@functools.cache
+def _default(name: str):
+    """``torch.ops.aten.<name>.default``, found once (a cache hit is a C call; the
+    namespace's look-up runs two Python frames, paid by every `x.T`)."""
+    return getattr(_aten, name).default
 
 
 def _tensor_new():
@@ -155,7 +164,7 @@ class Tensor(TensorViews, TensorQueries, TensorLegacy, TensorMemory, TensorDLPac
             >>> torch.tensor([2.5]).item()
             2.5
         """
-        return _aten._local_scalar_dense.default.call(self)
+        return _default("_local_scalar_dense").call(self)
 
     def tolist(self):
         """The elements as nested Python lists of Python numbers; a 0-d tensor gives a number.
@@ -235,22 +244,22 @@ class Tensor(TensorViews, TensorQueries, TensorLegacy, TensorMemory, TensorDLPac
     @property
     def T(self):
         """All dims reversed (``x.permute(n-1, ..., 0)``); deprecated by torch unless 2-D."""
-        return _aten.numpy_T.default.call(self)
+        return _default("numpy_T").call(self)
 
     @property
     def mT(self):
         """The last two dims swapped: a batch of matrices transposed."""
-        return _aten.mT.default.call(self)
+        return _default("mT").call(self)
 
     @property
     def H(self):
         """The conjugate transpose of a matrix (2-D tensor)."""
-        return _aten.matrix_H.default.call(self)
+        return _default("matrix_H").call(self)
 
     @property
     def mH(self):
         """The last two dims swapped and conjugated: a batch of matrices' adjoints."""
-        return _aten.mH.default.call(self)
+        return _default("mH").call(self)
 
     @property
     def real(self):
@@ -258,20 +267,20 @@ class Tensor(TensorViews, TensorQueries, TensorLegacy, TensorMemory, TensorDLPac
 
         Assigning to it writes those elements: ``z.real = torch.zeros(3)``.
         """
-        return _aten.real.default.call(self)
+        return _default("real").call(self)
 
     @real.setter
     def real(self, value) -> None:
-        _assign(_aten.real.default.call(self), value)
+        _assign(_default("real").call(self), value)
 
     @property
     def imag(self):
         """The imaginary parts of a complex tensor, as a view (real tensors raise)."""
-        return _aten.imag.default.call(self)
+        return _default("imag").call(self)
 
     @imag.setter
     def imag(self, value) -> None:
-        _assign(_aten.imag.default.call(self), value)
+        _assign(_default("imag").call(self), value)
 
     @property
     def data(self):
