@@ -126,28 +126,6 @@ def test_convolution_in_chunks_matches_torch(transposed, two_threads):
         assert_close(mine, their, rtol=1e-10, atol=1e-10)
 
 
-@pytest.mark.parametrize("stride, dilation", [(1, 1), (2, 1), (1, 2)])
-def test_first_layer_weight_gradient_in_runs_of_images(stride, dilation, two_threads,
-                                                       monkeypatch):
-    """A weight's gradient with few columns per image (three channels, a 3x3 kernel:
-    Note [Convolution as GEMM]) taken one image at a time, in several runs of images on
-    two threads: as torch's."""
-    from glasstorch.aten.native.nn import convolution_kernels
-    monkeypatch.setattr(convolution_kernels, "_CHUNK_ELEMENTS", 2000)    # a few images a run
-    rng = np.random.default_rng(5)
-    x, w = rng.standard_normal((9, 3, 12, 11)), rng.standard_normal((8, 3, 3, 3))
-    args = ([stride] * 2, [1, 1], [dilation] * 2, False, [0, 0], 1)
-    grad = torch.randn(torch.convolution(torch.tensor(x), torch.tensor(w), None, *args).shape,
-                       dtype=torch.float64)
-    assert convolution_kernels._few_columns(np.empty((3, 9)), np.empty((8, 9) + grad.shape[2:]),
-                                            1, (3, 3))
-    theirs = torch.ops.aten.convolution_backward(grad, torch.tensor(x), torch.tensor(w), None,
-                                                 *args, [False, True, False])[1]
-    mine = gt.ops.aten.convolution_backward(to_glass(grad), gt.tensor(x), gt.tensor(w), None,
-                                            *args, [False, True, False])[1]
-    assert_close(mine, theirs, rtol=1e-10, atol=1e-10)
-
-
 @pytest.mark.parametrize("x_shape, w_shape, stride, padding, dilation, groups", [
     ((3, 4, 9, 40), (6, 4, 3, 3), [1, 1], [1, 1], [1, 1], 1),
     ((2, 4, 11, 37), (6, 2, 3, 2), [2, 1], [2, 1], [1, 2], 2),          # H stride, groups

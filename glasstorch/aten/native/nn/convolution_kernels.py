@@ -20,12 +20,7 @@ Note [Convolution as GEMM]
     input channels is cut into chunks whose columns ``(G, N*P, cc*K)`` (kernel
     positions innermost, long runs in memory) fit in cache; each chunk's product is
     added to a per-thread sum, and the threads' sums are added in a fixed order, in
-    float32 as torch accumulates (float64 for float64). Where each input channel's
-    columns are few (a first layer's weight gradient: three image channels under a 3x3
-    kernel make 27 columns), the product is taken one input channel at a time instead,
-    ``(Cog, K) @ (K, N*P)`` with the kernel read where it lies (no copy of it) and
-    the columns in forward order (long runs): BLAS's small products cost less than
-    gathering the chunks.
+    float32 as torch accumulates (float64 for float64).
 
     The transposed convolution is the adjoint, a few images at a time as well: one
     GEMM per group spreads every input position over ``(Cog, *kernel)`` columns, and
@@ -72,9 +67,8 @@ def convolution_forward(input: np.ndarray, weight: np.ndarray, bias, stride, pad
         if not direct:
             out[...] = target
         return
-    chunks = (_channel_gemms_forward if _few_columns(input, weight, groups, out.shape[2:])
-              else _channel_chunks_forward)
-    product = chunks(input, weight, padding, stride, dilation, groups, out.shape[2:])
+    product = _channel_chunks_forward(input, weight, padding, stride, dilation, groups,
+                                      out.shape[2:])
     if bias is not None:
         product += bias.reshape((-1,) + (1,) * (out.ndim - 2))
     out[...] = product
@@ -217,41 +211,6 @@ def _channel_chunks_forward(input, weight, padding, stride, dilation, groups: in
     product = product.reshape((groups, n) + tuple(out_spatial) + (cog,))
     product = np.moveaxis(product, 0, -2).reshape((n,) + tuple(out_spatial) + (groups * cog,))
     return np.moveaxis(product, -1, 1)
-
-
-def _few_columns(input, weight, groups: int, out_spatial) -> bool:
-    """Whether an input channel's columns ``(N*P, K)`` are small enough to be
-    multiplied one channel at a time (Note [Convolution as GEMM])."""
-    columns = input.shape[0] * math.prod(out_spatial)
-    return groups == 1 and columns < 64 and columns * math.prod(weight.shape[2:]) <= 1 << 15
-
-
-def _channel_gemms_forward(input, weight, padding, stride, dilation, groups: int,
-                           out_spatial) -> np.ndarray:
-    """`_channel_chunks_forward` one input channel at a time: each channel's kernel
-    ``(Cout, K)`` times its columns ``(K, N*P)``, in runs of channels shared over the
-    pool's threads, the products added up per thread in float32 (float64 for float64)
-    and the threads' sums in a fixed order."""
-    n, channels, kernel = input.shape[0], input.shape[1], weight.shape[2:]
-    cout, k, positions = weight.shape[0], math.prod(kernel), math.prod(out_spatial)
-    kernels = weight.swapaxes(0, 1).reshape(channels, cout, k)
-    step = max(1, _CHUNK_ELEMENTS // max(1, n * positions * k))
-    sums = {}
-
-    def runs(start: int, stop: int) -> None:
-        total = np.zeros((cout, n * positions), weight.dtype)
-        for first in range(start, stop, step):
-            last = min(first + step, stop)
-            columns = _image_columns(input[:, first:last].swapaxes(0, 1), 1, out_spatial,
-                                     dilation, padding, stride, kernel)
-            products = np.matmul(kernels[first:last], columns[:, 0].swapaxes(1, 2))
-            total += np.add.reduce(products, axis=0)
-        sums[start] = total
-    parallel_for(0, channels, step, runs)
-    product = np.zeros((cout, n * positions), weight.dtype)
-    for start in sorted(sums):                  # in a fixed order
-        product += sums[start]
-    return product.reshape((cout, n) + tuple(out_spatial)).swapaxes(0, 1)
 
 
 def _chunk_columns(input, groups: int, start: int, stop: int, kernel, padding, stride,
