@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import glasstorch as gt
-from glasstorch.aten.native.nn import batch_norm_kernels, pooling_windows
+from glasstorch.aten.native.nn import batch_norm_kernels, pooling_max, pooling_windows
 
 from nn_compare import assert_close, to_glass
 
@@ -83,6 +83,21 @@ def test_max_pool_gradient_of_disjoint_windows_is_torch_bits(window, last):
     _, mine_indices = gt.nn.functional.max_pool2d(mine_x, *window, return_indices=True)
     mine = gt.ops.aten.max_pool2d_with_indices_backward(to_glass(grad), mine_x, *window,
                                                         mine_indices)
+    assert np.array_equal(mine.numpy().view(np.uint32), theirs.numpy().view(np.uint32))
+
+
+@pytest.mark.parametrize("threads", (1, 2))
+def test_max_pool_gradient_scattered_in_blocks_is_torch_bits(monkeypatch, threads):
+    x = torch.randn(5, 4, 8, 6)
+    values, indices = torch.nn.functional.max_pool2d(x, 2, return_indices=True)
+    grad = torch.randn(values.shape)
+    theirs = torch.ops.aten.max_pool2d_with_indices_backward(grad, x, [2, 2], [2, 2], [0, 0],
+                                                             [1, 1], False, indices)
+    monkeypatch.setattr(pooling_max, "SCATTER_BLOCK", 100)       # two planes per block
+    monkeypatch.setattr(pooling_windows, "GRAIN_SIZE", 1)       # every block its own task
+    mine = _on_threads(threads, lambda: gt.ops.aten.max_pool2d_with_indices_backward(
+        to_glass(grad), to_glass(x), [2, 2], [2, 2], [0, 0], [1, 1], False,
+        to_glass(indices)))
     assert np.array_equal(mine.numpy().view(np.uint32), theirs.numpy().view(np.uint32))
 
 

@@ -126,6 +126,31 @@ def test_convolution_in_chunks_matches_torch(transposed, two_threads):
         assert_close(mine, their, rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize("x_shape, w_shape, stride, padding, dilation, groups", [
+    ((3, 4, 9, 40), (6, 4, 3, 3), [1, 1], [1, 1], [1, 1], 1),
+    ((2, 4, 11, 37), (6, 2, 3, 2), [2, 1], [2, 1], [1, 2], 2),          # H stride, groups
+    ((2, 2, 5, 4, 36), (3, 2, 2, 3, 3), [1, 2, 1], [0, 1, 1], [1, 1, 1], 1),   # 3d
+], ids=["3x3", "strided rows, dilated, grouped", "3d"])
+def test_columns_over_widened_rows_match_the_plain_columns(x_shape, w_shape, stride, padding,
+                                                           dilation, groups, monkeypatch):
+    """Note [Columns over widened rows]: the plain im2col's products (up to BLAS's
+    rounding of its edge tiles), and torch's values."""
+    from glasstorch.aten.native.nn import convolution_kernels
+    rng = np.random.default_rng(11)
+    x, w = rng.standard_normal(x_shape), rng.standard_normal(w_shape)
+    b = rng.standard_normal(w_shape[0])
+    args = (stride, padding, dilation, False, [0] * len(stride), groups)
+    theirs = torch.convolution(*(torch.tensor(v, dtype=torch.float32) for v in (x, w, b)),
+                               *args)
+    assert convolution_kernels._widen_rows(tuple(theirs.shape[2:]), x_shape[-1] +
+                                           2 * padding[-1], stride)
+    wide = gt.convolution(*(gt.tensor(v, dtype=gt.float32) for v in (x, w, b)), *args)
+    monkeypatch.setattr(convolution_kernels, "_widen_rows", lambda *args: False)
+    plain = gt.convolution(*(gt.tensor(v, dtype=gt.float32) for v in (x, w, b)), *args)
+    assert_close(wide, plain, rtol=1e-6, atol=1e-6)
+    assert_close(wide, theirs, rtol=1e-5, atol=1e-5)
+
+
 def test_convolution_backward_output_mask():
     """Results left out by output_mask are None, the others as torch computes them."""
     x, w, grad = (torch.randn(*s, dtype=torch.float64) for s in

@@ -206,3 +206,37 @@ def test_fractional_output_overload_writes_both_results(k):
         found.append((values.numpy(), indices.numpy()))
     np.testing.assert_array_equal(found[0][0], found[1][0])
     np.testing.assert_array_equal(found[0][1], found[1][1])
+
+
+_AVG_CALLS = {
+    "3x3/2": (lambda F, t: F.avg_pool2d(t, 3, 2, 1), (2, 3, 11, 10), False),
+    "channels_last": (lambda F, t: F.avg_pool2d(t, 3, 2, 1), (2, 3, 11, 10), True),
+    "no pad count, ceil": (lambda F, t: F.avg_pool2d(t, 3, 1, 1, ceil_mode=True,
+                                                     count_include_pad=False), (2, 3, 9, 8),
+                           False),
+    "override": (lambda F, t: F.avg_pool2d(t, (3, 2), 1, 1, divisor_override=5),
+                 (2, 3, 9, 8), False),
+    "3d": (lambda F, t: F.avg_pool3d(t, 3, 2, 1), (2, 2, 7, 6, 5), False),
+}
+_AVG_CASES = [(name, dtype) for name in _AVG_CALLS
+              for dtype in ("float32", "float64", "float16", "bfloat16")
+              if name != "3d" or dtype in ("float32", "float64")]   # no half avg_pool3d
+
+
+@pytest.mark.parametrize("name, dtype", _AVG_CASES)
+def test_avg_pool_gradient_is_torch_bits(name, dtype):
+    """Overlapping windows: each element adds its shares in torch's order (the windows'
+    row-major order), each share divided and each sum rounded in the gradient's dtype."""
+    call, shape, last = _AVG_CALLS[name]
+    values = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    found = []
+    for lib in (gt, torch):
+        x = lib.tensor(values).to(getattr(lib, dtype))
+        if last:
+            x = x.contiguous(memory_format=lib.channels_last)
+        x.requires_grad_()
+        y = call(lib.nn.functional, x)
+        grad = np.cos(np.arange(y.numel())).reshape(tuple(y.shape)) * 3
+        y.backward(lib.tensor(grad, dtype=getattr(lib, dtype)))
+        found.append(x.grad.double().numpy())
+    np.testing.assert_array_equal(found[0], found[1])

@@ -147,7 +147,10 @@ def _avg_forward(self, kernel, stride, padding, ceil_mode, count_include_pad,
 def _avg_backward(grad, shape, kernel, stride, padding, count_include_pad, divisor_override,
                   out) -> None:
     """Each window's share of its gradient, added back onto the elements it averaged,
-    block by block (Note [Pooling in blocks of planes])."""
+    block by block (Note [Pooling in blocks of planes]). As torch's kernel: the share is
+    the gradient over the divisor in the gradient's (compute) dtype, and an element
+    adds its shares in the windows' row-major order, the kernel's last offset naming
+    its first window."""
     k = len(kernel)
     out_spatial = grad.shape[-k:]
     ones = (1,) * k
@@ -155,12 +158,18 @@ def _avg_backward(grad, shape, kernel, stride, padding, count_include_pad, divis
                                count_include_pad, divisor_override)
     inside = (Ellipsis,) + tuple(slice(p, p + n) for p, n in zip(padding, shape[-k:]))
     grads, results = planes([grad, out], k)
+    compute = _compute_dtype(grad.dtype)
+    if compute.kind == "f":          # torch divides in the gradient's dtype
+        divisor = np.asarray(divisor).astype(compute)
+    # float16 / bfloat16 add in their own dtype, each sum rounded, as torch's loop adds
+    kept = grad.dtype if grad.dtype.itemsize == 2 and compute.kind == "f" else compute
+    last_first = list(offsets(kernel))[::-1]
 
     def block(start: int, stop: int) -> None:
-        share = grads[start:stop].astype(_compute_dtype(grad.dtype)) / divisor
-        zeros = np.zeros(results[start:stop].shape, share.dtype)
+        share = (grads[start:stop].astype(compute) / divisor).astype(kept, copy=False)
+        zeros = np.zeros(results[start:stop].shape, kept)
         total = padded(zeros, out_spatial, kernel, stride, padding, ones, 0)
-        for offset in offsets(kernel):
+        for offset in last_first:      # each element's shares in the windows' order
             total[window_slice(offset, out_spatial, stride, ones)] += share
         np.copyto(results[start:stop], total[inside], casting="unsafe")
     in_blocks(results.shape[0], math.prod(results.shape[1:]), block)

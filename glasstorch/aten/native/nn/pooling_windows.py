@@ -45,10 +45,11 @@ def planes(arrays: list, k: int) -> list:
         return arrays
 
 
-def in_blocks(rows: int, plane: int, body) -> None:
-    """``body(start, stop)`` over blocks of rows of about `BLOCK` elements, the blocks
-    shared among the pool's threads (Note [Pooling in blocks of planes])."""
-    per_block = max(1, BLOCK // max(plane, 1))
+def in_blocks(rows: int, plane: int, body, block: int | None = None) -> None:
+    """``body(start, stop)`` over blocks of rows of about `block` elements (`BLOCK`
+    unless given), the blocks shared among the pool's threads (Note [Pooling in blocks
+    of planes])."""
+    per_block = max(1, (block or BLOCK) // max(plane, 1))
 
     def chunk(start: int, stop: int) -> None:
         for first in range(start, stop, per_block):
