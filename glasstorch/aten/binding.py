@@ -298,6 +298,13 @@ def _generate(kind: str, name: str) -> None:
     head = f"def {name}(self, *args, **kwargs):" if kind == "method" else \
         f"def {name}(*args, **kwargs):"
     body = [head]
+    # the call without arguments (``x.sum()``) binds the same values every time: the
+    # first overload taking it, bound once
+    bare = next((i for i, sig in enumerate(sigs) if _fill_table(sig)[0] is not None), None)
+    if bare is not None:
+        body += ["    if not args and not kwargs and BARE is not None:",
+                 f"        return call_{bare}({'self, ' if kind == 'method' else ''}*BARE)"]
+    namespace["BARE"] = None
     for i in range(len(sigs)):
         body += ["    try:", f"        bound = bind_{i}(args, kwargs)",
                  "    except Mismatch:", "        pass", "    else:"]
@@ -307,6 +314,20 @@ def _generate(kind: str, name: str) -> None:
             body.append(f"        return call_{i}(*bound)")
     body.append(f"    _no_match({name!r}, SIGS, args, kwargs)")
     _install_binding(kind, name, "\n\n".join(blocks + ["\n".join(body)]), namespace, sigs)
+    if bare is not None:
+        namespace["BARE"] = _bound_once(namespace[f"bind_{bare}"])
+
+
+def _bound_once(bind):
+    """The values `bind` gives a call without arguments, when they can be shared by every
+    such call (no mutable value among them); else None."""
+    try:
+        values = bind((), {})
+    except Mismatch:
+        return None
+    if any(isinstance(v, (list, dict, set, bytearray, np.ndarray)) for v in values):
+        return None
+    return values
 
 
 def _install_binding(kind: str, name: str, source: str, namespace: dict, sigs: list) -> None:

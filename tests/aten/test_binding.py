@@ -179,3 +179,22 @@ def test_namespace_module_keeps_a_found_binding_until_an_overload_is_declared():
     for sink in binding._SINKS:
         sink("nn", "relu")
     assert callable(vars(F)["relu"])
+
+
+def test_a_call_without_arguments_binds_its_overload_once():
+    gt = torch
+    """A binding of several overloads binds the call without arguments once (`BARE`):
+    the overload the general search picks, with the same values, and no shared list."""
+    from glasstorch.aten import binding
+    x = gt.tensor([[1.0, 2.0], [3.0, 5.0]])
+    for method in ("sum", "mean", "std", "var", "max", "squeeze", "flatten", "nansum"):
+        bound = getattr(gt.Tensor, method)
+        assert gt.equal(bound(x), bound(x, **{})), method
+        namespace = bound.__globals__
+        if "BARE" in namespace and namespace["BARE"] is not None:
+            assert not any(isinstance(v, list) for v in namespace["BARE"])
+    assert x.std().item() == pytest.approx(1.707825127659933)
+    assert x.sum().dtype is gt.float32 and gt.ones(2, dtype=gt.int32).sum().dtype is gt.int64
+    with pytest.raises(TypeError):
+        x.sum(foo=1)
+    assert "BARE" in binding._SOURCES["method", "sum"]
