@@ -258,10 +258,15 @@ def test_mean_fast_path_matches_the_general_kernel(make):
 def test_clone_fast_path_matches_the_general_kernel(make):
     x = make()
     taken, result = fast_paths_taken(gt.clone, x)
-    assert taken == ["a row-major tensor copied row-major"]
+    assert taken == ["a copy laid out row-major"]
     assert_identical(result, general(gt.clone, x))
-    transposed = gt.ones(4, 3).t()                       # not row-major: declined
+    transposed = gt.arange(12.0).reshape(4, 3).t()       # preserved layout: declined
     assert fast_paths_taken(gt.clone, transposed)[0] == []
+    for y in (transposed, gt.arange(24.0).reshape(2, 3, 4)[:, ::2], gt.tensor(2).expand(3)):
+        copied = lambda t: t.contiguous()                   # contiguous_format: any layout
+        taken, result = fast_paths_taken(copied, y)
+        assert taken == ["a copy laid out row-major"]
+        assert_identical(result, general(copied, y))
 
 
 # ----- sized factories with default options (native/creation/factory.py) -------------
@@ -327,7 +332,7 @@ HELD = {
         test_sum_dim_fast_path_matches_the_general_kernel,
     "a float tensor averaged whole in its own dtype":
         test_mean_fast_path_matches_the_general_kernel,
-    "a row-major tensor copied row-major": test_clone_fast_path_matches_the_general_kernel,
+    "a copy laid out row-major": test_clone_fast_path_matches_the_general_kernel,
 }
 
 

@@ -371,12 +371,14 @@ def _clone_meta(self, memory_format=None):
     return TensorMeta(self._size, self._dtype, strides_like(self, memory_format))
 
 
-@fast_path("a row-major tensor copied row-major", silent=True)    # a copy: nothing to mute
+@fast_path("a copy laid out row-major", silent=True)    # a copy: nothing to mute
 def _clone_fast(self, memory_format):
-    """The common call, a row-major tensor kept row-major: NumPy's copy, wrapped (no
-    meta rule, no strides to work out). None for any other call."""
-    if memory_format not in (None, preserve_format, contiguous_format) \
-            or self._stride != contiguous_strides(self._size):
+    """The common calls whose result is row-major: a row-major tensor kept so, or any
+    tensor asked for ``contiguous_format`` (`contiguous()` of a transposed one): NumPy's
+    C-order copy, wrapped (no meta rule, no strides to work out). None for any other."""
+    if memory_format is not contiguous_format and (
+            memory_format not in (None, preserve_format)
+            or self._stride != contiguous_strides(self._size)):
         return None
     return wrap_array(self._np.copy(), self._dtype)
 
