@@ -316,7 +316,32 @@ def test_mm_fast_path_matches_the_general_kernel():
         gt.mm(gt.ones(2, 3), gt.ones(2, 3))
 
 
+# ----- one int64 index after whole dims (native/indexing/advanced.py) ----------------
+def test_index_fast_path_matches_the_general_kernel():
+    """``x[i]`` and ``x[:, i]``: the same dtype, geometry and bits as the general kernel
+    for indices of any shape (negative ones too); what it does not serve (other index
+    dtypes, layouts, more indices) and out-of-range indices go to the general path."""
+    x = gt.arange(60.0).reshape(3, 4, 5)
+    picks = [gt.tensor([0, 2, -1]), gt.tensor([[1], [0]]), gt.tensor([], dtype=gt.int64),
+             gt.tensor(1)]
+    for indices in ([picks[0]], [None, picks[1]], [None, None, picks[0]], [picks[2]],
+                    [None, picks[3]]):
+        for source in (x, x.to(gt.int32), x.to(gt.bool)):
+            index = gt.ops.aten.index.Tensor
+            taken, result = fast_paths_taken(index, source, indices)
+            assert taken == ["slices of a row-major tensor picked by one int64 index"]
+            assert_identical(result, general(index, source, indices))
+    for source, indices in [(x, [gt.tensor([0, 1], dtype=gt.int32)]), (x.transpose(0, 1), [picks[0]]),
+                            (x, [picks[0], picks[0]]), (x, [gt.tensor([True, False, True])])]:
+        taken, _ = fast_paths_taken(gt.ops.aten.index.Tensor, source, indices)
+        assert taken == []
+    with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 0 with size 3"):
+        x[gt.tensor([3])]
+
+
 HELD = {
+    "slices of a row-major tensor picked by one int64 index":
+        test_index_fast_path_matches_the_general_kernel,
     "two small matrices of one BLAS dtype": test_mm_fast_path_matches_the_general_kernel,
     "default options: NumPy's zeros": test_factory_fast_paths_match_the_general_kernels,
     "default options: filled with 1": test_factory_fast_paths_match_the_general_kernels,

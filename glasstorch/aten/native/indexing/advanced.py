@@ -20,13 +20,14 @@ import numpy as np
 
 from ....c10 import dtype as dtypes
 from ....c10.dtype import scalar_type_name, type_meta_name
-from ....c10.tensor_impl import TensorBase, contiguous_strides
+from ....c10.tensor_impl import TensorBase, contiguous_strides, wrap_array
 from ...meta.pointwise import permuted_strides
 from ...parallel import GRAIN_SIZE, parallel_for
 from ...backends import register_meta
 from ...meta.shape import (broadcast_shapes, check_no_internal_overlap, check_no_overlap,
                           compute_view_stride, has_internal_overlap, holds_data)
 from ...registry import TensorMeta, op
+from ...structured import fast_path
 from ..creation.copy import checked_scalar, strides_like
 from ..shape.shape import _caller_stacklevel as caller_stacklevel
 
@@ -302,8 +303,33 @@ def _selects_nothing(shape: tuple, indices: list) -> bool:
     return kept == 0 or 0 in np.broadcast_shapes(*shapes)
 
 
+@fast_path("slices of a row-major tensor picked by one int64 index")
+def _index_fast(self, indices):
+    """``x[i]`` / ``x[:, i]`` for a row-major `x` and a row-major int64 `i` after whole
+    dims, small enough for one thread: NumPy's take along that dim, its row-major result
+    wrapped. An index out of range (NumPy refuses it) or anything else goes to the
+    general path and its checks."""
+    dim = len(indices) - 1
+    if not 0 <= dim < len(self._size) or self._dtype is dtypes.complex32 or \
+            any(i is not None for i in indices[:dim]):
+        return None
+    index = indices[dim]
+    if not isinstance(index, TensorBase) or index._dtype is not dtypes.int64 or \
+            self._stride != contiguous_strides(self._size) or \
+            index._stride != contiguous_strides(index._size):
+        return None
+    values = self._arr if self._arr is not None else self._np
+    picked = index._arr if index._arr is not None else index._np
+    if picked.size * (values.size // max(self._size[dim], 1)) > GRAIN_SIZE:
+        return None                             # large: the pool's share of the slices
+    try:
+        return wrap_array(np.take(values, picked, axis=dim), self._dtype)
+    except IndexError:
+        return None
+
+
 @op("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", meta=_index_meta, out=True,
-    out_overload="Tensor_out", function=False,       # x[i] and torch.ops.aten only
+    out_overload="Tensor_out", function=False, fast=_index_fast,   # x[i], torch.ops.aten
     grad={"self": "grad.new_zeros(self_sym_sizes).index_put(indices, grad, True)", "indices": "non_differentiable"})
 def index(self, indices, *, out):
     """Gather the elements named by index tensors, one per leading dim (``x[i, j]``).
