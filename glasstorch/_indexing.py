@@ -150,6 +150,9 @@ def _as_index_tensor(item) -> TensorBase:
         return item
     if not isinstance(item, (list, tuple, np.ndarray)):
         _refuse(item)
+    if type(item) is list and item and all(type(i) is int for i in item) and \
+            -2 ** 63 <= min(item) and max(item) < 2 ** 63:
+        return wrap_array(np.array(item, np.int64), dtypes.int64)   # Python ints: int64
     from ._tensor_new import tensor
     converted = tensor(item)
     if converted._dtype in _MASK_DTYPES:
