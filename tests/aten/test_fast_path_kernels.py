@@ -384,6 +384,10 @@ def test_a_dtype_refusal_leaves_its_dtypes_to_the_general_path():
         gt.relu(gt.tensor([True, False]))
     with pytest.raises(NotImplementedError, match="clamp is not supported for complex"):
         gt.tensor([1j]).relu()
+    for dtype, name in [(gt.uint16, "UInt16"), (gt.float8_e5m2, "Float8_e5m2")]:
+        with pytest.raises(NotImplementedError,     # torch's relu is clamp_min's kernel
+                           match=f"\"clamp_min_scalar_cpu\" not implemented for '{name}'"):
+            gt.ones(2).to(dtype).relu()
     with pytest.raises(NotImplementedError, match="\"atan2_cpu\" not implemented for 'ComplexFloat'"):
         gt.atan2(gt.tensor([1j]), gt.tensor([2j]))
     taken, _ = fast_paths_taken(gt.atan2, gt.ones(3), gt.ones(3))

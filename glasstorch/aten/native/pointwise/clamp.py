@@ -338,12 +338,24 @@ def clamp_max(self, high, *, out):
 # ----------------------------------------------------------------------------------
 # relu
 # ----------------------------------------------------------------------------------
+# torch's relu is clamp_min(0), whose CPU kernel has no loop for these
+_NO_CLAMP_MIN_LOOP = frozenset((dtypes.uint16, dtypes.uint32, dtypes.uint64,
+                                *dtypes.FLOAT8_DTYPES))
+
+
 def _refuse_relu(self) -> None:
     """The refusals of torch's relu kernel (its Meta key makes none)."""
     if self._dtype is dtypes.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
     if self._dtype.is_complex:
         raise NotImplementedError(_NOT_COMPLEX)
+    if self._dtype in _NO_CLAMP_MIN_LOOP:
+        raise NotImplementedError(f"\"clamp_min_scalar_cpu\" not implemented for "
+                                  f"'{scalar_type_name(self._dtype)}'")
+
+
+def _relu_refuses(dtype: dtypes.dtype) -> bool:
+    return dtype is dtypes.bool or dtype.is_complex or dtype in _NO_CLAMP_MIN_LOOP
 
 
 def _relu_by_maximum() -> dict:
@@ -358,9 +370,11 @@ def _relu_by_maximum() -> dict:
     """
     exact = {}
     for dtype in dtypes.ALL_DTYPES:
-        if dtype is dtypes.bool or dtype.is_complex:
+        if _relu_refuses(dtype):
             continue
-        relu_ = functools.partial(np.maximum, dtype._np.type(0))
+        zero = np.zeros((), dtype._np)      # a 0-d array: NumPy reads it faster than a scalar
+        zero.flags.writeable = False
+        relu_ = functools.partial(np.maximum, zero)
         if not dtype.is_floating_point:
             exact[dtype] = relu_
             continue
@@ -379,8 +393,7 @@ _RELU_BY_MAXIMUM_NP = {d._np: relu_ for d, relu_ in _RELU_BY_MAXIMUM.items()}
 
 
 @pointwise("relu(Tensor self) -> Tensor", inplace=True, numbers=(),
-           kernel_check=DtypeRefusal(
-               lambda dtype: dtype is dtypes.bool or dtype.is_complex, _refuse_relu),
+           kernel_check=DtypeRefusal(_relu_refuses, _refuse_relu),
            ufunc=_RELU_BY_MAXIMUM,
            grad={"self": "threshold_backward(grad, result, 0)"})
 def relu(self, *, out):
