@@ -300,7 +300,7 @@ def _generate(kind: str, name: str) -> None:
     body = [head]
     # the call without arguments (``x.sum()``) binds the same values every time: the
     # first overload taking it, bound once
-    bare = next((i for i, sig in enumerate(sigs) if _fill_table(sig)[0] is not None), None)
+    bare = next((i for i in range(len(sigs)) if namespace[f"FILL_{i}"][0] is not None), None)
     if bare is not None:
         body += ["    if not args and not kwargs and BARE is not None:",
                  f"        return call_{bare}({'self, ' if kind == 'method' else ''}*BARE)"]

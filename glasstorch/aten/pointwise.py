@@ -128,9 +128,6 @@ class OptionCheck:
     def __init__(self, check) -> None:
         self.check = check
 
-    def __call__(self, *args) -> None:
-        self.check(*args)
-
 
 def _unwrapped(check):
     """The function a `DtypeRefusal` / `OptionCheck` declaration holds (called directly:
