@@ -97,6 +97,18 @@ def test_layer_norm_parameter_gradients_sum_as_torch(shape, dtype, parameters, t
 # (rows, row length): the values past the last vector alone, one chunk of vectors, a
 # stack of chunks that carries, 33 chunks (a leftover beside a deep stack) (Note
 # [Welford moments in torch's order])
+def _normalized_inputs(shape, dtype: str, parameters: str, seed: int):
+    """torch inputs of a norm: x of `dtype`, and per-channel weight and bias of x's dtype
+    (`parameters` "same"), float32 ("float32"), or none ("none")."""
+    generator = torch.Generator().manual_seed(seed)
+    x = (torch.randn(shape, generator=generator) * 3 + 1).to(getattr(torch, dtype))
+    if parameters == "none":
+        return x, None, None
+    stored = x.dtype if parameters == "same" else torch.float32
+    weight, bias = (torch.randn(shape[1], generator=generator).to(stored) for _ in range(2))
+    return x, weight, bias
+
+
 MOMENT_SHAPES = [(16, 7), (12, 100), (8, 600), (4, 3000), (2, 8200)]
 
 
@@ -107,13 +119,7 @@ def test_layer_norm_statistics_and_output_as_torch(shape, dtype, parameters):
     """Mean and rstd in torch's Welford order, then the output's two fused steps. An
     rstd may still round an ulp apart now and then (a fused step emulated through
     float64 rounds twice), too rarely to move the float16 / bfloat16 output."""
-    generator = torch.Generator().manual_seed(5)
-    x = (torch.randn(shape, generator=generator) * 3 + 1).to(getattr(torch, dtype))
-    weight = bias = None
-    if parameters != "none":
-        stored = x.dtype if parameters == "same" else torch.float32
-        weight, bias = (torch.randn(shape[1], generator=generator).to(stored)
-                        for _ in range(2))
+    x, weight, bias = _normalized_inputs(shape, dtype, parameters, seed=5)
     theirs = torch.native_layer_norm(x, [shape[1]], weight, bias, 1e-5)
     mine = gt.native_layer_norm(to_glass(x), [shape[1]], *(
         None if t is None else to_glass(t) for t in (weight, bias)), 1e-5)
@@ -140,13 +146,7 @@ def test_group_norm_forward_as_torch(shape, groups, last, dtype, parameters):
     [Group norm statistics, channels last]), rstd through float64, the per-channel scale
     and shift fused: mean and rstd bit for bit (two threads on both sides), the output
     too but for an element in thousands an ulp apart with float16 parameters."""
-    generator = torch.Generator().manual_seed(7)
-    x = (torch.randn(shape, generator=generator) * 3 + 1).to(getattr(torch, dtype))
-    weight = bias = None
-    if parameters != "none":
-        stored = x.dtype if parameters == "same" else torch.float32
-        weight, bias = (torch.randn(shape[1], generator=generator).to(stored)
-                        for _ in range(2))
+    x, weight, bias = _normalized_inputs(shape, dtype, parameters, seed=7)
     mine_x = to_glass(x)
     if last:
         x, mine_x = (x.contiguous(memory_format=torch.channels_last),
