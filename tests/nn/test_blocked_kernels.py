@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import glasstorch as gt
-from glasstorch.aten.native.nn import batch_norm_kernels, pooling_max, pooling_windows
+from glasstorch.aten.native.nn import batch_norm_kernels, pooling_windows
 
 from nn_compare import assert_close, to_glass
 
@@ -93,7 +93,7 @@ def test_max_pool_gradient_scattered_in_blocks_is_torch_bits(monkeypatch, thread
     grad = torch.randn(values.shape)
     theirs = torch.ops.aten.max_pool2d_with_indices_backward(grad, x, [2, 2], [2, 2], [0, 0],
                                                              [1, 1], False, indices)
-    monkeypatch.setattr(pooling_max, "SCATTER_BLOCK", 100)       # two planes per block
+    monkeypatch.setattr(pooling_windows, "BLOCK", 100)          # two planes per block
     monkeypatch.setattr(pooling_windows, "GRAIN_SIZE", 1)       # every block its own task
     mine = _on_threads(threads, lambda: gt.ops.aten.max_pool2d_with_indices_backward(
         to_glass(grad), to_glass(x), [2, 2], [2, 2], [0, 0], [1, 1], False,

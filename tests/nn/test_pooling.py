@@ -240,3 +240,13 @@ def test_avg_pool_gradient_is_torch_bits(name, dtype):
         y.backward(lib.tensor(grad, dtype=getattr(lib, dtype)))
         found.append(x.grad.double().numpy())
     np.testing.assert_array_equal(found[0], found[1])
+
+
+def test_max_pool_backward_adds_gradients_of_repeated_indices():
+    """The backward operator takes any indices, not only its forward's: over disjoint
+    windows a repeated index still receives the sum of its gradients, as in torch."""
+    grad = gt.ones(1, 1, 2, 2)
+    indices = gt.zeros(1, 1, 2, 2, dtype=gt.int64)
+    result = gt.ops.aten.max_pool2d_with_indices_backward(
+        grad, gt.zeros(1, 1, 4, 4), [2, 2], [2, 2], [0, 0], [1, 1], False, indices)
+    assert result.flatten().tolist() == [4.0] + [0.0] * 15

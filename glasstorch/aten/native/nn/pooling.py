@@ -20,7 +20,7 @@ from ...derivatives import derivative_helper
 from ....c10.dispatch_key import AUTOGRAD, local_keys
 from ...registry import TensorMeta, composite, op
 from ..pointwise.unary import refuse
-from .pooling_max import disjoint_windows, max_forward, scatter_to_indices
+from .pooling_max import max_forward, scatter_to_indices
 from .pooling_windows import (check_output, check_positive, expand, in_blocks, offsets,
                               output_size, padded, planes, result_strides, window_slice)
 
@@ -198,9 +198,7 @@ def _declare_max(k: int) -> tuple:
 
     def backward_kernel(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
                         indices, *, out):
-        kernel, stride, _, dilation = _max_arguments(k, kernel_size, stride, padding, dilation)
-        scatter_to_indices(grad_output, indices, k, out,
-                           disjoint_windows(kernel, stride, dilation))
+        scatter_to_indices(grad_output, indices, k, out)
     backward_kernel.__name__ = f"{name}_backward"
     backward_kernel.__doc__ = (f"The gradient of `{name}`'s input: each output's gradient "
                                f"added at its index.")

@@ -14,11 +14,10 @@ Note [Max pooling in blocks]
     does; a window with nothing above -inf (or the integer minimum) reports its first
     position inside the input, where torch's search starts. The backward adds each
     output's gradient at its index with `np.bincount` in float64 per block, each input
-    element's contributions summed in output order and rounded once; where windows do
-    not overlap an element gets at most one, put there plus zero (torch adds it to zeros,
-    so -0.0 lands as 0.0), by one flat index per element into the zeroed planes. That
-    scatter reads and writes nothing twice, so its blocks are a thread's whole share
-    (`SCATTER_BLOCK`): fewer, larger NumPy calls.
+    element's contributions summed in output order and rounded once (torch adds them to
+    zeros, so -0.0 lands as 0.0). Disjoint windows would let each gradient be put rather
+    than added, but the backward operator takes any indices, not only its forward's, and
+    telling that they do not repeat costs what putting saves.
 """
 from __future__ import annotations
 
@@ -28,8 +27,6 @@ import numpy as np
 
 from .pooling_windows import (first_positions, in_blocks, offset_deltas, offsets, padded,
                               planes, window_origins, window_slice)
-
-SCATTER_BLOCK = 1 << 20     # input elements per block of the disjoint windows' scatter
 
 
 def lowest(dtype: np.dtype):
@@ -104,10 +101,9 @@ def _first_winners(views: list, best: np.ndarray) -> np.ndarray:
     return winner
 
 
-def scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.ndarray,
-                       disjoint: bool = False) -> None:
+def scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.ndarray) -> None:
     """Each input element's sum of the gradients of the outputs whose index names it
-    (Note [Max pooling in blocks]); `disjoint`: no two windows share an element."""
+    (Note [Max pooling in blocks])."""
     if out.size == 0:
         return
     grad, indices, out = planes([grad, indices, out], k)
@@ -117,36 +113,8 @@ def scatter_to_indices(grad: np.ndarray, indices: np.ndarray, k: int, out: np.nd
     def block(start: int, stop: int) -> None:
         target = out[start:stop]
         chosen, values = (a[start:stop].reshape(-1, pooled) for a in (indices, grad))
-        if disjoint:
-            total = _put_once(chosen, values, spatial, target)
-        else:
-            total = _summed(chosen, values, spatial)
-        if total is not None:
-            np.copyto(target, total.reshape(target.shape), casting="unsafe")
-    in_blocks(out.shape[0], math.prod(out.shape[1:]), block,
-              SCATTER_BLOCK if disjoint else None)
-
-
-def _put_once(chosen, values, spatial: int, target: np.ndarray) -> np.ndarray | None:
-    """Each plane's gradients put at their indices into zeros, plus zero (torch adds
-    them to zeros: -0.0 lands as 0.0); into `target` itself when it is dense (None
-    returned), else into the plane-by-plane result returned."""
-    dense = target.flags.c_contiguous
-    total = (target.reshape(-1, spatial) if dense
-             else np.empty((len(chosen), spatial), target.dtype))
-    total.fill(0)
-    flat = chosen + (np.arange(len(chosen)) * spatial)[:, None]
-    total.reshape(-1)[flat.reshape(-1)] = (values + target.dtype.type(0)).reshape(-1)
-    return None if dense else total
-
-
-def _summed(chosen, values, spatial: int) -> np.ndarray:
-    """Each element's gradients summed in float64 in output order, plane by plane."""
-    flat = chosen + (np.arange(len(chosen)) * spatial)[:, None]
-    return np.bincount(flat.ravel(), weights=values.astype(np.float64).ravel(),
-                       minlength=len(chosen) * spatial)
-
-
-def disjoint_windows(kernel, stride, dilation) -> bool:
-    """Whether no two windows share an input element (each gradient lands alone)."""
-    return all(s >= (kk - 1) * d + 1 for kk, s, d in zip(kernel, stride, dilation))
+        flat = chosen + (np.arange(len(chosen)) * spatial)[:, None]
+        total = np.bincount(flat.ravel(), weights=values.astype(np.float64).ravel(),
+                            minlength=target.size)
+        np.copyto(target, total.reshape(target.shape), casting="unsafe")
+    in_blocks(out.shape[0], math.prod(out.shape[1:]), block)
