@@ -36,8 +36,11 @@ _READ = 2 * _LANES       # float16 / bfloat16 values one vector load reads
 
 
 def fused(a, b, c) -> np.ndarray:
-    """``a * b + c`` of float32 operands, rounded once to float32 (the product is exact
-    in float64; the sum is rounded there, then to float32 as it is stored)."""
+    """``a * b + c`` of float32 operands, torch's fused step nearly: the product is exact
+    in float64, the sum is rounded there and again to float32 as it is stored. Where the
+    float64 sum lands on a float32 tie the two roundings can differ from torch's one
+    (rare); `fma_float32` mends those, at over twice this cost on the many small steps
+    of the statistics, so these kernels do without."""
     product = np.multiply(a, b, dtype=np.float64)
     if np.ndim(c) > product.ndim or any(n > m for n, m in zip(
             np.shape(c)[::-1], product.shape[::-1])):        # c widens the result
