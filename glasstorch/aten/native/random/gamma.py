@@ -20,7 +20,7 @@ Note [Trials of the gamma sampler]
 
 Note [Single-precision steps of the gamma sampler]: for a float tensor ATen keeps
 alpha in float while it boosts it and subtracts 1/3 (a float constant, also when
-alpha is a double), and computes the rest in double; `_gamma_one` and `_Steps` do
+alpha is a double), and computes the rest in double; `_gamma_one` and `_constants` do
 the same.
 """
 from __future__ import annotations
@@ -44,8 +44,7 @@ def _gamma_one(alpha, draws: ScalarDraws, scalar) -> float:
             return 0.0
         scale *= math.pow(1.0 - draws.uniform(), float(scalar(1.0) / alpha))
         alpha = scalar(alpha + scalar(1.0))
-    d = float(alpha - scalar(_ONE_THIRD))
-    c = 1.0 / math.sqrt(9.0 * d)
+    d, c = _constants(alpha, scalar)
     while True:
         x = draws.normal()
         y = 1.0 + c * x
@@ -61,6 +60,13 @@ def _gamma_one(alpha, draws: ScalarDraws, scalar) -> float:
             return scale * d * v
 
 
+def _constants(alpha, scalar) -> tuple:
+    """`_gamma_one`'s d and c for an alpha of at least 1, the subtraction in `scalar`
+    (Note [Single-precision steps of the gamma sampler])."""
+    d = float(alpha - scalar(_ONE_THIRD))
+    return d, 1.0 / math.sqrt(9.0 * d)
+
+
 def sample_gamma(generator, alpha: np.ndarray) -> np.ndarray:
     """One Gamma(alpha, 1) draw per element of `alpha` (float32 or float64, read in
     C order), at least the dtype's smallest normal number. A NaN alpha gives NaN
@@ -68,16 +74,17 @@ def sample_gamma(generator, alpha: np.ndarray) -> np.ndarray:
     flat = np.ascontiguousarray(alpha).reshape(-1)
     samples = np.where(flat == 0, 0.0, np.nan)          # 0 and NaN draw nothing
     order = np.flatnonzero((flat != 0) & (flat == flat))
-    steps = _Steps(flat[order])
     scalar = np.float32 if alpha.dtype == np.float32 else float
+    steps = _alike(flat[order], scalar)
+    alike = steps is not None
     # a trial takes two uniforms on average
-    draws = ScalarDraws(generator, int(2.1 * len(order)) + 64 if steps.alike
-                        else 3 * len(order) + 1, listed=not steps.alike)
+    draws = ScalarDraws(generator, int(2.1 * len(order)) + 64 if alike
+                        else 3 * len(order) + 1, listed=not alike)
     done, window = 0, len(order) + len(order) // 16 + 16    # trials enough, mostly
     with np.errstate(all="ignore"):     # trials off the common path compute anything
         while done < len(order):
             settled, alone = _trials(steps, done, window, draws, samples, order) \
-                if steps.alike else (0, 1)
+                if alike else (0, 1)
             if alone:
                 index = order[done + settled]
                 samples[index] = _gamma_one(scalar(flat[index]), draws, scalar)
@@ -89,21 +96,17 @@ def sample_gamma(generator, alpha: np.ndarray) -> np.ndarray:
     return np.maximum(result, np.finfo(alpha.dtype).tiny)
 
 
-class _Steps:
-    """The constants of `_gamma_one` for every element, in the alpha's own dtype where
-    ATen keeps it (Note [Single-precision steps of the gamma sampler])."""
-
-    def __init__(self, alpha: np.ndarray) -> None:
-        with np.errstate(all="ignore"):
-            self.d = (alpha - alpha.dtype.type(_ONE_THIRD)).astype(np.float64)
-            self.c = 1.0 / np.sqrt(9.0 * self.d)
-        # one alpha, at least 1 (not boosted), with finite constants: every trial
-        # draws alike (Note [Trials of the gamma sampler])
-        self.alike = bool(alpha.size) and bool(np.all(alpha == alpha[0])) and \
-            alpha[0] >= 1 and math.isfinite(self.d[0]) and math.isfinite(self.c[0])
+def _alike(alpha: np.ndarray, scalar):
+    """The constants (d, c) every trial shares when the elements have one alpha, at
+    least 1 (not boosted), with finite constants (Note [Trials of the gamma sampler]);
+    else None."""
+    if not alpha.size or not alpha[0] >= 1 or not np.all(alpha == alpha[0]):
+        return None
+    d, c = _constants(scalar(alpha[0]), scalar)
+    return (d, c) if math.isfinite(d) and math.isfinite(c) else None
 
 
-def _trials(steps: _Steps, first: int, count: int, draws: ScalarDraws, samples,
+def _trials(steps: tuple, first: int, count: int, draws: ScalarDraws, samples,
             order) -> tuple:
     """Sample the elements from `first` on through up to `count` trials on the common
     path (Note [Trials of the gamma sampler]). Returns (elements sampled, 1 if the next
@@ -112,14 +115,14 @@ def _trials(steps: _Steps, first: int, count: int, draws: ScalarDraws, samples,
     used, cached = draws.state
     takes_cached = (np.arange(count + 1) & 1) == (0 if cached is not None else 1)
     at = used + np.concatenate(([0], np.cumsum(np.where(takes_cached[:-1], 1, 3))))
-    trial = _Trial(steps.d[0], steps.c[0], at, takes_cached, draws.ahead(int(at[-1]) - used + 3),
-                   cached)
+    d, c = steps
+    trial = _Trial(d, c, at, takes_cached, draws.ahead(int(at[-1]) - used + 3), cached)
     served = np.minimum(first + np.concatenate(([0], np.cumsum(trial.accepted))), n)
     off = np.flatnonzero(trial.off_path | (served[:-1] == n))
     stop = int(off[0]) if off.size else count
     settled = int(served[stop]) - first
     accepted = np.flatnonzero(trial.accepted[:stop])
-    samples[order[first:first + settled]] = steps.d[0] * trial.v[accepted]
+    samples[order[first:first + settled]] = d * trial.v[accepted]
     begin = int(accepted[-1]) + 1 if accepted.size else 0
     draws.move_to(int(at[begin]), trial.cache_before(begin))
     return settled, int(first + settled < n and stop < count)
