@@ -75,7 +75,7 @@ def ordered_sum(x: np.ndarray, dim, out: np.ndarray, skip_nan: bool = False) -> 
     if x.dtype != out.dtype:
         x = x.astype(out.dtype)
     if skip_nan and x.flags.c_contiguous:      # the copy keeps the layout
-        x, skip_nan = _zero_nan(x), False
+        x, skip_nan = zero_nan(x), False
     if dim.__class__ is list:
         dim = tuple(dim)
     threads = 1 if x.size < GRAIN_SIZE else _threads()
@@ -180,7 +180,7 @@ def _general(axes: tuple, skip_nan: bool, x: np.ndarray, out: np.ndarray) -> boo
         return False
     view = _strided(x, shape, [s * x.itemsize for s in strides[1]])
     if skip_nan:           # a copy: the kernel's paths follow `strides`, not its memory
-        view = _zero_nan(view)
+        view = zero_nan(view)
     if out.size == 1 and x.size > GRAIN_SIZE and _threads() > 1:
         if len(shape) == 2 and shape[1] == 1:
             return _whole(view[:, 0], strides[1][0], out)
@@ -267,7 +267,7 @@ def vector_lanes(itemsize: int) -> int:
     return _VECTOR_BYTES // itemsize
 
 
-def _zero_nan(values: np.ndarray) -> np.ndarray:
+def zero_nan(values: np.ndarray) -> np.ndarray:
     """A copy of `values` with zeros for NaN (nansum's view of its input)."""
     return np.where(np.isnan(values), values.dtype.type(0), values)
 

@@ -32,7 +32,7 @@ from ...derivatives import derivative_helper, sum_to
 from ...meta.reduction import reduction_count, reduction_dims, reduction_meta
 from ...parallel import SPLIT_SIZE, get_num_threads, parallel_for
 from ...registry import composite, fast_path, op
-from .cascade import POOL_SIZE, new_sum, ordered_sum
+from .cascade import POOL_SIZE, new_sum, ordered_sum, zero_nan
 
 # float16 / bfloat16 accumulate in float32 (torch's opmath type)
 _ACCUMULATE = {np.dtype(dtypes.float16._np): np.dtype(np.float32),
@@ -80,7 +80,7 @@ def fold(ufunc, x: np.ndarray, dim, keepdim: bool, out: np.ndarray,
         return
     acc = accumulation(out.dtype)
     if skip_nan and x.dtype.kind in "fV":
-        x = np.where(np.isnan(x), np.zeros((), x.dtype), x)
+        x = zero_nan(x)
     if out.dtype == acc:
         split_reduce(ufunc, x, axes(x, dim), keepdim, out)
     else:
