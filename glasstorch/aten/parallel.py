@@ -203,6 +203,13 @@ def in_parallel_region() -> bool:
     return getattr(_pool.region, "active", False)
 
 
+def chunks(begin: int, end: int, grain_size: int) -> list:
+    """The (start, stop) chunks `parallel_for` cuts a range of several into: one per
+    thread, none shorter than `grain_size`."""
+    step = max(grain_size, -(-(end - begin) // _pool.threads))
+    return [(start, min(start + step, end)) for start in range(begin, end, step)]
+
+
 def parallel_for(begin: int, end: int, grain_size: int, body) -> None:
     """Run ``body(start, stop)`` over contiguous chunks of ``range(begin, end)``.
 
@@ -222,8 +229,7 @@ def parallel_for(begin: int, end: int, grain_size: int, body) -> None:
     if count <= grain_size or count == 1 or _pool.threads == 1 or in_parallel_region():
         body(begin, end)
         return
-    step = max(grain_size, -(-count // _pool.threads))
-    bounds = [(start, min(start + step, end)) for start in range(begin, end, step)]
+    bounds = chunks(begin, end, grain_size)
     done = queue.SimpleQueue()
     for start, stop in bounds[1:]:
         _pool.submit(body, start, stop, done)

@@ -26,7 +26,7 @@ import ctypes
 
 import numpy as np
 
-from ...parallel import get_num_threads, parallel_share
+from ...parallel import chunks, get_num_threads, parallel_share
 
 # multiply-adds a thread's slab must have for the pool to pay: handing slabs out costs tens
 # of microseconds, which a product of a few million multiply-adds per thread does not earn
@@ -120,5 +120,4 @@ def _bounds(length: int, grain: int) -> list:
     is cut where it always was, and its bits do not change). Thinner slabs, more of
     them, would leave a late worker a smaller share, but each packs the whole of the
     other operand again: two slabs measured faster than three or four on two threads."""
-    step = max(grain, -(-length // get_num_threads()))
-    return list(range(0, length, step)) + [length]
+    return [start for start, _ in chunks(0, length, grain)] + [length]

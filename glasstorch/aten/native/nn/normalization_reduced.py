@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...parallel import get_num_threads
+from ...parallel import chunks
 
 _BLOCK = 65536           # terms computed at a time: cache-sized
 _LANES = 8               # float32 lanes of the 32-byte vectors torch's kernel uses
@@ -61,11 +61,7 @@ def scale_shift(rows: np.ndarray, rstd: np.ndarray, mean: np.ndarray, weight, bi
 
 def thread_chunks(rows: int) -> list:
     """The (start, stop) rows each thread takes, as ``parallel_for`` with grain 1."""
-    threads = get_num_threads()
-    if rows < 2 or threads == 1:
-        return [(0, rows)]
-    size = -(-rows // min(threads, rows))
-    return [(start, min(rows, start + size)) for start in range(0, rows, size)]
+    return chunks(0, rows, 1) or [(0, rows)]
 
 
 def parameter_gradients(grads: np.ndarray, x: np.ndarray, mean: np.ndarray,
