@@ -303,5 +303,5 @@ def _unseen(grad) -> bool:
     or tensor subclass watches the calls. Then summing the leading dimensions away is
     one call, with the values of the keepdim sum viewed to the shape (a test holds them
     equal bit for bit) and no view to make."""
-    return bool(local_keys.excluded & AUTOGRAD) and not (
-        local_keys.included or local_keys.observed or grad._keys & PYTHON)
+    return bool(local_keys.excluded & AUTOGRAD and local_keys.kept) and \
+        not grad._keys & PYTHON        # `kept` is 0 while anything is included or observed
