@@ -28,7 +28,7 @@ from ...registry import TensorMeta, composite, op
 from ...schema import SchemaKind
 from ..creation.copy import cpp_type_name
 from ..shape.shape import reshape
-from ..pointwise.blocks import in_blocks, select
+from ..pointwise.blocks import constant, in_blocks, select
 from ..pointwise.unary import BOOL, COMPLEX, INTEGRAL, exact_dtype_out, refuse
 from ..pointwise.zeroing import zero_where_in_bands
 
@@ -168,15 +168,16 @@ def leaky_relu(self, negative_slope, *, out):
         tensor([-1.,  2.])
     """
     refuse(self, "leaky_relu_cpu", NOT_FLOATING)
-    in_blocks(lambda x, out: _leaky_relu_block(x, negative_slope, out), (self,), out)
+    slope = constant(negative_slope, self.dtype)
+    in_blocks(lambda x, out: _leaky_relu_block(x, slope, out), (self,), out)
 
 
-def _leaky_relu_block(x: np.ndarray, negative_slope, out: np.ndarray) -> None:
-    """`x` where positive, else ``x * negative_slope`` (`out` may be `x`). A slope in
-    (0, 1] scales every element towards 0 without passing it, so the larger of `x` and
-    its scaled self is the answer (both are the same NaN for a NaN)."""
-    scaled = np.multiply(x, negative_slope, out=np.empty(x.shape, x.dtype))
-    if 0 < x.dtype.type(negative_slope) <= 1:
+def _leaky_relu_block(x: np.ndarray, slope: np.ndarray, out: np.ndarray) -> None:
+    """`x` where positive, else ``x * slope`` (`out` may be `x`; `slope` a 0-d array of
+    x's dtype). A slope in (0, 1] scales every element towards 0 without passing it, so
+    the larger of `x` and its scaled self is the answer (both the same NaN for a NaN)."""
+    scaled = np.multiply(x, slope, out=np.empty(x.shape, x.dtype))
+    if 0 < slope <= 1:
         np.maximum(x, scaled, out=out)
     else:
         select(x > 0, x, scaled, out)
@@ -196,13 +197,14 @@ def leaky_relu_backward(grad_output, self, negative_slope, self_is_result, *, ou
                            "out-of-place version instead. File an issue at "
                            "https://github.com/pytorch/pytorch if you do require supporting "
                            "in-place leakRelu backward calculation with negative slope")
-    in_blocks(lambda grad, x, out: _leaky_relu_block_backward(grad, x, negative_slope, out),
+    slope = constant(negative_slope, out.dtype)
+    in_blocks(lambda grad, x, out: _leaky_relu_block_backward(grad, x, slope, out),
               (grad_output, self), out)
 
 
-def _leaky_relu_block_backward(grad: np.ndarray, x: np.ndarray, negative_slope,
+def _leaky_relu_block_backward(grad: np.ndarray, x: np.ndarray, slope: np.ndarray,
                                out: np.ndarray) -> None:
-    scaled = np.multiply(grad, negative_slope, out=np.empty(out.shape, out.dtype))
+    scaled = np.multiply(grad, slope, out=np.empty(out.shape, out.dtype))
     select(x > 0, grad, scaled, out)
 
 
