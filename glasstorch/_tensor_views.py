@@ -15,6 +15,7 @@ from .aten import binding, native, ops
 from .c10.size import Size
 
 _aten = ops.aten
+_NOT_GIVEN = object()           # `view`'s dtype keyword, named so its signature shows it
 _SHAPES = (tuple, Size)         # a shape given whole: ``x.view(y.shape)``
 
 # The operators' entries are looked up on first use, which loads their family (Note
@@ -39,7 +40,7 @@ class TensorViews:
 
     __slots__ = ()
 
-    def view(self, *size, **kwargs):
+    def view(self, *size, dtype=_NOT_GIVEN, **kwargs):
         """Return a tensor with the same data and a new shape (one size may be -1), or
         the same bytes read as `dtype`.
 
@@ -52,7 +53,7 @@ class TensorViews:
             >>> torch.zeros(2, 6).view(3, -1).shape
             torch.Size([3, 4])
         """
-        if not kwargs and size:
+        if dtype is _NOT_GIVEN and not kwargs and size:
             for s in size:              # sizes as separate Python ints (no bools)
                 if type(s) is not int:
                     break
@@ -61,6 +62,8 @@ class TensorViews:
             shape = _whole_shape(size)
             if shape is not None:
                 return _view_op(self, shape)
+        if dtype is not _NOT_GIVEN:
+            kwargs["dtype"] = dtype
         return binding.get_binding("method", "view")(self, *size, **kwargs)
 
     def reshape(self, *shape, **kwargs):
