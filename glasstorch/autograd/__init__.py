@@ -49,7 +49,9 @@ __all__ = ["Variable", "Function", "backward", "grad_mode", "NestedIOFunction", 
 set_view_grad_fn(view_grad_fn)
 register_fallback(DispatchKey.Inference, inference_fallback)
 registry.note_view_creation = note_views
-# no operator is declared before autograd arrives: families load on first use
+# no operator is declared before autograd arrives (families load on first use); one that
+# were would go without autograd's kernels, so that is refused here, at import
+assert not registry.DECLARATIONS, "operators declared before autograd was installed"
 DECLARATION_SINKS.append(install)
 
 # Custom functions (`Function`, in function.py), `torch.autograd.functional` and the
